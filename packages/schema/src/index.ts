@@ -1,0 +1,28 @@
+export type { JsonValue, JsonSchemaTypeName, JsonSchema, ParametersSchema } from './json-schema.js';
+export { JSON_SCHEMA_KEYWORD_ORDER } from './json-schema.js';
+export type {
+  SafetyTier,
+  SideEffect,
+  Determinism,
+  BuiltinToolGroup,
+  ToolGroup,
+  NetworkBounds,
+  ResourceBounds,
+  ToolMetadata,
+  ToolOptions,
+} from './tool-metadata.js';
+export {
+  SAFETY_TIERS,
+  SIDE_EFFECTS,
+  DETERMINISM_LEVELS,
+  BUILTIN_TOOL_GROUPS,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_TIER,
+  DEFAULT_DETERMINISM,
+} from './tool-metadata.js';
+export type { ToolDeclaration, ToolSource } from './tool-declaration.js';
+export type { Integer } from './integer.js';
+export { WIRE_NAME_PATTERN, toSnakeCase } from './wire-name.js';
+export { parseDuration, parseSize } from './units.js';
+export { SEMVER_PATTERN } from './semver.js';
+export { TOOL_DECLARATION, getToolDeclaration, attachToolDeclaration } from './declaration-store.js';

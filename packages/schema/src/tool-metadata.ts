@@ -1,0 +1,72 @@
+/** How dangerous a call is; drives approval and parallelism (seed 000: SafetyTier). */
+export type SafetyTier = 'read-only' | 'side-effecting' | 'privileged';
+export const SAFETY_TIERS: readonly SafetyTier[] = ['read-only', 'side-effecting', 'privileged'];
+
+/** Declared side effects (seed 001: SideEffect). */
+export type SideEffect = 'fs-read' | 'fs-write' | 'net-read' | 'net-write' | 'db-read' | 'db-write' | 'process-spawn' | 'none';
+export const SIDE_EFFECTS: readonly SideEffect[] = ['fs-read', 'fs-write', 'net-read', 'net-write', 'db-read', 'db-write', 'process-spawn', 'none'];
+
+/** Determinism levels (seed 001: DeterminismLevel); decides whether an output may be cached and replayed. */
+export type Determinism = 'pure' | 'deterministic' | 'maybe' | 'non-deterministic';
+export const DETERMINISM_LEVELS: readonly Determinism[] = ['pure', 'deterministic', 'maybe', 'non-deterministic'];
+
+/** Built-in tool groups (seed 004); any other non-empty identifier is a user group. */
+export type BuiltinToolGroup = 'search' | 'edit' | 'exec' | 'subtask' | 'meta';
+export const BUILTIN_TOOL_GROUPS: readonly BuiltinToolGroup[] = ['search', 'edit', 'exec', 'subtask', 'meta'];
+export type ToolGroup = BuiltinToolGroup | (string & {});
+
+/** Network limits of one call (seed 001: NetworkBounds). */
+export interface NetworkBounds {
+  maxRequests?: number;
+  maxBytes?: number;
+}
+
+/** Resource limits of one call (seed 001: ResourceBounds). */
+export interface ResourceBounds {
+  timeoutMs: number;
+  maxMemoryBytes?: number;
+  network?: NetworkBounds;
+}
+
+/** Everything a declaration says about a tool besides its schemas, with defaults already applied. */
+export interface ToolMetadata {
+  tier: SafetyTier;
+  /** Maximum duration of one call, in milliseconds. */
+  timeoutMs: number;
+  group?: ToolGroup;
+  /** Semver version of the tool's contract. */
+  version?: string;
+  sideEffects: SideEffect[];
+  capabilities: string[];
+  determinism: Determinism;
+  resources: ResourceBounds;
+  /** Whether calls may run concurrently with other parallel calls; defaults to `tier === 'read-only'`. */
+  parallel: boolean;
+  tags: string[];
+}
+
+/** Options an author may give a tool; every field is optional and read statically by the transformer. */
+export interface ToolOptions {
+  /** Wire name; defaults to the snake_case of the function name. Must match `^[a-zA-Z0-9_-]{1,64}$`. */
+  name?: string;
+  description?: string;
+  tier?: SafetyTier;
+  /** A duration such as `'5s'`, `'250ms'`, `'2m'`, or a number of milliseconds. */
+  timeout?: string | number;
+  group?: ToolGroup;
+  version?: string;
+  sideEffects?: SideEffect[];
+  capabilities?: string[];
+  determinism?: Determinism;
+  /** A size such as `'256MB'` or a number of bytes. */
+  maxMemory?: string | number;
+  maxNetworkRequests?: number;
+  /** A size such as `'10MB'` or a number of bytes. */
+  maxNetworkBytes?: string | number;
+  parallel?: boolean;
+  tags?: string[];
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_TIER: SafetyTier = 'side-effecting';
+export const DEFAULT_DETERMINISM: Determinism = 'maybe';

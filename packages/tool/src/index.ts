@@ -1,0 +1,6 @@
+export { tool, isMarkedTool, TOOL_OPTIONS } from './tool.js';
+export type { ToolMethodDecorator } from './tool.js';
+export type { ToolFunction, ToolSignatureCheck, JsonCompatible, NoJsonForm } from './type-checks.js';
+export type { ToolParameters, ToolResult } from './tool-types.js';
+export { getToolDeclaration, attachToolDeclaration, TOOL_DECLARATION } from '@toolwright/schema';
+export type { Integer, ToolDeclaration, ToolOptions } from '@toolwright/schema';

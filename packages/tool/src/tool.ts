@@ -1,0 +1,47 @@
+import { attachToolDeclaration, type ToolDeclaration, type ToolOptions } from '@toolwright/schema';
+import type { ToolSignatureCheck } from './type-checks.js';
+
+/** Marks a function (or method) as a tool even when no declaration was generated for it. */
+export const TOOL_OPTIONS = Symbol.for('toolwright.options');
+
+/** A standard (TC39) method decorator produced by `@tool()`. */
+export type ToolMethodDecorator = <This, F extends (this: This, ...args: any[]) => Promise<unknown>>(
+  method: F & ToolSignatureCheck<(...args: Parameters<F>) => ReturnType<F>>,
+  context: ClassMethodDecoratorContext<This, F>,
+) => void;
+
+/**
+ * Declares an `async` function as a tool. The Toolwright transformer reads the function's signature
+ * and JSDoc at build time and attaches its declaration; the function itself is returned unchanged.
+ * @example export const readFile = tool(async function readFile(path: string, limit?: number) { ... });
+ */
+export function tool<F extends Function>(fn: F & ToolSignatureCheck<F>, options?: ToolOptions): F;
+/**
+ * Declares a class method as a tool (the toolkit form): registering an instance binds its methods.
+ * @example class Files { @tool({ tier: 'read-only' }) async readFile(path: string) { ... } }
+ */
+export function tool(options?: ToolOptions): ToolMethodDecorator;
+export function tool(first?: Function | ToolOptions, second?: ToolOptions | ToolDeclaration, third?: ToolDeclaration): unknown {
+  if (typeof first === 'function') {
+    markTool(first, second as ToolOptions | undefined, third);
+    return first;
+  }
+  const options = first;
+  const declaration = second as ToolDeclaration | undefined;
+  return (method: Function, context: ClassMethodDecoratorContext) => {
+    if (context?.kind !== 'method') {
+      throw new TypeError(`@tool() decorates class methods only; '${String(context?.name)}' is a ${context?.kind ?? 'non-method'}.`);
+    }
+    markTool(method, options, declaration);
+  };
+}
+
+function markTool(fn: Function, options: ToolOptions | undefined, declaration: ToolDeclaration | undefined): void {
+  Object.defineProperty(fn, TOOL_OPTIONS, { value: options ?? {}, enumerable: false, configurable: true });
+  if (declaration) attachToolDeclaration(fn, declaration);
+}
+
+/** Whether a function was marked with `tool()` or `@tool()`, with or without a generated declaration. */
+export function isMarkedTool(fn: unknown): boolean {
+  return typeof fn === 'function' && TOOL_OPTIONS in fn;
+}

@@ -1,0 +1,31 @@
+import { JSON_SCHEMA_KEYWORD_ORDER, type JsonSchema } from '@toolwright/schema';
+
+const SCHEMA_MAPS = new Set(['properties', '$defs']);
+const SCHEMA_LISTS = new Set(['anyOf', 'prefixItems']);
+const SCHEMA_VALUES = new Set(['items', 'additionalProperties']);
+
+/**
+ * Rewrites a schema with keywords in one fixed order at every level, so emitted files diff cleanly.
+ * Property order is kept (it is the declaration order); `$defs` are sorted by name.
+ */
+export function canonicalSchema(schema: JsonSchema): JsonSchema {
+  const result: Record<string, unknown> = {};
+  const input = schema as Record<string, unknown>;
+  const keys = [...JSON_SCHEMA_KEYWORD_ORDER.filter((key) => key in input), ...Object.keys(input).filter((key) => !JSON_SCHEMA_KEYWORD_ORDER.includes(key as keyof JsonSchema)).sort()];
+  for (const key of keys) {
+    const value = input[key];
+    if (value === undefined) continue;
+    if (SCHEMA_MAPS.has(key)) {
+      const entries = Object.entries(value as Record<string, JsonSchema>);
+      if (key === '$defs') entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      result[key] = Object.fromEntries(entries.map(([name, child]) => [name, canonicalSchema(child)]));
+    } else if (SCHEMA_LISTS.has(key)) {
+      result[key] = (value as JsonSchema[]).map(canonicalSchema);
+    } else if (SCHEMA_VALUES.has(key) && typeof value === 'object' && value !== null) {
+      result[key] = canonicalSchema(value as JsonSchema);
+    } else {
+      result[key] = value;
+    }
+  }
+  return result as JsonSchema;
+}

@@ -1,0 +1,166 @@
+import ts from 'typescript';
+import { JsDocReader } from './jsdoc-reader.js';
+import type { Reporter } from './reporter.js';
+import type { ToolCalleeResolver } from './tool-callee.js';
+import type { ToolCandidate } from './analyze-signature.js';
+import { unwrapExpression } from './tool-options.js';
+
+const JSDOC_TOOL_TAG = /@tool\b/;
+
+/**
+ * Finds the tools of one source file, in the three authoring forms:
+ * @example export const readFile = tool(async function readFile(path: string) {});   // wrapper
+ * @example export class Files { @tool() async readFile(path: string) {} }             // decorator
+ * @example /** @tool *\/ export async function readFile(path: string) {}              // JSDoc tag
+ */
+export function findTools(sourceFile: ts.SourceFile, checker: ts.TypeChecker, callee: ToolCalleeResolver, reporter: Reporter): ToolCandidate[] {
+  if (!sourceFile.text.includes('tool')) return [];
+  const candidates: ToolCandidate[] = [];
+  const exported = exportedSymbols(sourceFile, checker);
+  const isExported = (name: ts.Node | undefined): boolean => {
+    if (!name) return false;
+    const declaration = ts.findAncestor(name.parent, (n) => ts.isVariableStatement(n) || ts.isClassDeclaration(n) || ts.isFunctionDeclaration(n));
+    if (declaration && ts.getCombinedModifierFlags(declaration as ts.Declaration) & ts.ModifierFlags.Export) return true;
+    const symbol = checker.getSymbolAtLocation(name);
+    return symbol !== undefined && exported.has(symbol);
+  };
+
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && !ts.isDecorator(node.parent) && callee.isToolCallee(node.expression)) {
+      const candidate = wrapperCandidate(node, checker, reporter, isExported);
+      if (candidate) candidates.push(candidate);
+    } else if (ts.isMethodDeclaration(node)) {
+      const candidate = decoratorCandidate(node, callee, reporter, isExported);
+      if (candidate) candidates.push(candidate);
+    } else if (ts.isFunctionDeclaration(node) && JsDocReader.hasDocComment(node, sourceFile, JSDOC_TOOL_TAG)) {
+      const candidate = jsDocCandidate(node, reporter, isExported);
+      if (candidate) candidates.push(candidate);
+    }
+    node.forEachChild(visit);
+  };
+  sourceFile.forEachChild(visit);
+  return candidates;
+}
+
+function wrapperCandidate(call: ts.CallExpression, checker: ts.TypeChecker, reporter: Reporter, isExported: (n: ts.Node | undefined) => boolean): ToolCandidate | undefined {
+  const [first, options] = call.arguments;
+  if (!first) {
+    reporter.report('unsupportedToolForm', {
+      problem: 'tool() without a function returns a method decorator, but it is not used as one here.',
+      hint: 'Wrap a function, `tool(async function name(...) {...})`, or decorate a method with `@tool()`.',
+    }, call);
+    return undefined;
+  }
+  const fn = resolveFunction(unwrapExpression(first), checker);
+  if (!fn) {
+    reporter.report('unsupportedToolForm', {
+      problem: 'tool() needs the function itself: a function expression, an arrow function, or the name of a function declaration.',
+      hint: 'Write `tool(async function name(...) {...})` so the signature can be read at build time.',
+    }, first);
+    return undefined;
+  }
+  const { holder, exportName } = bindingOf(call);
+  const functionName = (fn.name && ts.isIdentifier(fn.name) ? fn.name.text : undefined) ?? exportName;
+  if (!functionName || exportName === undefined) {
+    reporter.report('toolNotExported', { tool: functionName ?? 'anonymous' }, call.expression);
+    return undefined;
+  }
+  if (exportName !== 'default' && !isExported(holder)) {
+    reporter.report('toolNotExported', { tool: functionName }, holder ?? call.expression);
+    return undefined;
+  }
+  const statement = holder ? ts.findAncestor(holder, ts.isVariableStatement) : ts.findAncestor(call, ts.isExportAssignment);
+  return {
+    form: 'wrapper',
+    fn,
+    docHost: statement ?? call,
+    functionName,
+    nameNode: holder ?? (fn.name as ts.Node | undefined) ?? call.expression,
+    ...(options ? { options } : {}),
+    exportName,
+    site: call,
+  };
+}
+
+function resolveFunction(expression: ts.Expression, checker: ts.TypeChecker): ToolCandidate['fn'] | undefined {
+  if (ts.isFunctionExpression(expression) || ts.isArrowFunction(expression)) return expression;
+  if (!ts.isIdentifier(expression)) return undefined;
+  let symbol = checker.getSymbolAtLocation(expression);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  const declaration = symbol?.valueDeclaration;
+  if (!declaration) return undefined;
+  if (ts.isFunctionDeclaration(declaration) && declaration.body) return declaration;
+  if (ts.isVariableDeclaration(declaration) && declaration.initializer) {
+    const init = unwrapExpression(declaration.initializer);
+    if (ts.isFunctionExpression(init) || ts.isArrowFunction(init)) return init;
+  }
+  return undefined;
+}
+
+/** `export const name = tool(...)` gives `name`; `export default tool(...)` gives `default`. */
+function bindingOf(call: ts.CallExpression): { holder?: ts.Identifier; exportName?: string } {
+  let node: ts.Node = call;
+  while (ts.isParenthesizedExpression(node.parent) || ts.isAsExpression(node.parent) || ts.isSatisfiesExpression(node.parent)) node = node.parent;
+  if (ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name)) return { holder: node.parent.name, exportName: node.parent.name.text };
+  if (ts.isExportAssignment(node.parent) && !node.parent.isExportEquals) return { exportName: 'default' };
+  return {};
+}
+
+function decoratorCandidate(method: ts.MethodDeclaration, callee: ToolCalleeResolver, reporter: Reporter, isExported: (n: ts.Node | undefined) => boolean): ToolCandidate | undefined {
+  const decorator = ts.getDecorators(method)?.find((d) => ts.isCallExpression(d.expression) && callee.isToolCallee(d.expression.expression));
+  if (!decorator) return undefined;
+  const call = decorator.expression as ts.CallExpression;
+  const methodName = ts.isIdentifier(method.name) ? method.name.text : method.name.getText();
+  const modifiers = ts.getCombinedModifierFlags(method);
+  const what = ts.isPrivateIdentifier(method.name) ? 'private method' : modifiers & ts.ModifierFlags.Static ? 'static method'
+    : modifiers & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected) ? 'non-public method' : !ts.isIdentifier(method.name) ? 'computed method' : undefined;
+  if (what) {
+    reporter.report('invalidToolMethod', { what, method: methodName }, method.name);
+    return undefined;
+  }
+  const owner = method.parent;
+  const className = ts.isClassDeclaration(owner) && owner.name ? owner.name.text : undefined;
+  if (!className || !ts.isClassDeclaration(owner) || !isExported(owner.name)) {
+    reporter.report('toolNotExported', { tool: `${className ?? 'anonymous class'}.${methodName}` }, ts.isClassDeclaration(owner) && owner.name ? owner.name : decorator);
+    return undefined;
+  }
+  const options = call.arguments[0];
+  return {
+    form: 'decorator',
+    fn: method,
+    docHost: method,
+    functionName: methodName,
+    nameNode: method.name,
+    ...(options ? { options } : {}),
+    exportName: `${className}.prototype.${methodName}`,
+    site: call,
+  };
+}
+
+function jsDocCandidate(fn: ts.FunctionDeclaration, reporter: Reporter, isExported: (n: ts.Node | undefined) => boolean): ToolCandidate | undefined {
+  if (!fn.body) return undefined;
+  const isDefault = (ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Default) !== 0;
+  if (!fn.name) {
+    reporter.report('unsupportedToolForm', {
+      problem: 'A @tool function needs a name: the wire name is derived from it.',
+      hint: 'Name the function, e.g. `export default async function readFile(...)`.',
+    }, fn);
+    return undefined;
+  }
+  if (!isDefault && !isExported(fn.name)) {
+    reporter.report('toolNotExported', { tool: fn.name.text }, fn.name);
+    return undefined;
+  }
+  return { form: 'jsdoc', fn, docHost: fn, functionName: fn.name.text, nameNode: fn.name, exportName: isDefault ? 'default' : fn.name.text, site: fn };
+}
+
+function exportedSymbols(sourceFile: ts.SourceFile, checker: ts.TypeChecker): Set<ts.Symbol> {
+  const moduleSymbol = checker.getSymbolAtLocation(sourceFile);
+  const result = new Set<ts.Symbol>();
+  if (!moduleSymbol) return result;
+  for (const symbol of checker.getExportsOfModule(moduleSymbol)) {
+    result.add(symbol);
+    if (symbol.flags & ts.SymbolFlags.Alias) result.add(checker.getAliasedSymbol(symbol));
+  }
+  return result;
+}

@@ -1,0 +1,178 @@
+import ts from 'typescript';
+import {
+  DEFAULT_DETERMINISM, DEFAULT_TIER, DEFAULT_TIMEOUT_MS, DETERMINISM_LEVELS, SAFETY_TIERS, SEMVER_PATTERN, SIDE_EFFECTS,
+  parseDuration, parseSize,
+  type Determinism, type SafetyTier, type SideEffect, type ToolMetadata, type ToolOptions,
+} from '@toolwright/schema';
+import type { DocInfo } from './jsdoc-reader.js';
+import type { Reporter } from './reporter.js';
+
+type OptionValue = string | number | boolean | string[];
+type RawOptions = Map<keyof ToolOptions, { value: OptionValue; node: ts.Node }>;
+
+const OPTION_NAMES: readonly (keyof ToolOptions)[] = [
+  'name', 'description', 'tier', 'timeout', 'group', 'version', 'sideEffects', 'capabilities', 'determinism',
+  'maxMemory', 'maxNetworkRequests', 'maxNetworkBytes', 'parallel', 'tags',
+];
+
+/** JSDoc tags accepted as options on every form; repeated list tags accumulate. */
+const JSDOC_OPTION_TAGS: Record<string, keyof ToolOptions> = {
+  name: 'name', tier: 'tier', timeout: 'timeout', group: 'group', version: 'version',
+  sideEffects: 'sideEffects', sideEffect: 'sideEffects', capability: 'capabilities', capabilities: 'capabilities',
+  determinism: 'determinism', maxMemory: 'maxMemory', maxNetworkRequests: 'maxNetworkRequests',
+  maxNetworkBytes: 'maxNetworkBytes', parallel: 'parallel', tag: 'tags', tags: 'tags',
+};
+const LIST_OPTIONS = new Set<keyof ToolOptions>(['sideEffects', 'capabilities', 'tags']);
+
+/** Reads an options object literal; every value must be a literal, known by name. */
+export function readOptionsLiteral(expression: ts.Expression | undefined, reporter: Reporter): RawOptions {
+  const options: RawOptions = new Map();
+  if (!expression) return options;
+  const literal = unwrap(expression);
+  if (ts.isIdentifier(literal) && literal.text === 'undefined') return options;
+  if (!ts.isObjectLiteralExpression(literal)) {
+    reporter.report('optionNotStatic', { option: 'options' }, expression);
+    return options;
+  }
+  for (const property of literal.properties) {
+    if (!ts.isPropertyAssignment(property) || !(ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))) {
+      reporter.report('optionNotStatic', { option: property.name?.getText() ?? '...' }, property);
+      continue;
+    }
+    const name = property.name.text as keyof ToolOptions;
+    if (!OPTION_NAMES.includes(name)) {
+      reporter.report('unknownOption', { option: name, known: OPTION_NAMES.join(', ') }, property.name);
+      continue;
+    }
+    const value = literalValue(property.initializer);
+    if (value === undefined) reporter.report('optionNotStatic', { option: name }, property.initializer);
+    else options.set(name, { value, node: property.initializer });
+  }
+  return options;
+}
+
+/** Reads `@tier read-only`, `@timeout 5s`, `@sideEffect fs-read`, ... from a tool's JSDoc. */
+export function readOptionsTags(docs: DocInfo): RawOptions {
+  const options: RawOptions = new Map();
+  for (const tag of docs.tags) {
+    const name = JSDOC_OPTION_TAGS[tag.name];
+    if (!name) continue;
+    if (LIST_OPTIONS.has(name)) {
+      const items = tag.text.split(/[\s,]+/).filter(Boolean);
+      const previous = options.get(name)?.value;
+      options.set(name, { value: [...(Array.isArray(previous) ? previous : []), ...items], node: tag.node });
+    } else if (name === 'parallel') {
+      options.set(name, { value: tag.text === '' ? true : tag.text === 'true' ? true : tag.text === 'false' ? false : tag.text, node: tag.node });
+    } else {
+      options.set(name, { value: /^\d+$/.test(tag.text) && name !== 'version' && name !== 'name' ? Number(tag.text) : tag.text, node: tag.node });
+    }
+  }
+  return options;
+}
+
+/** Merges raw options (literal over JSDoc), validates each, and fills in defaults. */
+export function resolveMetadata(sources: RawOptions[], reporter: Reporter): { metadata: ToolMetadata; name?: string; description?: string } {
+  const merged: RawOptions = new Map();
+  for (const source of sources) for (const [key, entry] of source) merged.set(key, entry);
+  const get = <T>(key: keyof ToolOptions, check: (value: OptionValue) => T | string): T | undefined => {
+    const entry = merged.get(key);
+    if (!entry) return undefined;
+    const result = check(entry.value);
+    if (typeof result === 'string' && result.startsWith('!')) {
+      const [problem, hint] = result.slice(1).split('|');
+      reporter.report('invalidOption', { option: key, problem: problem!, hint: hint ?? '' }, entry.node);
+      return undefined;
+    }
+    return result as T;
+  };
+
+  const tier = get<SafetyTier>('tier', (v) => oneOf(v, SAFETY_TIERS)) ?? DEFAULT_TIER;
+  const timeoutMs = get<number>('timeout', (v) => {
+    const parsed = typeof v === 'string' || typeof v === 'number' ? parseDuration(v) : undefined;
+    return parsed ?? `!'${String(v)}' is not a duration|Write a duration such as '500ms', '5s' or '2m', or a number of milliseconds.`;
+  }) ?? DEFAULT_TIMEOUT_MS;
+  const sideEffects = get<SideEffect[]>('sideEffects', (v) => {
+    const list = asList(v);
+    if (typeof list === 'string') return list;
+    const bad = list.find((item) => !SIDE_EFFECTS.includes(item as SideEffect));
+    if (bad !== undefined) return `!'${bad}' is not a side effect|Use ${SIDE_EFFECTS.join(', ')}.`;
+    if (list.includes('none') && list.length > 1) return `!'none' cannot be combined with other side effects|Declare either 'none' or the effects.`;
+    return [...new Set(list)] as SideEffect[];
+  }) ?? [];
+  const determinism = get<Determinism>('determinism', (v) => oneOf(v, DETERMINISM_LEVELS)) ?? DEFAULT_DETERMINISM;
+  const metadata: ToolMetadata = {
+    tier,
+    timeoutMs,
+    sideEffects,
+    capabilities: get<string[]>('capabilities', (v) => nonEmptyList(v)) ?? [],
+    determinism,
+    resources: { timeoutMs },
+    parallel: get<boolean>('parallel', (v) => (typeof v === 'boolean' ? v : `!'${String(v)}' is not a boolean|Write true or false.`)) ?? tier === 'read-only',
+    tags: get<string[]>('tags', (v) => nonEmptyList(v)) ?? [],
+  };
+  const group = get<string>('group', (v) =>
+    typeof v === 'string' && /^[a-z][a-z0-9_-]{0,63}$/i.test(v) ? v : `!'${String(v)}' is not a group name|Use search, edit, exec, subtask, meta, or your own identifier.`);
+  if (group) metadata.group = group;
+  const version = get<string>('version', (v) =>
+    typeof v === 'string' && SEMVER_PATTERN.test(v) ? v : `!'${String(v)}' is not a semantic version|Write it as '1.2.3'.`);
+  if (version) metadata.version = version;
+  const maxMemoryBytes = get<number>('maxMemory', (v) => sizeOf(v));
+  if (maxMemoryBytes) metadata.resources.maxMemoryBytes = maxMemoryBytes;
+  const maxRequests = get<number>('maxNetworkRequests', (v) =>
+    typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : `!'${String(v)}' is not a positive integer|Write a whole number of requests.`);
+  const maxBytes = get<number>('maxNetworkBytes', (v) => sizeOf(v));
+  if (maxRequests || maxBytes) {
+    metadata.resources.network = {};
+    if (maxRequests) metadata.resources.network.maxRequests = maxRequests;
+    if (maxBytes) metadata.resources.network.maxBytes = maxBytes;
+  }
+  const name = get<string>('name', (v) => (typeof v === 'string' ? v : `!the name must be a string|Write name: 'my_tool'.`));
+  const description = get<string>('description', (v) => (typeof v === 'string' && v.trim() ? v.trim() : `!the description must be a non-empty string|Write a sentence that tells the model when to call the tool.`));
+  return { metadata, ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}) };
+}
+
+function oneOf<T extends string>(value: OptionValue, allowed: readonly T[]): T | string {
+  return typeof value === 'string' && (allowed as readonly string[]).includes(value)
+    ? (value as T)
+    : `!'${String(value)}' is not one of ${allowed.join(', ')}|Use one of: ${allowed.join(', ')}.`;
+}
+
+function asList(value: OptionValue): string[] | string {
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'string') return value.split(/[\s,]+/).filter(Boolean);
+  return `!expected a list of strings|Write an array literal such as ['fs-read'].`;
+}
+
+function nonEmptyList(value: OptionValue): string[] | string {
+  const list = asList(value);
+  if (typeof list === 'string') return list;
+  return list.some((item) => item.trim() === '') ? `!list items must be non-empty|Remove the empty entries.` : list;
+}
+
+function sizeOf(value: OptionValue): number | string {
+  const parsed = typeof value === 'string' || typeof value === 'number' ? parseSize(value) : undefined;
+  return parsed ?? `!'${String(value)}' is not a size|Write a size such as '64KB', '256MB' or a number of bytes.`;
+}
+
+function unwrap(expression: ts.Expression): ts.Expression {
+  let current = expression;
+  while (ts.isParenthesizedExpression(current) || ts.isAsExpression(current) || ts.isSatisfiesExpression(current) || ts.isTypeAssertionExpression(current)) {
+    current = current.expression;
+  }
+  return current;
+}
+
+function literalValue(expression: ts.Expression): OptionValue | undefined {
+  const node = unwrap(expression);
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+  if (ts.isNumericLiteral(node)) return Number(node.text.replace(/_/g, ''));
+  if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
+  if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
+  if (ts.isArrayLiteralExpression(node)) {
+    const items = node.elements.map((element) => literalValue(element));
+    return items.every((item): item is string => typeof item === 'string') ? items : undefined;
+  }
+  return undefined;
+}
+
+export { unwrap as unwrapExpression };

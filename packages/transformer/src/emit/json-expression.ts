@@ -1,0 +1,21 @@
+import ts from 'typescript';
+
+/** Builds a literal expression for a JSON-compatible value (what the emitted JS carries). */
+export function jsonExpression(value: unknown, factory: ts.NodeFactory = ts.factory): ts.Expression {
+  if (value === null) return factory.createNull();
+  if (typeof value === 'string') return factory.createStringLiteral(value);
+  if (typeof value === 'boolean') return value ? factory.createTrue() : factory.createFalse();
+  if (typeof value === 'number') {
+    return value < 0
+      ? factory.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, factory.createNumericLiteral(-value))
+      : factory.createNumericLiteral(value);
+  }
+  if (Array.isArray(value)) return factory.createArrayLiteralExpression(value.map((item) => jsonExpression(item, factory)), false);
+  if (typeof value === 'object') {
+    const properties = Object.entries(value as Record<string, unknown>)
+      .filter(([, child]) => child !== undefined)
+      .map(([key, child]) => factory.createPropertyAssignment(factory.createStringLiteral(key), jsonExpression(child, factory)));
+    return factory.createObjectLiteralExpression(properties, false);
+  }
+  throw new TypeError(`Toolwright bug: cannot emit a ${typeof value} as JSON`);
+}

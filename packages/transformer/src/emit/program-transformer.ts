@@ -1,0 +1,33 @@
+import ts from 'typescript';
+import { analyzeProgram } from '../analysis/analyze-program.js';
+import { toTsDiagnostic } from '../diagnostics.js';
+
+const PATCHED = Symbol.for('toolwright.programPatched');
+
+/**
+ * The reporting half. A source ("before") transformer never runs under `--noEmit`, so errors found
+ * there would vanish; instead the program's own diagnostic queries are wrapped. Both
+ * `getSemanticDiagnostics` (tsc) and `getBindAndCheckDiagnostics` (the builder behind `-b` and
+ * `--incremental`) are wrapped, so every route fails on a bad tool. Diagnostics go to the file they
+ * belong to; asked for the whole program, all of them are returned.
+ */
+export function withToolDiagnostics(program: ts.Program, options: { rootDir?: string } = {}): ts.Program {
+  const patched = program as ts.Program & { [PATCHED]?: boolean };
+  if (patched[PATCHED]) return program;
+  patched[PATCHED] = true;
+  const forFile = (sourceFile: ts.SourceFile | undefined): ts.Diagnostic[] => {
+    const { diagnostics } = analyzeProgram(program, options);
+    return diagnostics.filter((d) => !sourceFile || d.file.fileName === sourceFile.fileName).map(toTsDiagnostic);
+  };
+  const wrap = (method: 'getSemanticDiagnostics' | 'getBindAndCheckDiagnostics') => {
+    const original = (program as unknown as Record<string, Function>)[method];
+    if (typeof original !== 'function') return;
+    (program as unknown as Record<string, Function>)[method] = function (this: unknown, sourceFile?: ts.SourceFile, token?: ts.CancellationToken) {
+      const own = original.call(program, sourceFile, token) as readonly ts.Diagnostic[];
+      return [...own, ...forFile(sourceFile)];
+    };
+  };
+  wrap('getSemanticDiagnostics');
+  wrap('getBindAndCheckDiagnostics');
+  return program;
+}

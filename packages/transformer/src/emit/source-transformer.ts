@@ -1,0 +1,54 @@
+import ts from 'typescript';
+import type { ToolDeclaration } from '@toolwright/schema';
+import { analyzeProgram } from '../analysis/analyze-program.js';
+import { jsonExpression } from './json-expression.js';
+
+/**
+ * The emitting half: attaches each tool's declaration to the function in the JS output.
+ * - wrapper:   `tool(fn, options)`  ->  `tool(fn, options, declaration)`
+ * - decorator: `@tool(options)`     ->  `@tool(options, declaration)`
+ * - JSDoc:     `export async function f() {}` is followed by
+ *              `Object.defineProperty(f, Symbol.for("toolwright.declaration"), { value: declaration })`
+ * Diagnostics are the program transformer's job, so nothing is reported twice.
+ */
+export function createSourceTransformer(program: ts.Program): ts.TransformerFactory<ts.SourceFile> {
+  return (context) => (sourceFile) => {
+    const analysis = analyzeProgram(program);
+    if (analysis.bySite.size === 0) return sourceFile;
+    const { factory } = context;
+    const visit = (node: ts.Node): ts.VisitResult<ts.Node> => {
+      const declaration = analysis.bySite.get(ts.getOriginalNode(node));
+      if (declaration && ts.isCallExpression(node)) {
+        const visited = ts.visitEachChild(node, visit, context);
+        return factory.updateCallExpression(visited, visited.expression, visited.typeArguments, withDeclaration(visited, declaration, factory));
+      }
+      if (declaration && ts.isFunctionDeclaration(node) && node.name) {
+        const visited = ts.visitEachChild(node, visit, context);
+        return [visited, attachStatement(node.name, declaration, factory)];
+      }
+      return ts.visitEachChild(node, visit, context);
+    };
+    return ts.visitEachChild(sourceFile, visit, context);
+  };
+}
+
+function withDeclaration(call: ts.CallExpression, declaration: ToolDeclaration, factory: ts.NodeFactory): ts.Expression[] {
+  const isDecorator = ts.isDecorator(ts.getOriginalNode(call).parent);
+  const args = [...call.arguments];
+  const wanted = isDecorator ? 1 : 2; // decorator: (options, decl); wrapper: (fn, options, decl)
+  while (args.length < wanted) args.push(factory.createVoidZero());
+  return [...args.slice(0, wanted), jsonExpression(declaration, factory)];
+}
+
+function attachStatement(name: ts.Identifier, declaration: ToolDeclaration, factory: ts.NodeFactory): ts.Statement {
+  const key = factory.createCallExpression(
+    factory.createPropertyAccessExpression(factory.createIdentifier('Symbol'), 'for'), undefined,
+    [factory.createStringLiteral('toolwright.declaration')]);
+  const descriptor = factory.createObjectLiteralExpression([
+    factory.createPropertyAssignment('value', jsonExpression(declaration, factory)),
+    factory.createPropertyAssignment('configurable', factory.createTrue()),
+  ]);
+  return factory.createExpressionStatement(factory.createCallExpression(
+    factory.createPropertyAccessExpression(factory.createIdentifier('Object'), 'defineProperty'), undefined,
+    [factory.createIdentifier(name.text), key, descriptor]));
+}

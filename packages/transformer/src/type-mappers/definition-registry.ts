@@ -1,0 +1,74 @@
+import ts from 'typescript';
+import type { JsonSchema } from '@toolwright/schema';
+
+/**
+ * `$defs` of one root schema. Named object types are inlined (models read flat schemas best) unless
+ * they refer to themselves: a type met again while it is still being mapped becomes a `$ref`, and its
+ * finished schema moves into `$defs` under a stable name (the type's name; `_2`, `_3` on collisions,
+ * in the order types are first met, which is the order of the signature).
+ */
+export class DefinitionRegistry {
+  readonly definitions = new Map<string, JsonSchema>();
+  private readonly inProgress = new Set<ts.Type>();
+  private readonly recursive = new Set<ts.Type>();
+  private readonly names = new Map<ts.Type, string>();
+  private readonly usedNames = new Set<string>();
+
+  constructor(private readonly checker: ts.TypeChecker) {}
+
+  /** Maps `type` with `build`, or returns a `$ref` when `type` is already being mapped further up. */
+  withDefinition(type: ts.Type, build: () => JsonSchema): JsonSchema {
+    if (this.inProgress.has(type)) {
+      this.recursive.add(type);
+      return { $ref: `#/$defs/${this.nameOf(type)}` };
+    }
+    this.inProgress.add(type);
+    let schema: JsonSchema;
+    try {
+      schema = build();
+    } finally {
+      this.inProgress.delete(type);
+    }
+    if (!this.recursive.has(type)) return schema;
+    const name = this.nameOf(type);
+    this.definitions.set(name, schema);
+    return { $ref: `#/$defs/${name}` };
+  }
+
+  /** The collected `$defs`, sorted by name so output is stable. */
+  toDefs(): Record<string, JsonSchema> | undefined {
+    if (this.definitions.size === 0) return undefined;
+    return Object.fromEntries([...this.definitions.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  private nameOf(type: ts.Type): string {
+    const existing = this.names.get(type);
+    if (existing) return existing;
+    const base = sanitise(this.rawName(type));
+    let name = base;
+    for (let n = 2; this.usedNames.has(name); n++) name = `${base}_${n}`;
+    this.usedNames.add(name);
+    this.names.set(type, name);
+    return name;
+  }
+
+  private rawName(type: ts.Type): string {
+    const alias = type.aliasSymbol;
+    if (alias) {
+      const args = type.aliasTypeArguments?.map((arg) => this.checker.typeToString(arg)) ?? [];
+      return [alias.name, ...args].join('_');
+    }
+    const symbolName = type.getSymbol()?.name;
+    if (symbolName && !symbolName.startsWith('__')) {
+      const isReference = ((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference) !== 0;
+      const args = isReference ? this.checker.getTypeArguments(type as ts.TypeReference) : [];
+      return [symbolName, ...args.map((arg) => this.checker.typeToString(arg))].join('_');
+    }
+    return 'Type';
+  }
+}
+
+function sanitise(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
+  return cleaned.length > 0 ? cleaned : 'Type';
+}

@@ -1,0 +1,29 @@
+import ts from 'typescript';
+import type { JsonSchema, JsonValue } from '@toolwright/schema';
+import type { TypeMapper } from './type-mapper.js';
+
+/** The JSON value of a literal type, or undefined when the type is not a literal. */
+export function literalValue(type: ts.Type, checker: ts.TypeChecker): { value: JsonValue } | undefined {
+  if (type.isStringLiteral() || type.isNumberLiteral()) return { value: type.value };
+  if (type.flags & ts.TypeFlags.BooleanLiteral) return { value: checker.typeToString(type) === 'true' };
+  if (type.flags & ts.TypeFlags.Null) return { value: null };
+  return undefined;
+}
+
+export function jsonTypeOf(value: JsonValue): 'string' | 'number' | 'boolean' | 'null' {
+  if (value === null) return 'null';
+  return typeof value as 'string' | 'number' | 'boolean';
+}
+
+/**
+ * A single string, number or boolean literal, or one member of a TS enum.
+ * @example async function f(mode: 'fast') {}   // { "type": "string", "const": "fast" }
+ */
+export const literalMapper: TypeMapper = {
+  name: 'literal',
+  supports: (type, ctx) => (type.flags & ts.TypeFlags.Null) === 0 && literalValue(type, ctx.checker) !== undefined,
+  map: (type, ctx): JsonSchema => {
+    const { value } = literalValue(type, ctx.checker)!;
+    return { type: jsonTypeOf(value), const: value };
+  },
+};

@@ -1,0 +1,34 @@
+import ts from 'typescript';
+import type { TypeMapper } from './type-mapper.js';
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+function holePattern(type: ts.Type, checker: ts.TypeChecker): string {
+  if (type.flags & ts.TypeFlags.String) return '.*';
+  if (type.flags & ts.TypeFlags.Number) return '-?\\d+(?:\\.\\d+)?';
+  if (type.flags & ts.TypeFlags.BigInt) return '-?\\d+';
+  if (type.flags & ts.TypeFlags.Boolean) return '(?:true|false)';
+  if (type.isStringLiteral() || type.isNumberLiteral()) return escapeRegExp(String(type.value));
+  if (type.isUnion()) return `(?:${type.types.map((member) => holePattern(member, checker)).join('|')})`;
+  return '.*';
+}
+
+/**
+ * Template literal types become a string with an anchored `pattern`.
+ * @example async function f(id: `user-${number}`) {}   // { "type": "string", "pattern": "^user-\\d+..." }
+ */
+export const templateLiteralMapper: TypeMapper = {
+  name: 'template-literal',
+  supports: (type) => (type.flags & (ts.TypeFlags.TemplateLiteral | ts.TypeFlags.StringMapping)) !== 0,
+  map: (type, ctx) => {
+    if (!(type.flags & ts.TypeFlags.TemplateLiteral)) return { type: 'string' };
+    const template = type as ts.TemplateLiteralType;
+    let pattern = `^${escapeRegExp(template.texts[0] ?? '')}`;
+    template.types.forEach((hole, index) => {
+      pattern += holePattern(hole, ctx.checker) + escapeRegExp(template.texts[index + 1] ?? '');
+    });
+    return { type: 'string', pattern: `${pattern}$` };
+  },
+};
