@@ -12,6 +12,7 @@ export default function toolwrightTransformer(program: ts.Program): ts.Transform
 export { analyzeProgram } from './analysis/analyze-program.js';
 export type { AnalyzedTool, ProgramAnalysis } from './analysis/analyze-program.js';
 export type { ToolCandidate } from './analysis/analyze-signature.js';
+export { createIncrementalAnalyzer } from './analysis/incremental-analyzer.js';
 export { createSourceTransformer } from './emit/source-transformer.js';
 export { withToolDiagnostics } from './emit/program-transformer.js';
 export { jsonExpression } from './emit/json-expression.js';

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostics } from '../src/index.js';
 import { compileFixture } from './compile-fixture.js';
@@ -36,7 +37,9 @@ describe('valid fixtures', () => {
   });
 
   it.for(validCases)('$name', async ({ dir }) => {
-    const { analysis } = compileFixture(dir);
+    const { program, analysis } = compileFixture(dir);
+    const typeErrors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(typeErrors, 'valid fixtures type-check').toEqual([]);
     expect(formatDiagnostics(analysis.diagnostics, { fileName: (f) => path.relative(dir, f) })).toBe('');
     const declarations = analysis.tools.map((t) => t.declaration!).sort((a, b) => (a.name < b.name ? -1 : 1));
     expect(declarations.length).toBeGreaterThan(0);

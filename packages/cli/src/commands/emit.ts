@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { analyzeProgram, formatDiagnostics, type ProgramAnalysis } from '@toolwright/transformer';
+import { CliError } from '../cli-error.js';
+import { renderModule, type ModuleEntry } from '../generated-module.js';
+import { loadProject, formatTsDiagnostics, type LoadedProject } from '../load-project.js';
+import { manifestDrift, renderManifest } from '../manifest.js';
+
+export interface EmitOptions {
+  project: string;
+  out?: string;
+  check?: boolean;
+  module?: string;
+  cwd?: string;
+}
+
+export interface EmitResult {
+  toolCount: number;
+  fileCount: number;
+  errorCount: number;
+  warningCount: number;
+  elapsedMs: number;
+  /** What was printed for diagnostics (empty when none). */
+  report: string;
+}
+
+/**
+ * `toolwright emit`: analyses a project's tools without emitting JS or checking function bodies
+ * (only the types that tool signatures reach are resolved), then writes `tools.json` and/or a module.
+ */
+export function emit(options: EmitOptions, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): EmitResult {
+  const started = performance.now();
+  const project = loadProject(options.project, options.cwd);
+  const program = ts.createProgram({ rootNames: project.parsed.fileNames, options: { ...project.parsed.options, noEmit: true }, projectReferences: project.parsed.projectReferences });
+  return writeOutputs(program, analyzeProgram(program, { rootDir: project.rootDir }), project, options, started, log);
+}
+
+/** Shared by `emit` and `emit --watch`: report, then write or check the outputs. */
+export function writeOutputs(
+  program: ts.Program, analysis: ProgramAnalysis, project: LoadedProject, options: EmitOptions, started: number, log: (line: string) => void,
+): EmitResult {
+  const syntax = program.getSyntacticDiagnostics();
+  if (syntax.length > 0) throw new CliError(formatTsDiagnostics(syntax), 1);
+  const rel = (file: string) => path.relative(options.cwd ?? process.cwd(), file).replace(/\\/g, '/');
+  const report = formatDiagnostics(analysis.diagnostics, { fileName: rel });
+  if (report) log(report);
+  const errorCount = analysis.diagnostics.filter((d) => d.category === 'error').length;
+  const warningCount = analysis.diagnostics.length - errorCount;
+  const declarations = analysis.tools.flatMap((t) => (t.declaration ? [t.declaration] : []));
+  const result = (): EmitResult => ({
+    toolCount: declarations.length, fileCount: analysis.fileCount, errorCount, warningCount,
+    elapsedMs: performance.now() - started, report,
+  });
+  if (errorCount > 0) {
+    log(`Found ${errorCount} error${errorCount === 1 ? '' : 's'} in tool declarations; nothing was written.`);
+    return result();
+  }
+
+  const outputs: { file: string; content: string }[] = [];
+  if (options.out !== undefined || options.module === undefined) {
+    outputs.push({ file: path.resolve(options.cwd ?? process.cwd(), options.out ?? path.join(project.rootDir, 'tools.json')), content: renderManifest(declarations) });
+  }
+  if (options.module !== undefined) {
+    const moduleFile = path.resolve(options.cwd ?? process.cwd(), options.module);
+    const entries: ModuleEntry[] = analysis.tools.flatMap((t) => (t.declaration
+      ? [{ declaration: t.declaration, fileName: t.candidate.fn.getSourceFile().fileName, exportName: t.candidate.exportName }] : []));
+    outputs.push({ file: moduleFile, content: renderModule(entries, moduleFile) });
+  }
+
+  for (const { file, content } of outputs) {
+    if (options.check) {
+      const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+      if (current === content) continue;
+      const details = current === undefined ? ['(file does not exist)'] : file.endsWith('.json') ? manifestDrift(content, current) : ['(generated module differs)'];
+      throw new CliError(`${rel(file)} is out of date with the tool signatures:\n  ${details.join('\n  ')}\nRun \`toolwright emit\` without --check and commit the result.`, 1);
+    }
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, content);
+    fs.renameSync(temporary, file);
+  }
+  const summary = result();
+  log(`${summary.toolCount} tool${summary.toolCount === 1 ? '' : 's'} from ${summary.fileCount} file${summary.fileCount === 1 ? '' : 's'} in ${Math.round(summary.elapsedMs)} ms${options.check ? ' (up to date)' : ''}`);
+  return summary;
+}

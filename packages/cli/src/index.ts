@@ -1,0 +1,10 @@
+export { main } from './cli.js';
+export { emit, writeOutputs } from './commands/emit.js';
+export type { EmitOptions, EmitResult } from './commands/emit.js';
+export { emitWatch } from './commands/emit-watch.js';
+export type { WatchHandle } from './commands/emit-watch.js';
+export { renderManifest, manifestDrift } from './manifest.js';
+export { renderModule } from './generated-module.js';
+export type { ModuleEntry } from './generated-module.js';
+export { loadProject } from './load-project.js';
+export { CliError } from './cli-error.js';

@@ -1,0 +1,31 @@
+import type ts from 'typescript/lib/tsserverlibrary';
+import { analyzeProgram, toTsDiagnostic } from '@toolwright/transformer';
+
+/**
+ * Wraps a language service so `getSemanticDiagnostics` also returns Toolwright's diagnostics for the
+ * file, computed by the same analysis the transformer runs at build time (one analysis per program
+ * version, shared by every file of it).
+ */
+export function decorateLanguageService(service: ts.LanguageService, log: (message: string) => void): ts.LanguageService {
+  const proxy: ts.LanguageService = Object.create(null);
+  for (const key of Object.keys(service) as (keyof ts.LanguageService)[]) {
+    const member = service[key];
+    (proxy as unknown as Record<string, unknown>)[key] = typeof member === 'function' ? (member as Function).bind(service) : member;
+  }
+  proxy.getSemanticDiagnostics = (fileName) => {
+    const own = service.getSemanticDiagnostics(fileName);
+    try {
+      const program = service.getProgram();
+      if (!program) return own;
+      const extra = analyzeProgram(program as unknown as Parameters<typeof analyzeProgram>[0]).diagnostics
+        .filter((d) => d.file.fileName === fileName)
+        .map((d) => toTsDiagnostic(d) as unknown as ts.Diagnostic);
+      return [...own, ...extra];
+    } catch (error) {
+      // An editor must keep working whatever the plugin meets: log and fall back to TypeScript's own diagnostics.
+      log(`toolwright: analysis failed for ${fileName}: ${error instanceof Error ? error.stack : String(error)}`);
+      return own;
+    }
+  };
+  return proxy;
+}
