@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emitWatch } from '@toolwright/cli';
+import { copyProject } from './support/temp-project.js';
+import { BIN, run, toolwright } from './support/run.js';
+
+const BASIC = path.join(__dirname, 'basic-project');
+const temporary: string[] = [];
+afterAll(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+function project(name: string, label: string): string {
+  const dir = copyProject(name, label);
+  temporary.push(dir);
+  return dir;
+}
+
+describe('toolwright emit', () => {
+  it('writes every declaration as a JSON array sorted by name and ends with a summary line', () => {
+    const dir = project('basic-project', 'emit');
+    const result = toolwright(['emit', '--project', 'tsconfig.json'], dir);
+    expect(result.status).toBe(0);
+    expect(result.output).toMatch(/^3 tools from 3 files in \d+ ms\n$/);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'tools.json'), 'utf8'));
+    expect(manifest.map((d: { name: string }) => d.name)).toEqual(['add_numbers', 'greet', 'read_lines']);
+    expect(manifest[2].parameters.properties.limit).toEqual({ type: 'integer', description: 'Maximum number of lines to return.', default: 100 });
+  });
+
+  it('--out chooses the manifest path', () => {
+    const dir = project('basic-project', 'out');
+    expect(toolwright(['emit', '-p', '.', '--out', 'build/declarations.json'], dir).status).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'build', 'declarations.json'))).toBe(true);
+  });
+
+  it('--check passes when the manifest is current and fails with the drifted tools when not', () => {
+    const dir = project('basic-project', 'check');
+    expect(toolwright(['emit'], dir).status).toBe(0);
+    const clean = toolwright(['emit', '--check'], dir);
+    expect(clean.status).toBe(0);
+    expect(clean.output).toContain('(up to date)');
+
+    const source = path.join(dir, 'src', 'math.ts');
+    fs.writeFileSync(source, fs.readFileSync(source, 'utf8').replace('b: number', 'b: number, c?: number'));
+    const drift = toolwright(['emit', '--check'], dir);
+    expect(drift.status).toBe(1);
+    expect(drift.output).toContain('tools.json is out of date with the tool signatures');
+    expect(drift.output).toContain('~ add_numbers (changed)');
+  });
+
+  it('prints diagnostics with code frames, exits 1 and writes nothing for a broken project', () => {
+    const dir = project('broken-project', 'broken');
+    const result = toolwright(['emit'], dir);
+    expect(result.status).toBe(1);
+    expect(result.output).toContain("src/broken.ts:6:13 - error TW1002: Property 'options.callback' has type '() => void', which has no JSON Schema form.");
+    expect(result.output).toContain('   6 |   callback: () => void;'.trimStart());
+    expect(result.output).toContain('nothing was written');
+    expect(fs.existsSync(path.join(dir, 'tools.json'))).toBe(false);
+  });
+
+  it('--module writes a module that attaches the declarations in a build with no transformer', () => {
+    const dir = project('basic-project', 'module');
+    expect(toolwright(['emit', '--module', 'src/tools.gen.ts'], dir).status).toBe(0);
+    // Plain tsc ignores the transformer plugins: the functions carry nothing until tools.gen.js runs.
+    const build = run(process.execPath, [path.join(BIN, '..', 'typescript', 'bin', 'tsc'), '-p', '.'], dir);
+    expect(build.output).toBe('');
+    const script = `
+      const { getToolDeclaration } = require('@toolwright/tool');
+      const files = require('./dist/files.js');
+      const before = getToolDeclaration(files.readLines);
+      const gen = require('./dist/tools.gen.js');
+      const kit = require('./dist/kit.js');
+      process.stdout.write(JSON.stringify({ before: before ?? null, names: gen.toolNames,
+        readLines: getToolDeclaration(files.readLines)?.name, greet: getToolDeclaration(kit.GreetingKit.prototype.greet)?.name }));`;
+    const result = run(process.execPath, ['-e', script], dir);
+    expect(JSON.parse(result.output)).toEqual({ before: null, names: ['add_numbers', 'greet', 'read_lines'], readLines: 'read_lines', greet: 'greet' });
+  });
+
+  it('answers usage errors with exit code 2 and a clear message', () => {
+    expect(toolwright(['frobnicate'], BASIC)).toMatchObject({ status: 2, output: expect.stringContaining("Unknown command 'frobnicate'") });
+    expect(toolwright(['emit', '--project', 'missing.json'], BASIC)).toMatchObject({ status: 2, output: expect.stringContaining('Cannot find a tsconfig') });
+    expect(toolwright(['emit', '--bogus'], BASIC)).toMatchObject({ status: 2, output: expect.stringContaining("Unknown option '--bogus'") });
+  });
+});
+
+describe('toolwright emit --watch', () => {
+  it('re-emits the manifest after a change to one file', async () => {
+    const dir = project('basic-project', 'watch');
+    const manifest = path.join(dir, 'tools.json');
+    const results: unknown[] = [];
+    let resolveNext: (() => void) | undefined;
+    const handle = emitWatch({ project: path.join(dir, 'tsconfig.json'), cwd: dir }, (result) => {
+      results.push(result);
+      resolveNext?.();
+    }, () => {});
+    const next = () => new Promise<void>((resolve) => { resolveNext = resolve; });
+    try {
+      if (results.length === 0) await next();
+      expect(JSON.parse(fs.readFileSync(manifest, 'utf8'))).toHaveLength(3);
+      const waiting = next();
+      const source = path.join(dir, 'src', 'math.ts');
+      fs.writeFileSync(source, `${fs.readFileSync(source, 'utf8')}\n/**\n * Multiplies two numbers.\n * @tool\n */\nexport async function multiply(a: number, b: number): Promise<number> {\n  return a * b;\n}\n`);
+      await waiting;
+      const names = JSON.parse(fs.readFileSync(manifest, 'utf8')).map((d: { name: string }) => d.name);
+      expect(names).toEqual(['add_numbers', 'greet', 'multiply', 'read_lines']);
+    } finally {
+      handle.close();
+    }
+  });
+});
