@@ -1,0 +1,44 @@
+import type { ToolDeclaration } from '@toolwright/schema';
+
+/** A tool the registry can run: its declaration and a way to call it with a validated argument object. */
+export interface RegisteredTool {
+  readonly declaration: ToolDeclaration;
+  /**
+   * Calls the implementation. `args` must already be validated against `declaration.parameters`;
+   * they are spread into the function's positional parameters in `declaration.parameterOrder`.
+   */
+  invoke(args: Readonly<Record<string, unknown>>): Promise<unknown>;
+}
+
+type AnyFunction = (...args: unknown[]) => unknown;
+
+/** Adapts a function (optionally bound to a toolkit instance) to the `RegisteredTool` shape. */
+export function fromFunction(declaration: ToolDeclaration, fn: AnyFunction, self?: object): RegisteredTool {
+  const order = declaration.parameterOrder;
+  return {
+    declaration,
+    invoke: async (args) => fn.apply(self, order.map((name) => args[name])),
+  };
+}
+
+/**
+ * A tool whose implementation is loaded on first use (expensive clients, large modules). The
+ * declaration is known up front, so listing and exporting never trigger the load. A failed load is
+ * retried on the next call rather than cached.
+ */
+export function lazyTool(declaration: ToolDeclaration, load: () => Promise<AnyFunction | { fn: AnyFunction; self?: object }>): RegisteredTool {
+  let loading: Promise<RegisteredTool> | undefined;
+  return {
+    declaration,
+    invoke: async (args) => {
+      loading ??= load().then((loaded) => (typeof loaded === 'function' ? fromFunction(declaration, loaded) : fromFunction(declaration, loaded.fn, loaded.self)));
+      try {
+        const tool = await loading;
+        return await tool.invoke(args);
+      } catch (error) {
+        loading = undefined;
+        throw error;
+      }
+    },
+  };
+}
