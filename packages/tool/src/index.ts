@@ -4,3 +4,5 @@ export type { ToolFunction, ToolSignatureCheck, JsonCompatible, NoJsonForm } fro
 export type { ToolParameters, ToolResult } from './tool-types.js';
 export { getToolDeclaration, attachToolDeclaration, TOOL_DECLARATION } from '@toolwright/schema';
 export type { Integer, ToolDeclaration, ToolOptions } from '@toolwright/schema';
+export { getToolContext, runWithToolContext } from './tool-context.js';
+export type { ToolCallContext, ToolProgress } from './tool-context.js';

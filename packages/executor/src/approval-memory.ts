@@ -1,0 +1,23 @@
+import type { ApprovalAnswer, ApprovalRequest } from './ports.js';
+import type { ApprovalMemory } from './steps/safety-gate.js';
+
+/**
+ * The session's remembered `always` answers. Without a pattern an answer covers the same tool with
+ * the same arguments; with a pattern, `matches(pattern, request)` decides (the policy engine's rule
+ * syntax, e.g. `file_write(src/**)`).
+ */
+export class SessionApprovals implements ApprovalMemory {
+  private readonly exact = new Set<string>();
+  private readonly patterns: string[] = [];
+
+  constructor(private readonly matches: (pattern: string, request: ApprovalRequest) => boolean = () => false) {}
+
+  lookup(request: ApprovalRequest): boolean {
+    return this.exact.has(`${request.tool}\u0000${request.argsHash}`) || this.patterns.some((p) => this.matches(p, request));
+  }
+
+  remember(request: ApprovalRequest, answer: Extract<ApprovalAnswer, { kind: 'always' }>): void {
+    if (answer.pattern) this.patterns.push(answer.pattern);
+    else this.exact.add(`${request.tool}\u0000${request.argsHash}`);
+  }
+}

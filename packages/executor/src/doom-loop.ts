@@ -1,0 +1,27 @@
+/** Detects a model repeating the same call with the same result (opencode's "doom loop"). */
+export class DoomLoopGuard {
+  private readonly history = new Map<string, { key: string; outputHash: string | undefined }[]>();
+
+  constructor(private readonly threshold = 3) {}
+
+  /**
+   * True when the last `threshold` calls of this session were this exact call (tool + argument hash)
+   * and all returned the same output: running it again would change nothing. Polling and paging stay
+   * legal because their results (or arguments) differ.
+   */
+  isLooping(session: string, tool: string, argsHash: string): boolean {
+    const entries = this.history.get(session);
+    if (!entries || entries.length < this.threshold) return false;
+    const key = `${tool}\u0000${argsHash}`;
+    const recent = entries.slice(-this.threshold);
+    const first = recent[0]!;
+    return first.outputHash !== undefined && recent.every((e) => e.key === key && e.outputHash === first.outputHash);
+  }
+
+  record(session: string, tool: string, argsHash: string, outputHash: string | undefined): void {
+    const entries = this.history.get(session) ?? [];
+    entries.push({ key: `${tool}\u0000${argsHash}`, outputHash });
+    if (entries.length > this.threshold) entries.splice(0, entries.length - this.threshold);
+    this.history.set(session, entries);
+  }
+}

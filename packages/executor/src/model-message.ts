@@ -1,0 +1,47 @@
+import type { ToolError } from './tool-error.js';
+
+/**
+ * The one place that words errors for the model. Each message says what was wrong and what to do,
+ * so the model can correct itself on the next turn (seed 000: "Tool execution failed: missing
+ * required field 'path' in arguments").
+ */
+export function formatModelMessage(tool: string, error: ToolError): string {
+  switch (error.code) {
+    case 'unknown_tool':
+      return `Tool execution failed: there is no tool named '${error.tool}'.${error.suggestions.length > 0 ? ` Did you mean ${error.suggestions.map((s) => `'${s}'`).join(' or ')}?` : ''}`;
+    case 'invalid_json':
+      return `Tool execution failed: the arguments of '${tool}' are not valid JSON: ${error.message} at line ${error.line}, column ${error.column}. Send the arguments again as one JSON object.`;
+    case 'invalid_arguments': {
+      const list = error.issues.map((issue) => issue.message);
+      return list.length === 1
+        ? `Tool execution failed: ${list[0]} in arguments. Fix it and call '${tool}' again.`
+        : `Tool execution failed: the arguments have ${list.length} problems:\n${list.map((m) => `- ${m}`).join('\n')}\nFix them and call '${tool}' again.`;
+    }
+    case 'approval_required':
+      return `Tool execution paused: '${tool}' needs the user's approval (${error.reason}) and none could be asked for. Do not retry; tell the user what you wanted to do.`;
+    case 'approval_denied':
+      return `Tool execution rejected by the user: ${error.message ?? 'the call was not approved'}. Do not retry the same call; ask the user how to proceed.`;
+    case 'policy_denied':
+      return `Tool execution denied by policy${error.rule ? ` (rule ${error.rule})` : ''}${error.reason ? `: ${error.reason}` : ''}. Do not retry the same call.`;
+    case 'capability_denied':
+      return `Tool execution denied: '${tool}' needs capabilities this session was not granted (${error.missing.join(', ')}).`;
+    case 'timeout':
+      return `Tool execution failed: '${tool}' did not finish within ${error.timeoutMs} ms and was stopped. Try a smaller request.`;
+    case 'cancelled':
+      return `Tool execution cancelled: ${error.reason}.`;
+    case 'tool_failed':
+      return `Tool execution failed: ${error.message}`;
+    case 'invalid_output':
+      return `Tool execution failed: '${tool}' returned a result that does not match its declared output (${error.issues.map((i) => i.message).join('; ')}). This is a bug in the tool, not in your call.`;
+    case 'hook_blocked':
+      return `Tool execution blocked: ${error.reason}`;
+    case 'skipped':
+      return `Tool call skipped: ${error.reason}`;
+    case 'doom_loop':
+      return `Tool execution stopped: '${tool}' was called ${error.repeats} times in a row with the same arguments and gave the same result. Change the arguments or try a different approach.`;
+    case 'audit_failed':
+      return `Tool execution refused: the audit log cannot be written (${error.message}), so no side-effecting call may run.`;
+    case 'interrupted':
+      return `Tool call interrupted: ${error.reason}. It was not run again; ask the user to confirm before retrying.`;
+  }
+}

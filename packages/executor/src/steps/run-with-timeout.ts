@@ -1,0 +1,66 @@
+import type { ToolError } from '../tool-error.js';
+
+export type RunOutcome<T> = { ok: true; value: T } | { ok: false; error: Extract<ToolError, { code: 'timeout' | 'cancelled' | 'tool_failed' }> };
+
+/**
+ * Runs a tool with an `AbortSignal` that fires at the deadline or when the caller cancels. The call
+ * ends on time even if the tool ignores the signal: the result is decided by a race, and a late
+ * settlement of the abandoned promise is swallowed.
+ */
+export async function runWithTimeout<T>(start: (signal: AbortSignal) => Promise<T>, timeoutMs: number, outer?: AbortSignal): Promise<RunOutcome<T>> {
+  if (outer?.aborted) return { ok: false, error: { code: 'cancelled', reason: reasonOf(outer) } };
+  const controller = new AbortController();
+  let settle!: (outcome: RunOutcome<T>) => void;
+  const stopped = new Promise<RunOutcome<T>>((resolve) => {
+    settle = resolve;
+  });
+  const timer = setTimeout(() => {
+    controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
+    settle({ ok: false, error: { code: 'timeout', timeoutMs } });
+  }, timeoutMs);
+  const onOuterAbort = () => {
+    controller.abort(outer!.reason);
+    settle({ ok: false, error: { code: 'cancelled', reason: reasonOf(outer!) } });
+  };
+  outer?.addEventListener('abort', onOuterAbort, { once: true });
+  try {
+    let running: Promise<T>;
+    try {
+      running = Promise.resolve(start(controller.signal));
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    const finished = running.then(
+      (value): RunOutcome<T> => ({ ok: true, value }),
+      (error: unknown): RunOutcome<T> => (controller.signal.aborted
+        ? { ok: false, error: controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError' ? { code: 'timeout', timeoutMs } : { code: 'cancelled', reason: reasonOf(controller.signal) } }
+        : { ok: false, error: toolFailure(error) }),
+    );
+    return await Promise.race([finished, stopped]);
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+/** The model sees the error's message, never its stack. */
+export function toolFailure(error: unknown): Extract<ToolError, { code: 'tool_failed' }> {
+  if (error instanceof Error) {
+    return { code: 'tool_failed', message: error.message || error.name, ...(error.name && error.name !== 'Error' ? { name: error.name } : {}) };
+  }
+  return { code: 'tool_failed', message: typeof error === 'string' ? error : `the tool threw ${safeDescribe(error)}` };
+}
+
+function reasonOf(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason.message || 'the call was cancelled';
+  return typeof reason === 'string' ? reason : 'the call was cancelled';
+}
+
+function safeDescribe(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}

@@ -1,0 +1,88 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { JsonSchema } from '@toolwright/schema';
+import type { ArgumentIssue } from '../tool-error.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/**
+ * Compiles schemas once (by identity) into validators that report every violation with its JSON path.
+ * No coercion: a string "5" for a number is an error the model must fix, never silently converted.
+ */
+export class SchemaValidator {
+  private readonly ajv: Ajv2020;
+  private readonly cache = new WeakMap<object, ValidateFunction>();
+
+  constructor() {
+    this.ajv = new Ajv2020({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false, validateFormats: true });
+    addFormats(this.ajv);
+  }
+
+  validate(schema: JsonSchema, value: unknown): ArgumentIssue[] {
+    let validate = this.cache.get(schema);
+    if (!validate) {
+      validate = this.ajv.compile(schema);
+      this.cache.set(schema, validate);
+    }
+    if (validate(value)) return [];
+    return describeErrors(validate.errors ?? []);
+  }
+}
+
+/** Turns AJV errors into one issue per problem, worded for a model to act on. */
+export function describeErrors(errors: readonly ErrorObject[]): ArgumentIssue[] {
+  const issues: ArgumentIssue[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    // anyOf reports every branch's failure first; the summary line is enough for the model.
+    if (errors.some((other) => other !== error && other.keyword === 'anyOf' && error.schemaPath.startsWith(other.schemaPath.replace(/\/anyOf$/, '/anyOf/')))) continue;
+    const issue = describe(error);
+    const key = `${issue.path}|${issue.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      issues.push(issue);
+    }
+  }
+  return issues;
+}
+
+function describe(error: ErrorObject): ArgumentIssue {
+  const path = toPath(error.instancePath);
+  const where = path === '$' ? 'the arguments' : `'${path.slice(2)}'`;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required': {
+      const field = String(params.missingProperty);
+      const full = path === '$' ? field : `${path.slice(2)}.${field}`;
+      return { path: `${path}.${field}`, message: `missing required field '${full}'` };
+    }
+    case 'additionalProperties': {
+      const field = String(params.additionalProperty);
+      const full = path === '$' ? field : `${path.slice(2)}.${field}`;
+      return { path: `${path}.${field}`, message: `unexpected field '${full}' (not in the tool's parameters)` };
+    }
+    case 'type':
+      return { path, message: `${where} must be ${article(String(params.type))}` };
+    case 'enum':
+      return { path, message: `${where} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+    case 'const':
+      return { path, message: `${where} must be ${JSON.stringify(params.allowedValue)}` };
+    case 'anyOf':
+      return { path, message: `${where} does not match any of the allowed shapes` };
+    default:
+      return { path, message: `${where} ${error.message ?? 'is invalid'}` };
+  }
+}
+
+function article(type: string): string {
+  return type.split(',').map((t) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`)).join(' or ');
+}
+
+/** `/options/items/0` → `$.options.items[0]`. */
+function toPath(pointer: string): string {
+  if (!pointer) return '$';
+  return `$${pointer.split('/').slice(1).map((raw) => {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    return /^\d+$/.test(part) ? `[${part}]` : /^[A-Za-z_$][\w$]*$/.test(part) ? `.${part}` : `[${JSON.stringify(part)}]`;
+  }).join('')}`;
+}

@@ -1,0 +1,47 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** A partial result a tool reports while it runs (streamed to the UI and to MCP progress notifications). */
+export interface ToolProgress {
+  message?: string;
+  /** Work done so far, with `total` when known. */
+  progress?: number;
+  total?: number;
+  data?: unknown;
+}
+
+/**
+ * What the executor tells a running tool about its call. Tools read it with `getToolContext()`,
+ * so their signatures stay plain data (nothing non-JSON leaks into the schema).
+ */
+export interface ToolCallContext {
+  callId: string;
+  toolName: string;
+  taskId?: string;
+  actorId?: string;
+  /** The workspace root the call is confined to, when the caller set one. */
+  workspace?: string;
+  /** Aborted at the deadline, on cancellation, or when the user interrupts. */
+  signal: AbortSignal;
+  /** Streams a partial result; cheap to call often (the executor throttles delivery). */
+  progress(update: ToolProgress): void;
+}
+
+const storage = new AsyncLocalStorage<ToolCallContext>();
+
+/**
+ * The context of the tool call running on this async path, or undefined outside a call
+ * (e.g. when the function is called directly in a test).
+ * @example
+ * export const crawl = tool(async function crawl(url: string) {
+ *   const { signal } = getToolContext() ?? { signal: undefined };
+ *   return (await fetch(url, { signal })).text();
+ * });
+ */
+export function getToolContext(): ToolCallContext | undefined {
+  return storage.getStore();
+}
+
+/** Runs `fn` with `context` as the current tool context (used by the executor). */
+export function runWithToolContext<T>(context: ToolCallContext, fn: () => T): T {
+  return storage.run(context, fn);
+}
