@@ -2,6 +2,9 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './cli-error.js';
 import { emit } from './commands/emit.js';
 import { emitWatch } from './commands/emit-watch.js';
+import { callTool } from './commands/call.js';
+import { loadProjectTools } from './load-tools.js';
+import { ToolRegistry } from '@toolwright/registry';
 
 const USAGE = `Usage: toolwright <command> [options]
 
@@ -13,7 +16,18 @@ Commands:
                                      for builds that do not run TypeScript transformers
           --check                    fail when the files on disk differ (CI drift check)
           --watch                    re-emit after every change
+  list    Print the registered tools' declarations.
+          --project, -p <tsconfig>   include a project's own tools
+          --format <f>               json (default)
+  call <tool> --args '<json>'
+          Run one call through the full executor and print the result as JSON.
+          --args -                   read the arguments from standard input
+          --project, -p <tsconfig>   the project whose tools to load
+          --workspace <dir>          the workspace the call is confined to
+          --yes                      approve calls that need approval
   help    Show this text.
+
+Exit codes: 0 ok, 1 findings (diagnostics, drift, a failed call), 2 usage errors.
 `;
 
 /** Runs the CLI; returns the process exit code (0 ok, 1 findings, 2 usage). */
@@ -23,6 +37,10 @@ export async function main(argv: readonly string[], io = { out: (s: string) => p
     switch (command) {
       case 'emit':
         return runEmit(rest, io);
+      case 'list':
+        return runList(rest, io);
+      case 'call':
+        return await runCall(rest, io);
       case undefined:
       case 'help':
       case '--help':
@@ -65,9 +83,51 @@ function runEmit(args: readonly string[], io: { out: (s: string) => void; err: (
   return result.errorCount > 0 ? 1 : 0;
 }
 
-function parse(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>) {
+function buildRegistry(project: string | undefined, io: { err: (s: string) => void }): ToolRegistry {
+  const registry = new ToolRegistry();
+  if (project !== undefined) {
+    const { skipped } = loadProjectTools(project, registry);
+    for (const name of skipped) io.err(`note: toolkit class ${name} needs constructor arguments; construct and register it in your own program.\n`);
+  }
+  return registry;
+}
+
+function runList(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): number {
+  const { values } = parse(args, {
+    project: { type: 'string', short: 'p' },
+    format: { type: 'string', default: 'json' },
+  });
+  const format = values.format as string;
+  if (format !== 'json') throw new CliError(`Unknown --format '${format}'. Use json.`, 2);
+  const registry = buildRegistry(values.project as string | undefined, io);
+  io.out(`${JSON.stringify(registry.list(), null, 2)}\n`);
+  return 0;
+}
+
+async function runCall(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): Promise<number> {
+  const { values, positionals } = parse(args, {
+    args: { type: 'string' },
+    project: { type: 'string', short: 'p' },
+    workspace: { type: 'string' },
+    yes: { type: 'boolean', default: false },
+  }, true);
+  const [tool, ...extra] = positionals;
+  if (!tool || extra.length > 0) throw new CliError(`toolwright call takes exactly one tool name.\n\n${USAGE}`, 2);
+  if (values.args === undefined) throw new CliError(`toolwright call needs --args '<json>' (or --args - to read standard input).`, 2);
+  const registry = buildRegistry(values.project as string | undefined, io);
+  const report = await callTool(registry, {
+    tool,
+    args: values.args as string,
+    yes: values.yes as boolean,
+    ...(values.workspace !== undefined ? { workspace: values.workspace as string } : {}),
+  });
+  io.out(`${JSON.stringify(report, null, 2)}\n`);
+  return report.status === 'completed' ? 0 : 1;
+}
+
+function parse(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>, allowPositionals = false) {
   try {
-    return parseArgs({ args: [...args], options, allowPositionals: false, strict: true });
+    return parseArgs({ args: [...args], options, allowPositionals, strict: true });
   } catch (error) {
     throw new CliError(`${(error as Error).message}\n\n${USAGE}`, 2);
   }

@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import readline from 'node:readline/promises';
+import type { ApprovalAnswer, ApprovalHandler, ApprovalRequest, ExecutorOptions, ToolCallResult } from '@toolwright/executor';
+import { ToolExecutor } from '@toolwright/executor';
+import type { ToolRegistry } from '@toolwright/registry';
+import { CliError } from '../cli-error.js';
+
+export interface CallOptions {
+  tool: string;
+  /** The argument JSON text, or '-' to read it from standard input. */
+  args: string;
+  workspace?: string;
+  /** Approve every call that needs approval, without asking. */
+  yes?: boolean;
+  /** Extra executor options (policy, audit, risk mode) assembled by the CLI. */
+  executor?: Partial<ExecutorOptions>;
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  stderr?: NodeJS.WritableStream;
+}
+
+/** The JSON `toolwright call` prints: everything a script needs to act on the outcome. */
+export interface CallReport {
+  status: ToolCallResult['status'];
+  tool: string;
+  callId: string;
+  output?: unknown;
+  content: string;
+  error?: { code: string; message: string; details: unknown };
+  truncated: boolean;
+  originalBytes?: number;
+  outputHash?: string;
+  durationMs: number;
+  proof?: unknown;
+}
+
+/** `toolwright call`: one call through the full executor, as a model's call would go. */
+export async function callTool(registry: ToolRegistry, options: CallOptions): Promise<CallReport> {
+  const text = options.args === '-' ? await readAll(options.stdin ?? process.stdin) : options.args;
+  const executor = new ToolExecutor({
+    registry,
+    approve: approvalHandler(options),
+    ...options.executor,
+  });
+  const result = await executor.executeToolCall({ id: `cli_${Date.now().toString(36)}`, name: options.tool, arguments: text },
+    options.workspace ? { workspace: options.workspace } : {});
+  return toReport(result);
+}
+
+export function toReport(result: ToolCallResult): CallReport {
+  return {
+    status: result.status, tool: result.tool, callId: result.callId,
+    ...(result.status === 'completed' ? { output: result.output } : {}),
+    content: result.content,
+    ...(result.error ? { error: { code: result.error.code, message: result.content, details: result.error } } : {}),
+    truncated: result.truncated,
+    ...(result.originalBytes !== undefined ? { originalBytes: result.originalBytes } : {}),
+    ...(result.outputHash ? { outputHash: result.outputHash } : {}),
+    durationMs: result.durationMs,
+    ...(result.proof !== undefined ? { proof: result.proof } : {}),
+  };
+}
+
+/** `--yes` approves; an interactive terminal asks; otherwise nothing can approve and risky calls are refused. */
+function approvalHandler(options: CallOptions): ApprovalHandler | undefined {
+  if (options.yes) return async () => ({ kind: 'once' });
+  const stdin = options.stdin ?? process.stdin;
+  if (!stdin.isTTY || options.args === '-') return undefined;
+  return async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
+    const rl = readline.createInterface({ input: stdin, output: options.stderr ?? process.stderr });
+    try {
+      const answer = (await rl.question(`\n${request.tool} ${JSON.stringify(request.args)}\nneeds approval: ${request.reason}\nAllow? [y] once, [a] always this session, [n] no: `)).trim().toLowerCase();
+      if (answer === 'y' || answer === 'yes') return { kind: 'once' };
+      if (answer === 'a' || answer === 'always') return { kind: 'always' };
+      return { kind: 'reject', message: 'the user declined at the terminal' };
+    } finally {
+      rl.close();
+    }
+  };
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') throw new CliError('--args - read nothing from standard input; pipe the JSON arguments in.', 2);
+  return text;
+}
+
+export function readJsonFile(file: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new CliError(`Cannot read ${file}: ${(error as Error).message}`, 2);
+  }
+}
