@@ -32,10 +32,16 @@ const c = (id: string, name: string, args: Record<string, unknown>) => ({ id, na
 describe('ToolExecutor.executeBatch', () => {
   it('runs contiguous reads together and returns results in call order', async () => {
     const { t, executor } = setup();
-    const calls = Array.from({ length: 10 }, (_, i) => c(`r${i}`, 'read', { path: `f${i}` }));
+    const calls = Array.from({ length: 20 }, (_, i) => c(`r${i}`, 'read', { path: `f${i}` }));
     const results = await executor.executeBatch(calls);
     expect(results.map((r) => r.output)).toEqual(calls.map((_, i) => `read:f${i}`));
-    expect(t.maxActive).toBe(8); // the default concurrency bound
+    expect(t.maxActive).toBe(16); // the default concurrency bound
+  });
+
+  it('holds a smaller concurrency bound when asked', async () => {
+    const { t, executor } = setup();
+    await executor.executeBatch(Array.from({ length: 6 }, (_, i) => c(`r${i}`, 'read', { path: `f${i}` })), {}, { concurrency: 2 });
+    expect(t.maxActive).toBe(2);
   });
 
   it('makes a write with no known target a barrier between reads', async () => {

@@ -7,7 +7,7 @@ export interface BatchPlanEntry {
 }
 
 export interface BatchRunOptions {
-  /** Most calls running at once (default 8). */
+  /** Most calls running at once (default 16). */
   concurrency?: number;
   /** Checked before each call starts: true when the user interrupted, so the rest are skipped. */
   interrupted?: () => boolean;
@@ -25,7 +25,7 @@ export async function runBatch(
   skip: (call: ToolCall, reason: string) => ToolCallResult,
   options: BatchRunOptions = {},
 ): Promise<ToolCallResult[]> {
-  const limit = Math.max(1, options.concurrency ?? 8);
+  const limit = Math.max(1, options.concurrency ?? 16);
   let running = 0;
   const waiting: (() => void)[] = [];
   const acquire = () => (running < limit ? (running++, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(() => { running++; resolve(); })));
