@@ -19,3 +19,5 @@ export { nearestNames } from './steps/lookup.js';
 export { defaultRiskAssessment } from './steps/assess-risk.js';
 export { defaultCapabilityCheck } from './steps/capability-check.js';
 export { resourcesOf, conflicts } from './call-resources.js';
+export { toToolResultMessages, fillDanglingCalls, repairOpenAIChatHistory, repairAnthropicHistory } from './conversation.js';
+export type { ConversationFormat, OpenAIChatToolMessage, OpenAIResponsesToolOutput, AnthropicToolResultMessage, GeminiFunctionResponseContent } from './conversation.js';
