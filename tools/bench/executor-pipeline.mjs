@@ -4,7 +4,8 @@
 //     arguments directly (JSON.parse + a compiled AJV validator);
 //  2. argument validation throughput: Toolwright's parse+validate vs JSON.parse+AJV vs JSON.parse+zod;
 //  3. 10 concurrent read-only calls of 50 ms through executeBatch (goal: all done in <= 70 ms).
-// Usage: node tools/bench/executor-pipeline.mjs [--calls N] [--audit memory|batched|always|none]
+// Usage: node tools/bench/executor-pipeline.mjs [--calls N] [--audit discard|memory|batched|always|none]
+// (discard drops records: it isolates the pipeline's own cost; batched/always/none use the durable AuditLog)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,7 @@ const argText = '{"path":"src/index.ts","limit":20,"mode":"fast"}';
 
 async function makeAudit(mode) {
   if (mode === 'memory') return { sink: new MemoryAuditSink(), close: async () => {} };
+  if (mode === 'discard') return { sink: { append: async () => {} }, close: async () => {} };
   if (!executorPkg.AuditLog) return { sink: new MemoryAuditSink(), close: async () => {}, note: 'AuditLog not built yet: memory sink used' };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-'));
   const log = await executorPkg.AuditLog.open(path.join(dir, 'audit.jsonl'), { durability: mode });

@@ -30,11 +30,12 @@ export async function executeToolCall(executor: ToolExecutor, call: ToolCall, co
   if (!parsed.ok) return audit.reject(parsed.error, started, { tool: call.name, args: call.arguments, tier: declaration.metadata.tier }, context);
   const issues = executor.validator.validate(declaration.parameters, parsed.value);
   if (issues.length > 0) return audit.reject({ code: 'invalid_arguments', issues }, started, { tool: call.name, args: parsed.value, tier: declaration.metadata.tier }, context);
-  const hooked = await applyBeforeHooks(executor, call, declaration, parsed.value);
+  const hooked = executor.options.hooks?.length ? await applyBeforeHooks(executor, call, declaration, parsed.value) : { ok: true as const, args: parsed.value };
   if (!hooked.ok) return audit.reject(hooked.error, started, { tool: call.name, args: parsed.value, tier: declaration.metadata.tier }, context);
   const args = hooked.args;
   const argsHash = sha256Hex(canonicalJson(args));
-  if (!(await audit.requested(declaration, args, argsHash, context))) return audit.failClosed(started);
+  const requested = audit.requested(declaration, args, argsHash, context);
+  if (!(requested === true || (await requested))) return audit.failClosed(started);
 
   const capabilities = checkGrantedCapabilities(executor, declaration, context);
   audit.note({ type: 'CapabilityCheck', callId: call.id, required: declaration.metadata.capabilities, granted: capabilities.granted, missing: capabilities.missing, allowed: capabilities.allowed });
@@ -44,7 +45,7 @@ export async function executeToolCall(executor: ToolExecutor, call: ToolCall, co
   if (looping && executor.options.doomLoop && executor.options.doomLoop.action === 'deny') {
     return audit.rejectAfterRequest({ code: 'doom_loop', repeats: executor.options.doomLoop.threshold ?? 3 }, started);
   }
-  const gate = await passSafetyGate({
+  const gateOutcome = passSafetyGate({
     callId: call.id, declaration, args, argsHash, memory: executor.approvals,
     risk: assessCallRisk(executor, declaration, args, context),
     ...(executor.options.policy ? { policy: executor.options.policy } : {}),
@@ -52,12 +53,13 @@ export async function executeToolCall(executor: ToolExecutor, call: ToolCall, co
     ...(looping ? { forceAsk: `the same call returned the same result ${executor.options.doomLoop ? executor.options.doomLoop.threshold ?? 3 : 3} times in a row` } : {}),
     preApproved: context.preApproved?.(call, argsHash) ?? false,
   });
+  const gate = 'then' in gateOutcome ? await gateOutcome : gateOutcome;
   audit.note({ type: 'PolicyDecision', callId: call.id, effect: gate.verdict?.effect ?? 'allow', rule: gate.verdict?.rule?.text, proof: gate.verdict?.proof, approval: gate.approval });
   if (!gate.ok) return audit.rejectAfterRequest(gate.error, started, gate.verdict?.proof);
 
   const run = await runTool(executor, call, declaration, args, context);
   if (!run.ok) return audit.fail(run.error, started, gate.verdict?.proof);
-  const output = await applyAfterHooks(executor, call, declaration, args, run.value);
+  const output = executor.options.hooks?.length ? await applyAfterHooks(executor, call, declaration, args, run.value) : run.value;
   const outputIssues = declaration.returns ? executor.validator.validate(declaration.returns, output === undefined ? null : output) : [];
   if (outputIssues.length > 0) return audit.fail({ code: 'invalid_output', issues: outputIssues }, started, gate.verdict?.proof);
   let normalised;
@@ -83,8 +85,9 @@ async function runTool(executor: ToolExecutor, call: ToolCall, declaration: Tool
     ? setInterval(() => events.emit({ type: 'tool_call_heartbeat', callId: call.id, tool: call.name, elapsedMs: Math.round(performance.now() - startedAt) }), executor.options.heartbeatMs)
     : undefined;
   try {
-    return await runWithTimeout((signal) => executor.runInContext({
-      callId: call.id, toolName: call.name, signal,
+    return await runWithTimeout((lazy) => executor.runInContext({
+      callId: call.id, toolName: call.name,
+      get signal() { return lazy.signal; },
       ...(context.taskId !== undefined ? { taskId: context.taskId } : {}),
       ...(context.actorId !== undefined ? { actorId: context.actorId } : {}),
       ...(context.workspace !== undefined ? { workspace: context.workspace } : {}),
@@ -105,7 +108,8 @@ class CallAudit {
 
   constructor(private readonly executor: ToolExecutor, private readonly call: ToolCall) {}
 
-  async requested(declaration: ToolDeclaration, args: unknown, argsHash: string, context: CallContext): Promise<boolean> {
+  /** `true` at once for read-only calls (records written without waiting); a promise for the rest. */
+  requested(declaration: ToolDeclaration, args: unknown, argsHash: string, context: CallContext): true | Promise<boolean> {
     this.durable = declaration.metadata.tier !== 'read-only';
     const entry: AuditEntry = {
       type: 'ToolCallRequested', callId: this.call.id, tool: this.call.name, args, argsHash, tier: declaration.metadata.tier,
@@ -115,13 +119,10 @@ class CallAudit {
       this.note(entry);
       return true;
     }
-    try {
-      await this.executor.audit.append(entry);
-      return true;
-    } catch (error) {
+    return this.executor.audit.append(entry).then(() => true, (error: unknown) => {
       this.auditError = error instanceof Error ? error.message : String(error);
       return false;
-    }
+    });
   }
 
   private auditError = '';

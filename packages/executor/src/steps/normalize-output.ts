@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
+
+/** One-shot hashing (Node ≥ 20.12) is several times cheaper than createHash for small inputs. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 export interface NormalisedOutput {
   /** Sorted-key JSON of the output (strings are JSON-encoded too), the basis of the hash. */
@@ -20,7 +23,7 @@ export function normaliseOutput(output: unknown): NormalisedOutput {
 }
 
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return oneShot ? oneShot('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex');
 }
 
 /**

@@ -82,10 +82,27 @@ function scan(text: string, maxDepth: number): Problem | undefined {
     return { position: start, message: 'unterminated string' };
   };
 
+  const digits = (): number => {
+    const start = i;
+    while (i < n && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
+    return i - start;
+  };
   const readNumber = (): Problem | undefined => {
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!match || match[0] === '-') return { position: i, message: `unexpected ${describe()}` };
-    i += match[0].length;
+    const start = i;
+    if (text.charCodeAt(i) === 0x2d) i++;
+    if (text.charCodeAt(i) === 0x30) i++;
+    else if (digits() === 0) return { position: start, message: `unexpected ${i > start ? `'${text[i] ?? ''}' after '-'` : describe()}` };
+    if (text.charCodeAt(i) === 0x2e) {
+      i++;
+      if (digits() === 0) return { position: i, message: 'a decimal point must be followed by digits' };
+    }
+    const e = text.charCodeAt(i);
+    if (e === 0x65 || e === 0x45) {
+      i++;
+      const sign = text.charCodeAt(i);
+      if (sign === 0x2b || sign === 0x2d) i++;
+      if (digits() === 0) return { position: i, message: 'an exponent must have digits' };
+    }
     return undefined;
   };
 

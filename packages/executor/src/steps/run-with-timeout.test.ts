@@ -8,8 +8,8 @@ describe(runWithTimeout, () => {
 
   it('ends on time even when the tool ignores its signal, and aborts the signal', async () => {
     let seen: AbortSignal | undefined;
-    const outcome = await runWithTimeout((signal) => {
-      seen = signal;
+    const outcome = await runWithTimeout((lazy) => {
+      seen = lazy.signal;
       return new Promise(() => {}); // never settles
     }, 30);
     expect(outcome).toEqual({ ok: false, error: { code: 'timeout', timeoutMs: 30 } });

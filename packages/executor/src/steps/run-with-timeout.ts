@@ -7,9 +7,9 @@ export type RunOutcome<T> = { ok: true; value: T } | { ok: false; error: Extract
  * ends on time even if the tool ignores the signal: the result is decided by a race, and a late
  * settlement of the abandoned promise is swallowed.
  */
-export async function runWithTimeout<T>(start: (signal: AbortSignal) => Promise<T>, timeoutMs: number, outer?: AbortSignal): Promise<RunOutcome<T>> {
+export async function runWithTimeout<T>(start: (signal: LazySignal) => Promise<T>, timeoutMs: number, outer?: AbortSignal): Promise<RunOutcome<T>> {
   if (outer?.aborted) return { ok: false, error: { code: 'cancelled', reason: reasonOf(outer) } };
-  const controller = new AbortController();
+  const controller = new LazyAbortController();
   let settle!: (outcome: RunOutcome<T>) => void;
   const stopped = new Promise<RunOutcome<T>>((resolve) => {
     settle = resolve;
@@ -26,20 +26,50 @@ export async function runWithTimeout<T>(start: (signal: AbortSignal) => Promise<
   try {
     let running: Promise<T>;
     try {
-      running = Promise.resolve(start(controller.signal));
+      running = Promise.resolve(start(controller.lazySignal));
     } catch (error) {
       running = Promise.reject(error);
     }
     const finished = running.then(
       (value): RunOutcome<T> => ({ ok: true, value }),
-      (error: unknown): RunOutcome<T> => (controller.signal.aborted
-        ? { ok: false, error: controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError' ? { code: 'timeout', timeoutMs } : { code: 'cancelled', reason: reasonOf(controller.signal) } }
+      (error: unknown): RunOutcome<T> => (controller.aborted
+        ? { ok: false, error: controller.reason instanceof DOMException && controller.reason.name === 'TimeoutError' ? { code: 'timeout', timeoutMs } : { code: 'cancelled', reason: reasonOf(controller.signal) } }
         : { ok: false, error: toolFailure(error) }),
     );
     return await Promise.race([finished, stopped]);
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+/** Gives the tool its `AbortSignal` on first use only: most tools never look at it, and creating one per call is costly. */
+export interface LazySignal {
+  readonly signal: AbortSignal;
+}
+
+class LazyAbortController {
+  private controller: AbortController | undefined;
+  aborted = false;
+  reason: unknown;
+  readonly lazySignal: LazySignal;
+
+  constructor() {
+    const self = this;
+    this.lazySignal = { get signal() { return self.signal; } };
+  }
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    if (this.aborted && !this.controller.signal.aborted) this.controller.abort(this.reason);
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
   }
 }
 

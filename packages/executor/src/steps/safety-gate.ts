@@ -33,7 +33,7 @@ export type GateOutcome =
  * question; otherwise the approval callback is asked (once / always / reject). Without a callback a
  * call that needs approval is refused, never run.
  */
-export async function passSafetyGate(input: GateInput): Promise<GateOutcome> {
+export function passSafetyGate(input: GateInput): GateOutcome | Promise<GateOutcome> {
   const verdict = input.policy?.decide({ tool: input.declaration.name, args: input.args, declaration: input.declaration });
   if (verdict?.effect === 'deny') {
     return { ok: false, verdict, error: { code: 'policy_denied', ...(verdict.rule ? { rule: verdict.rule.text } : {}), ...(verdict.rule?.reason ? { reason: verdict.rule.reason } : {}) } };
@@ -51,7 +51,11 @@ export async function passSafetyGate(input: GateInput): Promise<GateOutcome> {
   };
   if (!input.forceAsk && input.memory.lookup(request)) return { ok: true, ...(verdict ? { verdict } : {}), approval: 'remembered' };
   if (!input.approve) return { ok: false, ...(verdict ? { verdict } : {}), error: { code: 'approval_required', reason: request.reason } };
-  const answer = await input.approve(request);
+  return askForApproval(input, request, verdict);
+}
+
+async function askForApproval(input: GateInput, request: ApprovalRequest, verdict: PolicyVerdict | undefined): Promise<GateOutcome> {
+  const answer = await input.approve!(request);
   if (answer.kind === 'reject') {
     return { ok: false, ...(verdict ? { verdict } : {}), approval: 'reject', error: { code: 'approval_denied', reason: request.reason, ...(answer.message ? { message: answer.message } : {}) } };
   }
