@@ -7,7 +7,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@toolwright/source', 'node', 'import', 'default'] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'e2e/**/*.test.ts', 'tools/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**', '**/fixtures/**'],
+    exclude: ['**/node_modules/**', '**/dist/**', '**/fixtures/**', '**/.tmp-*/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

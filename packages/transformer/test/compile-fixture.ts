@@ -11,7 +11,7 @@ export const FIXTURE_OPTIONS: ts.CompilerOptions = {
   strict: true,
   noEmit: true,
   skipLibCheck: true,
-  types: [],
+  types: ['node'],
 };
 
 /** Analyses one fixture's `input.ts` (plus any sibling files it imports) through the real compiler. */

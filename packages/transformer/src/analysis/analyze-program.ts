@@ -13,6 +13,15 @@ export interface AnalyzedTool {
   declaration?: ToolDeclaration;
 }
 
+/** What one source file contributes; reusable while the file and everything it imports are unchanged. */
+export interface FileAnalysis {
+  sourceFile: ts.SourceFile;
+  tools: AnalyzedTool[];
+  diagnostics: ToolwrightDiagnostic[];
+  /** The files this analysis read types from: the file itself and its transitive imports. */
+  dependencies: ts.SourceFile[];
+}
+
 export interface ProgramAnalysis {
   tools: AnalyzedTool[];
   /** Declarations by the node the source transformer rewrites. */
@@ -20,6 +29,16 @@ export interface ProgramAnalysis {
   diagnostics: ToolwrightDiagnostic[];
   /** Number of files that hold at least one tool. */
   fileCount: number;
+  /** Per-file results, for the next analysis of a changed program (watch mode, editors). */
+  files: Map<string, FileAnalysis>;
+  /** Files analysed afresh (the rest were reused from the previous analysis). */
+  analysedFiles: number;
+}
+
+export interface AnalyzeOptions {
+  rootDir?: string;
+  /** The analysis of an earlier version of the program, whose unaffected file results are reused. */
+  previous?: ProgramAnalysis;
 }
 
 const cache = new WeakMap<ts.Program, ProgramAnalysis>();
@@ -29,57 +48,151 @@ const cache = new WeakMap<ts.Program, ProgramAnalysis>();
  * transformer (emission), the language service plugin and `toolwright emit` all share the result.
  * Never throws for user code: an unexpected failure on one tool becomes a TW1015 diagnostic.
  */
-export function analyzeProgram(program: ts.Program, options: { rootDir?: string } = {}): ProgramAnalysis {
+export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}): ProgramAnalysis {
   const cached = cache.get(program);
   if (cached) return cached;
   const checker = program.getTypeChecker();
-  const reporter = new Reporter();
   const docs = new JsDocReader();
   const callee = new ToolCalleeResolver(checker, (file) => ts.sys.readFile(file));
   const rootDir = options.rootDir ?? program.getCompilerOptions().rootDir ?? program.getCurrentDirectory();
-  const tools: AnalyzedTool[] = [];
   const isLibFile = (file: ts.SourceFile) => program.isSourceFileDefaultLibrary(file);
-  let fileCount = 0;
+  const imports = new ImportGraph(program, checker);
+  const globalsChanged = options.previous ? globalScriptsChanged(program, options.previous) : true;
 
+  const files = new Map<string, FileAnalysis>();
+  let analysedFiles = 0;
   for (const sourceFile of program.getSourceFiles()) {
     if (sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile)) continue;
-    let candidates: ToolCandidate[];
-    try {
-      candidates = findTools(sourceFile, checker, callee, reporter);
-    } catch (error) {
-      reporter.report('unexpectedConstruct', { tool: sourceFile.fileName, problem: describeError(error) }, sourceFile);
+    const reusable = !globalsChanged && options.previous?.files.get(sourceFile.fileName);
+    if (reusable && reusable.dependencies.every((dep) => program.getSourceFile(dep.fileName) === dep)) {
+      files.set(sourceFile.fileName, reusable);
       continue;
     }
-    if (candidates.length > 0) fileCount++;
-    for (const candidate of candidates) {
-      try {
-        const declaration = analyzeSignature(candidate, { checker, reporter, docs, rootDir, isLibFile });
-        tools.push(declaration ? { candidate, declaration } : { candidate });
-      } catch (error) {
-        reporter.report('unexpectedConstruct', { tool: candidate.functionName, problem: describeError(error) }, candidate.nameNode);
-        tools.push({ candidate });
-      }
-    }
+    analysedFiles++;
+    files.set(sourceFile.fileName, analyzeFile(sourceFile, { checker, docs, callee, rootDir, isLibFile }, imports));
   }
-
-  const bySite = new Map<ts.Node, ToolDeclaration>();
-  const byName = new Map<string, AnalyzedTool>();
-  for (const entry of tools) {
-    const { declaration, candidate } = entry;
-    if (!declaration) continue;
-    const first = byName.get(declaration.name);
-    if (first) {
-      reporter.report('duplicateToolName', { name: declaration.name, other: describeTool(first) }, candidate.nameNode);
-      delete entry.declaration;
-      continue;
-    }
-    byName.set(declaration.name, entry);
-    bySite.set(candidate.site, declaration);
-  }
-
-  const analysis: ProgramAnalysis = { tools, bySite, diagnostics: reporter.diagnostics, fileCount };
+  const analysis = combine(files, rootDir, analysedFiles);
   cache.set(program, analysis);
   return analysis;
+}
+
+function analyzeFile(
+  sourceFile: ts.SourceFile,
+  services: { checker: ts.TypeChecker; docs: JsDocReader; callee: ToolCalleeResolver; rootDir: string; isLibFile(file: ts.SourceFile): boolean },
+  imports: ImportGraph,
+): FileAnalysis {
+  const reporter = new Reporter();
+  const tools: AnalyzedTool[] = [];
+  let candidates: ToolCandidate[] = [];
+  try {
+    candidates = findTools(sourceFile, services.checker, services.callee, reporter);
+  } catch (error) {
+    reporter.report('unexpectedConstruct', { tool: sourceFile.fileName, problem: describeError(error) }, sourceFile);
+  }
+  for (const candidate of candidates) {
+    try {
+      const declaration = analyzeSignature(candidate, { ...services, reporter });
+      tools.push(declaration ? { candidate, declaration } : { candidate });
+    } catch (error) {
+      reporter.report('unexpectedConstruct', { tool: candidate.functionName, problem: describeError(error) }, candidate.nameNode);
+      tools.push({ candidate });
+    }
+  }
+  return { sourceFile, tools, diagnostics: reporter.diagnostics, dependencies: candidates.length > 0 ? imports.closure(sourceFile) : [sourceFile] };
+}
+
+/** Joins per-file results; wire names must be unique across the program. */
+function combine(files: Map<string, FileAnalysis>, rootDir: string, analysedFiles: number): ProgramAnalysis {
+  const diagnostics: ToolwrightDiagnostic[] = [];
+  const seen = new Set<string>();
+  const push = (d: ToolwrightDiagnostic) => {
+    const key = `${d.file.fileName}:${d.start}:${d.code}:${d.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      diagnostics.push(d);
+    }
+  };
+  const tools: AnalyzedTool[] = [];
+  const bySite = new Map<ts.Node, ToolDeclaration>();
+  const byName = new Map<string, AnalyzedTool>();
+  let fileCount = 0;
+  const duplicateReporter = new Reporter();
+  for (const file of files.values()) {
+    file.diagnostics.forEach(push);
+    if (file.tools.length > 0) fileCount++;
+    for (const entry of file.tools) {
+      const { declaration, candidate } = entry;
+      if (!declaration) {
+        tools.push(entry);
+        continue;
+      }
+      const first = byName.get(declaration.name);
+      if (first) {
+        duplicateReporter.report('duplicateToolName', { name: declaration.name, other: describeTool(first) }, candidate.nameNode);
+        tools.push({ candidate });
+        continue;
+      }
+      byName.set(declaration.name, entry);
+      bySite.set(candidate.site, declaration);
+      tools.push(entry);
+    }
+  }
+  duplicateReporter.diagnostics.forEach(push);
+  void rootDir;
+  return { tools, bySite, diagnostics, fileCount, files, analysedFiles };
+}
+
+/**
+ * Which source files a file's tool signatures can read types from: its transitive imports (by the
+ * checker's module resolution). Ambient script files are handled by `globalScriptsChanged`.
+ */
+class ImportGraph {
+  private readonly direct = new Map<ts.SourceFile, ts.SourceFile[]>();
+
+  constructor(private readonly program: ts.Program, private readonly checker: ts.TypeChecker) {}
+
+  closure(root: ts.SourceFile): ts.SourceFile[] {
+    const result = new Set<ts.SourceFile>([root]);
+    const queue = [root];
+    while (queue.length > 0) {
+      for (const next of this.importsOf(queue.pop()!)) {
+        if (!result.has(next)) {
+          result.add(next);
+          queue.push(next);
+        }
+      }
+    }
+    return [...result];
+  }
+
+  private importsOf(file: ts.SourceFile): ts.SourceFile[] {
+    const known = this.direct.get(file);
+    if (known) return known;
+    const found: ts.SourceFile[] = [];
+    const visit = (node: ts.Node) => {
+      const specifier = ts.isImportDeclaration(node) || ts.isExportDeclaration(node) ? node.moduleSpecifier
+        : ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) ? node.argument.literal : undefined;
+      if (specifier && ts.isStringLiteral(specifier)) {
+        const target = this.checker.getSymbolAtLocation(specifier)?.declarations?.find(ts.isSourceFile);
+        if (target && !this.program.isSourceFileDefaultLibrary(target)) found.push(target);
+      }
+      if (ts.isImportTypeNode(node)) return;
+      node.forEachChild(visit);
+    };
+    file.statements.forEach(visit);
+    this.direct.set(file, found);
+    return found;
+  }
+}
+
+/** Global (non-module) files can change any type anywhere: if one changed, nothing is reused. */
+function globalScriptsChanged(program: ts.Program, previous: ProgramAnalysis): boolean {
+  const before = new Set([...previous.files.values()].flatMap((f) => f.dependencies));
+  for (const file of program.getSourceFiles()) {
+    if (program.isSourceFileDefaultLibrary(file) || ts.isExternalModule(file)) continue;
+    if (!before.has(file) && !program.isSourceFileFromExternalLibrary(file)) return true;
+  }
+  return false;
 }
 
 function describeTool(tool: AnalyzedTool): string {

@@ -2,9 +2,13 @@ import type ts from 'typescript';
 import { analyzeProgram, type ProgramAnalysis } from './analyze-program.js';
 
 /**
- * An analyzer for a sequence of programs (watch mode, editors): each call analyses the newest program.
- * Returns the cached analysis when asked again for the same program.
+ * An analyzer for a sequence of programs (watch mode, editors): each call analyses the newest
+ * program, reusing the results of files that are unchanged along with everything they import.
  */
 export function createIncrementalAnalyzer(options: { rootDir?: string } = {}): (program: ts.Program) => ProgramAnalysis {
-  return (program) => analyzeProgram(program, options);
+  let previous: ProgramAnalysis | undefined;
+  return (program) => {
+    previous = analyzeProgram(program, { ...options, ...(previous ? { previous } : {}) });
+    return previous;
+  };
 }
