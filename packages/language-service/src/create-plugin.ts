@@ -1,12 +1,13 @@
 import type ts from 'typescript/lib/tsserverlibrary';
-import { analyzeProgram, toTsDiagnostic } from '@toolwright/transformer';
+import { createIncrementalAnalyzer, toTsDiagnostic } from '@toolwright/transformer';
 
 /**
  * Wraps a language service so `getSemanticDiagnostics` also returns Toolwright's diagnostics for the
- * file, computed by the same analysis the transformer runs at build time (one analysis per program
- * version, shared by every file of it).
+ * file, computed by the same analysis the transformer runs at build time. One analysis per program
+ * version serves every file of it, and an edit re-analyses only the edited file and its importers.
  */
 export function decorateLanguageService(service: ts.LanguageService, log: (message: string) => void): ts.LanguageService {
+  const analyze = createIncrementalAnalyzer();
   const proxy: ts.LanguageService = Object.create(null);
   for (const key of Object.keys(service) as (keyof ts.LanguageService)[]) {
     const member = service[key];
@@ -17,7 +18,7 @@ export function decorateLanguageService(service: ts.LanguageService, log: (messa
     try {
       const program = service.getProgram();
       if (!program) return own;
-      const extra = analyzeProgram(program as unknown as Parameters<typeof analyzeProgram>[0]).diagnostics
+      const extra = analyze(program as unknown as Parameters<typeof analyze>[0]).diagnostics
         .filter((d) => d.file.fileName === fileName)
         .map((d) => toTsDiagnostic(d) as unknown as ts.Diagnostic);
       return [...own, ...extra];
