@@ -48,13 +48,36 @@ for (const fn of tools) {
   if (d.returns) console.log(`  returns: ${JSON.stringify(d.returns)}`);
 }
 
-step('3. Call the compiled tools (the executor, validation and policy arrive with the registry/executor issue)');
-const forecast = await weather.getForecast('Lisbon', 2, 'celsius');
-console.log(`get_forecast("Lisbon", 2) -> ${JSON.stringify(forecast)}`);
-const book = new notes.Notebook();
-await book.addNote('Groceries', 'Buy oranges and bread', ['home']);
-console.log(`search_notes("oranges") -> ${JSON.stringify(await book.searchNotes('oranges'))}`);
-console.log(`convert_currency(100, "EUR", "USD") -> ${JSON.stringify(await convert.convertCurrency(100, 'EUR', 'USD'))}`);
+step('3. Calls through the executor: validation, self-correction, approval, audit');
+const { ToolRegistry } = require('@toolwright/registry');
+const { ToolExecutor, MemoryAuditSink } = require('@toolwright/executor');
+const registry = new ToolRegistry();
+registry.registerModule(weather);
+registry.registerModule(convert);
+registry.registerToolkit(new notes.Notebook());
+const audit = new MemoryAuditSink();
+const executor = new ToolExecutor({
+  registry,
+  audit,
+  riskMode: 'autorun_none', // ask before every side-effecting call, so the prompt shows
+  approve: async (request) => {
+    console.log(`  ? approval prompt: ${request.tool} ${JSON.stringify(request.args)} (${request.reason}) -> the demo user answers "once"`);
+    return { kind: 'once' };
+  },
+});
+const show = (label, result) => console.log(`\n${bold(label)}\n  status: ${result.status}\n  model reads: ${result.content.replace(/\n/g, '\n  ')}`);
+show('get_forecast {"city":"Lisbon","days":2}', await executor.executeToolCall({ id: 'call_1', name: 'get_forecast', arguments: '{"city":"Lisbon","days":2}' }));
+show('get_forecast {"days":"two"}  (malformed: the model gets a correction)', await executor.executeToolCall({ id: 'call_2', name: 'get_forecast', arguments: '{"days":"two"}' }));
+show('get_forecast {"city":"Lisbon","days":2}  (the corrected retry)', await executor.executeToolCall({ id: 'call_3', name: 'get_forecast', arguments: '{"city":"Lisbon","days":2}' }));
+show('get_forcast {...}  (unknown tool: nearest names suggested)', await executor.executeToolCall({ id: 'call_4', name: 'get_forcast', arguments: '{}' }));
+show('add_note (side-effecting: approval asked)', await executor.executeToolCall({ id: 'call_5', name: 'add_note', arguments: '{"title":"Groceries","body":"Buy oranges","tags":["home"]}' }));
+const batch = await executor.executeBatch([
+  { id: 'call_6', name: 'search_notes', arguments: '{"text":"oranges"}' },
+  { id: 'call_7', name: 'convert_currency', arguments: '{"amount":100,"from":"EUR","to":"USD"}' },
+]);
+console.log(`\n${bold('a batch of two reads (run in parallel, results in call order)')}`);
+for (const r of batch) console.log(`  ${r.tool}: ${r.content}`);
+console.log(`\n${bold('audit log')} (${audit.records.length} records): ${[...new Set(audit.records.map((r) => r.type))].join(', ')}`);
 
 step('4. toolwright emit: the manifest for CI and for builds without transformers');
 const emitted = sh([toolwright, 'emit', '--project', 'tsconfig.json', '--out', 'dist/tools.json'], example);
