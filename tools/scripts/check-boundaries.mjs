@@ -2,7 +2,10 @@
 // Module boundaries between packages, read from each package's `nx.tags` (the same tags `nx graph` shows):
 // a package may import only packages of a lower layer, and runtime packages never import `typescript`.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+
+const ts = createRequire(import.meta.url)('typescript');
 
 const root = path.resolve(import.meta.dirname, '../..');
 const LAYERS = ['layer:schema', 'layer:authoring', 'layer:build', 'layer:registry', 'layer:executor', 'layer:tools', 'layer:integration', 'layer:cli'];
@@ -24,8 +27,9 @@ for (const [name, pkg] of packages) {
   for (const file of walk(path.join(pkg.dir, 'src'))) {
     if (file.endsWith('.test.ts')) continue;
     const text = fs.readFileSync(file, 'utf8');
-    for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*|require\s*\(\s*)['"]([^'"]+)['"]/g)) {
-      const spec = match[1];
+    // The compiler's own pre-processor finds imports, exports, dynamic imports and requires (not strings).
+    const { importedFiles } = ts.preProcessFile(text, true, true);
+    for (const { fileName: spec } of importedFiles) {
       const target = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
       const where = `${path.relative(root, file)}: imports '${spec}'`;
       if (packages.has(target) && target !== name) {
