@@ -1,8 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { toolwrightVitePlugin } from './tools/vitest/toolwright-vite-plugin.js';
 
 // Tests import each package's TypeScript source through the `@toolwright/source` export condition,
 // so `vitest` needs no prior build; the e2e suites use the built packages, as users do.
 export default defineConfig({
+  // The core tools are @tool toolkits: compile them as tspc does (decorators lowered, declarations attached).
+  plugins: [toolwrightVitePlugin({ include: /packages\/core-tools\/src\/(?!.*\.test\.ts$).*\.ts$/ })],
   resolve: { conditions: ['@toolwright/source', 'node', 'import', 'default'] },
   ssr: { resolve: { conditions: ['@toolwright/source', 'node', 'import', 'default'] } },
   test: {

@@ -15,6 +15,7 @@ export type { ToolCandidate } from './analysis/analyze-signature.js';
 export { createIncrementalAnalyzer } from './analysis/incremental-analyzer.js';
 export { createSourceTransformer } from './emit/source-transformer.js';
 export { withToolDiagnostics } from './emit/program-transformer.js';
+export type { ProgramTransformerOptions } from './emit/program-transformer.js';
 export { jsonExpression } from './emit/json-expression.js';
 export { DIAGNOSTICS, TS_CODE_OFFSET, toTsDiagnostic, formatTemplate } from './diagnostics.js';
 export type { DiagnosticDefinition, DiagnosticId, ToolwrightDiagnostic } from './diagnostics.js';

@@ -3,8 +3,9 @@ import { withToolDiagnostics } from './emit/program-transformer.js';
 
 /**
  * ts-patch program transformer: `{ "transform": "@toolwright/transformer/program", "transformProgram": true }`.
- * Makes bad tools fail `tspc`, `tspc --noEmit`, `--incremental` and `tsc -b`.
+ * Makes bad tools fail `tspc`, `tspc --noEmit`, `--incremental` and `tsc -b`. Add `"warnings": "error"`
+ * to the entry to fail on warnings too.
  */
-export default function toolwrightProgramTransformer(program: ts.Program): ts.Program {
-  return withToolDiagnostics(program);
+export default function toolwrightProgramTransformer(program: ts.Program, _host?: unknown, config?: { warnings?: unknown }): ts.Program {
+  return withToolDiagnostics(program, config?.warnings === 'error' ? { warnings: 'error' } : {});
 }

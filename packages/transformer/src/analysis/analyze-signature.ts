@@ -88,7 +88,7 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
     const paramText = doc.params.get(name)?.text ?? fnDoc.params.get(name)?.text;
     if (paramText) schema = { ...schema, description: paramText };
     if (parameter.initializer) {
-      const value = literalDefault(parameter.initializer);
+      const value = literalDefault(parameter.initializer) ?? constantDefault(parameter.initializer, checker);
       if (value) schema = { ...schema, default: value.value };
       else if (schema.default === undefined) reporter.report('defaultNotLiteral', { path: name }, parameter.initializer);
     }
@@ -139,6 +139,14 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
   };
   if (returns) declaration.returns = canonicalSchema(returns);
   return declaration;
+}
+
+/** A default written as a constant (`limit = DEFAULT_LIMIT`) whose type is a single literal. */
+function constantDefault(expression: ts.Expression, checker: ts.TypeChecker): { value: string | number | boolean } | undefined {
+  const type = checker.getTypeAtLocation(expression);
+  if (type.isStringLiteral() || type.isNumberLiteral()) return { value: type.value };
+  if (type.flags & ts.TypeFlags.BooleanLiteral) return { value: checker.typeToString(type) === 'true' };
+  return undefined;
 }
 
 function isPromiseLike(type: ts.Type, checker: ts.TypeChecker): boolean {

@@ -46,7 +46,10 @@ export class JsDocReader {
 
   /** Whether the node has a `/**` comment in front of it; cheap, needs no JSDoc parsing. */
   static hasDocComment(node: ts.Node, sourceFile: ts.SourceFile, pattern?: RegExp): boolean {
-    const ranges = ts.getLeadingCommentRanges(sourceFile.text, node.getFullStart()) ?? [];
+    // A comment on the same line as the previous token (`(a: string, /** @minimum 1 */ b: number)`)
+    // is that token's trailing comment to the scanner, so look at both kinds.
+    const pos = node.getFullStart();
+    const ranges = [...(ts.getTrailingCommentRanges(sourceFile.text, pos) ?? []), ...(ts.getLeadingCommentRanges(sourceFile.text, pos) ?? [])];
     return ranges.some((range) => {
       const text = sourceFile.text.slice(range.pos, range.end);
       return text.startsWith('/**') && (!pattern || pattern.test(text));

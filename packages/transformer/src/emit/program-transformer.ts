@@ -11,13 +11,25 @@ const PATCHED = Symbol.for('toolwright.programPatched');
  * `--incremental`) are wrapped, so every route fails on a bad tool. Diagnostics go to the file they
  * belong to; asked for the whole program, all of them are returned.
  */
-export function withToolDiagnostics(program: ts.Program, options: { rootDir?: string } = {}): ts.Program {
+export interface ProgramTransformerOptions {
+  rootDir?: string;
+  /**
+   * What to do with warnings (missing or over-long descriptions, unshown defaults): `tsc` fails a build
+   * on *any* diagnostic, so by default they are left to the editor plugin and `toolwright emit`;
+   * `"error"` hands them to tsc as well (and so fails the build on them).
+   */
+  warnings?: 'ignore' | 'error';
+}
+
+export function withToolDiagnostics(program: ts.Program, options: ProgramTransformerOptions = {}): ts.Program {
   const patched = program as ts.Program & { [PATCHED]?: boolean };
   if (patched[PATCHED]) return program;
   patched[PATCHED] = true;
   const forFile = (sourceFile: ts.SourceFile | undefined): ts.Diagnostic[] => {
-    const { diagnostics } = analyzeProgram(program, options);
-    return diagnostics.filter((d) => !sourceFile || d.file.fileName === sourceFile.fileName).map(toTsDiagnostic);
+    const { diagnostics } = analyzeProgram(program, options.rootDir !== undefined ? { rootDir: options.rootDir } : {});
+    return diagnostics
+      .filter((d) => (!sourceFile || d.file.fileName === sourceFile.fileName) && (d.category === 'error' || options.warnings === 'error'))
+      .map((d) => toTsDiagnostic(d.category === 'warning' ? { ...d, category: 'error' } : d));
   };
   const wrap = (method: 'getSemanticDiagnostics' | 'getBindAndCheckDiagnostics') => {
     const original = (program as unknown as Record<string, Function>)[method];

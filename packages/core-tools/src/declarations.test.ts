@@ -1,0 +1,31 @@
+import { getToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
+import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { FileReadTool } from './tools/file-read.js';
+
+/** Every core tool class; each method decorated with @tool() is one tool. */
+const TOOL_CLASSES = [FileReadTool];
+
+function declarationsOf(toolClass: { prototype: object }): ToolDeclaration[] {
+  return Object.getOwnPropertyNames(toolClass.prototype)
+    .map((key) => getToolDeclaration(Object.getOwnPropertyDescriptor(toolClass.prototype, key)?.value))
+    .filter((d): d is ToolDeclaration => d !== undefined);
+}
+
+describe('core tool declarations ("what the model sees")', () => {
+  const declarations = TOOL_CLASSES.flatMap(declarationsOf).sort((a, b) => (a.name < b.name ? -1 : 1));
+
+  it('every tool carries a declaration with tier, side effects, capabilities and a timeout', () => {
+    for (const d of declarations) {
+      expect(d.metadata.sideEffects.length, d.name).toBeGreaterThan(0);
+      expect(d.metadata.capabilities.length, d.name).toBeGreaterThan(0);
+      expect(d.description.length, d.name).toBeGreaterThan(80);
+    }
+    expect(declarations.map((d) => d.name)).toEqual(['file_read']);
+  });
+
+  it('matches the pinned declarations', async () => {
+    const pinned = declarations.map(({ source, ...rest }) => ({ ...rest, source: { ...source, line: undefined } }));
+    await expect(`${JSON.stringify(pinned, null, 2)}\n`).toMatchFileSnapshot(path.join(__dirname, '__snapshots__', 'declarations.json'));
+  });
+});
