@@ -1,3 +1,4 @@
+import path from 'node:path';
 import ts from 'typescript';
 import type { ToolDeclaration } from '@toolwright/schema';
 import type { ToolwrightDiagnostic } from '../diagnostics.js';
@@ -54,8 +55,12 @@ export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}
   const checker = program.getTypeChecker();
   const docs = new JsDocReader();
   const callee = new ToolCalleeResolver(checker, (file) => ts.sys.readFile(file));
-  const rootDir = options.rootDir ?? program.getCompilerOptions().rootDir ?? program.getCurrentDirectory();
+  const compilerOptions = program.getCompilerOptions() as ts.CompilerOptions & { configFilePath?: string };
+  // The project's own files: under rootDir, else beside the tsconfig, else under the working directory.
+  const rootDir = options.rootDir ?? compilerOptions.rootDir ?? (compilerOptions.configFilePath ? path.dirname(compilerOptions.configFilePath) : program.getCurrentDirectory());
   const isLibFile = (file: ts.SourceFile) => program.isSourceFileDefaultLibrary(file);
+  const rootPrefix = `${rootDir.replace(/\\/g, '/').replace(/\/$/, '')}/`;
+  const isProjectFile = (file: ts.SourceFile) => !program.isSourceFileFromExternalLibrary(file) && file.fileName.replace(/\\/g, '/').startsWith(rootPrefix);
   const imports = new ImportGraph(program, checker);
   const globalsChanged = options.previous ? globalScriptsChanged(program, options.previous) : true;
 
@@ -69,7 +74,7 @@ export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}
       continue;
     }
     analysedFiles++;
-    files.set(sourceFile.fileName, analyzeFile(sourceFile, { checker, docs, callee, rootDir, isLibFile }, imports));
+    files.set(sourceFile.fileName, analyzeFile(sourceFile, { checker, docs, callee, rootDir, isLibFile, isProjectFile }, imports));
   }
   const analysis = combine(files, rootDir, analysedFiles);
   cache.set(program, analysis);
@@ -78,7 +83,7 @@ export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}
 
 function analyzeFile(
   sourceFile: ts.SourceFile,
-  services: { checker: ts.TypeChecker; docs: JsDocReader; callee: ToolCalleeResolver; rootDir: string; isLibFile(file: ts.SourceFile): boolean },
+  services: { checker: ts.TypeChecker; docs: JsDocReader; callee: ToolCalleeResolver; rootDir: string; isLibFile(file: ts.SourceFile): boolean; isProjectFile(file: ts.SourceFile): boolean },
   imports: ImportGraph,
 ): FileAnalysis {
   const reporter = new Reporter();

@@ -37,6 +37,7 @@ export interface AnalysisServices {
   docs: JsDocReader;
   rootDir: string;
   isLibFile(file: ts.SourceFile): boolean;
+  isProjectFile(file: ts.SourceFile): boolean;
 }
 
 const MAX_DESCRIPTION = 1024;
@@ -62,7 +63,7 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
   }
 
   const definitions = new DefinitionRegistry(checker);
-  const root = { checker, reporter, docs, definitions, isLibFile: services.isLibFile };
+  const root = { checker, reporter, docs, definitions, isLibFile: services.isLibFile, isProjectFile: services.isProjectFile };
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const parameterOrder: string[] = [];

@@ -47,6 +47,7 @@ export interface RootMapOptions {
   docs: JsDocReader;
   definitions: DefinitionRegistry;
   isLibFile(file: ts.SourceFile): boolean;
+  isProjectFile(file: ts.SourceFile): boolean;
 }
 
 /** Maps a type at a position of a signature to its JSON Schema, reporting what cannot be mapped. */
@@ -56,6 +57,7 @@ export function mapTypeAt(type: ts.Type, position: TypePosition, root: RootMapOp
     docs: root.docs,
     definitions: root.definitions,
     isLibFile: root.isLibFile,
+    isProjectFile: root.isProjectFile,
     position,
     report: (id: DiagnosticId, args, node) => root.reporter.report(id, args, node ?? position.node),
     mapType: (child, childPosition) => mapTypeAt(child, childPosition ?? position, root, depth + 1),
@@ -78,11 +80,14 @@ export function mapTypeAt(type: ts.Type, position: TypePosition, root: RootMapOp
   return withNamedTypeDocs(type, schema, ctx);
 }
 
-/** JSDoc on a user-declared alias, interface or enum describes every use of it. */
+/**
+ * JSDoc on an alias, interface or enum of the project describes every use of it. Docs of types from
+ * other packages are written for their developers (e.g. `Integer`'s own `@example`) and stay out.
+ */
 function withNamedTypeDocs(type: ts.Type, schema: JsonSchema, ctx: MapContext): JsonSchema {
   const symbol = type.aliasSymbol ?? type.getSymbol();
   const declaration = symbol?.declarations?.[0];
-  if (!declaration || declaration.getSourceFile().isDeclarationFile) return schema;
+  if (!declaration || declaration.getSourceFile().isDeclarationFile || !ctx.isProjectFile(declaration.getSourceFile())) return schema;
   if (!ts.isTypeAliasDeclaration(declaration) && !ts.isInterfaceDeclaration(declaration) && !ts.isEnumDeclaration(declaration)) return schema;
   const docs = ctx.docs.read(declaration);
   if (!docs.summary && docs.tags.length === 0) return schema;

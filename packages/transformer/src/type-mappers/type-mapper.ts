@@ -20,6 +20,8 @@ export interface MapContext {
   readonly definitions: DefinitionRegistry;
   /** Whether a file is one of TypeScript's default libraries (lib.*.d.ts). */
   isLibFile(file: ts.SourceFile): boolean;
+  /** Whether a file belongs to the project being analysed (not a library, not another package). */
+  isProjectFile(file: ts.SourceFile): boolean;
   readonly position: TypePosition;
   report(id: DiagnosticId, args: Record<string, string | number>, node?: ts.Node): void;
   /** Maps a nested type; `position` describes the child (defaults to the current position). */
