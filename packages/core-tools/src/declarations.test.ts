@@ -1,10 +1,15 @@
 import { getToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
+import { FileDeleteTool } from './tools/file-delete.js';
+import { FileEditTool } from './tools/file-edit.js';
+import { FileListTool } from './tools/file-list.js';
 import { FileReadTool } from './tools/file-read.js';
+import { FileWriteTool } from './tools/file-write.js';
+import { GlobTool } from './tools/glob.js';
 
 /** Every core tool class; each method decorated with @tool() is one tool. */
-const TOOL_CLASSES = [FileReadTool];
+const TOOL_CLASSES = [FileReadTool, FileListTool, GlobTool, FileWriteTool, FileEditTool, FileDeleteTool];
 
 function declarationsOf(toolClass: { prototype: object }): ToolDeclaration[] {
   return Object.getOwnPropertyNames(toolClass.prototype)
@@ -21,7 +26,7 @@ describe('core tool declarations ("what the model sees")', () => {
       expect(d.metadata.capabilities.length, d.name).toBeGreaterThan(0);
       expect(d.description.length, d.name).toBeGreaterThan(80);
     }
-    expect(declarations.map((d) => d.name)).toEqual(['file_read']);
+    expect(declarations.map((d) => d.name)).toEqual(['file_delete', 'file_edit', 'file_list', 'file_read', 'file_write', 'glob']);
   });
 
   it('matches the pinned declarations', async () => {

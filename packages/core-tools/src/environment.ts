@@ -5,4 +5,9 @@ export interface CoreToolsEnvironment {
   workspace: WorkspacePolicy;
   /** Largest text a read returns at once, in bytes (default 64 KiB). */
   maxReadBytes?: number;
+  /**
+   * sha-256 of each file's content when `file_read` last returned it, by absolute path: `file_edit`
+   * refuses to edit a file that changed since the model read it. Shared by the tools of one session.
+   */
+  readHashes?: Map<string, string>;
 }

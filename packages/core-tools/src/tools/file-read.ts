@@ -62,6 +62,8 @@ export class FileReadTool {
       if (bytes > maxBytes && selected.length > 0) break;
       selected.push(line);
     }
+    const hash = createHash('sha256').update(buffer).digest('hex');
+    this.env.readHashes?.set(resolved.absolute, hash);
     const endLine = first + selected.length - 1;
     const truncated = endLine < lines.length;
     return {
@@ -71,7 +73,7 @@ export class FileReadTool {
       totalLines: lines.length,
       truncated,
       ...(truncated ? { next: `file_read with path "${path}" and offset ${endLine + 1}` } : {}),
-      hash: createHash('sha256').update(buffer).digest('hex'),
+      hash,
     };
   }
 }

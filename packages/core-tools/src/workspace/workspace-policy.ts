@@ -88,6 +88,26 @@ export class WorkspacePolicy {
     return { scope, absolute: canonical, relative, root, exists, protected: this.isProtected(relative) };
   }
 
+  /**
+   * Resolves a path whose final component is to be acted on itself, not followed (deleting or
+   * renaming a symlink): the parent is canonicalised and checked; the last name is kept as given.
+   */
+  resolveLink(input: string): ResolvedPath {
+    const { scope, rest } = this.splitScope(input);
+    this.checkText(input, rest);
+    const root = this.rootOf(scope);
+    const lexical = path.resolve(root, rest.replace(/^\/+/, ''));
+    if (!isWithin(root, lexical)) {
+      throw new WorkspaceError('outside_workspace', `'${input}' points outside the ${scope}:/ workspace; use a path inside it.`, input);
+    }
+    if (lexical === root) return { scope, absolute: root, relative: '', root, exists: true, protected: false };
+    const parent = this.resolve(`${scope}:/${path.relative(root, path.dirname(lexical)).split(path.sep).join('/')}`, {});
+    const absolute = path.join(parent.absolute, path.basename(lexical));
+    const relative = path.relative(root, absolute).split(path.sep).join('/');
+    const exists = fs.lstatSync(absolute, { throwIfNoEntry: false }) !== undefined;
+    return { scope, absolute, relative, root, exists, protected: this.isProtected(relative) };
+  }
+
   private splitScope(input: string): { scope: Scope; rest: string } {
     const match = /^([a-z]+):\//.exec(input);
     if (!match) return { scope: 'private', rest: input };

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { toolwrightVitePlugin } from './tools/vitest/toolwright-vite-plugin.js';
+import { toolwrightVitePlugin } from './tools/vitest/toolwright-vite-plugin.mjs';
 
 // Tests import each package's TypeScript source through the `@toolwright/source` export condition,
 // so `vitest` needs no prior build; the e2e suites use the built packages, as users do.

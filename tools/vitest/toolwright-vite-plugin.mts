@@ -1,7 +1,7 @@
 import path from 'node:path';
 import ts from 'typescript';
 import type { Plugin } from 'vite';
-import toolwrightTransformer from '@toolwright/transformer';
+import { createSourceTransformer } from '@toolwright/transformer';
 
 /**
  * Compiles matching TypeScript sources through the real compiler with the Toolwright transformer, so
@@ -41,7 +41,7 @@ export function toolwrightVitePlugin(options: { include: RegExp }): Plugin {
       let output: string | undefined;
       program.emit(sourceFile, (name, text) => {
         if (name.endsWith('.js')) output = text;
-      }, undefined, false, { before: [toolwrightTransformer(program)] });
+      }, undefined, false, { before: [createSourceTransformer(program)] });
       return output === undefined ? null : { code: output, map: null };
     },
   };

@@ -1,0 +1,71 @@
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { tempWorkspace } from '../test-support/temp-workspace.js';
+import { FileEditTool } from './file-edit.js';
+import { FileReadTool } from './file-read.js';
+
+const ws = tempWorkspace();
+afterAll(() => ws.cleanup());
+const SOURCE = 'function greet(name) {\n  const greeting = "Hello";\n  return `${greeting}, ${name}`;\n}\n\nfunction part() {\n  return 1;\n}\nfunction part2() {\n  return 1;\n}\n';
+
+describe('file_edit', () => {
+  const edit = new FileEditTool(ws.env);
+  const read = new FileReadTool(ws.env);
+  beforeEach(() => {
+    ws.write('app.js', SOURCE);
+    ws.env.readHashes?.clear();
+  });
+
+  it('replaces a unique exact match and returns a unified diff', async () => {
+    const result = await edit.fileEdit('app.js', '"Hello"', '"Hi"');
+    expect(result).toMatchObject({ replacements: 1, matchedBy: 'exact' });
+    expect(result.diff).toContain('-  const greeting = "Hello";\n+  const greeting = "Hi";');
+    expect(ws.read('app.js')).toContain('const greeting = "Hi";');
+  });
+
+  it('inserts the replacement literally: $& $1 $$ are not patterns', async () => {
+    await edit.fileEdit('app.js', '"Hello"', '"$& $1 $$"');
+    expect(ws.read('app.js')).toContain('const greeting = "$& $1 $$";');
+    await edit.fileEdit('app.js', 'const gree(ting)', 'const [$1]', false, 'regex');
+    expect(ws.read('app.js')).toContain('const [$1] = "$& $1 $$";');
+  });
+
+  it('refuses an ambiguous match with the line numbers, and replaces all when asked', async () => {
+    await expect(edit.fileEdit('app.js', 'return 1;', 'return 2;')).rejects.toThrow(/occurs 2 times .*at lines 7, 10/);
+    expect(await edit.fileEdit('app.js', 'return 1;', 'return 2;', true)).toMatchObject({ replacements: 2 });
+  });
+
+  it('forgives whitespace differences only when the exact match fails', async () => {
+    const result = await edit.fileEdit('app.js', 'const greeting =   "Hello";\r\n      return `${greeting}, ${name}`;', 'return "hey";');
+    expect(result.matchedBy).toBe('tolerant');
+    expect(ws.read('app.js')).toContain('function greet(name) {\nreturn "hey";\n}');
+  });
+
+  it('shows the closest region of the file when nothing matches', async () => {
+    await expect(edit.fileEdit('app.js', 'const greeting = "Howdy";', 'x')).rejects.toThrow(/closest part of the file is:\n\s+1\tfunction greet\(name\) \{\n\s+2\t  const greeting = "Hello";/);
+  });
+
+  it('creates a file from an empty old text, but never overwrites one that way', async () => {
+    expect(await edit.fileEdit('new/file.txt', '', 'fresh')).toMatchObject({ matchedBy: 'created' });
+    expect(ws.read('new/file.txt')).toBe('fresh');
+    await expect(edit.fileEdit('app.js', '', 'x')).rejects.toThrow('already exists');
+  });
+
+  it('refuses to edit a file that changed since the model read it', async () => {
+    const { hash } = await read.fileRead('app.js');
+    ws.write('app.js', `${SOURCE}// changed by someone else\n`);
+    await expect(edit.fileEdit('app.js', '"Hello"', '"Hi"')).rejects.toThrow('changed since you last read it');
+    await expect(edit.fileEdit('app.js', '"Hello"', '"Hi"', false, 'exact', hash)).rejects.toThrow('changed since you last read it');
+    await read.fileRead('app.js');
+    expect((await edit.fileEdit('app.js', '"Hello"', '"Hi"')).replacements).toBe(1);
+  });
+
+  it('lets edits chain through the returned hash', async () => {
+    const first = await edit.fileEdit('app.js', '"Hello"', '"Hi"');
+    expect((await edit.fileEdit('app.js', '"Hi"', '"Yo"', false, 'exact', first.hash)).replacements).toBe(1);
+  });
+
+  it('reports invalid regular expressions and empty-matching ones', async () => {
+    await expect(edit.fileEdit('app.js', '(', 'x', false, 'regex')).rejects.toThrow('not a valid regular expression');
+    await expect(edit.fileEdit('app.js', 'z*', 'x', false, 'regex')).rejects.toThrow('matches empty text');
+  });
+});

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { createTwoFilesPatch } from 'diff';
+import { tool } from '@toolwright/tool';
+import type { CoreToolsEnvironment } from '../environment.js';
+import { openForReading, writeFileAtomic } from '../workspace/confined-file.js';
+import { WorkspaceError } from '../workspace/workspace-error.js';
+import { closestRegion, exactMatches, lineOf, tolerantMatches, type Match } from './edit-matching.js';
+
+export interface FileEditResult {
+  path: string;
+  /** Number of places replaced. */
+  replacements: number;
+  /** How the text was found: `exact`, `tolerant` (whitespace forgiven), `regex`, or `created`. */
+  matchedBy: 'exact' | 'tolerant' | 'regex' | 'created';
+  /** Unified diff of the change. */
+  diff: string;
+  /** sha-256 of the new content (pass it as `expectedHash` to chain edits safely). */
+  hash: string;
+}
+
+/** Regex edits run synchronously: bounded input keeps a pathological pattern from stalling the process. */
+const MAX_REGEX_INPUT = 1 << 20;
+
+/** Edits files inside the workspace by replacing text. */
+export class FileEditTool {
+  constructor(private readonly env: CoreToolsEnvironment) {}
+
+  /**
+   * Replaces `oldText` with `newText` in a workspace file and returns a unified diff. By default `oldText`
+   * must occur exactly once: copy it from `file_read` output (without the line numbers), with enough
+   * surrounding lines to be unique. If it is not found exactly, whitespace differences (indentation, line
+   * endings, trailing spaces) are forgiven when that gives a single match. `replaceAll` replaces every
+   * occurrence. `mode: "regex"` treats `oldText` as a JavaScript regular expression (`newText` is still
+   * inserted literally: `$1` and `$&` are not expanded). An empty `oldText` creates a new file containing
+   * `newText`. When the text is not found or is ambiguous, the error shows the closest part of the file.
+   * The edit is refused if the file changed since you last read it; read it again first.
+   * @param path File to edit, relative to the workspace root.
+   * @param oldText The text to replace (empty to create a new file).
+   * @param newText The replacement text, inserted exactly as given.
+   * @param replaceAll Replace every occurrence instead of requiring exactly one.
+   * @param mode `exact` (default) or `regex`.
+   * @param expectedHash The `hash` from your last `file_read` or `file_edit` of this file; the edit is refused if the file changed since.
+   */
+  @tool({ tier: 'side-effecting', group: 'edit', sideEffects: ['fs-read', 'fs-write'], capabilities: ['fs.read', 'fs.write'], determinism: 'deterministic', timeout: '15s' })
+  async fileEdit(path: string, oldText: string, newText: string, replaceAll: boolean = false, mode: 'exact' | 'regex' = 'exact', expectedHash?: string): Promise<FileEditResult> {
+    const resolved = this.env.workspace.resolve(path, { kind: 'file' });
+    if (oldText === '') {
+      if (resolved.exists && fs.statSync(resolved.absolute).size > 0) {
+        throw new Error(`'${path}' already exists; an empty \`oldText\` only creates new files. Give the text to replace, or use file_write to replace the whole file.`);
+      }
+      writeFileAtomic(resolved, newText);
+      return this.done(resolved.absolute, resolved.relative, '', newText, 1, 'created');
+    }
+    if (!resolved.exists) throw new WorkspaceError('not_found', `'${path}' does not exist. To create it, call file_edit with an empty \`oldText\`, or use file_write.`, path);
+    const fd = openForReading(resolved);
+    let buffer: Buffer;
+    try {
+      buffer = fs.readFileSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    const currentHash = sha256(buffer);
+    const lastRead = this.env.readHashes?.get(resolved.absolute);
+    if ((expectedHash !== undefined && expectedHash !== currentHash) || (lastRead !== undefined && lastRead !== currentHash)) {
+      throw new Error(`'${path}' changed since you last read it; read it again with file_read and redo the edit on its current content.`);
+    }
+    const text = buffer.toString('utf8');
+    const { matches, matchedBy } = this.find(text, oldText, mode, path);
+    if (matches.length === 0) {
+      const region = closestRegion(text, oldText);
+      throw new Error(`The text to replace was not found in '${path}'${mode === 'exact' ? ' (not even when ignoring whitespace differences)' : ''}.${region ? `\nThe closest part of the file is:\n${region}\nCopy the exact text from there (without the line numbers) and try again.` : ' Read the file again and copy the exact text.'}`);
+    }
+    if (matches.length > 1 && !replaceAll) {
+      const lines = matches.slice(0, 10).map((m) => lineOf(text, m.start));
+      throw new Error(`The text to replace occurs ${matches.length} times in '${path}' (at lines ${lines.join(', ')}${matches.length > 10 ? ', …' : ''}). Include more surrounding lines so it is unique, or set replaceAll: true.`);
+    }
+    let updated = '';
+    let cursor = 0;
+    for (const match of matches) {
+      updated += text.slice(cursor, match.start) + newText;
+      cursor = match.end;
+    }
+    updated += text.slice(cursor);
+    writeFileAtomic(resolved, updated);
+    return this.done(resolved.absolute, resolved.relative, text, updated, matches.length, matchedBy);
+  }
+
+  private find(text: string, oldText: string, mode: 'exact' | 'regex', path: string): { matches: Match[]; matchedBy: FileEditResult['matchedBy'] } {
+    if (mode === 'regex') {
+      if (text.length > MAX_REGEX_INPUT) throw new Error(`'${path}' is larger than ${MAX_REGEX_INPUT} bytes; regex edits are limited to smaller files. Use an exact edit.`);
+      let pattern: RegExp;
+      try {
+        pattern = new RegExp(oldText, 'gm');
+      } catch (error) {
+        throw new Error(`\`oldText\` is not a valid regular expression: ${(error as Error).message}`);
+      }
+      const matches: Match[] = [];
+      for (const m of text.matchAll(pattern)) {
+        if (m[0].length === 0) throw new Error('The regular expression matches empty text; make it match at least one character.');
+        matches.push({ start: m.index, end: m.index + m[0].length });
+      }
+      return { matches, matchedBy: 'regex' };
+    }
+    const exact = exactMatches(text, oldText);
+    if (exact.length > 0) return { matches: exact, matchedBy: 'exact' };
+    return { matches: tolerantMatches(text, oldText), matchedBy: 'tolerant' };
+  }
+
+  private done(absolute: string, relative: string, before: string, after: string, replacements: number, matchedBy: FileEditResult['matchedBy']): FileEditResult {
+    const hash = sha256(Buffer.from(after, 'utf8'));
+    this.env.readHashes?.set(absolute, hash);
+    return { path: relative, replacements, matchedBy, diff: createTwoFilesPatch(`a/${relative}`, `b/${relative}`, before, after, '', '', { context: 3 }), hash };
+  }
+}
+
+function sha256(buffer: Buffer): string {
+  return createHash('sha256').update(buffer).digest('hex');
+}

@@ -1,0 +1,32 @@
+import { tool } from '@toolwright/tool';
+import type { CoreToolsEnvironment } from '../environment.js';
+import { writeFileAtomic } from '../workspace/confined-file.js';
+
+export interface FileWriteResult {
+  path: string;
+  /** Bytes written (UTF-8). */
+  bytes: number;
+  /** True when the file did not exist before. */
+  created: boolean;
+}
+
+/** Creates or overwrites files inside the workspace. */
+export class FileWriteTool {
+  constructor(private readonly env: CoreToolsEnvironment) {}
+
+  /**
+   * Creates a file, or replaces its whole content, with the given UTF-8 text. Missing parent directories
+   * are created. The write is atomic: readers see the old content or the new, never a partial file.
+   * To change part of an existing file, prefer `file_edit`. Writing under protected paths (such as
+   * `.git/`) or in the `public:/` scope needs the user's approval.
+   * @param path File to write, relative to the workspace root.
+   * @param content The complete new content of the file.
+   */
+  @tool({ tier: 'side-effecting', group: 'edit', sideEffects: ['fs-write'], capabilities: ['fs.write'], determinism: 'deterministic', timeout: '15s' })
+  async fileWrite(path: string, content: string): Promise<FileWriteResult> {
+    const resolved = this.env.workspace.resolve(path, { kind: 'file' });
+    writeFileAtomic(resolved, content);
+    this.env.readHashes?.delete(resolved.absolute);
+    return { path: resolved.relative, bytes: Buffer.byteLength(content), created: !resolved.exists };
+  }
+}
