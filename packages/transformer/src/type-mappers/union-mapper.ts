@@ -1,7 +1,7 @@
 import ts from 'typescript';
 import type { JsonSchema, JsonSchemaTypeName, JsonValue } from '@toolwright/schema';
 import { jsonTypeOf, literalValue } from './literal-mapper.js';
-import type { TypeMapper } from './type-mapper.js';
+import type { MapContext, TypeMapper } from './type-mapper.js';
 
 /**
  * Unions, including TS enums (unions of enum literals) and nullable types. `undefined` members are
@@ -17,7 +17,7 @@ export const unionMapper: TypeMapper = {
   supports: (type) => type.isUnion(),
   map: (type, ctx) => {
     const union = type as ts.UnionType;
-    const members = union.types.filter((member) => (member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) === 0);
+    const members = sourceOrder(union, ctx).filter((member) => (member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) === 0);
     if (members.length === 0) return ctx.unsupported(type, 'Make the parameter optional (`name?: T`) instead of typing it undefined.');
 
     const hasNull = members.some((member) => (member.flags & ts.TypeFlags.Null) !== 0);
@@ -44,6 +44,46 @@ export const unionMapper: TypeMapper = {
     return hasNull ? makeNullable(combined) : combined;
   },
 };
+
+/**
+ * The checker keeps union members in type-creation order, which shifts with unrelated code; output
+ * must not. Members are ordered as written: by the union type node at this position or of the alias,
+ * enum members by their declarations, and anything else after them in a stable order by text.
+ */
+function sourceOrder(union: ts.UnionType, ctx: MapContext): ts.Type[] {
+  const rank = new Map<ts.Type, number>();
+  const node = unionNode(ctx.position.node) ?? unionNode(aliasTypeNode(union));
+  node?.types.forEach((member, index) => {
+    const memberType = ctx.checker.getTypeFromTypeNode(member);
+    for (const part of memberType.isUnion() ? memberType.types : [memberType]) if (!rank.has(part)) rank.set(part, index);
+  });
+  const declared = (t: ts.Type): number | undefined => {
+    const declaration = t.getSymbol()?.declarations?.[0];
+    return declaration && t.flags & ts.TypeFlags.EnumLiteral ? declaration.getStart() : undefined;
+  };
+  return [...union.types].sort((a, b) => {
+    const ra = rank.get(a) ?? Infinity;
+    const rb = rank.get(b) ?? Infinity;
+    if (ra !== rb) return ra - rb;
+    const da = declared(a);
+    const db = declared(b);
+    if (da !== undefined && db !== undefined && da !== db) return da - db;
+    const ta = ctx.checker.typeToString(a);
+    const tb = ctx.checker.typeToString(b);
+    return ta < tb ? -1 : ta > tb ? 1 : 0;
+  });
+}
+
+function unionNode(node: ts.Node | undefined): ts.UnionTypeNode | undefined {
+  let current = node;
+  while (current && ts.isParenthesizedTypeNode(current)) current = current.type;
+  return current && ts.isUnionTypeNode(current) ? current : undefined;
+}
+
+function aliasTypeNode(union: ts.UnionType): ts.TypeNode | undefined {
+  const declaration = union.aliasSymbol?.declarations?.[0];
+  return declaration && ts.isTypeAliasDeclaration(declaration) ? declaration.type : undefined;
+}
 
 function literalSchema(values: JsonValue[]): JsonSchema {
   const types = unique(values.map(jsonTypeOf));
