@@ -11,11 +11,26 @@ export type ToolMethodDecorator = <This, F extends (this: This, ...args: any[]) 
 ) => void;
 
 /**
+ * What `tool(fn)` returns: `fn` itself when TypeScript sees nothing wrong with its signature, otherwise
+ * a `ToolSignatureError` naming the problem, which cannot be called or registered.
+ *
+ * The check sits in the return type, not on the parameter: any parameter type mentioning `F` makes
+ * TypeScript fix `F` before it has read a context-sensitive function (`async function f(limit = 100)`),
+ * losing its real type. The transformer reports the same problems as compile errors at the offending node.
+ */
+export type CheckedTool<F> = unknown extends ToolSignatureCheck<F> ? F : ToolSignatureError<ToolSignatureCheck<F>>;
+
+/** The type of an invalid tool: its only member names the problem. */
+export interface ToolSignatureError<Problem> {
+  readonly 'Toolwright: this function cannot be a tool': Problem;
+}
+
+/**
  * Declares an `async` function as a tool. The Toolwright transformer reads the function's signature
  * and JSDoc at build time and attaches its declaration; the function itself is returned unchanged.
  * @example export const readFile = tool(async function readFile(path: string, limit?: number) { ... });
  */
-export function tool<F extends Function>(fn: F & ToolSignatureCheck<F>, options?: ToolOptions): F;
+export function tool<F extends Function>(fn: F, options?: ToolOptions): CheckedTool<F>;
 /**
  * Declares a class method as a tool (the toolkit form): registering an instance binds its methods.
  * @example class Files { @tool({ tier: 'read-only' }) async readFile(path: string) { ... } }

@@ -5,6 +5,7 @@ import {
 } from '@toolwright/schema';
 import { applyDocTags } from '../type-mappers/constraint-tags.js';
 import { DefinitionRegistry } from '../type-mappers/definition-registry.js';
+import { aliasDocsOfTypeNode } from '../type-mappers/alias-docs.js';
 import { mapTypeAt } from '../type-mappers/map-type.js';
 import { includesUndefined } from '../type-mappers/object-mappers.js';
 import type { MapContext } from '../type-mappers/type-mapper.js';
@@ -52,7 +53,11 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
   const fnDoc = candidate.docHost === fn ? doc : docs.read(fn);
   const resolved = resolveMetadata([readOptionsTags(doc), readOptionsTags(fnDoc), readOptionsLiteral(candidate.options, reporter)], reporter);
 
-  if (fn.typeParameters && fn.typeParameters.length > 0) reporter.report('genericTool', { tool }, fn.typeParameters[0]!);
+  if (fn.typeParameters && fn.typeParameters.length > 0) {
+    // One error says it all: every type that mentions a type parameter would fail again below.
+    reporter.report('genericTool', { tool }, fn.typeParameters[0]!);
+    return undefined;
+  }
   checkThisUsage(candidate, reporter);
 
   const signature = checker.getSignatureFromDeclaration(fn);
@@ -84,6 +89,9 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
     const position = { path: name, role: 'Parameter', node: parameter.type ?? parameter };
     const type = checker.getTypeAtLocation(parameter);
     let schema = mapTypeAt(type, position, root);
+    const aliasDocs = aliasDocsOfTypeNode(parameter.type, { checker, docs, isProjectFile: services.isProjectFile });
+    const ctxForAlias: Pick<MapContext, 'report' | 'position'> = { position, report: (id, args, node) => reporter.report(id, args, node ?? parameter) };
+    if (aliasDocs) schema = applyDocTags(schema, aliasDocs, ctxForAlias);
     const ctx: Pick<MapContext, 'report' | 'position'> = { position, report: (id, args, node) => reporter.report(id, args, node ?? parameter) };
     schema = applyDocTags(schema, docs.read(parameter), ctx);
     const paramText = doc.params.get(name)?.text ?? fnDoc.params.get(name)?.text;
@@ -108,7 +116,7 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
     const awaited = checker.getAwaitedType(returnType) ?? returnType;
     if (!(awaited.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Never))) {
       const returnDefinitions = new DefinitionRegistry(checker);
-      returns = mapTypeAt(awaited, { path: 'returns', role: 'Return type', node: fn.type ?? candidate.nameNode }, { ...root, definitions: returnDefinitions });
+      returns = mapTypeAt(awaited, { path: `${tool}()`, role: 'The result of', node: fn.type ?? candidate.nameNode }, { ...root, definitions: returnDefinitions });
       const returnDoc = [...doc.tags, ...fnDoc.tags].find((tag) => tag.name === 'returns' || tag.name === 'return');
       if (returnDoc?.text) returns = { ...returns, description: returnDoc.text };
       const returnDefs = returnDefinitions.toDefs();

@@ -1,6 +1,7 @@
 import ts from 'typescript';
 import type { JsonSchema } from '@toolwright/schema';
 import { applyDocTags } from './constraint-tags.js';
+import { aliasDocsOfTypeNode } from './alias-docs.js';
 import { isLibType, LIB_TYPE_HINTS } from './lib-types.js';
 import type { MapContext, TypeMapper, TypePosition } from './type-mapper.js';
 
@@ -29,8 +30,11 @@ function noJsonHint(type: ts.Type, ctx: MapContext): string | undefined {
     return 'Tools receive data, not callbacks: take a value that describes what to do.';
   }
   if (ctx.checker.isArrayType(type) || ctx.checker.isTupleType(type)) return undefined;
+  // Only library interfaces and classes (Map, Promise, ...) are runtime objects: `Partial<T>`,
+  // `Record<K, V>` and other library *mapped types* are plain data shapes.
   const symbol = type.getSymbol();
-  if (symbol && isLibType(type, ctx.isLibFile)) {
+  const runtimeObject = symbol !== undefined && (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class)) !== 0 && !symbol.name.startsWith('__');
+  if (symbol && runtimeObject && (symbol.declarations ?? []).some((d) => ctx.isLibFile(d.getSourceFile()))) {
     return LIB_TYPE_HINTS[symbol.name] ?? `'${symbol.name}' is a runtime object, not JSON data; take a plain object or string instead.`;
   }
   if (symbol && symbol.flags & ts.SymbolFlags.Class) {
@@ -66,6 +70,8 @@ function mapObject(type: ts.Type, ctx: MapContext): JsonSchema {
     };
     const propertyType = ctx.checker.getTypeOfSymbol(property);
     let schema = ctx.mapType(propertyType, position);
+    const aliasDocs = aliasDocsOfTypeNode((declaration as { type?: ts.TypeNode } | undefined)?.type, ctx);
+    if (aliasDocs) schema = applyDocTags(schema, aliasDocs, { ...ctx, position });
     if (declaration) schema = applyDocTags(schema, ctx.docs.read(declaration), { ...ctx, position });
     properties[property.name] = schema;
     const optional = (property.flags & ts.SymbolFlags.Optional) !== 0 || includesUndefined(propertyType);
