@@ -1,0 +1,78 @@
+import { expectAssignable, expectError, expectNotAssignable, expectType } from 'tsd';
+import {
+  getToolDeclaration, tool, type Integer, type ToolDeclaration, type ToolParameters, type ToolResult, type ToolSignatureError,
+} from '@toolwright/tool';
+
+// The wrapper returns the function's own type, so it can still be called directly.
+const readFile = tool(async function readFile(path: string, limit?: number): Promise<string> {
+  return `${path}${limit ?? ''}`;
+});
+expectType<(path: string, limit?: number) => Promise<string>>(readFile);
+expectType<Promise<string>>(readFile('a.txt'));
+
+// Defaults keep their inferred types (a constraint with a call signature would make them `any`).
+const paginate = tool(async function paginate(page = 1, sort = 'name', desc = false) {
+  return { page, sort, desc };
+});
+expectType<(page?: number, sort?: string, desc?: boolean) => Promise<{ page: number; sort: string; desc: boolean }>>(paginate);
+
+// Arrow functions, named declarations and options.
+const add = tool(async (a: number, b: number) => a + b, { tier: 'read-only', timeout: '5s' });
+expectType<(a: number, b: number) => Promise<number>>(add);
+async function named(id: string): Promise<void> {}
+expectType<typeof named>(tool(named, { timeout: 5000, sideEffects: ['fs-read'], group: 'my-group' }));
+
+// Accepted parameter and result types: everything with a JSON form.
+interface Options { mode: 'fast' | 'safe'; tags: string[]; when?: Date; nested: { deep: [number, string?] }; extra: Record<string, number> }
+enum Color { Red = 'red' }
+const accepted = tool(async function accepted(o: Options, c: Color, n: number | null, i: Integer, ro: readonly string[]): Promise<Options[]> {
+  return [o];
+});
+expectAssignable<Function>(accepted);
+
+// Rejected at the type level: the call yields an uncallable ToolSignatureError naming the problem.
+const notAsync = tool(function notAsync(a: string) { return a; });
+expectType<ToolSignatureError<{ 'Toolwright: a tool must be an async function (it must return a Promise)': never }>>(notAsync);
+expectError(notAsync('x'));
+expectNotAssignable<Function>(tool(async function callback(cb: () => void) {}));
+expectNotAssignable<Function>(tool(async function sym(s: symbol) {}));
+expectNotAssignable<Function>(tool(async function big(b: bigint) {}));
+expectNotAssignable<Function>(tool(async function map(m: Map<string, string>) {}));
+expectNotAssignable<Function>(tool(async function set(s: Set<string>) {}));
+expectNotAssignable<Function>(tool(async function promised(p: Promise<string>) {}));
+expectNotAssignable<Function>(tool(async function nested(o: { cb: () => void }) {}));
+expectNotAssignable<Function>(tool(async function rest(...words: string[]) {}));
+expectNotAssignable<Function>(tool(async function withThis(this: Date, x: string) {}));
+expectNotAssignable<Function>(tool(async function returnsFn(): Promise<() => void> { return () => {}; }));
+// Not expressible in TypeScript's types (the transformer reports them as compile errors instead):
+// destructured parameters, `any`/`unknown` parameters and constrained generics.
+expectAssignable<Function>(tool(async function destructured({ a }: { a: string }) {}));
+
+// Options are type-checked.
+expectError(tool(async function badTier(a: string) {}, { tier: 'dangerous' }));
+expectError(tool(async function badKey(a: string) {}, { teir: 'read-only' }));
+expectError(tool(async function badEffect(a: string) {}, { sideEffects: ['fs-scan'] }));
+
+// The decorator form: TC39 method decorators on async methods.
+class Kit {
+  @tool({ tier: 'read-only' })
+  async greet(name: string): Promise<string> {
+    return name;
+  }
+}
+expectType<(name: string) => Promise<string>>(new Kit().greet);
+class BadKit {
+  // @ts-expect-error a non-async method cannot be a tool
+  @tool()
+  greet(name: string): string {
+    return name;
+  }
+}
+void BadKit;
+
+// Helpers.
+expectType<[path: string, limit?: number]>({} as ToolParameters<typeof readFile>);
+expectType<string>({} as ToolResult<typeof readFile>);
+expectType<ToolDeclaration | undefined>(getToolDeclaration(readFile));
+const count: Integer = 3;
+expectAssignable<number>(count);
