@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import ts from 'typescript';
 import { createIncrementalAnalyzer } from '@toolwright/transformer';
 import { CliError } from '../cli-error.js';
@@ -8,36 +9,66 @@ export interface WatchHandle {
   close(): void;
 }
 
+/** Quiet period after a file event before re-emitting: editors write a file in several events. */
+const SETTLE_MS = 15;
+
 /**
- * `toolwright emit --watch`: keeps a TypeScript watch program and re-emits after every change.
- * Unchanged files keep their SourceFile objects between programs, so tools whose signature types
- * come only from unchanged files are reused instead of analysed again.
+ * `toolwright emit --watch`: re-emits after every change to the project's TypeScript files.
+ *
+ * TypeScript's own watch host waits 250 ms after a change before rebuilding; this watcher listens with
+ * `fs.watch` and rebuilds after a short settle, reusing the previous program (unchanged files keep
+ * their SourceFile objects through a caching host) and the previous analysis (tools whose signature
+ * types come only from unchanged files are not analysed again).
  */
 export function emitWatch(options: EmitOptions, onResult: (result: EmitResult | Error) => void = () => {}, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): WatchHandle {
   const project = loadProject(options.project, options.cwd);
   const analyze = createIncrementalAnalyzer({ rootDir: project.rootDir });
-  let started = performance.now();
-  const host = ts.createWatchCompilerHost(
-    project.configPath,
-    { noEmit: true },
-    { ...ts.sys, clearScreen: undefined },
-    ts.createEmitAndSemanticDiagnosticsBuilderProgram,
-    () => {},
-    () => {},
-  );
-  host.onWatchStatusChange = (diagnostic) => {
-    if (diagnostic.code === 6032 /* File change detected */) started = performance.now();
+  const sources = new Map<string, { text: string; file: ts.SourceFile }>();
+  const host = ts.createCompilerHost(project.parsed.options);
+  const createSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    const text = ts.sys.readFile(fileName);
+    const cached = sources.get(fileName);
+    if (cached && text !== undefined && cached.text === text) return cached.file;
+    const file = createSourceFile(fileName, languageVersion, onError, shouldCreate);
+    if (file && text !== undefined) sources.set(fileName, { text, file });
+    return file;
   };
-  host.afterProgramCreate = (builder) => {
-    const program = builder.getProgram();
+
+  let program: ts.Program | undefined;
+  let closed = false;
+  const build = (started: number) => {
+    if (closed) return;
     try {
+      const current = loadProject(project.configPath);
+      program = ts.createProgram({ rootNames: current.parsed.fileNames, options: { ...current.parsed.options, noEmit: true }, host, ...(program ? { oldProgram: program } : {}) });
       onResult(writeOutputs(program, analyze(program), project, options, started, log));
     } catch (error) {
       if (error instanceof CliError) log(error.message);
       onResult(error instanceof Error ? error : new Error(String(error)));
     }
   };
-  const watch = ts.createWatchProgram(host);
+
+  let timer: NodeJS.Timeout | undefined;
+  let firstEventAt = 0;
+  const watcher = fs.watch(project.rootDir, { recursive: true }, (_event, name) => {
+    const file = name ? String(name) : '';
+    if (file && (!/\.(c|m)?tsx?$|(^|[\\/])tsconfig[^\\/]*\.json$/.test(file) || file.split(/[\\/]/).includes('node_modules'))) return;
+    firstEventAt ||= performance.now();
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const started = firstEventAt;
+      firstEventAt = 0;
+      build(started);
+    }, SETTLE_MS);
+  });
+  build(performance.now());
   log('Watching for changes to tool signatures...');
-  return { close: () => watch.close() };
+  return {
+    close: () => {
+      closed = true;
+      clearTimeout(timer);
+      watcher.close();
+    },
+  };
 }

@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+// Build-time benchmark, every route side by side in one run, on generated projects of 100/500/2,000
+// tools. Medians of --runs runs after one warm-up. Prints a table and which goals were met.
+// Usage: node tools/bench/build-time.mjs [--sizes 100,500,2000] [--runs 3]
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateProject } from './generate-project.mjs';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const work = path.join(import.meta.dirname, '.work');
+const require = createRequire(import.meta.url);
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100,500,2000' }, runs: { type: 'string', default: '3' } } });
+const sizes = values.sizes.split(',').map(Number);
+const runs = Number(values.runs);
+const node = process.execPath;
+const tscBin = path.join(root, 'node_modules/typescript/bin/tsc');
+const tspcBin = path.join(root, 'node_modules/ts-patch/bin/tspc.js');
+const cli = path.join(root, 'packages/cli/dist/bin.js');
+
+// A compiler patched once with `ts-patch install`, on a copy (the shared node_modules stays untouched).
+const patchedTs = path.join(work, 'patched', 'node_modules', 'typescript');
+if (!fs.existsSync(path.join(patchedTs, 'lib', 'tsc.js')) || !fs.readFileSync(path.join(patchedTs, 'lib', '_tsc.js'), 'utf8').includes('tsp')) {
+  fs.rmSync(path.join(work, 'patched'), { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(patchedTs), { recursive: true });
+  fs.cpSync(path.join(root, 'node_modules/typescript'), patchedTs, { recursive: true });
+  const install = spawnSync(node, [path.join(root, 'node_modules/ts-patch/bin/ts-patch.js'), 'install', '-s', '--dir', patchedTs], { encoding: 'utf8' });
+  if (install.status !== 0) console.error('ts-patch install on the copy failed:', install.stdout, install.stderr);
+}
+
+function time(args, cwd) {
+  const started = performance.now();
+  const result = spawnSync(node, args, { cwd, encoding: 'utf8' });
+  const ms = performance.now() - started;
+  if (result.status !== 0) throw new Error(`${args.join(' ')} failed in ${cwd}:\n${result.stdout}${result.stderr}`);
+  return ms;
+}
+function median(list) {
+  const sorted = [...list].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+function measure(args, cwd, cleanup = () => {}) {
+  cleanup();
+  time(args, cwd); // warm-up (file cache)
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    cleanup();
+    samples.push(time(args, cwd));
+  }
+  return median(samples);
+}
+
+const tjsgScript = path.join(work, 'tjsg.cjs');
+fs.mkdirSync(work, { recursive: true });
+fs.writeFileSync(tjsgScript, `const { createGenerator } = require(${JSON.stringify(require.resolve('ts-json-schema-generator'))});
+const [, , dir] = process.argv;
+const schema = createGenerator({ path: dir + '/src/args.ts', tsconfig: dir + '/tsconfig.plain.json', type: '*', skipTypeCheck: true, expose: 'export', jsDoc: 'extended' }).createSchema('*');
+if (Object.keys(schema.definitions).length === 0) process.exit(1);\n`);
+
+const routes = [
+  ['node + require("typescript") only', () => [['-e', 'require("typescript")'], null]],
+  ['tsc (plain, emit)', (dir) => [[tscBin, '-p', 'tsconfig.plain.json'], dir]],
+  ['tsc --noEmit (plain)', (dir) => [[tscBin, '-p', 'tsconfig.plain.json', '--noEmit'], dir]],
+  ['tspc (ts-patch in memory) + Toolwright', (dir) => [[tspcBin, '-p', 'tsconfig.json'], dir]],
+  ['tsc patched once (ts-patch install) + Toolwright', (dir) => [[path.join(patchedTs, 'bin', 'tsc'), '-p', 'tsconfig.json'], dir]],
+  ['compiler API + Toolwright transformers (no patching)', (dir) => [[path.join(import.meta.dirname, 'compile-direct.cjs'), 'tsconfig.json'], dir]],
+  ['toolwright emit', (dir) => [[cli, 'emit', '-p', 'tsconfig.json', '--out', 'tools.json'], dir]],
+  ['ts-json-schema-generator (skipTypeCheck)', (dir) => [[tjsgScript, dir], dir]],
+];
+
+const table = {};
+for (const size of sizes) {
+  const dir = path.join(work, `project-${size}`);
+  generateProject(dir, size);
+  const clean = () => fs.rmSync(path.join(dir, 'dist'), { recursive: true, force: true });
+  for (const [name, build] of routes) {
+    const [args, cwd] = build(dir);
+    table[name] ??= {};
+    table[name][size] = measure(args, cwd ?? root, clean);
+    process.stderr.write(`${name} @ ${size}: ${table[name][size].toFixed(0)} ms\n`);
+  }
+}
+
+// Watch: re-emit after a one-file change, on the largest project.
+const { emitWatch } = require(path.join(root, 'packages/cli/dist/index.js'));
+const watchSize = sizes.includes(500) ? 500 : sizes[sizes.length - 1];
+const watchDir = path.join(work, `project-${watchSize}`);
+const watchTimes = await new Promise((resolve) => {
+  const times = [];
+  let pending;
+  let writeAt = 0;
+  const file = path.join(watchDir, 'src', 'tools0.ts');
+  const original = fs.readFileSync(file, 'utf8');
+  const handle = emitWatch({ project: path.join(watchDir, 'tsconfig.json'), out: path.join(watchDir, 'tools.watch.json') }, () => {
+    if (writeAt) times.push(performance.now() - writeAt);
+    if (times.length >= 7) {
+      handle.close();
+      fs.writeFileSync(file, original);
+      resolve(times);
+      return;
+    }
+    clearTimeout(pending);
+    pending = setTimeout(() => {
+      fs.writeFileSync(file, `${original}\n// edit ${times.length}\nexport const marker${times.length} = ${times.length};\n`);
+      writeAt = performance.now();
+    }, 300);
+  }, () => {});
+});
+
+const fmt = (ms) => `${ms.toFixed(0)}`;
+console.log(`\nBuild-time benchmark (${process.version}, medians of ${runs} runs, ms)`);
+console.log(`| route | ${sizes.map((s) => `${s} tools`).join(' | ')} |`);
+console.log(`| --- | ${sizes.map(() => '---:').join(' | ')} |`);
+for (const [name] of routes) console.log(`| ${name} | ${sizes.map((s) => fmt(table[name][s])).join(' | ')} |`);
+const plain = table['tsc (plain, emit)'];
+const best = ['tspc (ts-patch in memory) + Toolwright', 'tsc patched once (ts-patch install) + Toolwright', 'compiler API + Toolwright transformers (no patching)']
+  .map((name) => ({ name, ratio: Math.max(...sizes.map((s) => table[name][s] / plain[s])) }))
+  .sort((a, b) => a.ratio - b.ratio);
+console.log('\nRatios vs plain tsc (emit), worst over sizes:');
+for (const b of best) console.log(`  ${b.name}: ${b.ratio.toFixed(2)}x`);
+console.log(`Goal transformer build <= 1.15x plain tsc: ${best[0].ratio <= 1.15 ? 'met' : 'NOT met'} (fastest route: ${best[0].name})`);
+const emit = table['toolwright emit'];
+const noEmit = table['tsc --noEmit (plain)'];
+const tjsg = table['ts-json-schema-generator (skipTypeCheck)'];
+for (const s of sizes) console.log(`  @${s}: emit / tsc --noEmit = ${(emit[s] / noEmit[s]).toFixed(2)}x; ts-json-schema-generator / emit = ${(tjsg[s] / emit[s]).toFixed(2)}x`);
+const largest = sizes[sizes.length - 1];
+console.log(`Goal emit no slower than tsc --noEmit: ${sizes.every((s) => emit[s] <= noEmit[s]) ? 'met' : 'NOT met'}`);
+console.log(`Goal emit >= 3x faster than ts-json-schema-generator at ${largest}: ${tjsg[largest] / emit[largest] >= 3 ? 'met' : 'NOT met'}`);
+const base = table['node + require("typescript") only'];
+if (sizes.length > 1) {
+  const first = sizes[0];
+  const perTool = sizes.map((s) => ((emit[s] - base[s]) / s).toFixed(2));
+  console.log(`toolwright emit, ms per tool above Node+typescript start-up: ${sizes.map((s, i) => `${s}: ${perTool[i]}`).join(', ')} (linear if roughly constant; first size ${first})`);
+}
+const watchMedian = median(watchTimes);
+console.log(`Goal emit --watch re-emit after a one-file change <= 150 ms (${watchSize} tools): median ${watchMedian.toFixed(0)} ms over ${watchTimes.length} edits [${watchTimes.map(fmt).join(', ')}] -> ${watchMedian <= 150 ? 'met' : 'NOT met'}`);
