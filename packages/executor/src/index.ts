@@ -21,3 +21,5 @@ export { defaultCapabilityCheck } from './steps/capability-check.js';
 export { resourcesOf, conflicts } from './call-resources.js';
 export { toToolResultMessages, fillDanglingCalls, repairOpenAIChatHistory, repairAnthropicHistory } from './conversation.js';
 export type { ConversationFormat, OpenAIChatToolMessage, OpenAIResponsesToolOutput, AnthropicToolResultMessage, GeminiFunctionResponseContent } from './conversation.js';
+export { AuditLog, readAuditLog, planRecovery, markInterrupted, AuditLogLockedError, AuditWriteError, AuditLogCorruptError } from './audit/index.js';
+export type { AuditLogOptions, AuditRecord, Durability, RecoveryAction } from './audit/index.js';

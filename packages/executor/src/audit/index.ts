@@ -1,0 +1,6 @@
+export { AuditLog } from './audit-log.js';
+export type { AuditLogOptions, AuditRecord, Durability } from './audit-log.js';
+export { readAuditLog, scanLog } from './read-audit-log.js';
+export { planRecovery, markInterrupted } from './recovery.js';
+export type { RecoveryAction } from './recovery.js';
+export { AuditLogLockedError, AuditWriteError, AuditLogCorruptError } from './audit-errors.js';
