@@ -128,7 +128,9 @@ class CallAudit {
   private auditError = '';
 
   note(entry: AuditEntry): void {
-    this.executor.audit.append(entry).catch(() => undefined);
+    const { audit } = this.executor;
+    if (audit.record) audit.record(entry);
+    else audit.append(entry).catch(() => undefined);
   }
 
   failClosed(started: number): ToolCallResult {

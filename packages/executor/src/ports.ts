@@ -10,6 +10,8 @@ export interface AuditEntry {
 /** Where audit records go. `append` resolves when the record is durable per the sink's mode. */
 export interface AuditSink {
   append(entry: AuditEntry): Promise<unknown>;
+  /** Optional fire-and-forget append for records nothing waits on (cheaper: no promise). */
+  record?(entry: AuditEntry): void;
 }
 
 export type PolicyEffect = 'allow' | 'ask' | 'deny';

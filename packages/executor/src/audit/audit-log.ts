@@ -28,8 +28,8 @@ export type AuditRecord = AuditEntry & { seq: number; time: string };
 
 interface Pending {
   line: string;
-  resolve: () => void;
-  reject: (error: Error) => void;
+  resolve?: () => void;
+  reject?: (error: Error) => void;
 }
 
 /**
@@ -85,19 +85,47 @@ export class AuditLog implements AuditSink {
   append(entry: AuditEntry): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closed) return Promise.reject(new AuditWriteError(`the audit log ${this.path} is closed`, 'ECLOSED'));
-    const record = { seq: ++this.seq, time: new Date().toISOString(), ...entry };
     let line: string;
     try {
-      line = `${JSON.stringify(record)}\n`;
+      line = this.serialise(entry);
     } catch (error) {
-      this.seq--;
       return Promise.reject(new AuditWriteError(`an audit record could not be serialised: ${(error as Error).message}`, 'ESERIALISE'));
     }
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ line, resolve, reject });
-      if (this.options.durability !== 'batched' || this.queue.length >= this.options.maxBatchRecords) this.flushSoon(0);
-      else this.flushSoon(this.options.batchIntervalMs);
-    });
+    return new Promise<void>((resolve, reject) => this.enqueue({ line, resolve, reject }));
+  }
+
+  /**
+   * Appends one record without an acknowledgement (no promise): for records nothing waits on, such as
+   * those of read-only calls. It is written in the same order and batches; a failure still fails the log.
+   */
+  record(entry: AuditEntry): void {
+    if (this.failure || this.closed) return;
+    try {
+      this.enqueue({ line: this.serialise(entry) });
+    } catch {
+      // An unserialisable informational record is dropped; acknowledged records are never dropped.
+    }
+  }
+
+  private lastMs = 0;
+  private lastIso = '';
+
+  /** `{"seq":N,"time":"…",<the entry's own fields>}` without building an intermediate object. */
+  private serialise(entry: AuditEntry): string {
+    const json = JSON.stringify(entry);
+    const now = Date.now();
+    if (now !== this.lastMs) {
+      this.lastMs = now;
+      this.lastIso = new Date(now).toISOString();
+    }
+    this.seq++;
+    return json.length > 2 ? `{"seq":${this.seq},"time":"${this.lastIso}",${json.slice(1)}\n` : `{"seq":${this.seq},"time":"${this.lastIso}"}\n`;
+  }
+
+  private enqueue(pending: Pending): void {
+    this.queue.push(pending);
+    if (this.options.durability !== 'batched' || this.queue.length >= this.options.maxBatchRecords) this.flushSoon(0);
+    else this.flushSoon(this.options.batchIntervalMs);
   }
 
   /** Writes everything queued and waits for it to be durable. */
@@ -139,18 +167,18 @@ export class AuditLog implements AuditSink {
     if (batch.length === 0) return;
     this.queue = [];
     if (this.failure) {
-      for (const p of batch) p.reject(this.failure);
+      for (const p of batch) p.reject?.(this.failure);
       return;
     }
     try {
       const data = Buffer.from(batch.map((p) => p.line).join(''), 'utf8');
       await writeAll(this.fd, data);
       if (this.options.durability !== 'none') await new Promise<void>((resolve, reject) => fs.fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
-      for (const p of batch) p.resolve();
+      for (const p of batch) p.resolve?.();
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       this.failure = new AuditWriteError(`the audit log ${this.path} cannot be written (${code ?? (error as Error).message}); no further records are accepted`, code);
-      for (const p of [...batch, ...this.queue]) p.reject(this.failure);
+      for (const p of [...batch, ...this.queue]) p.reject?.(this.failure);
       this.queue = [];
     }
   }
