@@ -6,7 +6,12 @@ import { toolwrightVitePlugin } from './tools/vitest/toolwright-vite-plugin.mjs'
 export default defineConfig({
   // The core tools are @tool toolkits: compile them as tspc does (decorators lowered, declarations attached).
   plugins: [toolwrightVitePlugin({ include: /packages\/core-tools\/src\/(?!.*\.test\.ts$).*\.ts$/ })],
-  resolve: { conditions: ['@toolwright/source', 'node', 'import', 'default'] },
+  resolve: {
+    conditions: ['@toolwright/source', 'node', 'import', 'default'],
+    // core-tools has no `@toolwright/source` condition (tsc must never compile it without the
+    // transformer); under vitest the plugin above compiles its source, so point imports there.
+    alias: [{ find: /^@toolwright\/core-tools$/, replacement: new URL('./packages/core-tools/src/index.ts', import.meta.url).pathname }],
+  },
   ssr: { resolve: { conditions: ['@toolwright/source', 'node', 'import', 'default'] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'e2e/**/*.test.ts', 'tools/**/*.test.ts'],

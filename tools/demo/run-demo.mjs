@@ -50,15 +50,25 @@ for (const fn of tools) {
 
 step('3. Calls through the executor: validation, self-correction, approval, audit');
 const { ToolRegistry } = require('@toolwright/registry');
-const { ToolExecutor, MemoryAuditSink } = require('@toolwright/executor');
+const { ToolExecutor, AuditLog, loadPolicy, readAuditLog } = require('@toolwright/executor');
 const registry = new ToolRegistry();
 registry.registerModule(weather);
 registry.registerModule(convert);
 registry.registerToolkit(new notes.Notebook());
-const audit = new MemoryAuditSink();
+const auditFile = path.join(example, 'dist', 'audit.jsonl');
+fs.rmSync(auditFile, { force: true });
+const audit = await AuditLog.open(auditFile, { durability: 'always' });
+// Rules are evaluated deny → ask → allow; examples are checked when the policy loads.
+const policy = loadPolicy({
+  rules: [
+    { deny: 'add_note(title=*password*)', reason: 'secrets never go into notes', match: [{ args: { title: 'my password' } }] },
+    { allow: '*' },
+  ],
+}, (name) => registry.get(name)?.declaration);
 const executor = new ToolExecutor({
   registry,
   audit,
+  policy,
   riskMode: 'autorun_none', // ask before every side-effecting call, so the prompt shows
   approve: async (request) => {
     console.log(`  ? approval prompt: ${request.tool} ${JSON.stringify(request.args)} (${request.reason}) -> the demo user answers "once"`);
@@ -71,20 +81,40 @@ show('get_forecast {"days":"two"}  (malformed: the model gets a correction)', aw
 show('get_forecast {"city":"Lisbon","days":2}  (the corrected retry)', await executor.executeToolCall({ id: 'call_3', name: 'get_forecast', arguments: '{"city":"Lisbon","days":2}' }));
 show('get_forcast {...}  (unknown tool: nearest names suggested)', await executor.executeToolCall({ id: 'call_4', name: 'get_forcast', arguments: '{}' }));
 show('add_note (side-effecting: approval asked)', await executor.executeToolCall({ id: 'call_5', name: 'add_note', arguments: '{"title":"Groceries","body":"Buy oranges","tags":["home"]}' }));
+show('add_note {"title":"my password",...}  (denied by a policy rule; nobody is asked)', await executor.executeToolCall({ id: 'call_5b', name: 'add_note', arguments: '{"title":"my password","body":"hunter2"}' }));
 const batch = await executor.executeBatch([
   { id: 'call_6', name: 'search_notes', arguments: '{"text":"oranges"}' },
   { id: 'call_7', name: 'convert_currency', arguments: '{"amount":100,"from":"EUR","to":"USD"}' },
 ]);
 console.log(`\n${bold('a batch of two reads (run in parallel, results in call order)')}`);
 for (const r of batch) console.log(`  ${r.tool}: ${r.content}`);
-console.log(`\n${bold('audit log')} (${audit.records.length} records): ${[...new Set(audit.records.map((r) => r.type))].join(', ')}`);
+await audit.close();
+const records = readAuditLog(auditFile).records;
+console.log(`\n${bold('audit log')} examples/demo-tools/dist/audit.jsonl (${records.length} fsync'd records): ${[...new Set(records.map((r) => r.type))].join(', ')}`);
 
-step('4. toolwright emit: the manifest for CI and for builds without transformers');
+step('4. toolwright call and policy explain: the core tools, confined to a workspace');
+const demoWorkspace = path.join(example, 'dist', 'workspace');
+fs.rmSync(demoWorkspace, { recursive: true, force: true });
+fs.mkdirSync(demoWorkspace, { recursive: true });
+fs.writeFileSync(path.join(demoWorkspace, 'todo.txt'), 'buy oranges\ncall the bank\n');
+fs.writeFileSync(path.join(demoWorkspace, 'policy.json'), JSON.stringify({ rules: [{ deny: 'file_delete' }, { allow: 'file_write(notes/**)' }, { ask: 'file_write(*.txt)' }] }));
+for (const args of [
+  ['call', 'file_read', '--args', '{"path":"todo.txt"}'],
+  ['call', 'file_read', '--args', '{"path":"../../../etc/passwd"}'],
+  ['policy', 'explain', 'file_write', '--args', '{"path":"todo.txt"}', '--policy', 'policy.json'],
+]) {
+  const out = sh([toolwright, ...args, ...(args[0] === 'call' ? ['--workspace', '.'] : [])], demoWorkspace);
+  console.log(`\n${bold(`$ toolwright ${args.map((a) => (/[\s{"]/.test(a) ? `'${a}'` : a)).join(' ')}`)}`);
+  const text = args[0] === 'call' ? (() => { const r = JSON.parse(out.stdout); return `  status: ${r.status}\n  content: ${r.content}`; })() : out.stdout.replace(/^/gm, '  ');
+  console.log(text.trimEnd());
+}
+
+step('5. toolwright emit: the manifest for CI and for builds without transformers');
 const emitted = sh([toolwright, 'emit', '--project', 'tsconfig.json', '--out', 'dist/tools.json'], example);
 process.stdout.write(emitted.stderr);
 console.log(`wrote examples/demo-tools/dist/tools.json (${JSON.parse(fs.readFileSync(path.join(example, 'dist', 'tools.json'), 'utf8')).length} tools)`);
 
-step('5. A bad signature is a compile error at the offending node (e2e/broken-project)');
+step('6. A bad signature is a compile error at the offending node (e2e/broken-project)');
 const failed = sh([toolwright, 'emit', '--project', 'tsconfig.json', '--out', path.join(example, 'dist', 'broken.json')], broken);
 process.stdout.write(failed.stderr);
 console.log(`(toolwright emit exited with ${failed.status}; tspc, tspc --noEmit and tsc -b fail the same way)`);

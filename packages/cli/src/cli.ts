@@ -1,10 +1,12 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './cli-error.js';
+import { loadPolicyFile } from './call-environment.js';
 import { emit } from './commands/emit.js';
 import { emitWatch } from './commands/emit-watch.js';
 import { callTool } from './commands/call.js';
-import { loadProjectTools } from './load-tools.js';
-import { ToolRegistry } from '@toolwright/registry';
+import { listTools, LIST_FORMATS } from './commands/list.js';
+import { explainPolicy } from './commands/policy.js';
+import { buildRegistry, openCallEnvironment } from './call-environment.js';
 
 const USAGE = `Usage: toolwright <command> [options]
 
@@ -16,15 +18,23 @@ Commands:
                                      for builds that do not run TypeScript transformers
           --check                    fail when the files on disk differ (CI drift check)
           --watch                    re-emit after every change
-  list    Print the registered tools' declarations.
+  list    Print the registered tools: the core tools and a project's own.
           --project, -p <tsconfig>   include a project's own tools
-          --format <f>               json (default)
+          --format <f>               ${LIST_FORMATS.join(' | ')} (default json)
+          --no-core                  leave the core tools out
   call <tool> --args '<json>'
           Run one call through the full executor and print the result as JSON.
           --args -                   read the arguments from standard input
           --project, -p <tsconfig>   the project whose tools to load
-          --workspace <dir>          the workspace the call is confined to
+          --workspace <dir>          the workspace the call is confined to (default: .)
+          --policy <file>            allow/ask/deny rules (JSON)
+          --audit <file|none>        audit log (default: <workspace>/.toolwright/audit.jsonl)
           --yes                      approve calls that need approval
+  policy explain <tool> --args '<json>' --policy <file>
+          Show which rule decides a call, and every rule's verdict.
+          --project, -p <tsconfig>   the project whose tools to load
+  policy check <file>
+          Load a policy and check its rules' match / not_match examples.
   help    Show this text.
 
 Exit codes: 0 ok, 1 findings (diagnostics, drift, a failed call), 2 usage errors.
@@ -41,6 +51,8 @@ export async function main(argv: readonly string[], io = { out: (s: string) => p
         return runList(rest, io);
       case 'call':
         return await runCall(rest, io);
+      case 'policy':
+        return runPolicy(rest, io);
       case undefined:
       case 'help':
       case '--help':
@@ -83,24 +95,15 @@ function runEmit(args: readonly string[], io: { out: (s: string) => void; err: (
   return result.errorCount > 0 ? 1 : 0;
 }
 
-function buildRegistry(project: string | undefined, io: { err: (s: string) => void }): ToolRegistry {
-  const registry = new ToolRegistry();
-  if (project !== undefined) {
-    const { skipped } = loadProjectTools(project, registry);
-    for (const name of skipped) io.err(`note: toolkit class ${name} needs constructor arguments; construct and register it in your own program.\n`);
-  }
-  return registry;
-}
-
 function runList(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): number {
   const { values } = parse(args, {
     project: { type: 'string', short: 'p' },
     format: { type: 'string', default: 'json' },
+    'no-core': { type: 'boolean', default: false },
+    workspace: { type: 'string', default: '.' },
   });
-  const format = values.format as string;
-  if (format !== 'json') throw new CliError(`Unknown --format '${format}'. Use json.`, 2);
-  const registry = buildRegistry(values.project as string | undefined, io);
-  io.out(`${JSON.stringify(registry.list(), null, 2)}\n`);
+  const registry = buildRegistry({ project: values.project as string | undefined, core: !values['no-core'], workspace: values.workspace as string }, io);
+  io.out(`${JSON.stringify(listTools(registry, values.format as string), null, 2)}\n`);
   return 0;
 }
 
@@ -108,21 +111,59 @@ async function runCall(args: readonly string[], io: { out: (s: string) => void; 
   const { values, positionals } = parse(args, {
     args: { type: 'string' },
     project: { type: 'string', short: 'p' },
-    workspace: { type: 'string' },
+    workspace: { type: 'string', default: '.' },
+    policy: { type: 'string' },
+    audit: { type: 'string' },
     yes: { type: 'boolean', default: false },
   }, true);
   const [tool, ...extra] = positionals;
   if (!tool || extra.length > 0) throw new CliError(`toolwright call takes exactly one tool name.\n\n${USAGE}`, 2);
   if (values.args === undefined) throw new CliError(`toolwright call needs --args '<json>' (or --args - to read standard input).`, 2);
-  const registry = buildRegistry(values.project as string | undefined, io);
-  const report = await callTool(registry, {
-    tool,
-    args: values.args as string,
-    yes: values.yes as boolean,
-    ...(values.workspace !== undefined ? { workspace: values.workspace as string } : {}),
-  });
-  io.out(`${JSON.stringify(report, null, 2)}\n`);
-  return report.status === 'completed' ? 0 : 1;
+  const environment = await openCallEnvironment({
+    workspace: values.workspace as string,
+    ...(values.project !== undefined ? { project: values.project as string } : {}),
+    ...(values.policy !== undefined ? { policy: values.policy as string } : {}),
+    ...(values.audit !== undefined ? { audit: values.audit as string } : {}),
+  }, io);
+  try {
+    const report = await callTool(environment.registry, {
+      tool,
+      args: values.args as string,
+      yes: values.yes as boolean,
+      workspace: environment.workspaceRoot,
+      executor: environment.executorOptions,
+    });
+    io.out(`${JSON.stringify(report, null, 2)}\n`);
+    return report.status === 'completed' ? 0 : 1;
+  } finally {
+    await environment.close();
+  }
+}
+
+function runPolicy(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): number {
+  const [sub, ...rest] = args;
+  if (sub === 'check') {
+    const { positionals } = parse(rest, {}, true);
+    if (positionals.length !== 1) throw new CliError('toolwright policy check takes one policy file.', 2);
+    const environment = buildRegistry({ core: true, workspace: '.' }, io);
+    const policy = loadPolicyFile(positionals[0]!, environment);
+    io.out(`${positionals[0]}: ${policy.rules.length} rule(s), every example holds\n`);
+    return 0;
+  }
+  if (sub !== 'explain') throw new CliError(`toolwright policy takes 'explain' or 'check'.\n\n${USAGE}`, 2);
+  const { values, positionals } = parse(rest, {
+    args: { type: 'string', default: '{}' },
+    policy: { type: 'string' },
+    project: { type: 'string', short: 'p' },
+    format: { type: 'string', default: 'text' },
+  }, true);
+  const [tool, ...extra] = positionals;
+  if (!tool || extra.length > 0) throw new CliError('toolwright policy explain takes exactly one tool name.', 2);
+  if (values.policy === undefined) throw new CliError('toolwright policy explain needs --policy <file>.', 2);
+  const registry = buildRegistry({ core: true, workspace: '.', ...(values.project !== undefined ? { project: values.project as string } : {}) }, io);
+  const result = explainPolicy(registry, loadPolicyFile(values.policy as string, registry), tool, values.args as string, values.format as string);
+  io.out(`${result.text}\n`);
+  return 0;
 }
 
 function parse(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>, allowPositionals = false) {

@@ -18,3 +18,4 @@ export { FileDeleteTool } from './tools/file-delete.js';
 export type { FileDeleteResult } from './tools/file-delete.js';
 export { walk } from './workspace/walk.js';
 export type { WalkEntry, WalkOptions } from './workspace/walk.js';
+export { CORE_TOOLKITS, createCoreTools, registerCoreTools, coreToolsRiskLevels } from './core-tools.js';

@@ -1,16 +1,17 @@
 import type { ApprovalAnswer, ApprovalRequest } from './ports.js';
 import type { ApprovalMemory } from './steps/safety-gate.js';
+import { approvalPatternMatcher } from './policy/approval-pattern.js';
 
 /**
  * The session's remembered `always` answers. Without a pattern an answer covers the same tool with
- * the same arguments; with a pattern, `matches(pattern, request)` decides (the policy engine's rule
- * syntax, e.g. `file_write(src/**)`).
+ * the same arguments; with a pattern, `matches(pattern, request)` decides (by default the policy
+ * engine's rule syntax, e.g. `file_write(src/**)`).
  */
 export class SessionApprovals implements ApprovalMemory {
   private readonly exact = new Set<string>();
   private readonly patterns: string[] = [];
 
-  constructor(private readonly matches: (pattern: string, request: ApprovalRequest) => boolean = () => false) {}
+  constructor(private readonly matches: (pattern: string, request: ApprovalRequest) => boolean = approvalPatternMatcher()) {}
 
   lookup(request: ApprovalRequest): boolean {
     return this.exact.has(`${request.tool}\u0000${request.argsHash}`) || this.patterns.some((p) => this.matches(p, request));

@@ -23,3 +23,7 @@ export { toToolResultMessages, fillDanglingCalls, repairOpenAIChatHistory, repai
 export type { ConversationFormat, OpenAIChatToolMessage, OpenAIResponsesToolOutput, AnthropicToolResultMessage, GeminiFunctionResponseContent } from './conversation.js';
 export { AuditLog, readAuditLog, planRecovery, markInterrupted, AuditLogLockedError, AuditWriteError, AuditLogCorruptError } from './audit/index.js';
 export type { AuditLogOptions, AuditRecord, Durability, RecoveryAction } from './audit/index.js';
+export { Policy, loadPolicy, parseRule, PolicyError, explainDecision, formatExplanation, approvalPatternMatcher } from './policy/index.js';
+export type { PolicyDocument, PolicyRuleSource, PolicyExample, PolicyRule, PolicyProof, PolicyExplanation, RuleExplanation, RulePattern } from './policy/index.js';
+export { ApprovalTokens } from './approval-token.js';
+export type { ApprovedCall, TokenCheck } from './approval-token.js';

@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { copyProject } from './support/temp-project.js';
+import { toolwright } from './support/run.js';
+
+const temporary: string[] = [];
+afterAll(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+function workspace(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-cli-'));
+  temporary.push(dir);
+  fs.writeFileSync(path.join(dir, 'notes.txt'), 'first\nsecond\n');
+  fs.mkdirSync(path.join(dir, 'src'));
+  fs.writeFileSync(path.join(dir, 'policy.json'), JSON.stringify({
+    rules: [
+      { deny: 'file_delete', reason: 'nothing is deleted from here' },
+      { allow: 'file_write(src/**)', match: ['src/a.ts'], not_match: ['src/../a.ts'] },
+      { ask: 'file_write(**/*.lock)', match: ['deep/yarn.lock'] },
+      { allow: 'file_read' },
+    ],
+    default: 'ask',
+  }));
+  return dir;
+}
+
+const json = (text: string) => JSON.parse(text) as Record<string, any>;
+
+describe('toolwright call', () => {
+  it('runs a core tool in the workspace and prints status, output, hash and duration', () => {
+    const dir = workspace();
+    const result = toolwright(['call', 'file_read', '--args', '{"path":"notes.txt"}', '--workspace', dir], dir);
+    expect(result.status).toBe(0);
+    const report = json(result.stdout);
+    expect(report).toMatchObject({ status: 'completed', tool: 'file_read', output: { content: '1\tfirst\n2\tsecond', totalLines: 2 }, truncated: false });
+    expect(report.outputHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('answers a malformed call with the correction text, exit 1', () => {
+    const dir = workspace();
+    const result = toolwright(['call', 'file_read', '--args', '{"limit":0}'], dir);
+    expect(result.status).toBe(1);
+    const report = json(result.stdout);
+    expect(report.error.code).toBe('invalid_arguments');
+    expect(report.content).toContain("missing required field 'path'");
+  });
+
+  it('reads large arguments from standard input with --args -', () => {
+    const dir = workspace();
+    const content = 'x'.repeat(200_000);
+    const result = toolwright(['call', 'file_write', '--args', '-', '--policy', 'policy.json'], dir, JSON.stringify({ path: 'src/big.txt', content }));
+    expect(result.status).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'src', 'big.txt'), 'utf8')).toBe(content);
+  });
+
+  it('denies by policy with the rule and its reason, and prints the proof', () => {
+    const dir = workspace();
+    const result = toolwright(['call', 'file_delete', '--args', '{"path":"notes.txt"}', '--policy', 'policy.json'], dir);
+    expect(result.status).toBe(1);
+    const report = json(result.stdout);
+    expect(report.error.code).toBe('policy_denied');
+    expect(report.content).toContain('nothing is deleted from here');
+    expect(report.proof).toMatchObject({ decision: 'deny', rule: 'file_delete', ruleIndex: 0 });
+    expect(fs.existsSync(path.join(dir, 'notes.txt'))).toBe(true);
+  });
+
+  it('refuses a call that needs approval when nothing can ask, and --yes approves it', () => {
+    const dir = workspace();
+    const refused = toolwright(['call', 'file_write', '--args', '{"path":"out.txt","content":"x"}', '--policy', 'policy.json'], dir, '');
+    expect(json(refused.stdout).error.code).toBe('approval_required');
+    expect(fs.existsSync(path.join(dir, 'out.txt'))).toBe(false);
+    const approved = toolwright(['call', 'file_write', '--args', '{"path":"out.txt","content":"x"}', '--policy', 'policy.json', '--yes'], dir);
+    expect(approved.status).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'out.txt'), 'utf8')).toBe('x');
+  });
+
+  it('writes a durable audit log in the workspace, one sequence per call', () => {
+    const dir = workspace();
+    toolwright(['call', 'file_read', '--args', '{"path":"notes.txt"}'], dir);
+    toolwright(['call', 'file_delete', '--args', '{"path":"notes.txt"}', '--policy', 'policy.json'], dir);
+    const records = fs.readFileSync(path.join(dir, '.toolwright', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(records.map((r) => r.type)).toEqual([
+      'ToolCallRequested', 'CapabilityCheck', 'PolicyDecision', 'ToolCallCompleted',
+      'ToolCallRequested', 'CapabilityCheck', 'PolicyDecision', 'ToolCallRejected',
+    ]);
+    expect(records.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('keeps the model confined: a path outside the workspace is refused', () => {
+    const dir = workspace();
+    const result = toolwright(['call', 'file_read', '--args', '{"path":"../../etc/passwd"}', '--audit', 'none'], dir);
+    expect(result.status).toBe(1);
+    expect(json(result.stdout).content).toContain('outside');
+  });
+
+  it('answers usage errors with exit code 2', () => {
+    const dir = workspace();
+    expect(toolwright(['call', 'file_read'], dir)).toMatchObject({ status: 2 });
+    expect(toolwright(['call', 'file_read', '--args', '{}', '--policy', 'missing.json'], dir).stderr).toContain('no such file');
+    fs.writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ rules: [{ allow: 'file_write(src/**)', match: ['lib/a.ts'] }] }));
+    const bad = toolwright(['call', 'file_read', '--args', '{}', '--policy', 'bad.json'], dir);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('does not match its example "lib/a.ts"');
+    expect(toolwright(['call', 'file_read', '--args', '{}', '--workspace', path.join(dir, 'nope')], dir).stderr).toContain('does not exist');
+  });
+});
+
+describe('toolwright policy', () => {
+  it('explain shows the deciding rule and every rule in evaluation order', () => {
+    const dir = workspace();
+    const result = toolwright(['policy', 'explain', 'file_write', '--args', '{"path":"src/../x.ts"}', '--policy', 'policy.json'], dir);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('file_write: ASK');
+    expect(result.stdout).toContain('no rule matches; the default (ask) applies');
+    expect(result.stdout).toContain('path = "src/../x.ts" does not match "src/**"');
+    const locked = toolwright(['policy', 'explain', 'file_write', '--args', '{"path":"src/yarn.lock"}', '--policy', 'policy.json'], dir);
+    // ask is evaluated before allow, whatever the order in the file
+    expect(locked.stdout).toContain('decided by rule 3: ask file_write(**/*.lock)');
+    const asJson = json(toolwright(['policy', 'explain', 'file_write', '--args', '{"path":"src/a.ts"}', '--policy', 'policy.json', '--format', 'json'], dir).stdout);
+    expect(asJson).toMatchObject({ decision: 'allow', proof: { rule: 'file_write(src/**)' } });
+  });
+
+  it('explain names the nearest tools for a typo', () => {
+    const dir = workspace();
+    const result = toolwright(['policy', 'explain', 'file_wirte', '--policy', 'policy.json'], dir);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("Did you mean 'file_write'");
+  });
+
+  it('check loads a policy and verifies its examples', () => {
+    const dir = workspace();
+    expect(toolwright(['policy', 'check', 'policy.json'], dir).stdout).toContain('4 rule(s), every example holds');
+  });
+});
+
+describe('toolwright list', () => {
+  it('lists the core tools and a project\'s own tools', () => {
+    const dir = copyProject('basic-project', 'list');
+    temporary.push(dir);
+    const result = toolwright(['list', '-p', 'tsconfig.json'], dir);
+    expect(result.status).toBe(0);
+    const names = json(result.stdout).map((d: { name: string }) => d.name);
+    expect(names).toEqual(expect.arrayContaining(['file_read', 'file_write', 'add_numbers', 'read_lines']));
+    const projectOnly = json(toolwright(['list', '-p', 'tsconfig.json', '--no-core'], dir).stdout).map((d: { name: string }) => d.name);
+    expect(projectOnly).not.toContain('file_read');
+  });
+});

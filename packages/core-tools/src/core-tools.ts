@@ -1,0 +1,41 @@
+import type { RegisteredTool, ToolRegistry } from '@toolwright/registry';
+import type { CoreToolsEnvironment } from './environment.js';
+import { FileReadTool } from './tools/file-read.js';
+import { FileListTool } from './tools/file-list.js';
+import { GlobTool } from './tools/glob.js';
+import { FileWriteTool } from './tools/file-write.js';
+import { FileEditTool } from './tools/file-edit.js';
+import { FileDeleteTool } from './tools/file-delete.js';
+import { WorkspaceError } from './workspace/workspace-error.js';
+
+/** The core toolkit classes, in the order their tools are listed. */
+export const CORE_TOOLKITS = [FileReadTool, FileListTool, GlobTool, FileWriteTool, FileEditTool, FileDeleteTool] as const;
+
+/** The toolkits bound to one environment; tools of one session share its read hashes. */
+export function createCoreTools(env: CoreToolsEnvironment): object[] {
+  const shared: CoreToolsEnvironment = { ...env, readHashes: env.readHashes ?? new Map() };
+  return CORE_TOOLKITS.map((Toolkit) => new Toolkit(shared));
+}
+
+/** Registers every core tool bound to `env`; returns what was added. */
+export function registerCoreTools(registry: ToolRegistry, env: CoreToolsEnvironment): RegisteredTool[] {
+  return createCoreTools(env).flatMap((toolkit) => registry.registerToolkit(toolkit));
+}
+
+/**
+ * Per-call risk for the executor's `riskLevel` option: a write, edit or delete of a protected path
+ * (`.git/`, `.toolwright/`, `.env` by default) is risky — it asks for approval even when the tool's
+ * tier would run unasked. A path the workspace refuses is left to the tool, which reports it.
+ */
+export function coreToolsRiskLevels(env: CoreToolsEnvironment): Record<string, (args: Record<string, unknown>) => 'safe' | 'risky'> {
+  const protectedPath = (args: Record<string, unknown>): 'safe' | 'risky' => {
+    if (typeof args.path !== 'string') return 'safe';
+    try {
+      return env.workspace.resolve(args.path).protected ? 'risky' : 'safe';
+    } catch (error) {
+      if (error instanceof WorkspaceError) return 'safe';
+      throw error;
+    }
+  };
+  return { file_write: protectedPath, file_edit: protectedPath, file_delete: protectedPath };
+}

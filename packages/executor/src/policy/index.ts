@@ -1,0 +1,7 @@
+export { Policy, loadPolicy } from './policy.js';
+export type { PolicyDocument, PolicyRuleSource, PolicyExample, PolicyRule, PolicyProof } from './policy.js';
+export { parseRule, subjectOf, subjectMatches, toolMatches, isCommandParameter, PolicyError } from './rule-pattern.js';
+export type { RulePattern } from './rule-pattern.js';
+export { explainDecision, formatExplanation } from './explain.js';
+export type { PolicyExplanation, RuleExplanation } from './explain.js';
+export { approvalPatternMatcher } from './approval-pattern.js';
