@@ -6,10 +6,11 @@ import { GlobTool } from './tools/glob.js';
 import { FileWriteTool } from './tools/file-write.js';
 import { FileEditTool } from './tools/file-edit.js';
 import { FileDeleteTool } from './tools/file-delete.js';
+import { ShellTool } from './tools/shell-exec.js';
 import { WorkspaceError } from './workspace/workspace-error.js';
 
 /** The core toolkit classes, in the order their tools are listed. */
-export const CORE_TOOLKITS = [FileReadTool, FileListTool, GlobTool, FileWriteTool, FileEditTool, FileDeleteTool] as const;
+export const CORE_TOOLKITS = [FileReadTool, FileListTool, GlobTool, FileWriteTool, FileEditTool, FileDeleteTool, ShellTool] as const;
 
 /** The toolkits bound to one environment; tools of one session share its read hashes. */
 export function createCoreTools(env: CoreToolsEnvironment): object[] {

@@ -1,15 +1,10 @@
 import { getToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { FileDeleteTool } from './tools/file-delete.js';
-import { FileEditTool } from './tools/file-edit.js';
-import { FileListTool } from './tools/file-list.js';
-import { FileReadTool } from './tools/file-read.js';
-import { FileWriteTool } from './tools/file-write.js';
-import { GlobTool } from './tools/glob.js';
+import { CORE_TOOLKITS } from './core-tools.js';
 
 /** Every core tool class; each method decorated with @tool() is one tool. */
-const TOOL_CLASSES = [FileReadTool, FileListTool, GlobTool, FileWriteTool, FileEditTool, FileDeleteTool];
+const TOOL_CLASSES = CORE_TOOLKITS;
 
 function declarationsOf(toolClass: { prototype: object }): ToolDeclaration[] {
   return Object.getOwnPropertyNames(toolClass.prototype)
@@ -26,7 +21,7 @@ describe('core tool declarations ("what the model sees")', () => {
       expect(d.metadata.capabilities.length, d.name).toBeGreaterThan(0);
       expect(d.description.length, d.name).toBeGreaterThan(80);
     }
-    expect(declarations.map((d) => d.name)).toEqual(['file_delete', 'file_edit', 'file_list', 'file_read', 'file_write', 'glob']);
+    expect(declarations.map((d) => d.name)).toEqual(['file_delete', 'file_edit', 'file_list', 'file_read', 'file_write', 'glob', 'shell_exec', 'shell_job_kill', 'shell_job_output']);
   });
 
   it('matches the pinned declarations', async () => {

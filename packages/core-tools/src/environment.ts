@@ -1,4 +1,5 @@
 import type { WorkspacePolicy } from './workspace/workspace-policy.js';
+import type { ShellConfig } from './shell/shell-config.js';
 
 /** What the core tools are bound to: the workspace they are confined to, and their limits. */
 export interface CoreToolsEnvironment {
@@ -10,4 +11,6 @@ export interface CoreToolsEnvironment {
    * refuses to edit a file that changed since the model read it. Shared by the tools of one session.
    */
   readHashes?: Map<string, string>;
+  /** How `shell_exec` runs commands (default: the host backend with the default allowlist). */
+  shell?: ShellConfig;
 }

@@ -1,0 +1,35 @@
+/**
+ * What `shell_exec` may run. Every simple command of a pipeline or list is judged on its own:
+ * its program (after unwrapping `env`, `timeout`, `nice`, `nohup`, `xargs`) must be allowed, and
+ * the dangerous flags of allowed programs are refused.
+ */
+export interface ShellPolicy {
+  /**
+   * Allowed commands: a program name (`ls`: any arguments) or a program with its leading words
+   * (`npm test`, `git status`: only that subcommand). Programs named by path are judged by their
+   * basename only when the path is inside the workspace; `/usr/bin/ls` is judged as `ls`.
+   */
+  allow: readonly string[];
+  /** Constructs refused by default, each allowed only when listed. */
+  permit?: readonly ShellConstruct[];
+  /** Longest command accepted, in characters (default 4096). */
+  maxLength?: number;
+  /** Most simple commands in one call (default 16). */
+  maxCommands?: number;
+}
+
+export type ShellConstruct =
+  | 'redirection' // > file, >> file, < file (paths are still confined to the workspace)
+  | 'variable-expansion' // $HOME, ${X}
+  | 'glob'; // *.ts, file?.txt in arguments
+
+/** Read-mostly development commands. Writers (`rm`, `mv`, `npm install`) must be added on purpose. */
+export const DEFAULT_SHELL_ALLOW: readonly string[] = [
+  'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'rg', 'find', 'echo', 'printf', 'pwd', 'sort', 'uniq', 'cut', 'tr',
+  'diff', 'sed', 'date', 'true', 'false', 'basename', 'dirname', 'realpath', 'stat', 'file', 'du', 'tree',
+  'mkdir', 'touch', 'cp', 'sleep', 'seq', 'yes', 'which',
+  'git status', 'git diff', 'git log', 'git show', 'git branch', 'git rev-parse', 'git ls-files', 'git blame',
+  'npm test', 'npm run', 'npm ls', 'node --version', 'tsc',
+];
+
+export const DEFAULT_SHELL_POLICY: ShellPolicy = { allow: DEFAULT_SHELL_ALLOW, permit: ['glob'] };

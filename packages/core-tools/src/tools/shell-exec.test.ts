@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runWithToolContext } from '@toolwright/tool';
+import { tempWorkspace } from '../test-support/temp-workspace.js';
+import { ShellTool, type ShellJobStarted, type ShellResult } from './shell-exec.js';
+import type { ShellConfig } from '../shell/shell-config.js';
+
+const ws = tempWorkspace({ 'notes.txt': 'alpha\nbeta\ngamma\n' });
+afterAll(() => ws.cleanup());
+
+function shell(config: ShellConfig = { backend: 'host', policy: { allow: ['ls', 'cat', 'echo', 'sleep', 'yes', 'head', 'seq', 'wc', 'true', 'false', 'printenv', 'sh-tree', './spawn.sh', 'ps'], permit: ['glob'] } }) {
+  return new ShellTool({ ...ws.env, shell: config });
+}
+const run = async (tool: ShellTool, command: string, timeoutSeconds?: number) => (await tool.shellExec(command, timeoutSeconds)) as ShellResult;
+
+function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+describe('shell_exec (host backend)', () => {
+  it('runs an allowed command in the workspace and reports exit code and output', async () => {
+    const result = await run(shell(), 'cat notes.txt | wc -l');
+    expect(result).toMatchObject({ exitCode: 0, signal: null, stdout: '3\n', stderr: '', truncated: false, timedOut: false });
+  });
+
+  it('reports a failing exit code and stderr', async () => {
+    const result = await run(shell(), 'ls missing-file');
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stderr).toContain('missing-file');
+  });
+
+  it('refuses a command the analyzer rejects, before anything runs', async () => {
+    await expect(shell().shellExec('echo $(touch pwned)')).rejects.toThrow(/refused: command substitution/);
+    expect(fs.existsSync(path.join(ws.root, 'pwned'))).toBe(false);
+  });
+
+  it('reads no start-up files: a planted .bashrc and BASH_ENV change nothing', async () => {
+    ws.write('.bashrc', 'alias ls="echo HIJACKED"\necho HIJACKED\n');
+    const previous = process.env.BASH_ENV;
+    process.env.BASH_ENV = path.join(ws.root, '.bashrc');
+    try {
+      const result = await run(shell(), 'ls notes.txt');
+      expect(result.stdout).toBe('notes.txt\n');
+    } finally {
+      if (previous === undefined) delete process.env.BASH_ENV; else process.env.BASH_ENV = previous;
+    }
+  });
+
+  it('passes only an allowlisted environment, with a private HOME', async () => {
+    process.env.TOOLWRIGHT_TEST_SECRET = 'sk-live-123';
+    try {
+      const result = await run(shell(), 'printenv');
+      expect(result.stdout).not.toContain('sk-live-123');
+      expect(result.stdout).toMatch(/^HOME=.*toolwright-shell-home-/m);
+      expect(result.stdout).toContain('GIT_CONFIG_NOSYSTEM=1');
+    } finally {
+      delete process.env.TOOLWRIGHT_TEST_SECRET;
+    }
+  });
+
+  it('closes stdin, so a command waiting for input ends at once', async () => {
+    const result = await run(shell(), 'cat');
+    expect(result).toMatchObject({ exitCode: 0, stdout: '' });
+  });
+
+  it('kills the whole process tree at the timeout, grandchildren included', async () => {
+    ws.write('spawn.sh', '#!/bin/bash\nsleep 30 &\necho $! > grandchild.pid\nsleep 30\n');
+    fs.chmodSync(path.join(ws.root, 'spawn.sh'), 0o755);
+    const tool = shell({ backend: 'host', killGraceMs: 200, policy: { allow: ['./spawn.sh'] } });
+    const result = await run(tool, './spawn.sh', 1);
+    expect(result.timedOut).toBe(true);
+    expect(result.signal).toBe('SIGTERM');
+    const grandchild = Number(ws.read('grandchild.pid'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(alive(grandchild)).toBe(false);
+  });
+
+  it('holds the output cap while streaming and keeps head and tail', async () => {
+    const tool = shell({ backend: 'host', maxOutputBytes: 1024, policy: { allow: ['seq'] } });
+    const result = await run(tool, 'seq 1 200000');
+    expect(result.truncated).toBe(true);
+    expect(result.stdoutBytes).toBe(1288895);
+    expect(result.stdout.startsWith('1\n2\n3\n')).toBe(true);
+    expect(result.stdout.endsWith('199999\n200000\n')).toBe(true);
+    expect(result.stdout).toMatch(/\[\.\.\. \d+ bytes of output omitted \.\.\.\]/);
+    expect(Buffer.byteLength(result.stdout)).toBeLessThan(1200);
+  });
+
+  it('stops when the call is cancelled through its AbortSignal', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = runWithToolContext({ callId: 'c', toolName: 'shell_exec', signal: controller.signal, progress: () => {} }, () => shell().shellExec('sleep 20'));
+    setTimeout(() => controller.abort(), 100);
+    await expect(pending).rejects.toThrow(/cancelled/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('runs background jobs, reads their output and kills them', async () => {
+    const tool = shell();
+    const started = (await tool.shellExec('echo start && sleep 0.2 && echo done', undefined, true)) as ShellJobStarted;
+    expect(started.jobId).toMatch(/^job_/);
+    const finished = await tool.shellJobOutput(started.jobId, 10);
+    expect(finished).toMatchObject({ running: false, result: { exitCode: 0, stdout: 'start\ndone\n' } });
+    await expect(tool.shellJobOutput(started.jobId)).rejects.toThrow(/no background job/);
+    const long = (await tool.shellExec('sleep 30', undefined, true)) as ShellJobStarted;
+    expect(await tool.shellJobOutput(long.jobId)).toMatchObject({ running: true });
+    const killed = await tool.shellJobKill(long.jobId);
+    expect(killed.signal).toBe('SIGTERM');
+  });
+
+  it('validates the command text itself', async () => {
+    await expect(shell().shellExec('   ')).rejects.toThrow(/empty/);
+    await expect(shell().shellExec('ls\0x')).rejects.toThrow(/NUL/);
+    await expect(shell().shellExec('echo '.padEnd(5000, 'x'))).rejects.toThrow(/limit is 4096/);
+  });
+});
+
+describe('shell_exec (disabled backend)', () => {
+  it('refuses every call and says why', async () => {
+    await expect(new ShellTool({ ...ws.env, shell: { backend: 'disabled', reason: 'this deployment has no shell' } }).shellExec('ls'))
+      .rejects.toThrow('The shell is disabled in this workspace: this deployment has no shell. Use the file tools instead.');
+  });
+});

@@ -1,0 +1,171 @@
+import { getToolContext, tool, type Integer } from '@toolwright/tool';
+import type { CoreToolsEnvironment } from '../environment.js';
+import { loadBashParser } from '../shell/bash-parser.js';
+import { analyzeCommand, type PathConfinement } from '../shell/command-analysis.js';
+import { JobTable } from '../shell/jobs.js';
+import { RunningProcess, type ProcessOutcome } from '../shell/run-process.js';
+import { commandEnvironment, resolvedShellConfig, type ShellConfig } from '../shell/shell-config.js';
+import { DEFAULT_SHELL_POLICY } from '../shell/shell-policy.js';
+import { workspaceConfinement } from '../shell/confinement.js';
+
+/** What `shell_exec` returns. */
+export interface ShellResult {
+  /** The exit status, or null when a signal ended the command. */
+  exitCode: Integer | null;
+  /** The signal that ended the command (e.g. SIGKILL after a timeout), or null. */
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  /** Whether stdout or stderr was longer than the cap (their middle is omitted, with a marker). */
+  truncated: boolean;
+  stdoutBytes: Integer;
+  stderrBytes: Integer;
+  timedOut: boolean;
+  durationMs: Integer;
+}
+
+/** What starting a background command returns. */
+export interface ShellJobStarted {
+  jobId: string;
+  command: string;
+}
+
+/** The state of a background job. */
+export interface ShellJobStatus {
+  jobId: string;
+  running: boolean;
+  /** Present once the job has finished. */
+  result?: ShellResult;
+  /** Output so far, while it runs. */
+  stdout?: string;
+  stderr?: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_MAX_OUTPUT = 32 * 1024;
+
+/** Runs shell commands in the workspace, each judged by a bash parser against an allowlist. */
+export class ShellTool {
+  private readonly config: ShellConfig;
+  private readonly jobs: JobTable;
+
+  constructor(private readonly env: CoreToolsEnvironment) {
+    this.config = resolvedShellConfig(env.shell);
+    this.jobs = new JobTable(this.config.backend === 'host' ? this.config.maxJobs ?? 8 : 0);
+  }
+
+  /**
+   * Runs a shell command in the workspace root and returns its exit code, stdout and stderr.
+   * The command is parsed as bash and every command in it must be on the allowlist; command
+   * substitution, variables, redirections to files, subshells, loops and `&` are refused, as are
+   * paths outside the workspace. Use the file tools to read and change files, not the shell.
+   * stdin is closed (commands must not wait for input); stdout and stderr keep their first and last
+   * 16 KiB each. The command is killed with its whole process tree at the timeout. With
+   * `background: true` it returns a job id at once; read the output with shell_job_output and stop
+   * it with shell_job_kill.
+   * @param command The command line, e.g. `npm test -- --run` or `git diff --stat | tail -5`.
+   * @param timeoutSeconds Kill the command after this many seconds (default 120).
+   * @param background Start the command and return a job id instead of waiting for it.
+   */
+  @tool({ tier: 'privileged', group: 'exec', sideEffects: ['process-spawn', 'fs-write'], capabilities: ['process.spawn'], determinism: 'non-deterministic', timeout: '10m', parallel: false })
+  async shellExec(command: string, /** @minimum 1 @maximum 600 */ timeoutSeconds?: Integer, background: boolean = false): Promise<ShellResult | ShellJobStarted> {
+    const config = this.config;
+    if (config.backend === 'disabled') {
+      throw new Error(`The shell is disabled in this workspace${config.reason ? `: ${config.reason}` : ''}. Use the file tools instead.`);
+    }
+    await this.judge(command, config);
+    const context = getToolContext();
+    const running = new RunningProcess({
+      command, cwd: this.env.workspace.rootOf('private'), env: commandEnvironment(config),
+      timeoutMs: Math.min(timeoutSeconds !== undefined ? timeoutSeconds * 1000 : Infinity, config.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      maxOutputBytes: config.maxOutputBytes ?? DEFAULT_MAX_OUTPUT, killGraceMs: config.killGraceMs ?? 2000,
+      // A background job outlives the call, so the call's signal must not stop it.
+      ...(!background && context?.signal ? { signal: context.signal } : {}),
+    });
+    if (background) {
+      const job = this.jobs.start(command, running);
+      return { jobId: job.id, command };
+    }
+    const outcome = await running.done;
+    if (outcome.cancelled) throw new Error('The command was cancelled and its process tree killed.');
+    return toResult(outcome);
+  }
+
+  /**
+   * Returns a background job's output: the result once it has finished, else the output so far.
+   * With `waitSeconds`, waits up to that long for the job to finish first.
+   * @param jobId The id shell_exec returned.
+   * @param waitSeconds Seconds to wait for the job to finish (default 0: answer at once).
+   */
+  @tool({ tier: 'read-only', group: 'exec', sideEffects: ['none'], capabilities: ['process.spawn'], determinism: 'non-deterministic', timeout: '2m' })
+  async shellJobOutput(jobId: string, /** @minimum 0 @maximum 60 */ waitSeconds: Integer = 0): Promise<ShellJobStatus> {
+    const job = this.jobs.get(jobId);
+    if (!job.outcome && waitSeconds > 0) {
+      const signal = getToolContext()?.signal;
+      await Promise.race([job.process.done, delay(waitSeconds * 1000, signal)]);
+    }
+    const outcome = job.outcome ?? (job.process.exited ? await job.process.done : undefined);
+    if (outcome) {
+      this.jobs.forget(jobId);
+      return { jobId, running: false, result: toResult(outcome) };
+    }
+    return { jobId, running: true, stdout: job.process.stdout.text(), stderr: job.process.stderr.text() };
+  }
+
+  /**
+   * Stops a background job and its whole process tree (TERM, then KILL after a grace period) and
+   * returns its final output.
+   * @param jobId The id shell_exec returned.
+   */
+  @tool({ tier: 'side-effecting', group: 'exec', sideEffects: ['process-spawn'], capabilities: ['process.spawn'], determinism: 'non-deterministic', timeout: '30s' })
+  async shellJobKill(jobId: string): Promise<ShellResult> {
+    const job = this.jobs.get(jobId);
+    job.process.kill();
+    const outcome = await job.process.done;
+    this.jobs.forget(jobId);
+    return toResult(outcome);
+  }
+
+  /** Stops every background job; call when the session ends. */
+  dispose(): void {
+    this.jobs.killAll();
+  }
+
+  private async judge(command: string, config: Extract<ShellConfig, { backend: 'host' }>): Promise<void> {
+    const policy = config.policy ?? DEFAULT_SHELL_POLICY;
+    const maxLength = policy.maxLength ?? 4096;
+    if (command.trim() === '') throw new Error('The command is empty.');
+    if (command.length > maxLength) throw new Error(`The command is ${command.length} characters long; the limit is ${maxLength}. Put long content in a file with file_write.`);
+    if (/[\0\r]/.test(command)) throw new Error('The command contains a NUL or carriage-return character.');
+    const parser = await loadBashParser();
+    const tree = parser.parse(command);
+    if (!tree) throw new Error('The command could not be parsed.');
+    try {
+      const verdict = analyzeCommand(tree.rootNode, policy, this.confinement());
+      if (!verdict.ok) throw new Error(`The command was refused: ${verdict.reason}.`);
+    } finally {
+      tree.delete();
+    }
+  }
+
+  private confinement(): PathConfinement {
+    return workspaceConfinement(this.env.workspace);
+  }
+}
+
+function toResult(outcome: ProcessOutcome): ShellResult {
+  return {
+    exitCode: outcome.exitCode, signal: outcome.signal,
+    stdout: outcome.stdout.text(), stderr: outcome.stderr.text(),
+    truncated: outcome.stdout.truncated || outcome.stderr.truncated,
+    stdoutBytes: outcome.stdout.totalBytes, stderrBytes: outcome.stderr.totalBytes,
+    timedOut: outcome.timedOut, durationMs: outcome.durationMs,
+  };
+}
+
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
+}
