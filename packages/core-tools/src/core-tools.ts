@@ -7,10 +7,12 @@ import { FileWriteTool } from './tools/file-write.js';
 import { FileEditTool } from './tools/file-edit.js';
 import { FileDeleteTool } from './tools/file-delete.js';
 import { ShellTool } from './tools/shell-exec.js';
+import { WebFetchTool } from './tools/web-fetch.js';
+import { WebSearchTool } from './tools/web-search.js';
 import { WorkspaceError } from './workspace/workspace-error.js';
 
 /** The core toolkit classes, in the order their tools are listed. */
-export const CORE_TOOLKITS = [FileReadTool, FileListTool, GlobTool, FileWriteTool, FileEditTool, FileDeleteTool, ShellTool] as const;
+export const CORE_TOOLKITS = [FileReadTool, FileListTool, GlobTool, FileWriteTool, FileEditTool, FileDeleteTool, ShellTool, WebFetchTool, WebSearchTool] as const;
 
 /** The toolkits bound to one environment; tools of one session share its read hashes. */
 export function createCoreTools(env: CoreToolsEnvironment): object[] {

@@ -1,5 +1,6 @@
 import type { WorkspacePolicy } from './workspace/workspace-policy.js';
 import type { ShellConfig } from './shell/shell-config.js';
+import type { WebConfig } from './web/web-config.js';
 
 /** What the core tools are bound to: the workspace they are confined to, and their limits. */
 export interface CoreToolsEnvironment {
@@ -13,4 +14,6 @@ export interface CoreToolsEnvironment {
   readHashes?: Map<string, string>;
   /** How `shell_exec` runs commands (default: the host backend with the default allowlist). */
   shell?: ShellConfig;
+  /** Limits, internal-address exceptions and the search provider of the web tools. */
+  web?: WebConfig;
 }

@@ -1,0 +1,173 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import zlib from 'node:zlib';
+import type { AddressPolicy } from './address-policy.js';
+
+export interface FetchLimits {
+  /** Largest decompressed body kept, in bytes. */
+  maxBytes: number;
+  /** Most redirects followed. */
+  maxRedirects: number;
+  signal: AbortSignal;
+  userAgent: string;
+}
+
+export interface FetchedResponse {
+  url: string;
+  status: number;
+  contentType: string;
+  body: Buffer;
+  /** Whether the body was longer than `maxBytes` (and cut there). */
+  truncated: boolean;
+  redirects: string[];
+  /** The address actually connected to. */
+  address: string;
+}
+
+/** A refusal or failure the model can act on; never a stack trace. */
+export class WebFetchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebFetchError';
+  }
+}
+
+/**
+ * GET with SSRF defences: the scheme must be http(s); every hop's host is resolved by a lookup that
+ * checks each address and hands the socket the checked one (no second resolution to race); literal
+ * IP hosts are checked too; redirects are followed one hop at a time, each hop judged afresh; the
+ * decompressed body is capped while it streams. Proxies from the environment are never used.
+ */
+export async function guardedGet(url: string, policy: AddressPolicy, limits: FetchLimits): Promise<FetchedResponse> {
+  const redirects: string[] = [];
+  let current = parseUrl(url);
+  for (;;) {
+    const response = await requestOnce(current, policy, limits);
+    if (response.redirect) {
+      if (redirects.length >= limits.maxRedirects) throw new WebFetchError(`more than ${limits.maxRedirects} redirects (last to ${response.redirect}); fetch the final URL directly`);
+      let next: URL;
+      try {
+        next = new URL(response.redirect, current);
+      } catch {
+        throw new WebFetchError(`the server redirected to an invalid URL '${response.redirect}'`);
+      }
+      redirects.push(next.href);
+      current = parseUrl(next.href);
+      continue;
+    }
+    return { ...response.result!, redirects };
+  }
+}
+
+function parseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new WebFetchError(`'${text}' is not a valid absolute URL (e.g. https://example.com/page)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebFetchError(`only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, '')}:`);
+  if (url.username || url.password) throw new WebFetchError('URLs with credentials (user:password@) are refused');
+  return url;
+}
+
+type Once = { redirect?: string; result?: Omit<FetchedResponse, 'redirects'> };
+
+function requestOnce(url: URL, policy: AddressPolicy, limits: FetchLimits): Promise<Once> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(host)) {
+    const refused = policy.check(host);
+    if (refused) return Promise.reject(new WebFetchError(`refused ${url.host}: ${refused}`));
+  }
+  const lookup: net.LookupFunction = (hostname, options, callback) => {
+    dns.lookup(hostname, { all: true, family: (options as dns.LookupOptions).family ?? 0 }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const list = addresses as dns.LookupAddress[];
+      const refused = list.map((a) => policy.check(a.address)).find((r) => r !== undefined);
+      // One private address among the answers refuses the host: DNS answers can rotate.
+      if (refused) return callback(Object.assign(new WebFetchError(`refused ${hostname}: ${refused}`), { code: 'EREFUSED_SSRF' }), '', 0);
+      const first = list[0];
+      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
+      if ((options as dns.LookupOptions).all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, [first]);
+      else callback(null, first.address, first.family);
+    });
+  };
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<Once>((resolve, reject) => {
+    const request = client.request(url, {
+      method: 'GET', lookup, agent: false, signal: limits.signal,
+      headers: { 'user-agent': limits.userAgent, accept: 'text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' },
+    }, (response) => {
+      const address = response.socket.remoteAddress ?? '';
+      // Belt and braces: the socket's peer must pass too (e.g. a lookup bypassed by a literal).
+      const refused = address ? policy.check(address) : undefined;
+      if (refused) {
+        response.destroy();
+        return reject(new WebFetchError(`refused ${url.host}: ${refused}`));
+      }
+      const status = response.statusCode ?? 0;
+      if ([301, 302, 303, 307, 308].includes(status) && response.headers.location) {
+        response.resume();
+        return resolve({ redirect: response.headers.location });
+      }
+      readBody(response, limits.maxBytes).then(({ body, truncated }) => resolve({
+        result: { url: url.href, status, contentType: String(response.headers['content-type'] ?? ''), body, truncated, address },
+      }), reject);
+    });
+    request.on('error', (error: Error & { code?: string }) => {
+      if (error instanceof WebFetchError) return reject(error);
+      if (error.name === 'AbortError' || limits.signal.aborted) return reject(new WebFetchError(`the request to ${url.host} timed out or was cancelled`));
+      const cause = (error as { cause?: unknown }).cause;
+      if (cause instanceof WebFetchError) return reject(cause);
+      reject(new WebFetchError(`could not fetch ${url.href}: ${error.code === 'ENOTFOUND' ? `the host ${url.hostname} was not found` : error.message}`));
+    });
+    request.end();
+  });
+}
+
+/** Decompresses as declared and stops reading at `maxBytes` of decompressed data (zip bombs end there). */
+function readBody(response: http.IncomingMessage, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip()
+    : encoding === 'deflate' ? zlib.createInflate()
+    : encoding === 'br' ? zlib.createBrotliDecompress()
+    : undefined;
+  if (encoding && encoding !== 'identity' && !decoder) {
+    response.destroy();
+    return Promise.reject(new WebFetchError(`the server sent an unsupported content encoding '${encoding}'`));
+  }
+  const stream: NodeJS.ReadableStream = decoder ? response.pipe(decoder) : response;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (truncated: boolean) => {
+      if (done) return;
+      done = true;
+      response.destroy();
+      decoder?.destroy();
+      resolve({ body: Buffer.concat(chunks), truncated });
+    };
+    stream.on('data', (chunk: Buffer) => {
+      if (done) return;
+      const room = maxBytes - size;
+      if (chunk.length >= room) {
+        chunks.push(chunk.subarray(0, room));
+        size = maxBytes;
+        return finish(true);
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    stream.on('end', () => finish(false));
+    stream.on('error', (error: Error) => {
+      if (done) return;
+      done = true;
+      response.destroy();
+      reject(new WebFetchError(`the response body could not be read: ${error.message}`));
+    });
+    response.on('aborted', () => { if (!done) { done = true; reject(new WebFetchError('the server closed the connection mid-body')); } });
+  });
+}
