@@ -9,10 +9,12 @@ import { FileDeleteTool } from './tools/file-delete.js';
 import { ShellTool } from './tools/shell-exec.js';
 import { WebFetchTool } from './tools/web-fetch.js';
 import { WebSearchTool } from './tools/web-search.js';
+import { FileSearchTool } from './tools/file-search.js';
+import { VaultTool } from './tools/vault-copyto.js';
 import { WorkspaceError } from './workspace/workspace-error.js';
 
 /** The core toolkit classes, in the order their tools are listed. */
-export const CORE_TOOLKITS = [FileReadTool, FileListTool, GlobTool, FileWriteTool, FileEditTool, FileDeleteTool, ShellTool, WebFetchTool, WebSearchTool] as const;
+export const CORE_TOOLKITS = [FileReadTool, FileListTool, FileSearchTool, GlobTool, FileWriteTool, FileEditTool, FileDeleteTool, ShellTool, WebFetchTool, WebSearchTool, VaultTool] as const;
 
 /** The toolkits bound to one environment; tools of one session share its read hashes. */
 export function createCoreTools(env: CoreToolsEnvironment): object[] {

@@ -16,4 +16,8 @@ export interface CoreToolsEnvironment {
   shell?: ShellConfig;
   /** Limits, internal-address exceptions and the search provider of the web tools. */
   web?: WebConfig;
+  /** The ripgrep binary file_search uses (default: `rg` when on PATH); `false` forces the built-in engine. */
+  ripgrep?: string | false;
+  /** The read-only vault `vault_copyto` copies from. */
+  vault?: { root: string };
 }

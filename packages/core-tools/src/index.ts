@@ -37,3 +37,7 @@ export { AddressPolicy } from './web/address-policy.js';
 export { searxngProvider, braveSearchProvider, WebSearchError } from './web/search-provider.js';
 export type { WebSearchProvider, SearchResult } from './web/search-provider.js';
 export { htmlToMarkdown } from './web/html-to-markdown.js';
+export { FileSearchTool } from './tools/file-search.js';
+export type { FileSearchResult, SearchMatch } from './tools/file-search.js';
+export { VaultTool } from './tools/vault-copyto.js';
+export type { VaultCopyResult } from './tools/vault-copyto.js';

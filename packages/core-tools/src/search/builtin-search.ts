@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import { walk } from '../workspace/walk.js';
+import { compileQuery, pathFilter, type MatchLines, type SearchQuery } from './search-query.js';
+
+
+/**
+ * The built-in engine: walks the tree (.gitignore respected, .git and symlinks skipped), skips
+ * binary and oversized files, and runs one regex over each file's text, recording matching lines.
+ */
+export function builtinSearch(root: string, query: SearchQuery, signal?: AbortSignal): MatchLines {
+  const regex = compileQuery(query);
+  const accept = pathFilter(query);
+  const found: MatchLines = new Map();
+  for (const entry of walk(root).entries) {
+    if (signal?.aborted) break;
+    if (entry.kind !== 'file' || entry.size > query.maxFileBytes || !accept(entry.relative)) continue;
+    let buffer: Buffer;
+    try {
+      buffer = fs.readFileSync(entry.absolute);
+    } catch {
+      continue;
+    }
+    if (buffer.includes(0)) continue; // binary, as ripgrep judges it
+    const lines = matchingLines(buffer.toString('utf8'), regex);
+    if (lines.length > 0) found.set(entry.relative, lines);
+  }
+  return found;
+}
+
+/** Line numbers (1-based) with at least one match; the regex must have the g and m flags. */
+export function matchingLines(text: string, regex: RegExp): number[] {
+  const lines: number[] = [];
+  regex.lastIndex = 0;
+  let line = 1;
+  let scanned = 0;
+  let match: RegExpExecArray | null;
+  while ((match = regex.exec(text)) !== null) {
+    for (let i = text.indexOf('\n', scanned); i !== -1 && i < match.index; i = text.indexOf('\n', i + 1)) line++;
+    scanned = match.index;
+    if (lines[lines.length - 1] !== line) lines.push(line);
+    // Continue at the next line: one entry per line, and empty matches cannot loop.
+    const next = text.indexOf('\n', match.index);
+    if (next === -1) break;
+    line++;
+    scanned = next + 1;
+    regex.lastIndex = next + 1;
+  }
+  return lines;
+}

@@ -1,0 +1,40 @@
+import picomatch from 'picomatch';
+
+/** A search as both engines run it. */
+export interface SearchQuery {
+  pattern: string;
+  literal: boolean;
+  caseMode: 'smart' | 'sensitive' | 'insensitive';
+  include: readonly string[];
+  exclude: readonly string[];
+  /** Files larger than this are skipped (both engines). */
+  maxFileBytes: number;
+}
+
+/** Where matches are: file path (relative, `/`-separated) → matching line numbers (1-based, ascending). */
+export type MatchLines = Map<string, number[]>;
+
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** Whether the search ignores case: smart case ignores it unless the pattern has an upper-case letter. */
+export function ignoresCase(query: SearchQuery): boolean {
+  return query.caseMode === 'insensitive' || (query.caseMode === 'smart' && !/\p{Lu}/u.test(query.pattern));
+}
+
+/** The JavaScript regex of a query (validated here for both engines, so both refuse the same patterns). */
+export function compileQuery(query: SearchQuery): RegExp {
+  const source = query.literal ? query.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : query.pattern;
+  try {
+    return new RegExp(source, `gmu${ignoresCase(query) ? 'i' : ''}`);
+  } catch (error) {
+    throw new Error(`The pattern is not a valid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}. Pass literal: true to search for the text as it is.`);
+  }
+}
+
+/** include/exclude globs: a glob without `/` matches a file name anywhere, as ripgrep's -g does. */
+export function pathFilter(query: SearchQuery): (relative: string) => boolean {
+  const compile = (globs: readonly string[]) => globs.map((g) => picomatch(g, { dot: true, basename: !g.includes('/') }));
+  const include = compile(query.include);
+  const exclude = compile(query.exclude);
+  return (relative) => (include.length === 0 || include.some((m) => m(relative))) && !exclude.some((m) => m(relative));
+}

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { tempWorkspace } from '../test-support/temp-workspace.js';
+import { findRipgrep } from '../search/ripgrep-search.js';
+import { matchingLines } from '../search/builtin-search.js';
+import { FileSearchTool } from './file-search.js';
+
+const ws = tempWorkspace({
+  'src/load.ts': 'export function loadConfig() {}\nconst x = 1;\nexport function LoadAll() {}\n',
+  'src/deep/util.ts': 'function load() {}\n// TODO: load more\n',
+  'src/notes.md': 'Loading notes\n$1 and $& are literal here\n',
+  'README.md': 'load the config\n',
+  '.hidden/config.ts': 'function loadHidden() {}\n',
+  'dist/bundle.js': 'function load() {}\n',
+  '.gitignore': 'dist/\n',
+  'bin.dat': Buffer.from('load\0binary'),
+  '.git/HEAD': 'load ref\n',
+});
+fs.symlinkSync('/etc', path.join(ws.root, 'etc-link'));
+afterAll(() => ws.cleanup());
+
+const builtin = new FileSearchTool({ ...ws.env, ripgrep: false });
+const rg = findRipgrep();
+
+describe('file_search (built-in engine)', () => {
+  it('finds matching lines sorted by path and line, honouring .gitignore and skipping .git, binaries and symlinks', async () => {
+    const result = await builtin.fileSearch('function load');
+    expect(result.engine).toBe('builtin');
+    expect(result.matches.map((m) => `${m.path}:${m.line}`)).toEqual(['.hidden/config.ts:1', 'src/deep/util.ts:1', 'src/load.ts:1', 'src/load.ts:3']);
+    expect(result).toMatchObject({ files: 3, truncated: false });
+  });
+
+  it('uses smart case: a capital letter makes the search case-sensitive', async () => {
+    expect((await builtin.fileSearch('LoadAll')).matches.map((m) => m.line)).toEqual([3]);
+    expect((await builtin.fileSearch('loadall')).matches.length).toBe(1);
+    expect((await builtin.fileSearch('loadall', '.', false, 'sensitive')).matches.length).toBe(0);
+  });
+
+  it('searches literal text, with regex characters taken as they are', async () => {
+    const result = await builtin.fileSearch('$1 and $&', '.', true);
+    expect(result.matches).toEqual([{ path: 'src/notes.md', line: 2, text: '$1 and $& are literal here' }]);
+  });
+
+  it('filters with include and exclude globs and returns context lines', async () => {
+    const result = await builtin.fileSearch('load', 'src', false, 'smart', ['*.ts'], ['deep/**'], 1);
+    expect(result.matches[0]).toEqual({ path: 'load.ts', line: 1, text: 'export function loadConfig() {}', before: [], after: ['const x = 1;'] });
+    expect(result.matches.every((m) => m.path === 'load.ts')).toBe(true);
+  });
+
+  it('caps the results and says so', async () => {
+    const result = await builtin.fileSearch('load', '.', false, 'smart', [], [], 0, 2);
+    expect(result).toMatchObject({ truncated: true });
+    expect(result.matches).toHaveLength(2);
+  });
+
+  it('refuses an invalid regex with a hint, and paths outside the workspace', async () => {
+    await expect(builtin.fileSearch('func(')).rejects.toThrow(/not a valid regular expression.*literal: true/s);
+    await expect(builtin.fileSearch('x', '../')).rejects.toThrow(/outside/);
+    await expect(builtin.fileSearch('x', 'etc-link')).rejects.toThrow(/outside|link/);
+  });
+});
+
+describe.runIf(rg)('file_search: ripgrep and the built-in engine agree', () => {
+  const ripgrep = new FileSearchTool({ ...ws.env, ripgrep: rg as string });
+  it.each([
+    ['function load'], ['load'], ['LoadAll'], ['^export'], ['\\d'], ['TODO|notes'], ['[A-Z]\\w+'],
+  ])('%s', async (pattern) => {
+    const a = await ripgrep.fileSearch(pattern, '.', false, 'smart', [], [], 1);
+    const b = await builtin.fileSearch(pattern, '.', false, 'smart', [], [], 1);
+    expect(a.engine).toBe('ripgrep');
+    expect({ ...a, engine: 'x' }).toEqual({ ...b, engine: 'x' });
+  });
+
+  it('agrees with include/exclude globs and literal mode', async () => {
+    const args = ['load', '.', true, 'insensitive', ['*.ts', '*.md'], ['src/deep/**']] as const;
+    const a = await ripgrep.fileSearch(...args);
+    const b = await builtin.fileSearch(...args);
+    expect(a.matches).toEqual(b.matches);
+    expect(a.matches.length).toBeGreaterThan(0);
+  });
+
+  it('falls back to the built-in engine for patterns ripgrep cannot run', async () => {
+    const result = await ripgrep.fileSearch('load(?=Config)');
+    expect(result.engine).toBe('builtin');
+    expect(result.matches.map((m) => m.path)).toEqual(['src/load.ts']);
+  });
+});
+
+describe('matchingLines', () => {
+  it('finds the same lines as a line-by-line test', () => {
+    fc.assert(fc.property(fc.array(fc.stringMatching(/^[ab\n]{0,6}$/), { maxLength: 8 }), fc.constantFrom('a', 'ab', '^b', 'a$', 'b+'), (parts, pattern) => {
+      const text = parts.join('\n');
+      const expected = text.split('\n').flatMap((line, i) => (new RegExp(pattern).test(line) ? [i + 1] : []));
+      expect(matchingLines(text, new RegExp(pattern, 'gmu'))).toEqual(expected);
+    }), { numRuns: 500 });
+  });
+});

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import { getToolContext, tool, type Integer } from '@toolwright/tool';
+import type { CoreToolsEnvironment } from '../environment.js';
+import { builtinSearch } from '../search/builtin-search.js';
+import { findRipgrep, ripgrepSearch } from '../search/ripgrep-search.js';
+import { compileQuery, MAX_FILE_BYTES, type MatchLines, type SearchQuery } from '../search/search-query.js';
+
+/** One matching line. */
+export interface SearchMatch {
+  /** File path relative to the searched directory. */
+  path: string;
+  line: Integer;
+  /** The line's text (cut at 500 characters). */
+  text: string;
+  /** Lines before it, when context was asked for. */
+  before?: string[];
+  /** Lines after it, when context was asked for. */
+  after?: string[];
+}
+
+/** What `file_search` returns. */
+export interface FileSearchResult {
+  matches: SearchMatch[];
+  /** Number of files with at least one match. */
+  files: Integer;
+  /** Whether more lines matched than `maxResults`. */
+  truncated: boolean;
+  /** Which engine ran: ripgrep when the machine has it, else the built-in search (same results). */
+  engine: 'ripgrep' | 'builtin';
+}
+
+const MAX_LINE_CHARS = 500;
+
+/** Searches file contents in the workspace. */
+export class FileSearchTool {
+  constructor(private readonly env: CoreToolsEnvironment) {}
+
+  /**
+   * Searches the text of files under `path` for a regular expression (JavaScript syntax) or, with
+   * `literal: true`, for exact text, and returns the matching lines with their file and line number,
+   * sorted by path and line. Case: `smart` (default) ignores case unless the pattern has a capital
+   * letter. `include`/`exclude` are globs such as `*.ts` or `src/**`; a glob without `/` matches
+   * file names anywhere. Files ignored by `.gitignore`, the `.git` folder, binary files and files
+   * over 10 MiB are skipped. Returns at most `maxResults` lines (default 200); `truncated` says when
+   * more matched — narrow the search then.
+   * @param pattern The regular expression, e.g. `function\s+load\w*`, or text with `literal: true`.
+   * @param path Directory to search (default: the workspace root).
+   * @param literal Search for the pattern as plain text, not a regular expression.
+   * @param caseMode `smart` (default), `sensitive` or `insensitive`.
+   * @param include Only files matching one of these globs.
+   * @param exclude Skip files matching any of these globs.
+   * @param context Lines of context to return before and after each match.
+   * @param maxResults Most matching lines to return.
+   */
+  @tool({ tier: 'read-only', group: 'search', sideEffects: ['fs-read'], capabilities: ['fs.read'], determinism: 'deterministic', timeout: '60s' })
+  async fileSearch(
+    /** @minLength 1 @maxLength 1000 */ pattern: string,
+    path: string = '.',
+    literal: boolean = false,
+    caseMode: 'smart' | 'sensitive' | 'insensitive' = 'smart',
+    /** @maxItems 50 */ include: string[] = [],
+    /** @maxItems 50 */ exclude: string[] = [],
+    /** @minimum 0 @maximum 10 */ context: Integer = 0,
+    /** @minimum 1 @maximum 5000 */ maxResults: Integer = 200,
+  ): Promise<FileSearchResult> {
+    const root = this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' }).absolute;
+    const query: SearchQuery = { pattern, literal, caseMode, include, exclude, maxFileBytes: MAX_FILE_BYTES };
+    compileQuery(query); // the same patterns are refused whichever engine runs
+    const signal = getToolContext()?.signal;
+    const binary = this.env.ripgrep === undefined ? findRipgrep() : this.env.ripgrep;
+    let engine: FileSearchResult['engine'] = 'builtin';
+    let found: MatchLines | undefined;
+    if (binary) {
+      found = await ripgrepSearch(binary, root, query, signal);
+      if (found) engine = 'ripgrep';
+    }
+    found ??= builtinSearch(root, query, signal);
+    return collect(root, found, context, maxResults, engine);
+  }
+}
+
+/** Reads the matching lines (and their context) from the files, sorted by path then line. */
+function collect(root: string, found: MatchLines, context: number, maxResults: number, engine: FileSearchResult['engine']): FileSearchResult {
+  const files = [...found.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const matches: SearchMatch[] = [];
+  let total = 0;
+  for (const file of files) {
+    const numbers = found.get(file)!.sort((a, b) => a - b);
+    total += numbers.length;
+    if (matches.length >= maxResults) continue;
+    let lines: string[];
+    try {
+      lines = fs.readFileSync(`${root}/${file}`, 'utf8').split(/\r?\n/);
+    } catch {
+      continue;
+    }
+    for (const n of numbers) {
+      if (matches.length >= maxResults) break;
+      const cut = (text: string) => (text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text);
+      matches.push({
+        path: file, line: n, text: cut(lines[n - 1] ?? ''),
+        ...(context > 0 ? { before: lines.slice(Math.max(0, n - 1 - context), n - 1).map(cut), after: lines.slice(n, n + context).map(cut) } : {}),
+      });
+    }
+  }
+  return { matches, files: files.length, truncated: total > matches.length, engine };
+}
