@@ -145,4 +145,23 @@ describe('toolwright list', () => {
     const projectOnly = json(toolwright(['list', '-p', 'tsconfig.json', '--no-core'], dir).stdout).map((d: { name: string }) => d.name);
     expect(projectOnly).not.toContain('file_read');
   });
+
+  it.each([
+    ['openai', (out: any) => out[0].type === 'function' && typeof out[0].function.name === 'string'],
+    ['openai-strict', (out: any) => out.every((t: any) => t.function.strict === true && t.function.parameters.additionalProperties === false)],
+    ['anthropic', (out: any) => typeof out[0].input_schema === 'object'],
+    ['gemini', (out: any) => out.functionDeclarations[0].parameters.type === 'OBJECT'],
+    ['mcp', (out: any) => typeof out.tools[0].annotations.readOnlyHint === 'boolean'],
+  ])('--format %s prints the provider format', (format, check) => {
+    const dir = workspace();
+    const result = toolwright(['list', '--format', format], dir);
+    expect(result.status).toBe(0);
+    expect(check(json(result.stdout))).toBe(true);
+  });
+
+  it('refuses an unknown format with the list of formats', () => {
+    const result = toolwright(['list', '--format', 'xml'], workspace());
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('openai-strict');
+  });
 });

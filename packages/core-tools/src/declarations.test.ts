@@ -1,6 +1,7 @@
 import { getToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
+import { toAnthropicTools, toGeminiFunctionDeclarations, toMcpTools, toOpenAIChatTools } from '@toolwright/registry';
 import { CORE_TOOLKITS } from './core-tools.js';
 
 /** Every core tool class; each method decorated with @tool() is one tool. */
@@ -27,5 +28,15 @@ describe('core tool declarations ("what the model sees")', () => {
   it('matches the pinned declarations', async () => {
     const pinned = declarations.map(({ source, ...rest }) => ({ ...rest, source: { ...source, line: undefined } }));
     await expect(`${JSON.stringify(pinned, null, 2)}\n`).toMatchFileSnapshot(path.join(__dirname, '__snapshots__', 'declarations.json'));
+  });
+
+  it.each([
+    ['openai', () => toOpenAIChatTools(declarations)],
+    ['openai-strict', () => toOpenAIChatTools(declarations, { strict: true })],
+    ['anthropic', () => toAnthropicTools(declarations)],
+    ['gemini', () => toGeminiFunctionDeclarations(declarations)],
+    ['mcp', () => toMcpTools(declarations)],
+  ])('matches the pinned %s export', async (format, exported) => {
+    await expect(`${JSON.stringify(exported(), null, 2)}\n`).toMatchFileSnapshot(path.join(__dirname, '__snapshots__', `export.${format}.json`));
   });
 });

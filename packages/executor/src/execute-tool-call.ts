@@ -1,4 +1,5 @@
 import type { ToolDeclaration } from '@toolwright/schema';
+import { decodeOpenAIStrictArguments } from '@toolwright/registry';
 import type { ToolProgress } from '@toolwright/tool';
 import { lookupTool } from './steps/lookup.js';
 import { parseArguments } from './steps/parse-arguments.js';
@@ -28,6 +29,9 @@ export async function executeToolCall(executor: ToolExecutor, call: ToolCall, co
   const { declaration } = found.tool;
   const parsed = parseArguments(call.arguments, executor.parseLimits);
   if (!parsed.ok) return audit.reject(parsed.error, started, { tool: call.name, args: call.arguments, tier: declaration.metadata.tier }, context);
+  if ((context.argumentDialect ?? executor.options.argumentDialect) === 'openai-strict') {
+    parsed.value = decodeOpenAIStrictArguments(declaration.parameters, parsed.value);
+  }
   const issues = executor.validator.validate(declaration.parameters, parsed.value);
   if (issues.length > 0) return audit.reject({ code: 'invalid_arguments', issues }, started, { tool: call.name, args: parsed.value, tier: declaration.metadata.tier }, context);
   const hooked = executor.options.hooks?.length ? await applyBeforeHooks(executor, call, declaration, parsed.value) : { ok: true as const, args: parsed.value };

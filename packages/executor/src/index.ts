@@ -1,5 +1,5 @@
 export { ToolExecutor, MemoryAuditSink, errorResult } from './tool-executor.js';
-export type { ExecutorOptions, CallContext, BatchOptions, RiskLevelFn } from './tool-executor.js';
+export type { ExecutorOptions, CallContext, BatchOptions, RiskLevelFn, ArgumentDialect } from './tool-executor.js';
 export type { ToolCall, ToolCallResult, ToolCallStatus } from './tool-call.js';
 export type { ToolError, ToolErrorCode, ArgumentIssue } from './tool-error.js';
 export { formatModelMessage } from './model-message.js';

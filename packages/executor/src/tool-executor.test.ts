@@ -257,3 +257,19 @@ describe('any argument string an LLM can produce', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   }, 300_000);
 });
+
+describe('argumentDialect openai-strict', () => {
+  it('decodes the nulls a strict-mode model sends for optional parameters before validating', async () => {
+    const { executor } = setup({ argumentDialect: 'openai-strict' });
+    const result = await executor.executeToolCall(call('read_file', { path: 'a.txt', limit: null }));
+    expect(result).toMatchObject({ status: 'completed', output: 'contents of a.txt' });
+  });
+
+  it('leaves plain JSON calls alone: a null for an optional integer is an error there', async () => {
+    const { executor } = setup();
+    const result = await executor.executeToolCall(call('read_file', { path: 'a.txt', limit: null }));
+    expect(result.error?.code).toBe('invalid_arguments');
+    const perCall = await executor.executeToolCall(call('read_file', { path: 'a.txt', limit: null }), { argumentDialect: 'openai-strict' });
+    expect(perCall.status).toBe('completed');
+  });
+});

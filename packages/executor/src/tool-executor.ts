@@ -19,6 +19,8 @@ import { parseArguments } from './steps/parse-arguments.js';
 import { FullOutputStore } from './full-output-store.js';
 import { SessionApprovals } from './approval-memory.js';
 
+export type ArgumentDialect = 'json' | 'openai-strict';
+
 /** A per-call risk hook: may mark a call risky by its arguments (it can never make an enforced call safe). */
 export type RiskLevelFn = (args: Record<string, unknown>, context: CallContext) => RiskLevel;
 
@@ -45,6 +47,12 @@ export interface ExecutorOptions {
   doomLoop?: { threshold?: number; action?: 'ask' | 'deny' } | false;
   /** Interval of `tool_call_heartbeat` events while a call runs (default 1000 ms). */
   heartbeatMs?: number;
+  /**
+   * How models write arguments: `openai-strict` for tools exported with `{ strict: true }` (optional
+   * parameters arrive as null, maps as entry lists); they are decoded to the original shape before
+   * validation. Default `json`: as declared.
+   */
+  argumentDialect?: ArgumentDialect;
   /** Full outputs kept for retrieval after truncation (default 256). */
   keepFullOutputs?: number;
 }
@@ -61,6 +69,8 @@ export interface CallContext {
   timeoutMs?: number;
   /** Capabilities of this caller, overriding the executor's default grant. */
   capabilities?: readonly string[];
+  /** Overrides the executor's `argumentDialect` for this call. */
+  argumentDialect?: ArgumentDialect;
   /** Approval granted out of band and already verified for exactly this call. */
   preApproved?: (call: ToolCall, argsHash: string) => boolean;
 }

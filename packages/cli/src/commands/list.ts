@@ -1,7 +1,8 @@
 import type { ToolRegistry } from '@toolwright/registry';
+import { toAnthropicTools, toGeminiFunctionDeclarations, toMcpTools, toOpenAIChatTools, toOpenAIResponsesTools } from '@toolwright/registry';
 import { CliError } from '../cli-error.js';
 
-export const LIST_FORMATS = ['json'] as const;
+export const LIST_FORMATS = ['json', 'openai', 'openai-strict', 'openai-responses', 'anthropic', 'gemini', 'mcp'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
 
 /** `toolwright list`: the registered tools' declarations, as they are or in a provider's format. */
@@ -9,7 +10,12 @@ export function listTools(registry: ToolRegistry, format: string): unknown {
   if (!(LIST_FORMATS as readonly string[]).includes(format)) throw new CliError(`Unknown --format '${format}'. Use one of: ${LIST_FORMATS.join(', ')}.`, 2);
   const declarations = registry.list();
   switch (format as ListFormat) {
-    case 'json':
-      return declarations;
+    case 'json': return declarations;
+    case 'openai': return toOpenAIChatTools(declarations);
+    case 'openai-strict': return toOpenAIChatTools(declarations, { strict: true });
+    case 'openai-responses': return toOpenAIResponsesTools(declarations, { strict: true });
+    case 'anthropic': return toAnthropicTools(declarations);
+    case 'gemini': return { functionDeclarations: toGeminiFunctionDeclarations(declarations) };
+    case 'mcp': return { tools: toMcpTools(declarations) };
   }
 }

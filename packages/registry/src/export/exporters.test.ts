@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import Ajv2020 from 'ajv/dist/2020.js';
+import type { JsonSchema, ToolDeclaration } from '@toolwright/schema';
+import { decodeOpenAIStrictArguments, isMap, lowerForOpenAIStrict } from './openai-strict.js';
+import { toOpenAIChatTools, toOpenAIResponsesTools } from './openai.js';
+import { toAnthropicTools } from './anthropic.js';
+import { lowerForGemini, toGeminiFunctionDeclarations } from './gemini.js';
+import { toMcpTools } from './mcp.js';
+
+/** Every valid transformer fixture: real declarations with samples the original schema accepts. */
+const FIXTURES = path.resolve(__dirname, '../../../transformer/fixtures');
+const corpus: { id: string; declaration: ToolDeclaration; valid: Record<string, unknown>[] }[] = [];
+for (const area of fs.readdirSync(FIXTURES).filter((a) => a !== '_error_')) {
+  for (const name of fs.readdirSync(path.join(FIXTURES, area))) {
+    const dir = path.join(FIXTURES, area, name);
+    if (!fs.existsSync(path.join(dir, 'expected.json'))) continue;
+    const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8'));
+    const samples = fs.existsSync(path.join(dir, 'samples.json')) ? JSON.parse(fs.readFileSync(path.join(dir, 'samples.json'), 'utf8')) : {};
+    for (const declaration of (Array.isArray(expected) ? expected : [expected]) as ToolDeclaration[]) {
+      corpus.push({ id: `${area}/${name}/${declaration.name}`, declaration, valid: samples[declaration.name]?.valid ?? [] });
+    }
+  }
+}
+
+const ajv = () => new Ajv2020({ strict: false, allErrors: true });
+
+/** What a model in strict mode sends for a valid original call: every property present (null when absent), maps as entries. */
+function encodeStrict(schema: JsonSchema, value: unknown, defs: Record<string, JsonSchema>): unknown {
+  const resolved = schema.$ref ? defs[schema.$ref.replace('#/$defs/', '')]! : schema;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    if (resolved.prefixItems) return value.map((v, i) => encodeStrict(resolved.prefixItems![i] ?? (resolved.items as JsonSchema) ?? {}, v, defs));
+    if (resolved.items) return value.map((v) => encodeStrict(resolved.items as JsonSchema, v, defs));
+    if (resolved.anyOf) return value.map((v) => v);
+    return value;
+  }
+  const object = value as Record<string, unknown>;
+  if (isMap(resolved)) {
+    return Object.entries(object).map(([key, v]) => ({ key, value: encodeStrict(resolved.additionalProperties as JsonSchema, v, defs) }));
+  }
+  if (!resolved.properties && resolved.anyOf) {
+    const branch = resolved.anyOf.map((b) => (b.$ref ? defs[b.$ref.replace('#/$defs/', '')]! : b)).find((b) => b.properties && Object.keys(object).every((k) => k in b.properties!));
+    return branch ? encodeStrict(branch, value, defs) : value;
+  }
+  if (!resolved.properties) return value;
+  return Object.fromEntries(Object.entries(resolved.properties).map(([key, property]) => [key, key in object ? encodeStrict(property, object[key], defs) : null]));
+}
+
+describe('OpenAI strict lowering, over every fixture', () => {
+  it.each(corpus.map((c) => [c.id, c] as const))('%s', (_id, { declaration, valid }) => {
+    const lowered = lowerForOpenAIStrict(declaration.parameters);
+    // strict-dialect shape: every object closed, every property required, no rejected keywords
+    const walk = (node: JsonSchema): void => {
+      for (const banned of ['default', 'examples', 'minLength', 'maxLength', 'uniqueItems', 'prefixItems', 'deprecated'] as const) expect(node[banned], banned).toBeUndefined();
+      if (node.properties) {
+        expect(node.additionalProperties).toBe(false);
+        expect(new Set(node.required)).toEqual(new Set(Object.keys(node.properties)));
+      }
+      for (const child of [...Object.values(node.properties ?? {}), ...(node.anyOf ?? []), ...(node.items ? [node.items] : []), ...Object.values(node.$defs ?? {})]) walk(child as JsonSchema);
+    };
+    walk(lowered);
+    const validateLowered = ajv().compile(lowered);
+    const validateOriginal = ajv().compile(declaration.parameters);
+    for (const sample of valid) {
+      const sent = encodeStrict(declaration.parameters, sample, declaration.parameters.$defs ?? {}) as Record<string, unknown>;
+      expect(validateLowered(sent), JSON.stringify(validateLowered.errors)).toBe(true);
+      const decoded = decodeOpenAIStrictArguments(declaration.parameters, sent);
+      expect(decoded).toEqual(sample);
+      expect(validateOriginal(decoded)).toBe(true);
+    }
+  });
+});
+
+const sample = corpus.find((c) => c.id.includes('optional'))!.declaration;
+
+describe('OpenAI strict decoding', () => {
+  const declaration: ToolDeclaration = {
+    name: 'search', description: 'Searches.', parameterOrder: ['query', 'limit', 'filter', 'tags'],
+    parameters: {
+      type: 'object', additionalProperties: false, required: ['query', 'filter'],
+      properties: {
+        query: { type: 'string', minLength: 1, maxLength: 80, default: 'x' },
+        limit: { type: 'integer' },
+        filter: { type: 'object', properties: { after: { type: 'string', format: 'date' }, note: { type: ['string', 'null'] } }, required: [], additionalProperties: false },
+        tags: { type: 'object', additionalProperties: { type: 'integer' } },
+      },
+    },
+    metadata: { tier: 'read-only', timeoutMs: 1000, sideEffects: ['none'], capabilities: [], determinism: 'pure', resources: { timeoutMs: 1000 }, parallel: true, tags: [] },
+  };
+
+  it('moves rejected keywords into the description', () => {
+    const lowered = lowerForOpenAIStrict(declaration.parameters);
+    expect(lowered.properties!.query).toEqual({ type: 'string', description: '(default: "x"; at least 1 character; at most 80 characters)' });
+    expect(lowered.properties!.limit).toEqual({ type: ['integer', 'null'] });
+    expect(lowered.properties!.tags).toMatchObject({ type: ['array', 'null'], items: { properties: { key: { type: 'string' }, value: { type: 'integer' } } } });
+  });
+
+  it('turns nulls for optional properties back into absent ones and keeps nulls the type allows', () => {
+    const decoded = decodeOpenAIStrictArguments(declaration.parameters, { query: 'q', limit: null, filter: { after: null, note: null }, tags: [{ key: 'a', value: 1 }, { key: '__proto__', value: 2 }] });
+    expect(decoded).toEqual({ query: 'q', filter: { note: null }, tags: Object.fromEntries([['a', 1], ['__proto__', 2]]) });
+    expect(Object.getPrototypeOf(decoded.tags)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect('limit' in decoded).toBe(false);
+  });
+
+  it('exports chat and responses tools, strict and not', () => {
+    expect(toOpenAIChatTools([declaration])[0]).toEqual({ type: 'function', function: { name: 'search', description: 'Searches.', parameters: declaration.parameters } });
+    expect(toOpenAIChatTools([declaration], { strict: true })[0]!.function.strict).toBe(true);
+    expect(toOpenAIResponsesTools([declaration], { strict: true })[0]).toMatchObject({ type: 'function', name: 'search', strict: true, parameters: { required: ['query', 'limit', 'filter', 'tags'] } });
+    expect(sample).toBeDefined();
+  });
+});
+
+describe('Gemini lowering, over every fixture', () => {
+  it.each(corpus.map((c) => [c.id, c] as const))('%s', (_id, { declaration }) => {
+    const { schema } = lowerForGemini(declaration.parameters, { order: declaration.parameterOrder });
+    const text = JSON.stringify(schema);
+    expect(text).not.toContain('$ref');
+    expect(text).not.toContain('$defs');
+    expect(text).not.toContain('additionalProperties');
+    expect(text).not.toContain('prefixItems');
+    expect(text).not.toMatch(/"const"|"examples"|"exclusiveM/);
+    expect(schema.type).toBe('OBJECT');
+    expect(schema.propertyOrdering).toEqual(declaration.parameterOrder);
+    const enums = text.match(/"enum":\[[^\]]*\]/g) ?? [];
+    for (const e of enums) expect(JSON.parse(e.slice(7)).every((v: unknown) => typeof v === 'string')).toBe(true);
+  });
+
+  it('describes a recursive type instead of failing, with a warning', () => {
+    const recursive = corpus.find((c) => JSON.stringify(c.declaration.parameters).includes('$ref') && /recurs|tree/i.test(c.id));
+    expect(recursive, 'a recursive fixture').toBeDefined();
+    const { warnings } = lowerForGemini(recursive!.declaration.parameters);
+    expect(warnings.join('\n')).toMatch(/recursive type/);
+  });
+
+  it('emits the SDK enum values when given them, and integer limits as strings', () => {
+    const types = { STRING: 1, NUMBER: 2, INTEGER: 3, BOOLEAN: 4, ARRAY: 5, OBJECT: 6, NULL: 7 } as const;
+    const [decl] = toGeminiFunctionDeclarations([{ ...corpus[0]!.declaration, parameters: { type: 'object', additionalProperties: false, required: [], properties: { n: { type: ['integer', 'null'], minimum: 1 }, s: { type: 'array', items: { type: 'string' }, maxItems: 3 } } } }], { types });
+    expect(decl!.parameters.properties).toEqual({ n: { type: 3, minimum: 1, nullable: true }, s: { type: 5, items: { type: 1 }, maxItems: '3' } });
+  });
+});
+
+describe('Anthropic and MCP', () => {
+  it('puts the parameters schema in input_schema / inputSchema', () => {
+    for (const { declaration } of corpus.slice(0, 10)) {
+      expect(toAnthropicTools([declaration])[0]).toEqual({ name: declaration.name, description: declaration.description, input_schema: declaration.parameters });
+      expect(toMcpTools([declaration])[0]!.inputSchema).toEqual(declaration.parameters);
+    }
+  });
+
+  it('derives MCP annotations from the tier and side effects', () => {
+    const base = corpus[0]!.declaration;
+    const make = (metadata: Partial<ToolDeclaration['metadata']>) => toMcpTools([{ ...base, metadata: { ...base.metadata, ...metadata } }])[0]!.annotations;
+    expect(make({ tier: 'read-only', sideEffects: ['fs-read'], determinism: 'deterministic' })).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(make({ tier: 'side-effecting', sideEffects: ['fs-write'], determinism: 'maybe' })).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+    expect(make({ tier: 'side-effecting', sideEffects: ['net-read'], determinism: 'non-deterministic' })).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(make({ tier: 'privileged', sideEffects: ['process-spawn'] }).destructiveHint).toBe(true);
+  });
+
+  it('gives an outputSchema only for object results, inlining a named one', () => {
+    for (const { declaration } of corpus) {
+      const tool = toMcpTools([declaration])[0]!;
+      if (tool.outputSchema) expect(tool.outputSchema.type).toBe('object');
+      if (declaration.returns?.type === 'array' || declaration.returns?.type === 'string') expect(tool.outputSchema).toBeUndefined();
+    }
+    const recursive = corpus.find((c) => c.id.includes('recursive-return'))!;
+    expect(toMcpTools([recursive.declaration])[0]!.outputSchema).toMatchObject({ type: 'object', $defs: { Entry: expect.any(Object) } });
+  });
+});

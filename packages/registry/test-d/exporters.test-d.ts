@@ -1,0 +1,25 @@
+// Each provider exporter's output is assignable to the real SDK's type (dev dependencies only).
+import { expectAssignable } from 'tsd';
+import type { ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { FunctionTool } from 'openai/resources/responses/responses';
+import type { Tool as AnthropicSdkTool } from '@anthropic-ai/sdk/resources/messages';
+import { Type, type FunctionDeclaration } from '@google/genai';
+import type { Tool as McpSdkTool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolDeclaration } from '@toolwright/schema';
+import {
+  toOpenAIChatTools, toOpenAIResponsesTools, toAnthropicTools, toGeminiFunctionDeclarations, toMcpTools,
+  decodeOpenAIStrictArguments, type GeminiFunctionDeclaration,
+} from '@toolwright/registry';
+
+declare const declarations: ToolDeclaration[];
+
+const chat: ChatCompletionTool[] = toOpenAIChatTools(declarations);
+const chatStrict: ChatCompletionTool[] = toOpenAIChatTools(declarations, { strict: true });
+const responses: FunctionTool[] = toOpenAIResponsesTools(declarations, { strict: true });
+const anthropic: AnthropicSdkTool[] = toAnthropicTools(declarations);
+const mcp: McpSdkTool[] = toMcpTools(declarations);
+// Gemini's Schema types `type` with the SDK's `Type` enum: pass it, and the output is typed with it.
+const gemini: FunctionDeclaration[] = toGeminiFunctionDeclarations(declarations, { types: Type });
+expectAssignable<GeminiFunctionDeclaration<Type>[]>(toGeminiFunctionDeclarations(declarations, { types: Type }));
+expectAssignable<Record<string, unknown>>(decodeOpenAIStrictArguments(declarations[0]!.parameters, {}));
+void [chat, chatStrict, responses, anthropic, mcp, gemini];
