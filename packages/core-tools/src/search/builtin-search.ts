@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { walk } from '../workspace/walk.js';
-import { compileQuery, pathFilter, type MatchLines, type SearchQuery } from './search-query.js';
+import { compileQuery, pathFilter, type MatchedLine, type MatchLines, type SearchQuery } from './search-query.js';
 
 
 /**
@@ -21,10 +21,28 @@ export function builtinSearch(root: string, query: SearchQuery, signal?: AbortSi
       continue;
     }
     if (buffer.includes(0)) continue; // binary, as ripgrep judges it
-    const lines = matchingLines(buffer.toString('utf8'), regex);
-    if (lines.length > 0) found.set(entry.relative, lines);
+    const text = buffer.toString('utf8');
+    const lines = matchingLines(text, regex);
+    if (lines.length > 0) found.set(entry.relative, lineTexts(text, lines));
   }
   return found;
+}
+
+/** The text of the given lines (ascending), without line endings. */
+function lineTexts(text: string, numbers: number[]): MatchedLine[] {
+  const out: MatchedLine[] = [];
+  let line = 1;
+  let start = 0;
+  for (const wanted of numbers) {
+    while (line < wanted) {
+      start = text.indexOf('\n', start) + 1;
+      line++;
+    }
+    const end = text.indexOf('\n', start);
+    const raw = end === -1 ? text.slice(start) : text.slice(start, end);
+    out.push({ line: wanted, text: raw.endsWith('\r') ? raw.slice(0, -1) : raw });
+  }
+  return out;
 }
 
 /** Line numbers (1-based) with at least one match; the regex must have the g and m flags. */

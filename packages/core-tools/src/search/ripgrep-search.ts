@@ -16,14 +16,14 @@ export function findRipgrep(): string | false {
 /**
  * The ripgrep engine, configured to select exactly the files the built-in engine does: hidden
  * files included, .git skipped, .gitignore honoured with or without a repository, no global,
- * parent, .ignore or .rgignore files, symlinks not followed, the same size cap. It reports only
- * which lines match; the caller reads their text, so both engines return identical results.
+ * parent, .ignore or .rgignore files, symlinks not followed, the same size cap; lines are reported
+ * as the bytes of the file without their line ending, as the built-in engine reports them.
  * Resolves undefined when ripgrep cannot run the pattern (its regex dialect differs), so the caller
  * falls back to the built-in engine.
  */
 export function ripgrepSearch(binary: string, root: string, query: SearchQuery, signal?: AbortSignal): Promise<MatchLines | undefined> {
   const args = [
-    '--no-heading', '--with-filename', '--line-number', '--null', '--color', 'never', '--max-columns', '1',
+    '--no-heading', '--with-filename', '--line-number', '--null', '--color', 'never',
     '--hidden', '--no-require-git', '--no-ignore-global', '--no-ignore-parent', '--no-ignore-dot', '--no-ignore-exclude', '--no-config',
     '--max-filesize', String(query.maxFileBytes), '-g', '!.git',
     ignoresCase(query) ? '--ignore-case' : '--case-sensitive',
@@ -39,19 +39,26 @@ export function ripgrepSearch(binary: string, root: string, query: SearchQuery, 
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       pending += chunk;
+      let start = 0;
       let newline: number;
-      while ((newline = pending.indexOf('\n')) !== -1) {
-        const record = pending.slice(0, newline);
-        pending = pending.slice(newline + 1);
-        const nul = record.indexOf('\0');
-        if (nul === -1) continue;
-        const file = record.slice(0, nul).replace(/^\.\//, '');
-        const line = Number.parseInt(record.slice(nul + 1), 10);
-        if (!Number.isFinite(line)) continue;
-        const lines = found.get(file);
-        if (lines) lines.push(line);
-        else found.set(file, [line]);
+      while ((newline = pending.indexOf('\n', start)) !== -1) {
+        // path NUL line-number ':' text
+        const nul = pending.indexOf('\0', start);
+        if (nul !== -1 && nul < newline) {
+          const colon = pending.indexOf(':', nul);
+          const line = Number.parseInt(pending.slice(nul + 1, colon), 10);
+          if (colon !== -1 && colon < newline && Number.isFinite(line)) {
+            const file = pending.slice(start, nul).replace(/^\.\//, '');
+            const raw = pending.slice(colon + 1, newline);
+            const entry = { line, text: raw.endsWith('\r') ? raw.slice(0, -1) : raw };
+            const lines = found.get(file);
+            if (lines) lines.push(entry);
+            else found.set(file, [entry]);
+          }
+        }
+        start = newline + 1;
       }
+      pending = pending.slice(start);
     });
     child.stderr.on('data', (chunk: Buffer) => { if (stderr.length < 4096) stderr += chunk.toString('utf8'); });
     child.on('error', (error) => (signal?.aborted ? resolve(found) : reject(error)));

@@ -11,8 +11,14 @@ export interface SearchQuery {
   maxFileBytes: number;
 }
 
-/** Where matches are: file path (relative, `/`-separated) → matching line numbers (1-based, ascending). */
-export type MatchLines = Map<string, number[]>;
+/** One matching line: its number (1-based) and its text without the line ending. */
+export interface MatchedLine {
+  line: number;
+  text: string;
+}
+
+/** Where matches are: file path (relative, `/`-separated) → its matching lines, ascending. */
+export type MatchLines = Map<string, MatchedLine[]>;
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 

@@ -79,27 +79,29 @@ export class FileSearchTool {
   }
 }
 
-/** Reads the matching lines (and their context) from the files, sorted by path then line. */
+/** The matches sorted by path then line, with context read from the files when asked for. */
 function collect(root: string, found: MatchLines, context: number, maxResults: number, engine: FileSearchResult['engine']): FileSearchResult {
   const files = [...found.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const matches: SearchMatch[] = [];
+  const cut = (text: string) => (text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text);
   let total = 0;
   for (const file of files) {
-    const numbers = found.get(file)!.sort((a, b) => a - b);
-    total += numbers.length;
+    const lines = found.get(file)!.sort((a, b) => a.line - b.line);
+    total += lines.length;
     if (matches.length >= maxResults) continue;
-    let lines: string[];
-    try {
-      lines = fs.readFileSync(`${root}/${file}`, 'utf8').split(/\r?\n/);
-    } catch {
-      continue;
+    let fileLines: string[] | undefined;
+    if (context > 0) {
+      try {
+        fileLines = fs.readFileSync(`${root}/${file}`, 'utf8').split(/\r?\n/);
+      } catch {
+        fileLines = [];
+      }
     }
-    for (const n of numbers) {
+    for (const { line, text } of lines) {
       if (matches.length >= maxResults) break;
-      const cut = (text: string) => (text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text);
       matches.push({
-        path: file, line: n, text: cut(lines[n - 1] ?? ''),
-        ...(context > 0 ? { before: lines.slice(Math.max(0, n - 1 - context), n - 1).map(cut), after: lines.slice(n, n + context).map(cut) } : {}),
+        path: file, line, text: cut(text),
+        ...(fileLines ? { before: fileLines.slice(Math.max(0, line - 1 - context), line - 1).map(cut), after: fileLines.slice(line, line + context).map(cut) } : {}),
       });
     }
   }
