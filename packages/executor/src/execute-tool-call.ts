@@ -92,6 +92,7 @@ async function runTool(executor: ToolExecutor, call: ToolCall, declaration: Tool
     return await runWithTimeout((lazy) => executor.runInContext({
       callId: call.id, toolName: call.name,
       get signal() { return lazy.signal; },
+      ...(context.sessionId !== undefined ? { sessionId: context.sessionId } : {}),
       ...(context.taskId !== undefined ? { taskId: context.taskId } : {}),
       ...(context.actorId !== undefined ? { actorId: context.actorId } : {}),
       ...(context.workspace !== undefined ? { workspace: context.workspace } : {}),

@@ -16,6 +16,8 @@ export interface ToolProgress {
 export interface ToolCallContext {
   callId: string;
   toolName: string;
+  /** The conversation or agent session the call belongs to (stateful tools keep state per session). */
+  sessionId?: string;
   taskId?: string;
   actorId?: string;
   /** The workspace root the call is confined to, when the caller set one. */

@@ -97,13 +97,40 @@ export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confine: P
         commands.push({ argv: words, program: judged.program, text: node.text });
         return undefined;
       }
+      case 'declaration_command': {
+        const keyword = node.child(0)?.type;
+        if (keyword !== 'export' || !permit.has('assignment')) return `'${keyword ?? 'declare'}' is not allowed`;
+        const assignments = node.namedChildren.filter((c) => c !== null);
+        if (assignments.length === 0) return 'export needs NAME=value';
+        for (const child of assignments) {
+          if (child.type !== 'variable_assignment') return `export takes NAME=value, not '${child.text}'`;
+          const problem = judgeAssignmentNode(child);
+          if (problem) return problem;
+        }
+        commands.push({ argv: ['export', ...assignments.map((c) => c.text)], program: 'export', text: node.text });
+        return undefined;
+      }
       case 'negated_command': return "negation with '!' is not allowed";
       case 'subshell': return 'subshells ( ... ) are not allowed; run the commands directly';
       case 'compound_statement': return 'command groups { ...; } are not allowed';
       case 'function_definition': return 'defining shell functions is not allowed';
       case 'for_statement': case 'c_style_for_statement': case 'while_statement': case 'if_statement': case 'case_statement':
         return 'loops and conditionals are not allowed; run one command per step';
-      case 'variable_assignment': case 'variable_assignments': return `setting shell variables ('${node.text}') is not allowed`;
+      case 'variable_assignment': {
+        if (!permit.has('assignment')) return `setting shell variables ('${node.text}') is not allowed`;
+        const problem = judgeAssignmentNode(node);
+        if (!problem) commands.push({ argv: [node.text], program: 'assignment', text: node.text });
+        return problem;
+      }
+      case 'variable_assignments': {
+        if (!permit.has('assignment')) return `setting shell variables ('${node.text}') is not allowed`;
+        for (const child of node.namedChildren) {
+          const problem = child ? judgeAssignmentNode(child) : undefined;
+          if (problem) return problem;
+        }
+        commands.push({ argv: [node.text], program: 'assignment', text: node.text });
+        return undefined;
+      }
       case 'heredoc_redirect': return 'here-documents are not allowed';
       case 'comment': return undefined;
       default: return `'${node.type.replace(/_/g, ' ')}' constructs are not allowed`;
@@ -117,6 +144,26 @@ export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confine: P
 }
 
 type Word = { ok: true; value: string } | { ok: false; reason: string };
+
+/** Variables a command may never set: they change what runs or where (PATH, LD_PRELOAD, BASH_ENV, IFS, ...). */
+const UNSAFE_VARIABLE = /^(PATH|HOME|IFS|ENV|BASH_ENV|BASH_.*|BASHOPTS|SHELLOPTS|PS[0-4]|PROMPT_COMMAND|CDPATH|GLOBIGNORE|LD_.*|DYLD_.*|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PERL5LIB|PERL5OPT|RUBYOPT|GIT_.*|PAGER|EDITOR|VISUAL|SHELL|TMPDIR|.*_PROXY|.*_proxy|OLDPWD|PWD)$/;
+
+/** `NAME=value` with a safe upper-case name and a literal value. */
+export function judgeAssignment(name: string, value: string | undefined): string | undefined {
+  if (!/^[A-Z][A-Z0-9_]*$/.test(name)) return `only upper-case variable names may be set, not '${name}'`;
+  if (UNSAFE_VARIABLE.test(name)) return `the variable ${name} cannot be set: it changes what commands run`;
+  if (value !== undefined && /[\0\n]/.test(value)) return `the value of ${name} contains a NUL or newline`;
+  return undefined;
+}
+
+function judgeAssignmentNode(node: SyntaxNode): string | undefined {
+  const name = node.childForFieldName('name')?.text ?? '';
+  const valueNode = node.childForFieldName('value');
+  const value = valueNode ? literalWord(valueNode, new Set()) : { ok: true as const, value: '' };
+  if (!value.ok) return value.reason;
+  if (node.text.includes('+=')) return `appending to variables ('${node.text}') is not allowed`;
+  return judgeAssignment(name, value.value);
+}
 
 /** A word as bash passes it, or why it is not a literal (substitution, expansion, ...). */
 function literalWord(node: SyntaxNode, permit: Set<ShellConstruct>): Word {
@@ -189,6 +236,14 @@ export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathC
   for (let depth = 0; depth < 8; depth++) {
     const name = programName(words[0]!, confine);
     if (name === undefined) return { ok: false, reason: `'${words[0]}' is a program outside the workspace and the system paths` };
+    if (name === 'export' && policy.permit?.includes('assignment')) {
+      for (const arg of words.slice(1)) {
+        const eq = arg.indexOf('=');
+        const problem = eq <= 0 ? `export takes NAME=value, not '${arg}'` : judgeAssignment(arg.slice(0, eq), arg.slice(eq + 1));
+        if (problem) return { ok: false, reason: problem };
+      }
+      return words.length > 1 ? { ok: true, program: 'export' } : { ok: false, reason: 'export needs NAME=value' };
+    }
     if (NEVER.has(name)) return { ok: false, reason: `'${name}' is never allowed: it runs arbitrary code or changes privileges` };
     const unwrap = WRAPPERS[name];
     if (unwrap) {

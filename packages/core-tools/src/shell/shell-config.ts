@@ -3,10 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_SHELL_POLICY, type ShellPolicy } from './shell-policy.js';
 
-/** How `shell_exec` runs commands, chosen when the tools are created. */
-export type ShellConfig =
-  | {
-      backend: 'host';
+/** Options shared by the backends that run commands. */
+export interface RunningShellOptions {
       policy?: ShellPolicy;
       /** Longest a call may run (default 120 s; a call may ask for less). */
       timeoutMs?: number;
@@ -18,7 +16,16 @@ export type ShellConfig =
       passEnv?: readonly string[];
       /** Background jobs kept at once (default 8). */
       maxJobs?: number;
-    }
+}
+
+/**
+ * How `shell_exec` runs commands, chosen when the tools are created: `host` runs each command in a
+ * fresh child process; `session` keeps one shell per session, so `cd` and permitted variables
+ * persist between calls; `disabled` refuses every call and says why.
+ */
+export type ShellConfig =
+  | ({ backend: 'host' } & RunningShellOptions)
+  | ({ backend: 'session'; /** Sessions kept at once (default 16; the least recently used is ended). */ maxSessions?: number } & RunningShellOptions)
   | { backend: 'disabled'; reason?: string };
 
 const PASSED = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ'];
@@ -28,7 +35,7 @@ const PASSED = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ'];
  * BASH_ENV/ENV start-up files). HOME is a private empty directory so user dotfiles (.gitconfig,
  * .npmrc, .bashrc) play no part; git ignores system config and never prompts or pages.
  */
-export function commandEnvironment(config: Extract<ShellConfig, { backend: 'host' }>): Record<string, string> {
+export function commandEnvironment(config: RunningShellOptions): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of [...PASSED, ...(config.passEnv ?? [])]) {
     const value = process.env[name];

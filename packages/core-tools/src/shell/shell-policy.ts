@@ -21,13 +21,14 @@ export interface ShellPolicy {
 export type ShellConstruct =
   | 'redirection' // > file, >> file, < file (paths are still confined to the workspace)
   | 'variable-expansion' // $HOME, ${X}
-  | 'glob'; // *.ts, file?.txt in arguments
+  | 'glob' // *.ts, file?.txt in arguments
+  | 'assignment'; // NAME=value and export NAME=value statements (session backend: they persist), literal values, safe names only
 
 /** Read-mostly development commands. Writers (`rm`, `mv`, `npm install`) must be added on purpose. */
 export const DEFAULT_SHELL_ALLOW: readonly string[] = [
   'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'rg', 'find', 'echo', 'printf', 'pwd', 'sort', 'uniq', 'cut', 'tr',
   'diff', 'sed', 'date', 'true', 'false', 'basename', 'dirname', 'realpath', 'stat', 'file', 'du', 'tree',
-  'mkdir', 'touch', 'cp', 'sleep', 'seq', 'yes', 'which',
+  'mkdir', 'touch', 'cp', 'sleep', 'seq', 'yes', 'which', 'cd',
   'git status', 'git diff', 'git log', 'git show', 'git branch', 'git rev-parse', 'git ls-files', 'git blame',
   'npm test', 'npm run', 'npm ls', 'node --version', 'tsc',
 ];

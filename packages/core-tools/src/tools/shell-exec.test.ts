@@ -122,3 +122,67 @@ describe('shell_exec (disabled backend)', () => {
       .rejects.toThrow('The shell is disabled in this workspace: this deployment has no shell. Use the file tools instead.');
   });
 });
+
+describe('shell_exec (session backend)', () => {
+  const session = (extra: Partial<Extract<ShellConfig, { backend: 'session' }>> = {}) =>
+    new ShellTool({ ...ws.env, shell: { backend: 'session', killGraceMs: 200, policy: { allow: ['ls', 'cd', 'pwd', 'echo', 'cat', 'sleep', 'printenv'], permit: ['assignment'] }, ...extra } });
+  const inSession = (tool: ShellTool, command: string, sessionId = 's1', timeoutSeconds?: number) =>
+    runWithToolContext({ callId: 'c', toolName: 'shell_exec', sessionId, signal: new AbortController().signal, progress: () => {} }, () => tool.shellExec(command, timeoutSeconds)) as Promise<ShellResult>;
+
+  it('keeps the working directory and exported variables between calls, per session', async () => {
+    ws.write('sub/inner.txt', 'inner');
+    const tool = session();
+    try {
+      expect(await inSession(tool, 'cd sub')).toMatchObject({ exitCode: 0, cwd: 'sub' });
+      expect((await inSession(tool, 'cat inner.txt')).stdout).toBe('inner');
+      expect((await inSession(tool, 'pwd')).stdout).toBe(`${ws.root}/sub\n`);
+      await inSession(tool, 'export GREETING=hello');
+      expect((await inSession(tool, 'printenv GREETING')).stdout).toBe('hello\n');
+      // another session has its own shell
+      expect(await inSession(tool, 'pwd', 's2')).toMatchObject({ stdout: `${ws.root}\n`, cwd: '.' });
+      expect((await inSession(tool, 'printenv GREETING', 's2')).exitCode).toBe(1);
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('judges paths from the session directory, so cd never opens a way out', async () => {
+    const tool = session();
+    try {
+      await inSession(tool, 'cd sub');
+      await expect(inSession(tool, 'cat ../../etc/passwd')).rejects.toThrow(/outside/);
+      await expect(inSession(tool, 'cd ../..')).rejects.toThrow(/outside/);
+      const home = await inSession(tool, 'cd');
+      expect(home.cwd).toBe('.');
+      expect(home.stderr).toContain('reset to its root');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('refuses unsafe variables, and splits output per call whatever the command prints', async () => {
+    const tool = session();
+    try {
+      await expect(inSession(tool, 'export PATH=/tmp')).rejects.toThrow(/PATH cannot be set/);
+      await expect(inSession(tool, 'LD_PRELOAD=/x.so')).rejects.toThrow(/LD_PRELOAD cannot be set/);
+      const noisy = await inSession(tool, "echo -n 'no newline at the end'");
+      expect(noisy.stdout).toBe('no newline at the end');
+      expect((await inSession(tool, 'echo next')).stdout).toBe('next\n');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('ends the session at a timeout and starts a fresh one next time', async () => {
+    const tool = session();
+    try {
+      await inSession(tool, 'cd sub');
+      const slow = await inSession(tool, 'sleep 30', 's1', 1);
+      expect(slow).toMatchObject({ timedOut: true, sessionRestarted: true });
+      const after = await inSession(tool, 'pwd');
+      expect(after).toMatchObject({ stdout: `${ws.root}\n`, sessionRestarted: true, cwd: '.' });
+    } finally {
+      tool.dispose();
+    }
+  });
+});

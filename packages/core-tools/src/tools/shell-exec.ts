@@ -1,10 +1,13 @@
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { loadBashParser } from '../shell/bash-parser.js';
-import { analyzeCommand, type PathConfinement } from '../shell/command-analysis.js';
+import { analyzeCommand } from '../shell/command-analysis.js';
 import { JobTable } from '../shell/jobs.js';
 import { RunningProcess, type ProcessOutcome } from '../shell/run-process.js';
-import { commandEnvironment, resolvedShellConfig, type ShellConfig } from '../shell/shell-config.js';
+import { commandEnvironment, resolvedShellConfig, type RunningShellOptions, type ShellConfig } from '../shell/shell-config.js';
+import { SessionShell, type SessionOutcome } from '../shell/session-shell.js';
+import { isWithin } from '../workspace/workspace-policy.js';
+import path from 'node:path';
 import { DEFAULT_SHELL_POLICY } from '../shell/shell-policy.js';
 import { workspaceConfinement } from '../shell/confinement.js';
 
@@ -22,6 +25,10 @@ export interface ShellResult {
   stderrBytes: Integer;
   timedOut: boolean;
   durationMs: Integer;
+  /** Session backend: the shell's working directory afterwards, relative to the workspace root. */
+  cwd?: string;
+  /** Session backend: the session shell was started afresh (its directory and variables reset). */
+  sessionRestarted?: boolean;
 }
 
 /** What starting a background command returns. */
@@ -48,10 +55,11 @@ const DEFAULT_MAX_OUTPUT = 32 * 1024;
 export class ShellTool {
   private readonly config: ShellConfig;
   private readonly jobs: JobTable;
+  private readonly sessions = new Map<string, { shell: SessionShell; cwd: string }>();
 
   constructor(private readonly env: CoreToolsEnvironment) {
     this.config = resolvedShellConfig(env.shell);
-    this.jobs = new JobTable(this.config.backend === 'host' ? this.config.maxJobs ?? 8 : 0);
+    this.jobs = new JobTable(this.config.backend === 'disabled' ? 0 : this.config.maxJobs ?? 8);
   }
 
   /**
@@ -60,7 +68,9 @@ export class ShellTool {
    * substitution, variables, redirections to files, subshells, loops and `&` are refused, as are
    * paths outside the workspace. Use the file tools to read and change files, not the shell.
    * stdin is closed (commands must not wait for input); stdout and stderr keep their first and last
-   * 16 KiB each. The command is killed with its whole process tree at the timeout. With
+   * 16 KiB each. The command is killed with its whole process tree at the timeout. In a session
+   * shell (when configured) `cd` and permitted variables persist between calls and `cwd` reports the
+   * working directory. With
    * `background: true` it returns a job id at once; read the output with shell_job_output and stop
    * it with shell_job_kill.
    * @param command The command line, e.g. `npm test -- --run` or `git diff --stat | tail -5`.
@@ -73,8 +83,9 @@ export class ShellTool {
     if (config.backend === 'disabled') {
       throw new Error(`The shell is disabled in this workspace${config.reason ? `: ${config.reason}` : ''}. Use the file tools instead.`);
     }
-    await this.judge(command, config);
     const context = getToolContext();
+    if (config.backend === 'session' && !background) return this.runInSession(command, timeoutSeconds, config, context?.sessionId ?? 'default', context?.signal);
+    await this.judge(command, config);
     const running = new RunningProcess({
       command, cwd: this.env.workspace.rootOf('private'), env: commandEnvironment(config),
       timeoutMs: Math.min(timeoutSeconds !== undefined ? timeoutSeconds * 1000 : Infinity, config.timeoutMs ?? DEFAULT_TIMEOUT_MS),
@@ -126,12 +137,44 @@ export class ShellTool {
     return toResult(outcome);
   }
 
-  /** Stops every background job; call when the session ends. */
+  /** Stops every background job and session shell; call when the tools are no longer needed. */
   dispose(): void {
     this.jobs.killAll();
+    for (const session of this.sessions.values()) session.shell.dispose();
+    this.sessions.clear();
   }
 
-  private async judge(command: string, config: Extract<ShellConfig, { backend: 'host' }>): Promise<void> {
+  private async runInSession(command: string, timeoutSeconds: number | undefined, config: Extract<ShellConfig, { backend: 'session' }>, sessionId: string, signal: AbortSignal | undefined): Promise<ShellResult> {
+    const root = this.env.workspace.rootOf('private');
+    let session = this.sessions.get(sessionId);
+    if (!session) {
+      if (this.sessions.size >= (config.maxSessions ?? 16)) {
+        const [oldest, entry] = this.sessions.entries().next().value as [string, { shell: SessionShell }];
+        entry.shell.dispose();
+        this.sessions.delete(oldest);
+      }
+      session = { shell: new SessionShell({ root, env: commandEnvironment(config), killGraceMs: config.killGraceMs ?? 2000 }), cwd: root };
+    }
+    this.sessions.delete(sessionId); // re-insert: most recently used last
+    this.sessions.set(sessionId, session);
+    await this.judge(command, config, session.cwd);
+    const outcome: SessionOutcome = await session.shell.run(command, {
+      timeoutMs: Math.min(timeoutSeconds !== undefined ? timeoutSeconds * 1000 : Infinity, config.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      maxOutputBytes: config.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
+      ...(signal ? { signal } : {}),
+      ...(session.cwd !== root && !isWithin(root, session.cwd) ? { resetTo: root } : {}),
+    });
+    if (outcome.cancelled) throw new Error('The command was cancelled; the session shell was ended with its process tree (the next call starts a fresh one).');
+    // A shell that left the workspace (e.g. `cd` with no argument goes to HOME) is moved back.
+    const inside = outcome.cwd === root || isWithin(root, outcome.cwd);
+    session.cwd = outcome.restarted ? root : inside ? outcome.cwd : root;
+    const result = toResult(outcome);
+    if (!inside) result.stderr += `${result.stderr && !result.stderr.endsWith('\n') ? '\n' : ''}[the working directory left the workspace and was reset to its root]`;
+    if (outcome.restarted || outcome.timedOut) this.sessions.set(sessionId, { ...session, cwd: root });
+    return { ...result, cwd: path.relative(root, session.cwd).split(path.sep).join('/') || '.', sessionRestarted: outcome.restarted || outcome.timedOut };
+  }
+
+  private async judge(command: string, config: RunningShellOptions, cwd?: string): Promise<void> {
     const policy = config.policy ?? DEFAULT_SHELL_POLICY;
     const maxLength = policy.maxLength ?? 4096;
     if (command.trim() === '') throw new Error('The command is empty.');
@@ -141,15 +184,11 @@ export class ShellTool {
     const tree = parser.parse(command);
     if (!tree) throw new Error('The command could not be parsed.');
     try {
-      const verdict = analyzeCommand(tree.rootNode, policy, this.confinement());
+      const verdict = analyzeCommand(tree.rootNode, policy, workspaceConfinement(this.env.workspace, cwd));
       if (!verdict.ok) throw new Error(`The command was refused: ${verdict.reason}.`);
     } finally {
       tree.delete();
     }
-  }
-
-  private confinement(): PathConfinement {
-    return workspaceConfinement(this.env.workspace);
   }
 }
 

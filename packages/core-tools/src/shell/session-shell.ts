@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { HeadTailBuffer } from './output-buffer.js';
+import type { ProcessOutcome } from './run-process.js';
+
+/** What one command in a session shell produced, and where the shell stands afterwards. */
+export interface SessionOutcome extends ProcessOutcome {
+  /** The shell's working directory after the command (absolute, symlinks resolved). */
+  cwd: string;
+  /** Whether the session was ended (timeout, cancellation, crash) and will start afresh. */
+  restarted: boolean;
+}
+
+interface Pending {
+  nonce: string;
+  marker: Buffer;
+  stdout: HeadTailBuffer;
+  stderr: HeadTailBuffer;
+  held: { stdout: Buffer; stderr: Buffer };
+  done: { stdout: boolean; stderr: boolean; status?: { code: number; cwd: string } };
+  started: number;
+  resolve(outcome: SessionOutcome): void;
+}
+
+/**
+ * The session backend: one long-lived bash per session (no start-up files, allowlisted
+ * environment, its own process group) that keeps its working directory and variables between
+ * calls. Each command is passed through a quoted here-document with a random delimiter and run
+ * with `eval` and stdin from /dev/null; after it, the shell writes an end marker carrying a random
+ * nonce to stdout and stderr and its status and `pwd -P` to a control pipe (fd 3), so output is
+ * split per call without trusting anything the command prints. A command that overruns its
+ * deadline or is cancelled takes the session down (the whole process group, TERM then KILL); the
+ * next call starts a fresh shell, and says so.
+ */
+export class SessionShell {
+  private child: ChildProcess | undefined;
+  private pending: Pending | undefined;
+  private control = '';
+  private queue: Promise<unknown> = Promise.resolve();
+  private killing: NodeJS.Timeout | undefined;
+  private exitReason: { code: number | null; signal: string | null } | undefined;
+  private fresh = true;
+
+  constructor(private readonly options: { root: string; env: Record<string, string>; killGraceMs: number }) {}
+
+  /** Runs one command after those already queued. */
+  run(command: string, opts: { timeoutMs: number; maxOutputBytes: number; signal?: AbortSignal; resetTo?: string }): Promise<SessionOutcome> {
+    const next = this.queue.then(() => this.runNow(command, opts));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Ends the session shell and everything it started. */
+  dispose(): void {
+    this.signalGroup('SIGKILL');
+    this.child = undefined;
+  }
+
+  private start(): ChildProcess {
+    const child = spawn('/bin/bash', ['--noprofile', '--norc', '-s'], {
+      cwd: this.options.root, env: this.options.env, detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    });
+    this.exitReason = undefined;
+    this.control = '';
+    child.stdout!.on('data', (chunk: Buffer) => this.onOutput('stdout', chunk));
+    child.stderr!.on('data', (chunk: Buffer) => this.onOutput('stderr', chunk));
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => this.onControl(chunk.toString('utf8')));
+    child.stdin!.on('error', () => undefined); // EPIPE when the shell died: reported through 'exit'
+    child.on('exit', (code, signal) => {
+      this.exitReason = { code, signal };
+      this.signalGroup('SIGKILL');
+      if (this.child === child) this.child = undefined;
+      if (this.killing) clearTimeout(this.killing);
+      this.killing = undefined;
+      // A command still waiting ends with the shell.
+      setImmediate(() => this.finish(true));
+    });
+    this.fresh = true;
+    return child;
+  }
+
+  private runNow(command: string, opts: { timeoutMs: number; maxOutputBytes: number; signal?: AbortSignal; resetTo?: string }): Promise<SessionOutcome> {
+    const restarted = this.child === undefined && !this.fresh;
+    const child = this.child ?? (this.child = this.start());
+    this.fresh = false;
+    const nonce = randomBytes(12).toString('hex');
+    return new Promise<SessionOutcome>((resolve) => {
+      let timedOut = false;
+      let cancelled = false;
+      const pending: Pending = {
+        nonce, marker: Buffer.from(`\n\0TW:${nonce}\n`),
+        stdout: new HeadTailBuffer(opts.maxOutputBytes), stderr: new HeadTailBuffer(opts.maxOutputBytes),
+        held: { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) }, done: { stdout: false, stderr: false },
+        started: performance.now(),
+        resolve: (outcome) => {
+          clearTimeout(timer);
+          opts.signal?.removeEventListener('abort', onAbort);
+          resolve({ ...outcome, timedOut, cancelled, restarted: restarted || outcome.restarted });
+        },
+      };
+      this.pending = pending;
+      const end = () => this.terminate();
+      const timer = setTimeout(() => { timedOut = true; end(); }, opts.timeoutMs);
+      const onAbort = () => { cancelled = true; end(); };
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      const reset = opts.resetTo ? `cd -- '${opts.resetTo.replace(/'/g, `'\\''`)}' || exit 1\n` : '';
+      const script = `${reset}IFS= read -r -d '' __tw_cmd <<'__TW_${nonce}'\n${command}\n__TW_${nonce}\n`
+        + `eval "$__tw_cmd" </dev/null; __tw_s=$?\n`
+        + `printf '\\n\\0TW:%s\\n' ${nonce}; printf '\\n\\0TW:%s\\n' ${nonce} >&2; printf '%s\\t%s\\n' "$__tw_s" "$(pwd -P)" >&3\n`;
+      child.stdin!.write(script);
+      if (opts.signal?.aborted) onAbort();
+    });
+  }
+
+  private onOutput(stream: 'stdout' | 'stderr', chunk: Buffer): void {
+    const pending = this.pending;
+    if (!pending || pending.done[stream]) return;
+    const data = pending.held[stream].length ? Buffer.concat([pending.held[stream], chunk]) : chunk;
+    const at = data.indexOf(pending.marker);
+    if (at !== -1) {
+      pending[stream].push(data.subarray(0, at));
+      pending.held[stream] = Buffer.alloc(0);
+      pending.done[stream] = true;
+      this.finish(false);
+      return;
+    }
+    // Hold back what could be the start of the marker; pass the rest on (the cap applies as it streams).
+    const keep = Math.min(data.length, pending.marker.length - 1);
+    pending[stream].push(data.subarray(0, data.length - keep));
+    pending.held[stream] = Buffer.from(data.subarray(data.length - keep));
+  }
+
+  private onControl(text: string): void {
+    this.control += text;
+    const newline = this.control.indexOf('\n');
+    if (newline === -1 || !this.pending) return;
+    const [code, cwd] = this.control.slice(0, newline).split('\t');
+    this.control = this.control.slice(newline + 1);
+    this.pending.done.status = { code: Number(code), cwd: cwd ?? this.options.root };
+    this.finish(false);
+  }
+
+  private finish(shellEnded: boolean): void {
+    const pending = this.pending;
+    if (!pending) return;
+    const { done } = pending;
+    if (!shellEnded && !(done.stdout && done.stderr && done.status)) return;
+    this.pending = undefined;
+    for (const stream of ['stdout', 'stderr'] as const) if (!done[stream] && pending.held[stream].length) pending[stream].push(pending.held[stream]);
+    pending.resolve({
+      exitCode: done.status?.code ?? this.exitReason?.code ?? null,
+      signal: done.status ? null : this.exitReason?.signal ?? null,
+      stdout: pending.stdout, stderr: pending.stderr, timedOut: false, cancelled: false,
+      durationMs: Math.round(performance.now() - pending.started),
+      cwd: done.status?.cwd ?? this.options.root,
+      restarted: shellEnded,
+    });
+  }
+
+  /** Ends the session: TERM to its process group, KILL after the grace period. */
+  private terminate(): void {
+    this.signalGroup('SIGTERM');
+    this.killing ??= setTimeout(() => this.signalGroup('SIGKILL'), this.options.killGraceMs);
+  }
+
+  private signalGroup(signal: NodeJS.Signals): void {
+    const pid = this.child?.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
