@@ -9,7 +9,10 @@ import { DEFAULT_SHELL_POLICY, type ShellPolicy } from './shell-policy.js';
 
 const ws = tempWorkspace({ 'src/a.ts': 'x', 'notes.txt': 'y' });
 afterAll(() => ws.cleanup());
-beforeAll(() => fs.symlinkSync('/etc', path.join(ws.root, 'etc-link')));
+beforeAll(() => {
+  fs.symlinkSync('/etc', path.join(ws.root, 'etc-link'));
+  fs.symlinkSync('/etc', path.join(ws.root, 'src', 'inner-link'));
+});
 
 const confine: PathConfinement = workspaceConfinement(ws.env.workspace);
 
@@ -93,6 +96,11 @@ describe('analyzeCommand: refused', () => {
     ['/tmp/evil', /outside/],
     ["echo $'\\x41'", /\$'/],
     ['! ls', /negation/],
+    ['cd src && cat inner-link/passwd', /outside|link/],
+    ['cd src || cat inner-link/passwd', /outside|link/],
+    ['cd', /exactly one directory/],
+    ['cd -', /exactly one directory/],
+    ['cd src; cd ..; cd ..; ls', /outside/],
     ['ls |& cat', /\|&/],
   ])('%j', async (command, reason) => {
     const verdict = await judge(command);

@@ -14,7 +14,10 @@ export interface SimpleCommand {
 /** How arguments that name files are confined: `check` returns why a path is refused, if it is. */
 export interface PathConfinement {
   root: string;
-  check(value: string): string | undefined;
+  /** The shell's working directory when the command starts (default: the root). */
+  cwd?: string;
+  /** Why `value`, read from the directory `cwd`, is refused — or undefined. */
+  check(value: string, cwd: string): string | undefined;
 }
 
 export type CommandVerdict =
@@ -42,7 +45,20 @@ const NEVER = new Set(['sudo', 'su', 'doas', 'pkexec', 'eval', 'exec', 'source',
  * conditionals, heredocs, environment assignments, background `&`, brace and tilde expansion, and
  * any parse error. Then each simple command is judged on its own (`judgeCommand`).
  */
-export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confine: PathConfinement): CommandVerdict {
+export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confinement: PathConfinement): CommandVerdict {
+  // Every directory the shell may be in when a command runs: the start, and each `cd` target seen
+  // so far (a `cd` may or may not have run, after `||` or a failure). Paths are judged from all.
+  const cwds = [confinement.cwd ?? confinement.root];
+  const confine: PathConfinement = {
+    root: confinement.root,
+    check: (value) => {
+      for (const cwd of cwds) {
+        const refused = confinement.check(value, cwd);
+        if (refused) return refused;
+      }
+      return undefined;
+    },
+  };
   if (root.hasError) return { ok: false, reason: 'the command does not parse as bash (unbalanced quotes, brackets or an operator without a command); fix its syntax' };
   const permit = new Set<ShellConstruct>(policy.permit ?? []);
   const commands: SimpleCommand[] = [];
@@ -94,6 +110,12 @@ export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confine: P
         if (words.length === 0) return 'an empty command is not allowed';
         const judged = judgeCommand(words, policy, confine);
         if (!judged.ok) return judged.reason;
+        if (judged.program === 'cd') {
+          const targets = words.slice(1).filter((w) => w !== '--' && w !== '-P' && w !== '-L');
+          if (targets.length !== 1 || targets[0] === '-') return "cd needs exactly one directory inside the workspace ('cd' alone and 'cd -' are not allowed)";
+          for (const cwd of [...cwds]) cwds.push(path.resolve(cwd, targets[0]!));
+          if (cwds.length > 64) return 'too many cd commands in one command line; split it into several calls';
+        }
         commands.push({ argv: words, program: judged.program, text: node.text });
         return undefined;
       }
@@ -226,7 +248,7 @@ function judgeRedirect(node: SyntaxNode, permit: Set<ShellConstruct>, confine: P
   if (!permit.has('redirection')) return `redirection ('${node.text}') is not allowed; use file_write to write files, or ask for the 'redirection' permit`;
   const word = literalWord(destination, new Set());
   if (!word.ok) return word.reason;
-  const refused = confine.check(word.value);
+  const refused = confine.check(word.value, confine.root);
   return refused ? `the redirection target is refused: ${refused}` : undefined;
 }
 
@@ -266,7 +288,7 @@ export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathC
     for (const arg of words.slice(1)) {
       const value = arg.startsWith('-') ? /^--?[A-Za-z][A-Za-z-]*=(.*)$/s.exec(arg)?.[1] : arg;
       if (value === undefined || value === '' || value === '-') continue;
-      const refused = confine.check(value);
+      const refused = confine.check(value, confine.root);
       if (refused) return { ok: false, reason: `the argument '${arg}' is refused: ${refused}` };
     }
     return { ok: true, program: name };
@@ -280,7 +302,7 @@ function programName(word: string, confine: PathConfinement): string | undefined
   if (!word.includes('/')) return word;
   const dir = path.posix.dirname(path.posix.normalize(word));
   if (SYSTEM_DIRS.includes(dir)) return path.posix.basename(word);
-  return confine.check(word) === undefined ? `./${path.posix.normalize(word).replace(/^\.\//, '')}` : undefined;
+  return confine.check(word, confine.root) === undefined ? `./${path.posix.normalize(word).replace(/^\.\//, '')}` : undefined;
 }
 
 function allowed(name: string, words: string[], policy: ShellPolicy): boolean {

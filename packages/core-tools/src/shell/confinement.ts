@@ -12,10 +12,10 @@ import type { PathConfinement } from './command-analysis.js';
  */
 export function workspaceConfinement(workspace: WorkspacePolicy, cwd?: string): PathConfinement {
   const root = workspace.rootOf('private');
-  const base = cwd ?? root;
   return {
     root,
-    check: (value) => {
+    ...(cwd !== undefined ? { cwd } : {}),
+    check: (value, base) => {
       if (value === '/dev/null') return undefined;
       // Relative arguments are read from the shell's working directory (the root, unless a session
       // shell has moved); absolute ones as they are.
