@@ -99,7 +99,8 @@ describe('shell injection', () => {
     `xargs touch ${canary}`, `bash -c 'touch ${canary}'`, `eval touch ${canary}`, `ls\ntouch ${canary}`, `ls & touch ${canary}`,
     `ls <(touch ${canary})`, `A=1 touch ${canary}`, `ls ~/../../${canary}`, `cp ok.txt ${canary}`, `cp ok.txt ../canary`,
     `mkdir ../canary`, `ln -s / x`, `sed -n '1w ${canary}' ok.txt`, `sort -o ${canary} ok.txt`, `\${IFS}touch\${IFS}${canary}`,
-    `ls;{touch,${canary}}`, `ls $'\\x3b' touch ${canary}`, `l\\s; touch ${canary}`, `/bin/touch ${canary}`, `cp ok.txt link-out/x`,
+    `ls;{touch,${canary}}`, 'grep -R SECRET .', 'grep -rR SECRET .', 'rg -L SECRET', 'rg --follow SECRET', 'find -L . -name secret.txt',
+    'cat link-out/secret.txt', 'cat file-link-out', 'head -c 100 file-link-out', 'cd link-out && cat secret.txt', 'cd src && cat ../link-out/secret.txt', `ls $'\\x3b' touch ${canary}`, `l\\s; touch ${canary}`, `/bin/touch ${canary}`, `cp ok.txt link-out/x`,
   ];
   it.each(payloads.map((p) => [p]))('%s', async (payload) => {
     const result = await call('shell_exec', { command: payload });

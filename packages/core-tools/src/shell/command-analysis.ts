@@ -313,8 +313,27 @@ function allowed(name: string, words: string[], policy: ShellPolicy): boolean {
   });
 }
 
+/** Flags that make a program follow symbolic links, which could lead it out of the workspace. */
+const FOLLOWS_LINKS: Record<string, { short: string; long: RegExp }> = {
+  grep: { short: 'R', long: /^--dereference-recursive$/ },
+  rg: { short: 'L', long: /^--follow$/ },
+  find: { short: 'L', long: /^-follow$/ },
+  ls: { short: 'L', long: /^--dereference$/ },
+  du: { short: 'L', long: /^--dereference$/ },
+  tree: { short: 'l', long: /^--follow$/ },
+  cp: { short: 'L', long: /^--dereference$/ },
+  stat: { short: 'L', long: /^--dereference$/ },
+  file: { short: 'L', long: /^--dereference$/ },
+  wc: { short: '', long: /^--files0-from/ },
+};
+
 /** Flags that turn a harmless program into a command runner or a writer. */
 function dangerousFlag(program: string, args: string[]): string | undefined {
+  const follows = FOLLOWS_LINKS[program];
+  if (follows) {
+    const bad = args.find((a) => follows.long.test(a.split('=')[0]!) || (follows.short !== '' && /^-[A-Za-z]+$/.test(a) && a.slice(1).includes(follows.short)));
+    if (bad) return `${program} ${bad} is not allowed: it follows symbolic links, which can lead outside the workspace`;
+  }
   switch (program) {
     case 'find': {
       const bad = args.find((a) => /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/.test(a));
