@@ -66,7 +66,7 @@ export interface CallEnvironment {
  * Everything `toolwright call` runs with: the registry, the policy, the core tools' risk levels and a
  * durable audit log (`<workspace>/.toolwright/audit.jsonl` unless `--audit` says otherwise).
  */
-export async function openCallEnvironment(options: { workspace: string; project?: string; policy?: string; audit?: string }, io: Io): Promise<CallEnvironment> {
+export async function openCallEnvironment(options: { workspace: string; project?: string; policy?: string; audit?: string; defaultAuditName?: string }, io: Io): Promise<CallEnvironment> {
   const env: CoreToolsEnvironment = { workspace: openWorkspace(options.workspace) };
   const workspaceRoot = env.workspace.rootOf('private');
   const registry = buildRegistry({ core: true, workspace: workspaceRoot, env, ...(options.project !== undefined ? { project: options.project } : {}) }, io);
@@ -74,7 +74,7 @@ export async function openCallEnvironment(options: { workspace: string; project?
   if (options.policy !== undefined) executorOptions.policy = loadPolicyFile(options.policy, registry);
   let log: AuditLog | undefined;
   if (options.audit !== 'none') {
-    const file = path.resolve(options.audit ?? path.join(workspaceRoot, '.toolwright', 'audit.jsonl'));
+    const file = path.resolve(options.audit ?? path.join(workspaceRoot, '.toolwright', options.defaultAuditName ?? 'audit.jsonl'));
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       log = await AuditLog.open(file, { durability: 'always', onNotice: (message) => io.err(`audit: ${message}\n`) });

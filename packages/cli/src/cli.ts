@@ -7,6 +7,7 @@ import { callTool } from './commands/call.js';
 import { listTools, LIST_FORMATS } from './commands/list.js';
 import { explainPolicy } from './commands/policy.js';
 import { buildRegistry, openCallEnvironment } from './call-environment.js';
+import { McpToolServer, serveHttp, serveStdio } from '@toolwright/mcp';
 
 const USAGE = `Usage: toolwright <command> [options]
 
@@ -30,6 +31,13 @@ Commands:
           --policy <file>            allow/ask/deny rules (JSON)
           --audit <file|none>        audit log (default: <workspace>/.toolwright/audit.jsonl)
           --yes                      approve calls that need approval
+  serve --mcp stdio | --mcp http [--port N] [--host H]
+          Serve the core tools and a project's own over the Model Context Protocol; every call goes
+          through the executor (policy, approval by elicitation, audit, truncation).
+          --project, -p <tsconfig>   include a project's own tools
+          --workspace <dir>          the workspace the tools are confined to (default: .)
+          --policy <file>            allow/ask/deny rules (JSON)
+          --audit <file|none>        audit log (default: <workspace>/.toolwright/audit-serve-<pid>.jsonl)
   policy explain <tool> --args '<json>' --policy <file>
           Show which rule decides a call, and every rule's verdict.
           --project, -p <tsconfig>   the project whose tools to load
@@ -53,6 +61,8 @@ export async function main(argv: readonly string[], io = { out: (s: string) => p
         return await runCall(rest, io);
       case 'policy':
         return runPolicy(rest, io);
+      case 'serve':
+        return await runServe(rest, io);
       case undefined:
       case 'help':
       case '--help':
@@ -138,6 +148,40 @@ async function runCall(args: readonly string[], io: { out: (s: string) => void; 
   } finally {
     await environment.close();
   }
+}
+
+async function runServe(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): Promise<number> {
+  const { values } = parse(args, {
+    mcp: { type: 'string' },
+    port: { type: 'string', default: '0' },
+    host: { type: 'string', default: '127.0.0.1' },
+    project: { type: 'string', short: 'p' },
+    workspace: { type: 'string', default: '.' },
+    policy: { type: 'string' },
+    audit: { type: 'string' },
+  });
+  const mode = values.mcp as string | undefined;
+  if (mode !== 'stdio' && mode !== 'http') throw new CliError(`toolwright serve needs --mcp stdio or --mcp http.\n\n${USAGE}`, 2);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number, not '${String(values.port)}'.`, 2);
+  const environment = await openCallEnvironment({
+    workspace: values.workspace as string, defaultAuditName: `audit-serve-${process.pid}.jsonl`,
+    ...(values.project !== undefined ? { project: values.project as string } : {}),
+    ...(values.policy !== undefined ? { policy: values.policy as string } : {}),
+    ...(values.audit !== undefined ? { audit: values.audit as string } : {}),
+  }, io);
+  const tools = new McpToolServer({ registry: environment.registry, executor: environment.executorOptions });
+  const running = mode === 'stdio' ? await serveStdio(tools) : await serveHttp(tools, { port, host: values.host as string });
+  if ('url' in running) io.err(`toolwright: serving ${environment.registry.size} tools over MCP at ${running.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    if (mode === 'stdio') process.stdin.once('end', stop);
+  });
+  await running.close();
+  await environment.close();
+  return 0;
 }
 
 function runPolicy(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): number {

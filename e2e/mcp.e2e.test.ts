@@ -1,0 +1,212 @@
+// The official MCP SDK client against `toolwright serve`, over stdio and Streamable HTTP.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { REPO } from './support/run.js';
+
+const BIN = path.join(REPO, 'packages', 'cli', 'dist', 'bin.js');
+const PROJECT = path.join(__dirname, 'mcp-project', 'tsconfig.json');
+const temporary: string[] = [];
+const processes: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of processes) child.kill('SIGKILL');
+  for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function workspace(): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-mcp-')));
+  temporary.push(dir);
+  fs.writeFileSync(path.join(dir, 'notes.txt'), 'alpha\nbeta\n');
+  fs.writeFileSync(path.join(dir, 'policy.json'), JSON.stringify({ rules: [{ deny: 'file_delete', reason: 'nothing is deleted over MCP' }] }));
+  return dir;
+}
+
+const text = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+
+async function stdioClient(dir: string, capabilities: ConstructorParameters<typeof Client>[1] = {}): Promise<Client> {
+  const client = new Client({ name: 'e2e', version: '1.0.0' }, capabilities);
+  await client.connect(new StdioClientTransport({
+    command: process.execPath, args: [BIN, 'serve', '--mcp', 'stdio', '--workspace', dir, '--policy', 'policy.json', '-p', PROJECT], cwd: dir, stderr: 'pipe',
+  }));
+  return client;
+}
+
+describe('MCP over stdio', () => {
+  it('lists the core tools and the project\'s tools with annotations and schemas', async () => {
+    const client = await stdioClient(workspace());
+    try {
+      const { tools } = await client.listTools();
+      const read = tools.find((t) => t.name === 'file_read')!;
+      expect(read.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      expect(read.inputSchema.required).toEqual(['path']);
+      expect(read.outputSchema?.type).toBe('object');
+      expect(tools.find((t) => t.name === 'shell_exec')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+      expect(tools.map((t) => t.name)).toContain('countdown');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('calls a tool, answers a malformed call with the correction text, and denies by policy', async () => {
+    const dir = workspace();
+    const client = await stdioClient(dir);
+    try {
+      const read = (await client.callTool({ name: 'file_read', arguments: { path: 'notes.txt' } })) as CallToolResult;
+      expect(read.isError).toBeFalsy();
+      expect(read.structuredContent).toMatchObject({ content: '1\talpha\n2\tbeta', totalLines: 2 });
+      const malformed = (await client.callTool({ name: 'file_read', arguments: { limit: 'ten' } })) as CallToolResult;
+      expect(malformed.isError).toBe(true);
+      expect(text(malformed)).toContain("missing required field 'path'");
+      const denied = (await client.callTool({ name: 'file_delete', arguments: { path: 'notes.txt' } })) as CallToolResult;
+      expect(denied.isError).toBe(true);
+      expect(text(denied)).toContain('nothing is deleted over MCP');
+      expect(fs.existsSync(path.join(dir, 'notes.txt'))).toBe(true);
+    } finally {
+      await client.close();
+    }
+    const auditFile = fs.readdirSync(path.join(dir, '.toolwright')).find((f) => f.startsWith('audit-serve-'))!;
+    const types = fs.readFileSync(path.join(dir, '.toolwright', auditFile), 'utf8').trim().split('\n').map((l) => JSON.parse(l).type);
+    expect(types.filter((t) => t === 'ToolCallCompleted')).toHaveLength(1);
+    expect(types.filter((t) => t === 'ToolCallRejected')).toHaveLength(2);
+  });
+
+  it('streams tool progress as progress notifications', async () => {
+    const client = await stdioClient(workspace());
+    try {
+      const seen: number[] = [];
+      const result = (await client.callTool({ name: 'countdown', arguments: { from: 4 } }, undefined, { onprogress: (p) => seen.push(p.progress) })) as CallToolResult;
+      expect(result.structuredContent).toEqual({ counted: 4 });
+      expect(seen).toEqual([1, 2, 3, 4]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('asks for approval by elicitation when the client supports it, and refuses clearly when not', async () => {
+    const dir = workspace();
+    const plain = await stdioClient(dir);
+    try {
+      const refused = (await plain.callTool({ name: 'shell_exec', arguments: { command: 'ls' } })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toContain('does not support elicitation');
+    } finally {
+      await plain.close();
+    }
+    const asking = await stdioClient(dir, { capabilities: { elicitation: {} } });
+    const prompts: string[] = [];
+    asking.setRequestHandler(ElicitRequestSchema, async (request) => {
+      prompts.push(request.params.message);
+      return { action: 'accept', content: { decision: 'once' } };
+    });
+    try {
+      const approved = (await asking.callTool({ name: 'shell_exec', arguments: { command: 'ls notes.txt' } })) as CallToolResult;
+      expect(approved.isError).toBeFalsy();
+      expect(JSON.parse(text(approved))).toMatchObject({ exitCode: 0, stdout: 'notes.txt\n' });
+      expect(prompts[0]).toContain('shell_exec');
+    } finally {
+      await asking.close();
+    }
+  });
+
+  it('turns the client\'s cancellation into the call\'s AbortSignal', async () => {
+    const dir = workspace();
+    const client = await stdioClient(dir, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { decision: 'once' } }));
+    try {
+      const controller = new AbortController();
+      const started = Date.now();
+      setTimeout(() => controller.abort(), 300);
+      await expect(client.callTool({ name: 'shell_exec', arguments: { command: 'sleep 30' } }, undefined, { signal: controller.signal })).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(5000);
+      // the server is still healthy, and the cancelled call is audited as failed
+      expect(((await client.callTool({ name: 'file_read', arguments: { path: 'notes.txt' } })) as CallToolResult).isError).toBeFalsy();
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      await client.close();
+    }
+    const auditFile = fs.readdirSync(path.join(dir, '.toolwright')).find((f) => f.startsWith('audit-serve-'))!;
+    const records = fs.readFileSync(path.join(dir, '.toolwright', auditFile), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(records.some((r) => r.type === 'ToolCallFailed' && r.code === 'cancelled')).toBe(true);
+  });
+});
+
+async function startHttp(dir: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--mcp', 'http', '--port', '0', '--workspace', dir, '--policy', 'policy.json'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  processes.push(child);
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      const match = /at (http:\/\/\S+)/.exec(err);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+  return { url, child };
+}
+
+describe('MCP over Streamable HTTP', () => {
+  it('lists and calls through a stateless HTTP server', async () => {
+    const dir = workspace();
+    const { url } = await startHttp(dir);
+    const client = new Client({ name: 'e2e-http', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      expect((await client.listTools()).tools.length).toBeGreaterThan(5);
+      const read = (await client.callTool({ name: 'file_read', arguments: { path: 'notes.txt' } })) as CallToolResult;
+      expect(read.structuredContent).toMatchObject({ totalLines: 2 });
+      const denied = (await client.callTool({ name: 'file_delete', arguments: { path: 'notes.txt' } })) as CallToolResult;
+      expect(denied.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('two server processes behind a round-robin balancer serve one client, each auditing its own calls', async () => {
+    const dir = workspace();
+    const backends = [await startHttp(dir), await startHttp(dir)];
+    let next = 0;
+    const hits = [0, 0];
+    const balancer = http.createServer((req, res) => {
+      const index = next++ % 2;
+      hits[index]!++;
+      const target = new URL(backends[index]!.url);
+      const proxied = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: req.headers }, (upstream) => {
+        res.writeHead(upstream.statusCode ?? 502, upstream.headers);
+        upstream.pipe(res);
+      });
+      req.pipe(proxied);
+    });
+    await new Promise<void>((resolve) => balancer.listen(0, '127.0.0.1', resolve));
+    const client = new Client({ name: 'e2e-lb', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(balancer.address() as AddressInfo).port}/mcp`)));
+    try {
+      for (let i = 0; i < 6; i++) {
+        const result = (await client.callTool({ name: 'file_read', arguments: { path: 'notes.txt' } })) as CallToolResult;
+        expect(result.isError).toBeFalsy();
+      }
+    } finally {
+      await client.close();
+      balancer.closeAllConnections();
+      await new Promise((resolve) => balancer.close(resolve));
+    }
+    expect(hits[0]).toBeGreaterThan(0);
+    expect(hits[1]).toBeGreaterThan(0);
+    const logs = fs.readdirSync(path.join(dir, '.toolwright')).filter((f) => f.startsWith('audit-serve-') && f.endsWith('.jsonl'));
+    expect(logs).toHaveLength(2);
+    // Records of read-only calls are written without holding the call up: give the last one a moment.
+    const completedRecords = () => logs.flatMap((f) => fs.readFileSync(path.join(dir, '.toolwright', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)))
+      .filter((r) => r.type === 'ToolCallCompleted');
+    await expect.poll(() => completedRecords().length, { timeout: 5000 }).toBe(6);
+    const completed = completedRecords();
+    expect(new Set(completed.map((r) => r.callId)).size).toBe(6);
+  });
+});

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ToolExecutor, type ApprovalAnswer, type ApprovalRequest, type ExecutorOptions } from '@toolwright/executor';
+import { toMcpTools, type ToolRegistry } from '@toolwright/registry';
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface McpToolServerOptions {
+  registry: ToolRegistry;
+  /** The executor's options (policy, audit, risk mode, ...); approvals are asked through MCP. */
+  executor?: Omit<ExecutorOptions, 'registry' | 'approve'>;
+  name?: string;
+  version?: string;
+}
+
+interface ActiveCall {
+  server: Server;
+  extra: Extra;
+  progress: number;
+}
+
+/**
+ * Serves a registry over MCP with every call going through one executor, so policy, approval,
+ * truncation and audit apply exactly as in process. `tools/list` comes from the declarations;
+ * `tools/call` answers failures as `isError` results carrying the correction text, returns object
+ * results as `structuredContent`, reports tool progress as progress notifications, turns the
+ * client's cancellation into the call's AbortSignal, and asks for approvals by elicitation when the
+ * client supports it (and refuses, saying why, when it does not).
+ */
+export class McpToolServer {
+  readonly executor: ToolExecutor;
+  readonly registry: ToolRegistry;
+  private readonly active = new Map<string, ActiveCall>();
+  private readonly live = new Set<Server>();
+  private readonly info: { name: string; version: string };
+
+  constructor(options: McpToolServerOptions) {
+    this.registry = options.registry;
+    this.info = { name: options.name ?? 'toolwright', version: options.version ?? '0.1.0' };
+    this.executor = new ToolExecutor({ ...options.executor, registry: options.registry, approve: (request) => this.askApproval(request) });
+    this.executor.on((event) => {
+      if (event.type !== 'tool_call_update') return;
+      const call = this.active.get(event.callId);
+      const token = call?.extra._meta?.progressToken;
+      if (!call || token === undefined) return;
+      call.progress = Math.max(call.progress + 1, event.progress.progress ?? 0);
+      void call.extra.sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: call.progress, ...(event.progress.total !== undefined ? { total: event.progress.total } : {}), ...(event.progress.message ? { message: event.progress.message } : {}) },
+      }).catch(() => undefined);
+    });
+    this.registry.onChange(() => {
+      for (const server of this.live) void server.sendToolListChanged().catch(() => undefined);
+    });
+  }
+
+  /** A protocol server bound to this registry and executor; connect it to a transport. */
+  createServer(): Server {
+    const server = new Server(this.info, { capabilities: { tools: { listChanged: true } } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toMcpTools(this.registry.list()) }));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.callTool(server, request.params.name, request.params.arguments, extra));
+    this.live.add(server);
+    server.onclose = () => this.live.delete(server);
+    return server;
+  }
+
+  private async callTool(server: Server, name: string, args: Record<string, unknown> | undefined, extra: Extra): Promise<CallToolResult> {
+    const callId = `mcp_${randomBytes(9).toString('base64url')}`;
+    this.active.set(callId, { server, extra, progress: 0 });
+    try {
+      const result = await this.executor.executeToolCall({ id: callId, name, arguments: JSON.stringify(args ?? {}) }, {
+        signal: extra.signal, ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}),
+      });
+      if (result.status !== 'completed') return { content: [{ type: 'text', text: result.content }], isError: true };
+      const declaration = this.registry.get(name)?.declaration;
+      const structured = declaration && toMcpTools([declaration])[0]!.outputSchema && isObject(result.output) ? { structuredContent: result.output } : {};
+      return { content: [{ type: 'text', text: result.content }], ...structured };
+    } finally {
+      this.active.delete(callId);
+    }
+  }
+
+  private async askApproval(request: ApprovalRequest): Promise<ApprovalAnswer> {
+    const call = this.active.get(request.callId);
+    if (!call) return { kind: 'reject', message: 'no MCP request is waiting for this approval' };
+    if (!call.server.getClientCapabilities()?.elicitation) {
+      return { kind: 'reject', message: "the MCP client cannot ask its user for approval (it does not support elicitation); allow the call in the server's policy instead" };
+    }
+    try {
+      const answer = await call.server.elicitInput({
+        message: `Allow ${request.tool} ${JSON.stringify(request.args)}? It needs approval: ${request.reason}.`,
+        requestedSchema: {
+          type: 'object',
+          properties: { decision: { type: 'string', title: 'Decision', enum: ['once', 'always', 'reject'], description: 'once: this call; always: this tool with these arguments for the session; reject: refuse' } },
+          required: ['decision'],
+        },
+      }, { signal: call.extra.signal });
+      const decision = answer.action === 'accept' ? (answer.content as { decision?: unknown } | undefined)?.decision : undefined;
+      if (decision === 'once' || decision === 'always') return { kind: decision };
+      return { kind: 'reject', message: answer.action === 'accept' ? 'the user rejected the call' : `the user ${answer.action === 'decline' ? 'declined' : 'cancelled'} the approval request` };
+    } catch (error) {
+      return { kind: 'reject', message: `the approval request failed: ${(error as Error).message}` };
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
