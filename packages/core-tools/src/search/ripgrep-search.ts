@@ -25,7 +25,7 @@ export function ripgrepSearch(binary: string, root: string, query: SearchQuery, 
   const args = [
     '--no-heading', '--with-filename', '--line-number', '--null', '--color', 'never',
     '--hidden', '--no-require-git', '--no-ignore-global', '--no-ignore-parent', '--no-ignore-dot', '--no-ignore-exclude', '--no-config',
-    '--max-filesize', String(query.maxFileBytes), '-g', '!.git',
+    '--max-filesize', String(query.maxFileBytes), '-g', '!.git', '-g', '!.toolwright',
     ignoresCase(query) ? '--ignore-case' : '--case-sensitive',
     ...(query.literal ? ['--fixed-strings'] : []),
     ...query.include.map((g) => `-g${g}`), ...query.exclude.map((g) => `-g!${g}`),

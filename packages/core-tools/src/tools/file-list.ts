@@ -24,7 +24,7 @@ export class FileListTool {
   /**
    * Lists the entries of a workspace directory with their kind and size, sorted by path. By default only
    * the directory's direct children (depth 1); raise `depth` to descend. Files ignored by `.gitignore`
-   * and the `.git` folder are left out, as are entries matching `exclude` (gitignore-style patterns such
+   * and the `.git` and `.toolwright` folders are left out, as are entries matching `exclude` (gitignore-style patterns such
    * as `node_modules/` or `*.log`). At most `limit` entries (default 500); `truncated` says when more exist.
    * Symbolic links are listed as `symlink` and never followed.
    * @param path Directory to list (default: the workspace root).

@@ -17,6 +17,7 @@ const ws = tempWorkspace({
   '.gitignore': 'dist/\n',
   'bin.dat': Buffer.from('load\0binary'),
   '.git/HEAD': 'load ref\n',
+  '.toolwright/audit.jsonl': '{"load":1}\n',
 });
 fs.symlinkSync('/etc', path.join(ws.root, 'etc-link'));
 afterAll(() => ws.cleanup());

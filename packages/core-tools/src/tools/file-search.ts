@@ -40,7 +40,7 @@ export class FileSearchTool {
    * `literal: true`, for exact text, and returns the matching lines with their file and line number,
    * sorted by path and line. Case: `smart` (default) ignores case unless the pattern has a capital
    * letter. `include`/`exclude` are globs such as `*.ts` or `src/**`; a glob without `/` matches
-   * file names anywhere. Files ignored by `.gitignore`, the `.git` folder, binary files and files
+   * file names anywhere. Files ignored by `.gitignore`, the `.git` and `.toolwright` folders, binary files and files
    * over 10 MiB are skipped. Returns at most `maxResults` lines (default 200); `truncated` says when
    * more matched — narrow the search then.
    * @param pattern The regular expression, e.g. `function\s+load\w*`, or text with `literal: true`.

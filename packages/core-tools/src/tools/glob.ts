@@ -20,7 +20,7 @@ export class GlobTool {
    * @param limit Maximum number of paths.
    */
   @tool({
-    description: 'Finds files whose path matches a glob pattern (e.g. `src/**/*.ts`, `**/package.json`), newest first (by modification time). `*` matches within one path segment, `**` across segments, `{a,b}` either. Files ignored by `.gitignore` and the `.git` folder are skipped. Returns at most `limit` paths (default 200); `truncated` says when more matched.',
+    description: 'Finds files whose path matches a glob pattern (e.g. `src/**/*.ts`, `**/package.json`), newest first (by modification time). `*` matches within one path segment, `**` across segments, `{a,b}` either. Files ignored by `.gitignore` and the `.git` and `.toolwright` folders are skipped. Returns at most `limit` paths (default 200); `truncated` says when more matched.',
     tier: 'read-only', group: 'search', sideEffects: ['fs-read'], capabilities: ['fs.read'], determinism: 'deterministic', timeout: '30s',
   })
   async glob(pattern: string, path: string = '.', /** @minimum 1 @maximum 5000 */ limit: Integer = 200): Promise<GlobResult> {

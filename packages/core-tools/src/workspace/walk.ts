@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
+/** Never walked: git's internals and Toolwright's own state (audit logs). */
+export const SKIPPED = new Set(['.git', '.toolwright']);
+
 export interface WalkEntry {
   /** Path relative to the walk's start, `/`-separated. */
   relative: string;
@@ -17,7 +20,7 @@ export interface WalkOptions {
   maxDepth?: number;
   /** Extra gitignore-style patterns to skip. */
   exclude?: readonly string[];
-  /** Honour `.gitignore` files found on the way (default true). `.git/` is always skipped. */
+  /** Honour `.gitignore` files found on the way (default true). `.git/` and `.toolwright/` are always skipped. */
   gitignore?: boolean;
   /** Stop after this many entries. */
   limit?: number;
@@ -52,7 +55,7 @@ export function walk(start: string, options: WalkOptions = {}): { entries: WalkE
     }
     names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const dirent of names) {
-      if (dirent.name === '.git') continue;
+      if (SKIPPED.has(dirent.name)) continue;
       const childRelative = relative ? `${relative}/${dirent.name}` : dirent.name;
       const isDir = dirent.isDirectory();
       const test = isDir ? `${childRelative}/` : childRelative;
