@@ -18,6 +18,8 @@ import { resourcesOf } from './call-resources.js';
 import { parseArguments } from './steps/parse-arguments.js';
 import { FullOutputStore } from './full-output-store.js';
 import { SessionApprovals } from './approval-memory.js';
+import { assessCallRisk } from './steps/assess-risk.js';
+import { canonicalJson, sha256Hex } from './steps/normalize-output.js';
 
 export type ArgumentDialect = 'json' | 'openai-strict';
 
@@ -131,6 +133,25 @@ export class ToolExecutor {
       });
     this.events.emit({ type: 'tool_calls_batch_end', batchId, results });
     return results;
+  }
+
+  /**
+   * What the safety gate would decide for a call, without running or auditing it — for hosts with
+   * their own approval UI (the AI SDK's `needsApproval`, the Agents SDK's interruptions): `deny`
+   * (the policy refuses; running it returns the refusal), `ask` (a person must approve first),
+   * `allow`. A call the host approved then runs with `preApproved`; a denial still stands.
+   */
+  previewGate(name: string, args: Record<string, unknown>, context: CallContext = {}): { decision: 'allow' | 'ask' | 'deny'; reason: string } {
+    const declaration = this.registry.get(name)?.declaration;
+    if (!declaration) return { decision: 'allow', reason: 'unknown tools fail at lookup' };
+    const verdict = this.options.policy?.decide({ tool: name, args, declaration });
+    if (verdict?.effect === 'deny') return { decision: 'deny', reason: verdict.rule?.reason ?? `policy rule ${verdict.rule?.text ?? '(default)'}` };
+    const risk = assessCallRisk(this, declaration, args, context);
+    const reasons = [...(verdict?.effect === 'ask' ? [`policy rule ${verdict.rule?.text ?? '(default)'} asks for approval`] : []), ...(risk.level === 'risky' ? [risk.reason] : [])];
+    if (reasons.length === 0) return { decision: 'allow', reason: 'auto-run' };
+    const request = { callId: '', tool: name, args, argsHash: sha256Hex(canonicalJson(args)), reason: reasons.join('; '), declaration };
+    if (this.approvals.lookup(request)) return { decision: 'allow', reason: 'approved earlier in this session' };
+    return { decision: 'ask', reason: request.reason };
   }
 
   /** The untruncated output text of a recent call (the model saw a truncated copy). */

@@ -1,0 +1,2 @@
+export { toAISdkTools, ToolCallFailedError } from './to-ai-sdk-tools.js';
+export type { AISdkToolsOptions } from './to-ai-sdk-tools.js';

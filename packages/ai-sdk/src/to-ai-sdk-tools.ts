@@ -1,0 +1,61 @@
+import { jsonSchema, tool, type ToolSet } from 'ai';
+import type { CallContext, ToolCallResult, ToolExecutor } from '@toolwright/executor';
+import type { ToolFilter } from '@toolwright/registry';
+
+export interface AISdkToolsOptions {
+  /** Which tools to offer (default: all registered). */
+  filter?: ToolFilter;
+  /** Caller context for every call (session, actor, capabilities, ...). */
+  context?: Omit<CallContext, 'signal' | 'preApproved'>;
+  /** Called with every result, e.g. to log or to show outputs the SDK does not surface. */
+  onResult?: (result: ToolCallResult) => void;
+}
+
+/** Thrown for a failed call: its message is the correction text the model reads next. */
+export class ToolCallFailedError extends Error {
+  constructor(readonly result: ToolCallResult) {
+    super(result.content);
+    this.name = 'ToolCallFailedError';
+  }
+
+  /** The SDK sends `String(error)` to the model: send exactly the correction text. */
+  override toString(): string {
+    return this.message;
+  }
+}
+
+/**
+ * A Vercel AI SDK `ToolSet` from the executor's registry. Each tool's `inputSchema` is its declared
+ * parameters schema; `execute` runs the call through the executor (validation, policy, audit,
+ * timeout with the SDK's abort signal, truncation). A failed call throws `ToolCallFailedError`, which
+ * the SDK hands to the model as the tool error — the executor's correction text. Approvals use the
+ * SDK's flow: `needsApproval` is the executor's gate preview, and a call the user approved there runs
+ * pre-approved (a policy denial still stands).
+ */
+export function toAISdkTools(executor: ToolExecutor, options: AISdkToolsOptions = {}): ToolSet {
+  const tools: ToolSet = {};
+  for (const declaration of executor.registry.list(options.filter)) {
+    const name = declaration.name;
+    tools[name] = tool({
+      description: declaration.description,
+      inputSchema: jsonSchema<Record<string, unknown>>(declaration.parameters as Parameters<typeof jsonSchema>[0]),
+      needsApproval: (input: Record<string, unknown>) => executor.previewGate(name, asArgs(input), options.context).decision === 'ask',
+      execute: async (input: Record<string, unknown>, { toolCallId, abortSignal }) => {
+        const args = asArgs(input);
+        // Reaching execute after needsApproval said "ask" means the user approved in the SDK's flow.
+        const approvedByHost = executor.previewGate(name, args, options.context).decision === 'ask';
+        const result = await executor.executeToolCall({ id: toolCallId, name, arguments: JSON.stringify(args) }, {
+          ...options.context, ...(abortSignal ? { signal: abortSignal } : {}), ...(approvedByHost ? { preApproved: () => true } : {}),
+        });
+        options.onResult?.(result);
+        if (result.status !== 'completed') throw new ToolCallFailedError(result);
+        return result.truncated ? result.content : result.output;
+      },
+    });
+  }
+  return tools;
+}
+
+function asArgs(input: unknown): Record<string, unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : { value: input };
+}
