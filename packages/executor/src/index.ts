@@ -27,3 +27,5 @@ export { Policy, loadPolicy, parseRule, PolicyError, explainDecision, formatExpl
 export type { PolicyDocument, PolicyRuleSource, PolicyExample, PolicyRule, PolicyProof, PolicyExplanation, RuleExplanation, RulePattern } from './policy/index.js';
 export { ApprovalTokens } from './approval-token.js';
 export type { ApprovedCall, TokenCheck } from './approval-token.js';
+export { toolCallsOf, runToolTurn } from './provider-turns.js';
+export type { ProviderTurn, OpenAIChatCompletionLike, OpenAIResponseLike, AnthropicMessageLike, GeminiResponseLike } from './provider-turns.js';
