@@ -1,28 +1,15 @@
 // The AI SDK's own generateText loop, driven by its own mock language model, over toAISdkTools.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { ToolRegistry } from '@toolwright/registry';
-import { MemoryAuditSink, ToolExecutor, loadPolicy, type ExecutorOptions } from '@toolwright/executor';
-import { WorkspacePolicy, registerCoreTools } from '@toolwright/core-tools';
+import { agentScenario } from './support/agent-scenario.js';
 import { toAISdkTools } from '@toolwright/ai-sdk';
 
-const temporary: string[] = [];
-afterAll(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-
-function setup(options: Partial<ExecutorOptions> = {}) {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-aisdk-')));
-  temporary.push(root);
-  fs.writeFileSync(path.join(root, 'notes.txt'), 'alpha\nbeta\n');
-  const registry = new ToolRegistry();
-  registerCoreTools(registry, { workspace: new WorkspacePolicy({ root }) });
-  const audit = new MemoryAuditSink();
-  const executor = new ToolExecutor({ registry, audit, policy: loadPolicy({ rules: [{ deny: 'file_delete', reason: 'the notes are kept' }] }), ...options });
-  return { root, audit, executor };
-}
+const scenario = agentScenario('aisdk');
+const setup = scenario.setup;
+afterAll(() => scenario.cleanup());
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 const calls = (...list: [string, string, unknown][]) => ({

@@ -1,28 +1,15 @@
 // The OpenAI Agents JS Runner, with a scripted model, over toAgentTools.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, Runner, Usage, setTracingDisabled, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
-import { ToolRegistry } from '@toolwright/registry';
-import { MemoryAuditSink, ToolExecutor, loadPolicy, type ExecutorOptions } from '@toolwright/executor';
-import { WorkspacePolicy, registerCoreTools } from '@toolwright/core-tools';
+import { agentScenario } from './support/agent-scenario.js';
 import { toAgentTools } from '@toolwright/openai-agents';
 
-const temporary: string[] = [];
+const scenario = agentScenario('agents');
+const setup = scenario.setup;
 beforeAll(() => setTracingDisabled(true));
-afterAll(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-
-function setup(options: Partial<ExecutorOptions> = {}) {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-agents-')));
-  temporary.push(root);
-  fs.writeFileSync(path.join(root, 'notes.txt'), 'alpha\nbeta\n');
-  const registry = new ToolRegistry();
-  registerCoreTools(registry, { workspace: new WorkspacePolicy({ root }) });
-  const audit = new MemoryAuditSink();
-  const executor = new ToolExecutor({ registry, audit, policy: loadPolicy({ rules: [{ deny: 'file_delete', reason: 'the notes are kept' }] }), ...options });
-  return { root, audit, executor };
-}
+afterAll(() => scenario.cleanup());
 
 type Turn = { calls: [string, string, unknown][] } | { text: string };
 
