@@ -93,9 +93,9 @@ const records = readAuditLog(auditFile).records;
 console.log(`\n${bold('audit log')} examples/demo-tools/dist/audit.jsonl (${records.length} fsync'd records): ${[...new Set(records.map((r) => r.type))].join(', ')}`);
 
 step('4. toolwright call and policy explain: the core tools, confined to a workspace');
-const demoWorkspace = path.join(example, 'dist', 'workspace');
-fs.rmSync(demoWorkspace, { recursive: true, force: true });
-fs.mkdirSync(demoWorkspace, { recursive: true });
+const demoWorkspace = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'toolwright-demo-'));
+process.on('exit', () => fs.rmSync(demoWorkspace, { recursive: true, force: true }));
+console.log(`(a temporary workspace: ${demoWorkspace})`);
 fs.writeFileSync(path.join(demoWorkspace, 'todo.txt'), 'buy oranges\ncall the bank\n');
 fs.writeFileSync(path.join(demoWorkspace, 'policy.json'), JSON.stringify({ rules: [{ deny: 'file_delete' }, { allow: 'file_write(notes/**)' }, { ask: 'file_write(*.txt)' }] }));
 for (const args of [
