@@ -31,13 +31,15 @@ Commands:
           --policy <file>            allow/ask/deny rules (JSON)
           --audit <file|none>        audit log (default: <workspace>/.toolwright/audit.jsonl)
           --yes                      approve calls that need approval
-  serve --mcp stdio | --mcp http [--port N] [--host H]
+  serve --mcp stdio | --mcp http [--port N] [--host H] [--sessions]
           Serve the core tools and a project's own over the Model Context Protocol; every call goes
           through the executor (policy, approval by elicitation, audit, truncation).
           --project, -p <tsconfig>   include a project's own tools
           --workspace <dir>          the workspace the tools are confined to (default: .)
           --policy <file>            allow/ask/deny rules (JSON)
           --audit <file|none>        audit log (default: <workspace>/.toolwright/audit-serve-<pid>.jsonl)
+          --sessions                 HTTP with sessions: approvals by elicitation and cancellation
+                                     (needs session affinity behind a balancer; default: stateless)
   policy explain <tool> --args '<json>' --policy <file>
           Show which rule decides a call, and every rule's verdict.
           --project, -p <tsconfig>   the project whose tools to load
@@ -155,6 +157,7 @@ async function runServe(args: readonly string[], io: { out: (s: string) => void;
     mcp: { type: 'string' },
     port: { type: 'string', default: '0' },
     host: { type: 'string', default: '127.0.0.1' },
+    sessions: { type: 'boolean', default: false },
     project: { type: 'string', short: 'p' },
     workspace: { type: 'string', default: '.' },
     policy: { type: 'string' },
@@ -171,7 +174,7 @@ async function runServe(args: readonly string[], io: { out: (s: string) => void;
     ...(values.audit !== undefined ? { audit: values.audit as string } : {}),
   }, io);
   const tools = new McpToolServer({ registry: environment.registry, executor: environment.executorOptions });
-  const running = mode === 'stdio' ? await serveStdio(tools) : await serveHttp(tools, { port, host: values.host as string });
+  const running = mode === 'stdio' ? await serveStdio(tools) : await serveHttp(tools, { port, host: values.host as string, sessions: values.sessions as boolean });
   if ('url' in running) io.err(`toolwright: serving ${environment.registry.size} tools over MCP at ${running.url}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -19,6 +19,8 @@ interface ActiveCall {
   server: Server;
   extra: Extra;
   progress: number;
+  /** Aborted when the connection the call came in on closes (stateless HTTP has no other cancel path). */
+  closed: AbortController;
 }
 
 /**
@@ -62,16 +64,20 @@ export class McpToolServer {
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toMcpTools(this.registry.list()) }));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.callTool(server, request.params.name, request.params.arguments, extra));
     this.live.add(server);
-    server.onclose = () => this.live.delete(server);
+    server.onclose = () => {
+      this.live.delete(server);
+      for (const call of this.active.values()) if (call.server === server) call.closed.abort(new Error('the client connection closed'));
+    };
     return server;
   }
 
   private async callTool(server: Server, name: string, args: Record<string, unknown> | undefined, extra: Extra): Promise<CallToolResult> {
     const callId = `mcp_${randomBytes(9).toString('base64url')}`;
-    this.active.set(callId, { server, extra, progress: 0 });
+    const closed = new AbortController();
+    this.active.set(callId, { server, extra, progress: 0, closed });
     try {
       const result = await this.executor.executeToolCall({ id: callId, name, arguments: JSON.stringify(args ?? {}) }, {
-        signal: extra.signal, ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}),
+        signal: AbortSignal.any([extra.signal, closed.signal]), ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}),
       });
       if (result.status !== 'completed') return { content: [{ type: 'text', text: result.content }], isError: true };
       const declaration = this.registry.get(name)?.declaration;
@@ -85,7 +91,11 @@ export class McpToolServer {
   private async askApproval(request: ApprovalRequest): Promise<ApprovalAnswer> {
     const call = this.active.get(request.callId);
     if (!call) return { kind: 'reject', message: 'no MCP request is waiting for this approval' };
-    if (!call.server.getClientCapabilities()?.elicitation) {
+    const capabilities = call.server.getClientCapabilities();
+    if (!capabilities) {
+      return { kind: 'reject', message: "this server runs stateless over HTTP, so it cannot ask the client's user for approval; allow the call in the server's policy, or serve with sessions (toolwright serve --mcp http --sessions)" };
+    }
+    if (!capabilities.elicitation) {
       return { kind: 'reject', message: "the MCP client cannot ask its user for approval (it does not support elicitation); allow the call in the server's policy instead" };
     }
     try {
