@@ -70,6 +70,7 @@ describe.each(['stdio', 'http', 'http-sessions'] as const)('MCP over %s', (trans
       const { tools } = await client.listTools();
       const read = tools.find((t) => t.name === 'file_read')!;
       expect(read.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      expect(read.title).toBe('File read');
       expect(read.inputSchema.required).toEqual(['path']);
       expect(read.outputSchema?.type).toBe('object');
       expect(tools.find((t) => t.name === 'shell_exec')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });

@@ -153,9 +153,10 @@ describe('Anthropic and MCP', () => {
   it('derives MCP annotations from the tier and side effects', () => {
     const base = corpus[0]!.declaration;
     const make = (metadata: Partial<ToolDeclaration['metadata']>) => toMcpTools([{ ...base, metadata: { ...base.metadata, ...metadata } }])[0]!.annotations;
-    expect(make({ tier: 'read-only', sideEffects: ['fs-read'], determinism: 'deterministic' })).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    expect(make({ tier: 'side-effecting', sideEffects: ['fs-write'], determinism: 'maybe' })).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
-    expect(make({ tier: 'side-effecting', sideEffects: ['net-read'], determinism: 'non-deterministic' })).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(toMcpTools([{ ...base, name: 'file_read' }])[0]!.title).toBe('File read');
+    expect(make({ tier: 'read-only', sideEffects: ['fs-read'], determinism: 'deterministic' })).toEqual({ title: expect.any(String), readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(make({ tier: 'side-effecting', sideEffects: ['fs-write'], determinism: 'maybe' })).toEqual({ title: expect.any(String), readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+    expect(make({ tier: 'side-effecting', sideEffects: ['net-read'], determinism: 'non-deterministic' })).toEqual({ title: expect.any(String), readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
     expect(make({ tier: 'privileged', sideEffects: ['process-spawn'] }).destructiveHint).toBe(true);
   });
 
