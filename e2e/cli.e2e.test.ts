@@ -75,6 +75,26 @@ describe('toolwright emit', () => {
     expect(JSON.parse(result.output)).toEqual({ before: null, names: ['add_numbers', 'greet', 'read_lines'], readLines: 'read_lines', greet: 'greet' });
   });
 
+  it('--module also types each tool\'s argument object for ToolArgs<typeof fn> and ToolArgs<\'name\'>', () => {
+    const dir = project('basic-project', 'toolargs');
+    expect(toolwright(['emit', '--module', 'src/tools.gen.ts'], dir).status).toBe(0);
+    const tsc = path.join(BIN, '..', 'typescript', 'bin', 'tsc');
+    fs.writeFileSync(path.join(dir, 'src', 'use-args.ts'), [
+      "import type { ToolArgs } from '@toolwright/tool';", "import { readLines } from './files.js';", "import './tools.gen.js';",
+      "export const byName: ToolArgs<'read_lines'> = { path: 'a.txt', limit: 5 };",
+      'export const byType: ToolArgs<typeof readLines> = { path: \'a.txt\' };',
+      "export const method: ToolArgs<'greet'> = { name: 'Ada', shout: true };",
+    ].join('\n'));
+    expect(run(process.execPath, [tsc, '-p', '.', '--noEmit'], dir).output).toBe('');
+    fs.writeFileSync(path.join(dir, 'src', 'bad-args.ts'), [
+      "import type { ToolArgs } from '@toolwright/tool';", "import { readLines } from './files.js';", "import './tools.gen.js';",
+      'export const missing: ToolArgs<typeof readLines> = { limit: 5 };', "export const wrong: ToolArgs<'read_lines'> = { path: 7 };",
+    ].join('\n'));
+    const bad = run(process.execPath, [tsc, '-p', '.', '--noEmit'], dir);
+    expect(bad.output).toContain("bad-args.ts(4,14): error TS2741: Property 'path' is missing");
+    expect(bad.output).toContain("bad-args.ts(5,48): error TS2322: Type 'number' is not assignable to type 'string'");
+  });
+
   it('answers usage errors with exit code 2 and a clear message', () => {
     expect(toolwright(['frobnicate'], BASIC)).toMatchObject({ status: 2, output: expect.stringContaining("Unknown command 'frobnicate'") });
     expect(toolwright(['emit', '--project', 'missing.json'], BASIC)).toMatchObject({ status: 2, output: expect.stringContaining('Cannot find a tsconfig') });

@@ -30,10 +30,14 @@ export function renderModule(entries: readonly ModuleEntry[], moduleFile: string
     }
     return local;
   };
+  const argTypes: string[] = [];
   for (const { declaration, fileName, exportName } of sorted) {
     const [binding, ...rest] = exportName.split('.');
     const target = [localFor(fileName, binding!), ...rest].join('.');
     lines.push(`attachToolDeclaration(${target}, ${JSON.stringify(declaration)});`);
+    const fields = declaration.parameterOrder.map((name, index) =>
+      `${propertyKey(name)}${declaration.parameters.required.includes(name) ? '' : '?'}: Parameters<typeof ${target}>[${index}]`);
+    argTypes.push(`    ${propertyKey(declaration.name)}: { fn: typeof ${target}; args: { ${fields.join('; ')} } };`);
   }
   const importLines = [...imports.entries()].map(([specifier, bindings]) => {
     const names = [...bindings.entries()].map(([binding, local]) => (binding === 'default' ? `default as ${local}` : `${binding} as ${local}`));
@@ -48,7 +52,18 @@ export function renderModule(entries: readonly ModuleEntry[], moduleFile: string
     '',
     `export const toolNames = ${JSON.stringify(sorted.map((e) => e.declaration.name))} as const;`,
     '',
+    '// Argument objects by wire name, for `ToolArgs<typeof fn>` / `ToolArgs<\'name\'>` from @toolwright/tool.',
+    "declare module '@toolwright/tool' {",
+    '  interface ToolArgsMap {',
+    ...argTypes,
+    '  }',
+    '}',
+    '',
   ].join('\n');
+}
+
+function propertyKey(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
 }
 
 function importSpecifier(fromDir: string, fileName: string, extension: string): string {

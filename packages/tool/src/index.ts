@@ -6,3 +6,4 @@ export { getToolDeclaration, attachToolDeclaration, TOOL_DECLARATION } from '@to
 export type { Integer, ToolDeclaration, ToolOptions } from '@toolwright/schema';
 export { getToolContext, runWithToolContext } from './tool-context.js';
 export type { ToolCallContext, ToolProgress } from './tool-context.js';
+export type { ToolArgs, ToolArgsMap } from './tool-args.js';

@@ -1,6 +1,6 @@
 import { expectAssignable, expectError, expectNotAssignable, expectType } from 'tsd';
 import {
-  getToolDeclaration, tool, type Integer, type ToolDeclaration, type ToolParameters, type ToolResult, type ToolSignatureError,
+  getToolDeclaration, tool, type Integer, type ToolArgs, type ToolDeclaration, type ToolParameters, type ToolResult, type ToolSignatureError,
 } from '@toolwright/tool';
 
 // The wrapper returns the function's own type, so it can still be called directly.
@@ -76,3 +76,16 @@ expectType<string>({} as ToolResult<typeof readFile>);
 expectType<ToolDeclaration | undefined>(getToolDeclaration(readFile));
 const count: Integer = 3;
 expectAssignable<number>(count);
+
+// ToolArgs reads the map `toolwright emit --module` generates; here one entry is written by hand.
+declare const lookup: (path: string, limit?: Integer) => Promise<string>;
+declare module '@toolwright/tool' {
+  interface ToolArgsMap {
+    lookup: { fn: typeof lookup; args: { path: Parameters<typeof lookup>[0]; limit?: Parameters<typeof lookup>[1] } };
+  }
+}
+expectType<{ path: string; limit?: Integer | undefined }>({} as ToolArgs<'lookup'>);
+expectType<{ path: string; limit?: Integer | undefined }>({} as ToolArgs<typeof lookup>);
+expectAssignable<ToolArgs<typeof lookup>>({ path: 'a' });
+expectNotAssignable<ToolArgs<typeof lookup>>({ limit: 1 as Integer });
+expectType<never>({} as ToolArgs<'no_such_tool'>);
