@@ -1,13 +1,9 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './cli-error.js';
-import { loadPolicyFile } from './call-environment.js';
-import { emit } from './commands/emit.js';
-import { emitWatch } from './commands/emit-watch.js';
-import { callTool } from './commands/call.js';
-import { listTools, LIST_FORMATS } from './commands/list.js';
-import { explainPolicy } from './commands/policy.js';
-import { buildRegistry, openCallEnvironment } from './call-environment.js';
-import { McpToolServer, serveHttp, serveStdio } from '@toolwright/mcp';
+import { LIST_FORMATS } from './commands/list-formats.js';
+
+// Commands load what they need when they run: `toolwright emit` never loads the executor, the core
+// tools or the MCP SDK, and `toolwright call` never loads the compiler unless a project is given.
 
 const USAGE = `Usage: toolwright <command> [options]
 
@@ -56,13 +52,13 @@ export async function main(argv: readonly string[], io = { out: (s: string) => p
   try {
     switch (command) {
       case 'emit':
-        return runEmit(rest, io);
+        return await runEmit(rest, io);
       case 'list':
-        return runList(rest, io);
+        return await runList(rest, io);
       case 'call':
         return await runCall(rest, io);
       case 'policy':
-        return runPolicy(rest, io);
+        return await runPolicy(rest, io);
       case 'serve':
         return await runServe(rest, io);
       case undefined:
@@ -83,7 +79,7 @@ export async function main(argv: readonly string[], io = { out: (s: string) => p
   }
 }
 
-function runEmit(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): number | Promise<number> {
+async function runEmit(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): Promise<number> {
   const { values } = parse(args, {
     project: { type: 'string', short: 'p', default: 'tsconfig.json' },
     out: { type: 'string' },
@@ -100,14 +96,18 @@ function runEmit(args: readonly string[], io: { out: (s: string) => void; err: (
   const log = (line: string) => io.err(`${line}\n`);
   if (values.watch) {
     if (options.check) throw new CliError('--watch and --check cannot be combined.', 2);
+    const { emitWatch } = await import('./commands/emit-watch.js');
     emitWatch(options, () => {}, log);
     return new Promise<number>(() => {}); // runs until the process is interrupted
   }
+  const { emit } = await import('./commands/emit.js');
   const result = emit(options, log);
   return result.errorCount > 0 ? 1 : 0;
 }
 
-function runList(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): number {
+async function runList(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): Promise<number> {
+  const { buildRegistry } = await import('./call-environment.js');
+  const { listTools } = await import('./commands/list.js');
   const { values } = parse(args, {
     project: { type: 'string', short: 'p' },
     format: { type: 'string', default: 'json' },
@@ -131,6 +131,8 @@ async function runCall(args: readonly string[], io: { out: (s: string) => void; 
   const [tool, ...extra] = positionals;
   if (!tool || extra.length > 0) throw new CliError(`toolwright call takes exactly one tool name.\n\n${USAGE}`, 2);
   if (values.args === undefined) throw new CliError(`toolwright call needs --args '<json>' (or --args - to read standard input).`, 2);
+  const { openCallEnvironment } = await import('./call-environment.js');
+  const { callTool } = await import('./commands/call.js');
   const environment = await openCallEnvironment({
     workspace: values.workspace as string,
     ...(values.project !== undefined ? { project: values.project as string } : {}),
@@ -167,6 +169,8 @@ async function runServe(args: readonly string[], io: { out: (s: string) => void;
   if (mode !== 'stdio' && mode !== 'http') throw new CliError(`toolwright serve needs --mcp stdio or --mcp http.\n\n${USAGE}`, 2);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number, not '${String(values.port)}'.`, 2);
+  const { openCallEnvironment } = await import('./call-environment.js');
+  const { McpToolServer, serveHttp, serveStdio } = await import('@toolwright/mcp');
   const environment = await openCallEnvironment({
     workspace: values.workspace as string, defaultAuditName: `audit-serve-${process.pid}.jsonl`,
     ...(values.project !== undefined ? { project: values.project as string } : {}),
@@ -187,8 +191,9 @@ async function runServe(args: readonly string[], io: { out: (s: string) => void;
   return 0;
 }
 
-function runPolicy(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): number {
+async function runPolicy(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): Promise<number> {
   const [sub, ...rest] = args;
+  const { buildRegistry, loadPolicyFile } = await import('./call-environment.js');
   if (sub === 'check') {
     const { positionals } = parse(rest, {}, true);
     if (positionals.length !== 1) throw new CliError('toolwright policy check takes one policy file.', 2);
@@ -208,6 +213,7 @@ function runPolicy(args: readonly string[], io: { out: (s: string) => void; err:
   if (!tool || extra.length > 0) throw new CliError('toolwright policy explain takes exactly one tool name.', 2);
   if (values.policy === undefined) throw new CliError('toolwright policy explain needs --policy <file>.', 2);
   const registry = buildRegistry({ core: true, workspace: '.', ...(values.project !== undefined ? { project: values.project as string } : {}) }, io);
+  const { explainPolicy } = await import('./commands/policy.js');
   const result = explainPolicy(registry, loadPolicyFile(values.policy as string, registry), tool, values.args as string, values.format as string);
   io.out(`${result.text}\n`);
   return 0;

@@ -2,8 +2,7 @@ import type { ToolRegistry } from '@toolwright/registry';
 import { toAnthropicTools, toGeminiFunctionDeclarations, toMcpTools, toOpenAIChatTools, toOpenAIResponsesTools } from '@toolwright/registry';
 import { CliError } from '../cli-error.js';
 
-export const LIST_FORMATS = ['json', 'openai', 'openai-strict', 'openai-responses', 'anthropic', 'gemini', 'mcp'] as const;
-export type ListFormat = (typeof LIST_FORMATS)[number];
+import { LIST_FORMATS, type ListFormat } from './list-formats.js';
 
 /** `toolwright list`: the registered tools' declarations, as they are or in a provider's format. */
 export function listTools(registry: ToolRegistry, format: string): unknown {

@@ -1,9 +1,5 @@
 import type { Language, Node, Parser } from 'web-tree-sitter';
 
-// web-tree-sitter ships ESM types for a CommonJS build; load the CommonJS build explicitly.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const treeSitter = require('web-tree-sitter') as typeof import('web-tree-sitter');
-
 let loading: Promise<Parser> | undefined;
 
 /**
@@ -12,6 +8,9 @@ let loading: Promise<Parser> | undefined;
  */
 export function loadBashParser(): Promise<Parser> {
   loading ??= (async () => {
+    // web-tree-sitter ships ESM types for a CommonJS build; load the CommonJS build, on first use.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const treeSitter = require('web-tree-sitter') as typeof import('web-tree-sitter');
     await treeSitter.Parser.init();
     const language: Language = await treeSitter.Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
     const parser = new treeSitter.Parser();

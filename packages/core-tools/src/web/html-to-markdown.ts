@@ -1,6 +1,18 @@
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
-import TurndownService from 'turndown';
+import type { Readability as ReadabilityClass } from '@mozilla/readability';
+import type { parseHTML as ParseHTML } from 'linkedom';
+import type TurndownServiceClass from 'turndown';
+
+// Loaded on first use: the DOM, readability and turndown cost ~0.4 s to load, and most sessions never fetch a page.
+let libraries: { Readability: typeof ReadabilityClass; parseHTML: typeof ParseHTML; TurndownService: typeof TurndownServiceClass } | undefined;
+function load() {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  libraries ??= {
+    Readability: (require('@mozilla/readability') as { Readability: typeof ReadabilityClass }).Readability,
+    parseHTML: (require('linkedom') as { parseHTML: typeof ParseHTML }).parseHTML,
+    TurndownService: require('turndown') as typeof TurndownServiceClass,
+  };
+  return libraries;
+}
 
 export interface ConvertedPage {
   title?: string;
@@ -14,12 +26,13 @@ export interface ConvertedPage {
  * turndown converts it. Pages readability cannot handle are converted whole, minus scripts and styles.
  */
 export function htmlToMarkdown(html: string): ConvertedPage {
+  const { Readability, parseHTML, TurndownService } = load();
   const { document } = parseHTML(html);
   for (const node of document.querySelectorAll('script, style, noscript, template, iframe, object, embed')) node.remove();
   let article: { title?: string | null; content?: string | null } | null = null;
   try {
     // Readability mutates the document it is given; give it a copy.
-    article = new Readability(parseHTML(document.toString()).document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 200 }).parse();
+    article = new Readability(parseHTML(document.toString()).document as unknown as ConstructorParameters<typeof ReadabilityClass>[0], { charThreshold: 200 }).parse();
   } catch {
     article = null;
   }
