@@ -1,4 +1,5 @@
 import type { ToolError } from '../tool-error.js';
+import { deadlines } from './deadlines.js';
 
 export type RunOutcome<T> = { ok: true; value: T } | { ok: false; error: Extract<ToolError, { code: 'timeout' | 'cancelled' | 'tool_failed' }> };
 
@@ -14,10 +15,10 @@ export async function runWithTimeout<T>(start: (signal: LazySignal) => Promise<T
   const stopped = new Promise<RunOutcome<T>>((resolve) => {
     settle = resolve;
   });
-  const timer = setTimeout(() => {
+  const timer = deadlines.add(timeoutMs, () => {
     controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
     settle({ ok: false, error: { code: 'timeout', timeoutMs } });
-  }, timeoutMs);
+  });
   const onOuterAbort = () => {
     controller.abort(outer!.reason);
     settle({ ok: false, error: { code: 'cancelled', reason: reasonOf(outer!) } });
@@ -38,7 +39,7 @@ export async function runWithTimeout<T>(start: (signal: LazySignal) => Promise<T
     );
     return await Promise.race([finished, stopped]);
   } finally {
-    clearTimeout(timer);
+    timer.cancel();
     outer?.removeEventListener('abort', onOuterAbort);
   }
 }

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { Deadlines } from './deadlines.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('Deadlines', () => {
+  it('fires each pending deadline at its time, in order, and never a cancelled one', async () => {
+    const deadlines = new Deadlines();
+    const fired: string[] = [];
+    const started = performance.now();
+    const times: Record<string, number> = {};
+    const a = deadlines.add(40, () => { fired.push('a'); times.a = performance.now() - started; });
+    await sleep(10);
+    const b = deadlines.add(40, () => fired.push('b'));
+    deadlines.add(40, () => { fired.push('c'); times.c = performance.now() - started; });
+    deadlines.add(15, () => fired.push('short'));
+    b.cancel();
+    await sleep(80);
+    expect(fired).toEqual(['short', 'a', 'c']);
+    expect(times.a).toBeGreaterThanOrEqual(39);
+    expect(times.c).toBeGreaterThanOrEqual(49);
+    a.cancel(); // cancelling after firing is harmless
+  });
+
+  it('keeps no backlog when calls settle before their deadlines', async () => {
+    const deadlines = new Deadlines();
+    let fired = 0;
+    for (let i = 0; i < 5000; i++) deadlines.add(30, () => fired++).cancel();
+    const late = deadlines.add(30, () => fired++);
+    const lanes = (deadlines as unknown as { lanes: Map<number, { queue: unknown[]; head: number }> }).lanes;
+    expect(lanes.get(30)!.queue.length - lanes.get(30)!.head).toBe(1);
+    await sleep(60);
+    expect(fired).toBe(1);
+    late.cancel();
+    expect(lanes.size).toBe(0);
+  });
+});
