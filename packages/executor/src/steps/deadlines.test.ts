@@ -33,5 +33,7 @@ describe('Deadlines', () => {
     expect(fired).toBe(1);
     late.cancel();
     expect(lanes.size).toBe(0);
+    deadlines.add(10_000, () => fired++).cancel();
+    expect(lanes.size).toBe(0); // no timer left behind to keep the process alive
   });
 });

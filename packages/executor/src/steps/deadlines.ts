@@ -39,6 +39,12 @@ export class Deadlines {
       cancel: () => {
         entry.done = true;
         this.trim(laneRef);
+        // Nothing left to wait for: drop the timer, so an idle process can exit.
+        if (laneRef.queue.length === 0 && laneRef.timer) {
+          clearTimeout(laneRef.timer);
+          laneRef.timer = undefined;
+          this.lanes.delete(timeoutMs);
+        }
       },
     };
   }
