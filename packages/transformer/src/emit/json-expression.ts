@@ -1,6 +1,18 @@
 import ts from 'typescript';
 
-/** Builds a literal expression for a JSON-compatible value (what the emitted JS carries). */
+/**
+ * The expression the emitted JS carries for a declaration: `JSON.parse("...")` with the JSON as one
+ * string literal. One node instead of an object-literal tree per keyword makes emitting and printing
+ * cheap (measured on the 100-tool benchmark project), and engines parse JSON faster than object literals.
+ */
+export function jsonParseExpression(value: unknown, factory: ts.NodeFactory = ts.factory): ts.Expression {
+  return factory.createCallExpression(
+    factory.createPropertyAccessExpression(factory.createIdentifier('JSON'), 'parse'), undefined,
+    [factory.createStringLiteral(JSON.stringify(value))],
+  );
+}
+
+/** Builds a literal expression for a JSON-compatible value. */
 export function jsonExpression(value: unknown, factory: ts.NodeFactory = ts.factory): ts.Expression {
   if (value === null) return factory.createNull();
   if (typeof value === 'string') return factory.createStringLiteral(value);

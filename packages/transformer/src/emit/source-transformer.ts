@@ -1,7 +1,7 @@
 import ts from 'typescript';
 import type { ToolDeclaration } from '@toolwright/schema';
 import { analyzeProgram } from '../analysis/analyze-program.js';
-import { jsonExpression } from './json-expression.js';
+import { jsonParseExpression } from './json-expression.js';
 
 /**
  * The emitting half: attaches each tool's declaration to the function in the JS output.
@@ -37,7 +37,7 @@ function withDeclaration(call: ts.CallExpression, declaration: ToolDeclaration, 
   const args = [...call.arguments];
   const wanted = isDecorator ? 1 : 2; // decorator: (options, decl); wrapper: (fn, options, decl)
   while (args.length < wanted) args.push(factory.createVoidZero());
-  return [...args.slice(0, wanted), jsonExpression(declaration, factory)];
+  return [...args.slice(0, wanted), jsonParseExpression(declaration, factory)];
 }
 
 function attachStatement(name: ts.Identifier, declaration: ToolDeclaration, factory: ts.NodeFactory): ts.Statement {
@@ -45,7 +45,7 @@ function attachStatement(name: ts.Identifier, declaration: ToolDeclaration, fact
     factory.createPropertyAccessExpression(factory.createIdentifier('Symbol'), 'for'), undefined,
     [factory.createStringLiteral('toolwright.declaration')]);
   const descriptor = factory.createObjectLiteralExpression([
-    factory.createPropertyAssignment('value', jsonExpression(declaration, factory)),
+    factory.createPropertyAssignment('value', jsonParseExpression(declaration, factory)),
     factory.createPropertyAssignment('configurable', factory.createTrue()),
   ]);
   return factory.createExpressionStatement(factory.createCallExpression(
