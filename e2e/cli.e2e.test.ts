@@ -102,6 +102,25 @@ describe('toolwright emit', () => {
   });
 });
 
+describe('toolwright build', () => {
+  it('compiles like tsc -p and the emitted JavaScript carries every declaration', () => {
+    const dir = project('basic-project', 'build');
+    const result = toolwright(['build', '-p', 'tsconfig.json', '--no-pretty'], dir);
+    expect(result).toMatchObject({ status: 0, output: '' });
+    const read = run(process.execPath, [path.join(__dirname, 'support', 'read-declarations.cjs'), dir, 'dist/files.js#readLines', 'dist/kit.js#GreetingKit.prototype.greet', 'dist/math.js#addNumbers'], dir);
+    const declarations = JSON.parse(read.output) as Record<string, { name: string } | null>;
+    expect(Object.values(declarations).map((d) => d?.name)).toEqual(['read_lines', 'greet', 'add_numbers']);
+  });
+
+  it('fails on a bad tool with the diagnostics tsc would print', () => {
+    const dir = project('broken-project', 'build-broken');
+    const result = toolwright(['build', '--no-pretty'], dir);
+    expect(result.status).toBe(1);
+    expect(result.output).toContain("src/broken.ts(6,13): error TS991002: Property 'options.callback' has type '() => void', which has no JSON Schema form. (TW1002)");
+    expect(result.output).toContain('Found 2 errors.');
+  });
+});
+
 describe('toolwright emit --watch', () => {
   it('re-emits the manifest after a change to one file', async () => {
     const dir = project('basic-project', 'watch');

@@ -65,7 +65,7 @@ const routes = [
   ['tsc --noEmit (plain)', (dir) => [[tscBin, '-p', 'tsconfig.plain.json', '--noEmit'], dir]],
   ['tspc (ts-patch in memory) + Toolwright', (dir) => [[tspcBin, '-p', 'tsconfig.json'], dir]],
   ['tsc patched once (ts-patch install) + Toolwright', (dir) => [[path.join(patchedTs, 'bin', 'tsc'), '-p', 'tsconfig.json'], dir]],
-  ['compiler API + Toolwright transformers (no patching)', (dir) => [[path.join(import.meta.dirname, 'compile-direct.cjs'), 'tsconfig.json'], dir]],
+  ['toolwright build (compiler API + Toolwright, no patching)', (dir) => [[cli, 'build', '-p', 'tsconfig.json', '--no-pretty'], dir]],
   ['toolwright emit', (dir) => [[cli, 'emit', '-p', 'tsconfig.json', '--out', 'tools.json'], dir]],
   ['ts-json-schema-generator (skipTypeCheck)', (dir) => [[tjsgScript, dir], dir]],
 ];

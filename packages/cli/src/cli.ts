@@ -15,6 +15,10 @@ Commands:
                                      for builds that do not run TypeScript transformers
           --check                    fail when the files on disk differ (CI drift check)
           --watch                    re-emit after every change
+  build   Compile a project like tsc -p, with Toolwright's transformers (no ts-patch needed):
+          the emitted JavaScript carries every declaration; bad tools fail the build.
+          --project, -p <tsconfig>   project to build (default: tsconfig.json)
+          --pretty / --no-pretty     diagnostics with code frames (default: on a terminal)
   list    Print the registered tools: the core tools and a project's own.
           --project, -p <tsconfig>   include a project's own tools
           --format <f>               ${LIST_FORMATS.join(' | ')} (default json)
@@ -53,6 +57,8 @@ export async function main(argv: readonly string[], io = { out: (s: string) => p
     switch (command) {
       case 'emit':
         return await runEmit(rest, io);
+      case 'build':
+        return await runBuild(rest, io);
       case 'list':
         return await runList(rest, io);
       case 'call':
@@ -102,6 +108,18 @@ async function runEmit(args: readonly string[], io: { out: (s: string) => void; 
   }
   const { emit } = await import('./commands/emit.js');
   const result = emit(options, log);
+  return result.errorCount > 0 ? 1 : 0;
+}
+
+async function runBuild(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): Promise<number> {
+  const { values } = parse(args, {
+    project: { type: 'string', short: 'p', default: 'tsconfig.json' },
+    pretty: { type: 'boolean' },
+    'no-pretty': { type: 'boolean', default: false },
+  });
+  const { build } = await import('./commands/build.js');
+  const pretty = values['no-pretty'] ? false : (values.pretty as boolean | undefined);
+  const result = build({ project: values.project as string, ...(pretty !== undefined ? { pretty } : {}) }, io.err);
   return result.errorCount > 0 ? 1 : 0;
 }
 
