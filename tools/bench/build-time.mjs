@@ -115,7 +115,7 @@ console.log(`| route | ${sizes.map((s) => `${s} tools`).join(' | ')} |`);
 console.log(`| --- | ${sizes.map(() => '---:').join(' | ')} |`);
 for (const [name] of routes) console.log(`| ${name} | ${sizes.map((s) => fmt(table[name][s])).join(' | ')} |`);
 const plain = table['tsc (plain, emit)'];
-const best = ['tspc (ts-patch in memory) + Toolwright', 'tsc patched once (ts-patch install) + Toolwright', 'compiler API + Toolwright transformers (no patching)']
+const best = ['tspc (ts-patch in memory) + Toolwright', 'tsc patched once (ts-patch install) + Toolwright', 'toolwright build (compiler API + Toolwright, no patching)']
   .map((name) => ({ name, ratio: Math.max(...sizes.map((s) => table[name][s] / plain[s])) }))
   .sort((a, b) => a.ratio - b.ratio);
 console.log('\nRatios vs plain tsc (emit), worst over sizes:');
