@@ -37,12 +37,21 @@ interface Pending {
  * On open, a torn last line (a crash mid-write) is cut off (its bytes kept beside the log) and `seq`
  * continues after the last complete record. Any write error puts the log in a failed state in which
  * every append is refused, so side-effecting calls fail closed.
+ *
+ * Writing and syncing are decoupled: queued lines are written with one synchronous `write` (a copy into
+ * the page cache, microseconds) — on a timer, or at once when the batch is full, so a producer that
+ * never yields to the event loop cannot grow the queue without bound — while `fdatasync` runs on the
+ * thread pool, one at a time. An acknowledgement waits for the first sync that starts after its line
+ * was written; appends that arrive during a sync share the next one (group commit).
  */
 export class AuditLog implements AuditSink {
   private seq: number;
   private queue: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> = Promise.resolve();
+  private writeScheduled = false;
+  /** Acknowledgements whose lines are written and wait for the next sync. */
+  private awaitingSync: Pending[] = [];
+  private syncing: Promise<void> | undefined;
   private failure: AuditWriteError | undefined;
   private closed = false;
 
@@ -124,22 +133,32 @@ export class AuditLog implements AuditSink {
 
   private enqueue(pending: Pending): void {
     this.queue.push(pending);
-    if (this.options.durability !== 'batched' || this.queue.length >= this.options.maxBatchRecords) this.flushSoon(0);
-    else this.flushSoon(this.options.batchIntervalMs);
+    if (this.options.durability === 'batched') {
+      if (this.queue.length >= this.options.maxBatchRecords) this.writeQueued();
+      else this.timer ??= setTimeout(() => this.writeQueued(), this.options.batchIntervalMs);
+    } else if (!this.writeScheduled) {
+      // Appends made in the same tick share one write (and, in `always` mode, one sync).
+      this.writeScheduled = true;
+      queueMicrotask(() => this.writeQueued());
+    }
   }
 
-  /** Writes everything queued and waits for it to be durable. */
+  /** Writes everything queued and waits for it to be durable (in `none` mode: handed to the OS). */
   async flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.writing = this.writing.then(() => this.writeBatch());
-    await this.writing;
+    this.writeQueued();
+    if (this.failure) throw this.failure;
+    if (this.options.durability === 'none') return;
+    await new Promise<void>((resolve, reject) => {
+      this.awaitingSync.push({ line: '', resolve, reject });
+      this.sync();
+    });
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     await this.flush().catch(() => undefined);
     this.closed = true;
+    while (this.syncing) await this.syncing;
     fs.closeSync(this.fd);
     this.release();
   }
@@ -149,50 +168,69 @@ export class AuditLog implements AuditSink {
     return this.seq;
   }
 
-  private flushSoon(delay: number): void {
-    if (delay === 0) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      this.writing = this.writing.then(() => this.writeBatch());
-      return;
-    }
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      this.writing = this.writing.then(() => this.writeBatch());
-    }, delay);
-  }
-
-  private async writeBatch(): Promise<void> {
+  /** One synchronous write of every queued line, then a sync (unless one is running: it is chained). */
+  private writeQueued(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.writeScheduled = false;
     const batch = this.queue;
     if (batch.length === 0) return;
     this.queue = [];
-    if (this.failure) {
-      for (const p of batch) p.reject?.(this.failure);
+    if (this.failure) return this.rejectAll(batch);
+    let text = '';
+    for (const pending of batch) text += pending.line;
+    try {
+      writeAllSync(this.fd, Buffer.from(text, 'utf8'));
+    } catch (error) {
+      this.fail(error);
+      return this.rejectAll(batch);
+    }
+    if (this.options.durability === 'none') {
+      for (const pending of batch) pending.resolve?.();
       return;
     }
-    try {
-      const data = Buffer.from(batch.map((p) => p.line).join(''), 'utf8');
-      await writeAll(this.fd, data);
-      if (this.options.durability !== 'none') await new Promise<void>((resolve, reject) => fs.fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
-      for (const p of batch) p.resolve?.();
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      this.failure = new AuditWriteError(`the audit log ${this.path} cannot be written (${code ?? (error as Error).message}); no further records are accepted`, code);
-      for (const p of [...batch, ...this.queue]) p.reject?.(this.failure);
-      this.queue = [];
-    }
+    for (const pending of batch) if (pending.resolve) this.awaitingSync.push(pending);
+    this.sync();
+  }
+
+  /**
+   * Starts an fdatasync covering every line written so far, unless one is running; when it ends, the
+   * acknowledgements it covers resolve and, if more lines were written meanwhile, the next one starts.
+   */
+  private sync(): void {
+    if (this.syncing || this.failure) return;
+    const covered = this.awaitingSync;
+    this.awaitingSync = [];
+    this.syncing = new Promise<void>((done) => {
+      fs.fdatasync(this.fd, (error) => {
+        this.syncing = undefined;
+        if (error) {
+          this.fail(error);
+          this.rejectAll(covered);
+          this.rejectAll(this.awaitingSync);
+          this.awaitingSync = [];
+        } else {
+          for (const pending of covered) pending.resolve?.();
+          if (this.awaitingSync.length > 0) this.sync();
+        }
+        done();
+      });
+    });
+  }
+
+  private fail(error: unknown): void {
+    const code = (error as NodeJS.ErrnoException).code;
+    this.failure ??= new AuditWriteError(`the audit log ${this.path} cannot be written (${code ?? (error as Error).message}); no further records are accepted`, code);
+    this.rejectAll(this.queue);
+    this.queue = [];
+  }
+
+  private rejectAll(batch: readonly Pending[]): void {
+    for (const pending of batch) pending.reject?.(this.failure!);
   }
 }
 
-function writeAll(fd: number, data: Buffer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const step = (offset: number) => {
-      fs.write(fd, data, offset, data.length - offset, null, (error, written) => {
-        if (error) return reject(error);
-        if (offset + written < data.length) return step(offset + written);
-        resolve();
-      });
-    };
-    step(0);
-  });
+function writeAllSync(fd: number, data: Buffer): void {
+  let offset = 0;
+  while (offset < data.length) offset += fs.writeSync(fd, data, offset, data.length - offset);
 }
