@@ -1,193 +1,109 @@
-import type { ToolDeclaration } from '@toolwright/schema';
+import type { RegisteredTool } from '@toolwright/registry';
 import { decodeOpenAIStrictArguments } from '@toolwright/registry';
-import type { ToolProgress } from '@toolwright/tool';
 import { lookupTool } from './steps/lookup.js';
 import { parseArguments } from './steps/parse-arguments.js';
-import { passSafetyGate } from './steps/safety-gate.js';
+import { passSafetyGate, type GateOutcome } from './steps/safety-gate.js';
 import { checkGrantedCapabilities } from './steps/capability-check.js';
 import { assessCallRisk } from './steps/assess-risk.js';
-import { runWithTimeout } from './steps/run-with-timeout.js';
+import { runTool } from './steps/run-tool.js';
+import type { RunOutcome } from './steps/run-with-timeout.js';
 import { canonicalJson, normaliseOutput, sha256Hex } from './steps/normalize-output.js';
 import { truncateOutput } from './steps/truncate-output.js';
 import { applyAfterHooks, applyBeforeHooks } from './steps/apply-hooks.js';
-import { formatModelMessage } from './model-message.js';
-import type { AuditEntry } from './ports.js';
+import { CallAudit } from './call-audit.js';
 import type { ToolCall, ToolCallResult } from './tool-call.js';
-import type { ToolError } from './tool-error.js';
-import { errorResult, type CallContext, type ToolExecutor } from './tool-executor.js';
+import type { CallContext, ToolExecutor } from './tool-executor.js';
+
+type Step<T> = T | Promise<T>;
+
+/** Runs `next` at once on a value, or when a promise of one settles: the pipeline stays synchronous until something is really awaited. */
+function then<T, R>(value: Step<T>, next: (value: T) => Step<R>): Step<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
 
 /**
- * The pipeline, one step per line: lookup → parse → validate → hooks → capabilities → policy and
- * approval → run under a deadline → check output → normalise and hash → truncate → audit.
- * Write-ahead: `ToolCallRequested` is durable before a side-effecting tool runs (fail closed).
+ * The pipeline: lookup → parse → validate → hooks → audit (write-ahead) → capabilities → doom loop →
+ * policy and approval → run under a deadline → check output → normalise and hash → truncate → audit.
+ * Steps run synchronously until one must wait (a hook, an approval, a durable record, the tool), so a
+ * read-only call costs the tool's own promise and little else.
  */
-export async function executeToolCall(executor: ToolExecutor, call: ToolCall, context: CallContext): Promise<ToolCallResult> {
-  const started = performance.now();
-  const audit = new CallAudit(executor, call);
-  const found = lookupTool(executor.registry, call.name);
-  if (!found.ok) return audit.reject(found.error, started, { tool: call.name, args: call.arguments }, context);
-  const { declaration } = found.tool;
-  const parsed = parseArguments(call.arguments, executor.parseLimits);
-  if (!parsed.ok) return audit.reject(parsed.error, started, { tool: call.name, args: call.arguments, tier: declaration.metadata.tier }, context);
-  if ((context.argumentDialect ?? executor.options.argumentDialect) === 'openai-strict') {
-    parsed.value = decodeOpenAIStrictArguments(declaration.parameters, parsed.value);
-  }
-  const issues = executor.validator.validate(declaration.parameters, parsed.value);
-  if (issues.length > 0) return audit.reject({ code: 'invalid_arguments', issues }, started, { tool: call.name, args: parsed.value, tier: declaration.metadata.tier }, context);
-  const hooked = executor.options.hooks?.length ? await applyBeforeHooks(executor, call, declaration, parsed.value) : { ok: true as const, args: parsed.value };
-  if (!hooked.ok) return audit.reject(hooked.error, started, { tool: call.name, args: parsed.value, tier: declaration.metadata.tier }, context);
-  const args = hooked.args;
-  const argsHash = sha256Hex(canonicalJson(args));
-  const requested = audit.requested(declaration, args, argsHash, context);
-  if (!(requested === true || (await requested))) return audit.failClosed(started);
-
-  const capabilities = checkGrantedCapabilities(executor, declaration, context);
-  audit.note({ type: 'CapabilityCheck', callId: call.id, required: declaration.metadata.capabilities, granted: capabilities.granted, missing: capabilities.missing, allowed: capabilities.allowed });
-  if (!capabilities.allowed) return audit.rejectAfterRequest({ code: 'capability_denied', missing: capabilities.missing }, started);
-
-  const looping = executor.doomLoop?.isLooping(context.sessionId ?? 'default', call.name, argsHash) ?? false;
-  if (looping && executor.options.doomLoop && executor.options.doomLoop.action === 'deny') {
-    return audit.rejectAfterRequest({ code: 'doom_loop', repeats: executor.options.doomLoop.threshold ?? 3 }, started);
-  }
-  const gateOutcome = passSafetyGate({
-    callId: call.id, declaration, args, argsHash, memory: executor.approvals,
-    risk: assessCallRisk(executor, declaration, args, context),
-    ...(executor.options.policy ? { policy: executor.options.policy } : {}),
-    ...(executor.options.approve ? { approve: executor.options.approve } : {}),
-    ...(looping ? { forceAsk: `the same call returned the same result ${executor.options.doomLoop ? executor.options.doomLoop.threshold ?? 3 : 3} times in a row` } : {}),
-    preApproved: context.preApproved?.(call, argsHash) ?? false,
-  });
-  const gate = 'then' in gateOutcome ? await gateOutcome : gateOutcome;
-  audit.note({ type: 'PolicyDecision', callId: call.id, effect: gate.verdict?.effect ?? 'allow', rule: gate.verdict?.rule?.text, proof: gate.verdict?.proof, approval: gate.approval });
-  if (!gate.ok) return audit.rejectAfterRequest(gate.error, started, gate.verdict?.proof);
-
-  const run = await runTool(executor, call, declaration, args, context);
-  if (!run.ok) return audit.fail(run.error, started, gate.verdict?.proof);
-  const output = executor.options.hooks?.length ? await applyAfterHooks(executor, call, declaration, args, run.value) : run.value;
-  const outputIssues = declaration.returns ? executor.validator.validate(declaration.returns, output === undefined ? null : output) : [];
-  if (outputIssues.length > 0) return audit.fail({ code: 'invalid_output', issues: outputIssues }, started, gate.verdict?.proof);
-  let normalised;
+export function executeToolCall(executor: ToolExecutor, call: ToolCall, context: CallContext): Promise<ToolCallResult> {
   try {
-    normalised = normaliseOutput(output);
+    return Promise.resolve(admit(executor, call, context));
   } catch (error) {
-    return audit.fail({ code: 'invalid_output', issues: [{ path: '$', message: (error as Error).message }] }, started, gate.verdict?.proof);
-  }
-  const truncation = truncateOutput(normalised.text, executor.options.maxOutputBytes);
-  if (truncation.truncated) executor.fullOutputs.set(call.id, normalised.text);
-  executor.doomLoop?.record(context.sessionId ?? 'default', call.name, argsHash, normalised.hash);
-  return audit.complete(output, normalised, truncation, started, gate.verdict?.proof);
-}
-
-/** Runs the tool under its deadline, with its context, heartbeat and progress events. */
-async function runTool(executor: ToolExecutor, call: ToolCall, declaration: ToolDeclaration, args: Record<string, unknown>, context: CallContext) {
-  const timeoutMs = Math.min(declaration.metadata.timeoutMs, context.timeoutMs ?? Infinity, executor.options.maxTimeoutMs ?? Infinity);
-  const tool = executor.tool(call.name)!;
-  const events = executor.events;
-  const startedAt = performance.now();
-  if (events.active) events.emit({ type: 'tool_call_start', callId: call.id, tool: call.name, state: 'running' });
-  const heartbeat = events.active
-    ? setInterval(() => events.emit({ type: 'tool_call_heartbeat', callId: call.id, tool: call.name, elapsedMs: Math.round(performance.now() - startedAt) }), executor.options.heartbeatMs)
-    : undefined;
-  try {
-    return await runWithTimeout((lazy) => executor.runInContext({
-      callId: call.id, toolName: call.name,
-      get signal() { return lazy.signal; },
-      ...(context.sessionId !== undefined ? { sessionId: context.sessionId } : {}),
-      ...(context.taskId !== undefined ? { taskId: context.taskId } : {}),
-      ...(context.actorId !== undefined ? { actorId: context.actorId } : {}),
-      ...(context.workspace !== undefined ? { workspace: context.workspace } : {}),
-      progress: (update: ToolProgress) => events.emit({ type: 'tool_call_update', callId: call.id, tool: call.name, progress: update }),
-    }, () => tool.invoke(args)), timeoutMs, context.signal);
-  } finally {
-    if (heartbeat) clearInterval(heartbeat);
+    return Promise.reject(error);
   }
 }
 
-/**
- * The audit trail of one call. Records of read-only calls are written without waiting; a
- * side-effecting or privileged call waits for its `ToolCallRequested` (write-ahead) and its terminal
- * record to be acknowledged, and is refused if the log cannot be written.
- */
-class CallAudit {
-  private durable = false;
-
-  constructor(private readonly executor: ToolExecutor, private readonly call: ToolCall) {}
-
-  /** `true` at once for read-only calls (records written without waiting); a promise for the rest. */
-  requested(declaration: ToolDeclaration, args: unknown, argsHash: string, context: CallContext): true | Promise<boolean> {
-    this.durable = declaration.metadata.tier !== 'read-only';
-    const entry: AuditEntry = {
-      type: 'ToolCallRequested', callId: this.call.id, tool: this.call.name, args, argsHash, tier: declaration.metadata.tier,
-      ...(context.taskId !== undefined ? { taskId: context.taskId } : {}), ...(context.actorId !== undefined ? { actorId: context.actorId } : {}),
-    };
-    if (!this.durable) {
-      this.note(entry);
-      return true;
-    }
-    return this.executor.audit.append(entry).then(() => true, (error: unknown) => {
-      this.auditError = error instanceof Error ? error.message : String(error);
-      return false;
-    });
+/** Lookup, parse, validate and the before-hooks: is this a well-formed call of a known tool? */
+function admit(executor: ToolExecutor, call: ToolCall, context: CallContext): Step<ToolCallResult> {
+  const audit = new CallAudit(executor, call, context, performance.now());
+  const found = lookupTool(executor.registry, call.name);
+  if (!found.ok) return audit.reject(found.error, { tool: call.name, args: call.arguments });
+  const tool = found.tool;
+  const tier = tool.declaration.metadata.tier;
+  const parsed = parseArguments(call.arguments, executor.parseLimits);
+  if (!parsed.ok) return audit.reject(parsed.error, { tool: call.name, args: call.arguments, tier });
+  let args = parsed.value;
+  if ((context.argumentDialect ?? executor.options.argumentDialect) === 'openai-strict') {
+    args = decodeOpenAIStrictArguments(tool.declaration.parameters, args) as Record<string, unknown>;
   }
-
-  private auditError = '';
-
-  note(entry: AuditEntry): void {
-    const { audit } = this.executor;
-    if (audit.record) audit.record(entry);
-    else audit.append(entry).catch(() => undefined);
-  }
-
-  failClosed(started: number): ToolCallResult {
-    return this.finish(errorResult(this.call, { code: 'audit_failed', message: this.auditError }, elapsed(started)));
-  }
-
-  async reject(error: ToolError, started: number, request: Record<string, unknown>, context: CallContext): Promise<ToolCallResult> {
-    this.note({ type: 'ToolCallRequested', callId: this.call.id, ...request,
-      ...(context.taskId !== undefined ? { taskId: context.taskId } : {}), ...(context.actorId !== undefined ? { actorId: context.actorId } : {}) });
-    return this.rejectAfterRequest(error, started);
-  }
-
-  async rejectAfterRequest(error: ToolError, started: number, proof?: unknown): Promise<ToolCallResult> {
-    await this.write({ type: 'ToolCallRejected', callId: this.call.id, code: error.code, message: formatModelMessage(this.call.name, error) });
-    return this.finish(errorResult(this.call, error, elapsed(started), proof));
-  }
-
-  async fail(error: ToolError, started: number, proof?: unknown): Promise<ToolCallResult> {
-    const durationMs = elapsed(started);
-    await this.write({ type: 'ToolCallFailed', callId: this.call.id, code: error.code, message: formatModelMessage(this.call.name, error), durationMs });
-    return this.finish(errorResult(this.call, error, durationMs, proof));
-  }
-
-  async complete(output: unknown, normalised: { hash: string; normalised: string }, truncation: { text: string; truncated: boolean; originalBytes: number }, started: number, proof?: unknown): Promise<ToolCallResult> {
-    const durationMs = elapsed(started);
-    await this.write({
-      type: 'ToolCallCompleted', callId: this.call.id, outputHash: normalised.hash, outputBytes: truncation.originalBytes,
-      truncated: truncation.truncated, durationMs, output: output === undefined ? null : output,
-    });
-    return this.finish({
-      callId: this.call.id, tool: this.call.name, status: 'completed', content: truncation.text, output,
-      truncated: truncation.truncated, originalBytes: truncation.originalBytes, outputHash: normalised.hash, durationMs,
-      ...(proof !== undefined ? { proof } : {}),
-    });
-  }
-
-  private async write(entry: AuditEntry): Promise<void> {
-    if (!this.durable) return this.note(entry);
-    try {
-      await this.executor.audit.append(entry);
-    } catch {
-      // The call already ran (or was refused); its outcome stands. Recovery will see it as dangling.
-    }
-  }
-
-  private finish(result: ToolCallResult): ToolCallResult {
-    const { events } = this.executor;
-    if (events.active) events.emit({ type: 'tool_call_end', callId: result.callId, tool: result.tool, state: result.status === 'completed' ? 'completed' : 'error', result });
-    return result;
-  }
+  const issues = executor.validator.validate(tool.declaration.parameters, args);
+  if (issues.length > 0) return audit.reject({ code: 'invalid_arguments', issues }, { tool: call.name, args, tier });
+  if (!executor.options.hooks?.length) return authorise(executor, call, tool, args, context, audit);
+  return applyBeforeHooks(executor, call, tool.declaration, args).then((hooked) => (hooked.ok
+    ? authorise(executor, call, tool, hooked.args, context, audit)
+    : audit.reject(hooked.error, { tool: call.name, args, tier })));
 }
 
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 1000) / 1000;
+/** The write-ahead record, capabilities, the doom-loop guard, then policy and approval. */
+function authorise(executor: ToolExecutor, call: ToolCall, tool: RegisteredTool, args: Record<string, unknown>, context: CallContext, audit: CallAudit): Step<ToolCallResult> {
+  const { declaration } = tool;
+  const argsJson = canonicalJson(args);
+  const argsHash = sha256Hex(argsJson);
+  return then(audit.requested(declaration, argsJson, argsHash), (written) => {
+    if (!written) return audit.failClosed();
+    const capabilities = checkGrantedCapabilities(executor, declaration, context);
+    audit.note({ type: 'CapabilityCheck', callId: call.id, required: declaration.metadata.capabilities, granted: capabilities.granted, missing: capabilities.missing, allowed: capabilities.allowed });
+    if (!capabilities.allowed) return audit.rejectAfterRequest({ code: 'capability_denied', missing: capabilities.missing });
+
+    const doomLoop = executor.options.doomLoop;
+    const looping = executor.doomLoop?.isLooping(context.sessionId ?? 'default', call.name, argsHash) ?? false;
+    if (looping && doomLoop && doomLoop.action === 'deny') return audit.rejectAfterRequest({ code: 'doom_loop', repeats: doomLoop.threshold ?? 3 });
+    const gate = passSafetyGate({
+      callId: call.id, declaration, args, argsHash, memory: executor.approvals,
+      risk: assessCallRisk(executor, declaration, args, context),
+      ...(executor.options.policy ? { policy: executor.options.policy } : {}),
+      ...(executor.options.approve ? { approve: executor.options.approve } : {}),
+      ...(looping ? { forceAsk: `the same call returned the same result ${doomLoop ? doomLoop.threshold ?? 3 : 3} times in a row` } : {}),
+      preApproved: context.preApproved?.(call, argsHash) ?? false,
+    });
+    return then(gate, (outcome) => execute(executor, call, tool, args, argsHash, context, audit, outcome));
+  });
+}
+
+/** Runs an admitted call, then checks, normalises, hashes and truncates its output. */
+function execute(executor: ToolExecutor, call: ToolCall, tool: RegisteredTool, args: Record<string, unknown>, argsHash: string, context: CallContext, audit: CallAudit, gate: GateOutcome): Step<ToolCallResult> {
+  audit.note({ type: 'PolicyDecision', callId: call.id, effect: gate.verdict?.effect ?? 'allow', rule: gate.verdict?.rule?.text, proof: gate.verdict?.proof, approval: gate.approval });
+  const proof = gate.verdict?.proof;
+  if (!gate.ok) return audit.rejectAfterRequest(gate.error, proof);
+  return runTool(executor, call, tool, args, context).then((run: RunOutcome<unknown>) => {
+    if (!run.ok) return audit.fail(run.error, proof);
+    const output = executor.options.hooks?.length ? applyAfterHooks(executor, call, tool.declaration, args, run.value) : run.value;
+    return then(output, (final) => {
+      const { returns } = tool.declaration;
+      const outputIssues = returns ? executor.validator.validate(returns, final === undefined ? null : final) : [];
+      if (outputIssues.length > 0) return audit.fail({ code: 'invalid_output', issues: outputIssues }, proof);
+      let normalised;
+      try {
+        normalised = normaliseOutput(final);
+      } catch (error) {
+        return audit.fail({ code: 'invalid_output', issues: [{ path: '$', message: (error as Error).message }] }, proof);
+      }
+      const truncation = truncateOutput(normalised.text, executor.options.maxOutputBytes);
+      if (truncation.truncated) executor.fullOutputs.set(call.id, normalised.text);
+      executor.doomLoop?.record(context.sessionId ?? 'default', call.name, argsHash, normalised.hash);
+      return audit.complete(final, normalised, truncation, proof);
+    });
+  });
 }

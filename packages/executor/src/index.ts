@@ -5,6 +5,7 @@ export type { ToolError, ToolErrorCode, ArgumentIssue } from './tool-error.js';
 export { formatModelMessage } from './model-message.js';
 export type { ExecutorEvent, ExecutorEventListener, ToolCallState } from './events.js';
 export type { ToolHooks, HookCall, BeforeHookResult, AfterHookResult } from './hooks.js';
+export { JsonText } from './ports.js';
 export type { AuditEntry, AuditSink, PolicyPort, PolicyVerdict, PolicyEffect, RiskMode, RiskLevel, ApprovalRequest, ApprovalAnswer, ApprovalHandler } from './ports.js';
 export { SessionApprovals } from './approval-memory.js';
 export { ToolCallAccumulator } from './tool-call-accumulator.js';

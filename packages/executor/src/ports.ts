@@ -1,6 +1,27 @@
 import type { ToolDeclaration } from '@toolwright/schema';
 
-/** One audit record as the executor writes it; the log adds `seq` and `time`. */
+/**
+ * A value already serialised as JSON — a call's canonical arguments, its normalised output. The
+ * executor computed that text to hash it; the `AuditLog` splices it into the record instead of
+ * serialising the value a second time. Any other sink gets the same JSON from `JSON.stringify`
+ * (through `toJSON`) or the value from `.value`.
+ */
+export class JsonText {
+  constructor(readonly json: string) {}
+
+  get value(): unknown {
+    return JSON.parse(this.json) as unknown;
+  }
+
+  toJSON(): unknown {
+    return this.value;
+  }
+}
+
+/**
+ * One audit record as the executor writes it; the log adds `seq` and `time`. `args` and `output`
+ * may come as a `JsonText`.
+ */
 export interface AuditEntry {
   type: 'ToolCallRequested' | 'CapabilityCheck' | 'PolicyDecision' | 'ApprovalDecision' | 'ToolCallCompleted' | 'ToolCallRejected' | 'ToolCallFailed' | 'ToolCallInterrupted';
   callId: string;

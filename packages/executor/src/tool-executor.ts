@@ -5,7 +5,7 @@ import { EventBus, type ExecutorEventListener } from './events.js';
 import { DoomLoopGuard } from './doom-loop.js';
 import type { ToolHooks } from './hooks.js';
 import { formatModelMessage } from './model-message.js';
-import type { ApprovalHandler, AuditEntry, AuditSink, PolicyPort, RiskLevel, RiskMode } from './ports.js';
+import { JsonText, type ApprovalHandler, type AuditEntry, type AuditSink, type PolicyPort, type RiskLevel, type RiskMode } from './ports.js';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './steps/parse-arguments.js';
 import type { ApprovalMemory } from './steps/safety-gate.js';
 import { SchemaValidator } from './steps/schema-validator.js';
@@ -196,6 +196,15 @@ export class MemoryAuditSink implements AuditSink {
   readonly records: (AuditEntry & { seq: number; time: string })[] = [];
 
   async append(entry: AuditEntry): Promise<void> {
-    this.records.push({ ...entry, seq: this.records.length + 1, time: new Date().toISOString() });
+    this.record(entry);
+  }
+
+  /** Keeps the record as the log file would hold it: `JsonText` fields as values, undefined fields left out. */
+  record(entry: AuditEntry): void {
+    const record: Record<string, unknown> = { seq: this.records.length + 1, time: new Date().toISOString() };
+    for (const [key, value] of Object.entries(entry)) {
+      if (value !== undefined) record[key] = value instanceof JsonText ? value.value : value;
+    }
+    this.records.push(record as AuditEntry & { seq: number; time: string });
   }
 }

@@ -17,7 +17,16 @@ export function fromFunction(declaration: ToolDeclaration, fn: AnyFunction, self
   const order = declaration.parameterOrder;
   return {
     declaration,
-    invoke: async (args) => fn.apply(self, order.map((name) => args[name])),
+    invoke: (args) => {
+      const values = new Array<unknown>(order.length);
+      for (let i = 0; i < order.length; i++) values[i] = args[order[i]!];
+      try {
+        const result = fn.apply(self, values);
+        return result instanceof Promise ? result : Promise.resolve(result);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
   };
 }
 

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { JsonText } from '../ports.js';
 import { AuditLog } from './audit-log.js';
 import { AuditLogCorruptError, AuditLogLockedError, AuditWriteError } from './audit-errors.js';
 import { readAuditLog } from './read-audit-log.js';
@@ -22,6 +24,50 @@ describe(AuditLog, () => {
     const { records } = readAuditLog(file);
     expect(records.map((r) => [r.seq, r.callId])).toEqual([[1, 'c1'], [2, 'c2'], [3, 'c3']]);
     expect(records[0]!.time).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('writes each line as JSON.stringify would, splicing JsonText fields in as they are', async () => {
+    const file = fresh();
+    const log = await AuditLog.open(file, { durability: 'none' });
+    const entries = fc.sample(fc.record({
+      callId: fc.string({ unit: 'binary' }),
+      tool: fc.string(),
+      value: fc.jsonValue(),
+      'odd "key"\n': fc.oneof(fc.constant(undefined), fc.integer(), fc.string({ unit: 'grapheme' })),
+    }), 300);
+    for (const entry of entries) log.record({ type: 'ToolCallRequested', ...entry, args: new JsonText(JSON.stringify(entry.value)) });
+    await log.close();
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(entries.length);
+    lines.forEach((line, i) => {
+      const record = JSON.parse(line) as Record<string, unknown>;
+      const { seq, time, ...rest } = record;
+      expect(seq).toBe(i + 1);
+      expect(line).toBe(JSON.stringify({ seq, time, type: 'ToolCallRequested', ...entries[i], args: JSON.parse(JSON.stringify(entries[i]!.value)) }));
+      expect(rest.args).toEqual(JSON.parse(JSON.stringify(entries[i]!.value)));
+    });
+  });
+
+  it('writes full batches at once, even for a producer that never yields to the event loop', async () => {
+    const file = fresh();
+    const log = await AuditLog.open(file, { durability: 'batched', maxBatchRecords: 100, batchIntervalMs: 60_000 });
+    for (let i = 0; i < 1050; i++) log.record({ type: 'CapabilityCheck', callId: `c${i}` });
+    // No await since the first record: only full batches can have reached the file.
+    expect(fs.readFileSync(file, 'utf8').split('\n').length - 1).toBe(1000);
+    await log.close();
+    expect(readAuditLog(file).records).toHaveLength(1050);
+  });
+
+  it('keeps order around a record larger than the write buffer', async () => {
+    const file = fresh();
+    const log = await AuditLog.open(file, { durability: 'always' });
+    const big = 'é'.repeat(300_000);
+    const acks = [log.append({ type: 'ToolCallRequested', callId: 'before' }), log.append({ type: 'ToolCallCompleted', callId: 'big', output: big }), log.append({ type: 'ToolCallRequested', callId: 'after' })];
+    await Promise.all(acks);
+    await log.close();
+    const { records } = readAuditLog(file);
+    expect(records.map((r) => [r.seq, r.callId])).toEqual([[1, 'before'], [2, 'big'], [3, 'after']]);
+    expect(records[1]!.output).toBe(big);
   });
 
   it('continues seq after reopening', async () => {

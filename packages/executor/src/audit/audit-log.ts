@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { AuditEntry, AuditSink } from '../ports.js';
+import { JsonText, type AuditEntry, type AuditSink } from '../ports.js';
 import { AuditWriteError } from './audit-errors.js';
 import { acquireLock } from './audit-lock.js';
 import { scanLog } from './read-audit-log.js';
@@ -26,11 +26,13 @@ export interface AuditLogOptions {
 
 export type AuditRecord = AuditEntry & { seq: number; time: string };
 
-interface Pending {
-  line: string;
-  resolve?: () => void;
-  reject?: (error: Error) => void;
+interface Ack {
+  resolve: () => void;
+  reject: (error: Error) => void;
 }
+
+/** Encoded lines wait here until the next write; past this size they are written at once. */
+const BUFFER_BYTES = 256 * 1024;
 
 /**
  * The durable, append-only JSONL audit log: one JSON record per line, with a monotonic `seq`.
@@ -38,19 +40,24 @@ interface Pending {
  * continues after the last complete record. Any write error puts the log in a failed state in which
  * every append is refused, so side-effecting calls fail closed.
  *
- * Writing and syncing are decoupled: queued lines are written with one synchronous `write` (a copy into
- * the page cache, microseconds) — on a timer, or at once when the batch is full, so a producer that
- * never yields to the event loop cannot grow the queue without bound — while `fdatasync` runs on the
+ * Writing and syncing are decoupled. Each record is encoded straight into a reusable buffer; queued
+ * lines are written with one synchronous `write` (a copy into the page cache, microseconds) — on a
+ * timer, or at once when the batch or the buffer is full, so a producer that never yields to the event
+ * loop cannot grow the queue without bound — while `fdatasync` runs on the
  * thread pool, one at a time. An acknowledgement waits for the first sync that starts after its line
  * was written; appends that arrive during a sync share the next one (group commit).
  */
 export class AuditLog implements AuditSink {
   private seq: number;
-  private queue: Pending[] = [];
+  private readonly buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  private used = 0;
+  private queuedRecords = 0;
+  /** Acknowledgements of queued (not yet written) lines. */
+  private queue: Ack[] = [];
   private timer: NodeJS.Timeout | undefined;
   private writeScheduled = false;
   /** Acknowledgements whose lines are written and wait for the next sync. */
-  private awaitingSync: Pending[] = [];
+  private awaitingSync: Ack[] = [];
   private syncing: Promise<void> | undefined;
   private failure: AuditWriteError | undefined;
   private closed = false;
@@ -100,7 +107,7 @@ export class AuditLog implements AuditSink {
     } catch (error) {
       return Promise.reject(new AuditWriteError(`an audit record could not be serialised: ${(error as Error).message}`, 'ESERIALISE'));
     }
-    return new Promise<void>((resolve, reject) => this.enqueue({ line, resolve, reject }));
+    return new Promise<void>((resolve, reject) => this.enqueue(line, { resolve, reject }));
   }
 
   /**
@@ -110,7 +117,7 @@ export class AuditLog implements AuditSink {
   record(entry: AuditEntry): void {
     if (this.failure || this.closed) return;
     try {
-      this.enqueue({ line: this.serialise(entry) });
+      this.enqueue(this.serialise(entry));
     } catch {
       // An unserialisable informational record is dropped; acknowledged records are never dropped.
     }
@@ -119,22 +126,44 @@ export class AuditLog implements AuditSink {
   private lastMs = 0;
   private lastIso = '';
 
-  /** `{"seq":N,"time":"…",<the entry's own fields>}` without building an intermediate object. */
+  /**
+   * `{"seq":N,"time":"…",<the entry's fields in order>}`, field by field: `JsonText` values are spliced
+   * in as they are, plain strings are quoted without a trip through `JSON.stringify`, anything else is
+   * `JSON.stringify`'d — so the line equals `JSON.stringify` of the record.
+   */
   private serialise(entry: AuditEntry): string {
-    const json = JSON.stringify(entry);
+    let fields = '';
+    for (const key in entry) {
+      const value = (entry as Record<string, unknown>)[key];
+      const json = fieldJson(value);
+      if (json === undefined) continue;
+      let quoted = quotedKeys.get(key);
+      if (quoted === undefined) {
+        quoted = `,${JSON.stringify(key)}:`;
+        if (quotedKeys.size < 1024) quotedKeys.set(key, quoted);
+      }
+      fields += quoted + json;
+    }
     const now = Date.now();
     if (now !== this.lastMs) {
       this.lastMs = now;
       this.lastIso = new Date(now).toISOString();
     }
     this.seq++;
-    return json.length > 2 ? `{"seq":${this.seq},"time":"${this.lastIso}",${json.slice(1)}\n` : `{"seq":${this.seq},"time":"${this.lastIso}"}\n`;
+    return `{"seq":${this.seq},"time":"${this.lastIso}"${fields}}\n`;
   }
 
-  private enqueue(pending: Pending): void {
-    this.queue.push(pending);
+  /** Queues one line (and its acknowledgement): lines are written in the order they are queued. */
+  private enqueue(line: string, ack?: Ack): void {
+    if (this.used + line.length * 3 > BUFFER_BYTES) {
+      this.writeQueued();
+      if (line.length * 3 > BUFFER_BYTES) return this.writeLines(Buffer.from(line, 'utf8'), ack ? [ack] : []);
+    }
+    this.used += this.buffer.write(line, this.used, 'utf8');
+    this.queuedRecords++;
+    if (ack) this.queue.push(ack);
     if (this.options.durability === 'batched') {
-      if (this.queue.length >= this.options.maxBatchRecords) this.writeQueued();
+      if (this.queuedRecords >= this.options.maxBatchRecords) this.writeQueued();
       else this.timer ??= setTimeout(() => this.writeQueued(), this.options.batchIntervalMs);
     } else if (!this.writeScheduled) {
       // Appends made in the same tick share one write (and, in `always` mode, one sync).
@@ -149,7 +178,7 @@ export class AuditLog implements AuditSink {
     if (this.failure) throw this.failure;
     if (this.options.durability === 'none') return;
     await new Promise<void>((resolve, reject) => {
-      this.awaitingSync.push({ line: '', resolve, reject });
+      this.awaitingSync.push({ resolve, reject });
       this.sync();
     });
   }
@@ -173,23 +202,33 @@ export class AuditLog implements AuditSink {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.writeScheduled = false;
-    const batch = this.queue;
-    if (batch.length === 0) return;
+    if (this.used === 0) return;
+    const acks = this.takeAcks();
+    const data = this.buffer.subarray(0, this.used);
+    this.used = 0;
+    this.queuedRecords = 0;
+    this.writeLines(data, acks);
+  }
+
+  private takeAcks(): Ack[] {
+    const acks = this.queue;
     this.queue = [];
-    if (this.failure) return this.rejectAll(batch);
-    let text = '';
-    for (const pending of batch) text += pending.line;
+    return acks;
+  }
+
+  private writeLines(data: Buffer, acks: Ack[]): void {
+    if (this.failure) return this.rejectAll(acks);
     try {
-      writeAllSync(this.fd, Buffer.from(text, 'utf8'));
+      writeAllSync(this.fd, data);
     } catch (error) {
       this.fail(error);
-      return this.rejectAll(batch);
+      return this.rejectAll(acks);
     }
     if (this.options.durability === 'none') {
-      for (const pending of batch) pending.resolve?.();
+      for (const ack of acks) ack.resolve();
       return;
     }
-    for (const pending of batch) if (pending.resolve) this.awaitingSync.push(pending);
+    for (const ack of acks) this.awaitingSync.push(ack);
     this.sync();
   }
 
@@ -210,7 +249,7 @@ export class AuditLog implements AuditSink {
           this.rejectAll(this.awaitingSync);
           this.awaitingSync = [];
         } else {
-          for (const pending of covered) pending.resolve?.();
+          for (const ack of covered) ack.resolve();
           if (this.awaitingSync.length > 0) this.sync();
         }
         done();
@@ -221,13 +260,32 @@ export class AuditLog implements AuditSink {
   private fail(error: unknown): void {
     const code = (error as NodeJS.ErrnoException).code;
     this.failure ??= new AuditWriteError(`the audit log ${this.path} cannot be written (${code ?? (error as Error).message}); no further records are accepted`, code);
-    this.rejectAll(this.queue);
-    this.queue = [];
+    this.rejectAll(this.takeAcks());
+    this.used = 0;
+    this.queuedRecords = 0;
   }
 
-  private rejectAll(batch: readonly Pending[]): void {
-    for (const pending of batch) pending.reject?.(this.failure!);
+  private rejectAll(acks: readonly Ack[]): void {
+    for (const ack of acks) ack.reject(this.failure!);
   }
+}
+
+const quotedKeys = new Map<string, string>();
+
+/** A field's JSON, or undefined for values JSON.stringify leaves out of an object (undefined, functions, symbols). */
+function fieldJson(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.length <= 128 && isPlain(value) ? `"${value}"` : JSON.stringify(value);
+  if (value instanceof JsonText) return value.json;
+  return JSON.stringify(value) as string | undefined;
+}
+
+/** Printable ASCII other than `"` and `\\`: JSON needs no escapes for it. */
+function isPlain(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
 }
 
 function writeAllSync(fd: number, data: Buffer): void {

@@ -18,7 +18,7 @@ export function normaliseOutput(output: unknown): NormalisedOutput {
   return {
     normalised,
     hash: sha256Hex(normalised),
-    text: typeof output === 'string' ? output : output === undefined ? '' : JSON.stringify(output),
+    text: typeof output === 'string' ? output : output === undefined ? '' : typeof output === 'object' && output !== null ? JSON.stringify(output) : normalised,
   };
 }
 
@@ -29,37 +29,66 @@ export function sha256Hex(text: string): string {
 /**
  * JSON with object keys sorted at every level and no whitespace. Values JSON cannot hold are
  * refused with a clear error rather than silently dropped (`toJSON` is honoured, like JSON.stringify).
+ * The path named in an error is rebuilt only when there is one: the walk itself allocates nothing but
+ * the output.
  */
 export function canonicalJson(value: unknown): string {
-  const seen = new Set<object>();
-  const walk = (current: unknown, where: string): string => {
-    if (current === null) return 'null';
-    if (typeof current === 'string' || typeof current === 'boolean') return JSON.stringify(current);
-    if (typeof current === 'number') {
-      if (!Number.isFinite(current)) throw new TypeError(`${where} is ${current}, which JSON cannot represent`);
-      return JSON.stringify(current);
+  const ancestors: object[] = [];
+  const keys: (string | number)[] = [];
+  const refuse = (what: string): never => {
+    throw new TypeError(`${describePath(keys)} ${what}, which JSON cannot represent`);
+  };
+  const walk = (current: unknown): string => {
+    switch (typeof current) {
+      case 'string':
+        return JSON.stringify(current);
+      case 'boolean':
+        return current ? 'true' : 'false';
+      case 'number':
+        return Number.isFinite(current) ? String(current) : refuse(`is ${current}`);
+      case 'bigint':
+        return refuse('is a bigint');
+      case 'object':
+        break;
+      default:
+        return refuse(`is a ${typeof current}`);
     }
-    if (typeof current === 'bigint') throw new TypeError(`${where} is a bigint, which JSON cannot represent`);
-    if (typeof current !== 'object') throw new TypeError(`${where} is a ${typeof current}, which JSON cannot represent`);
+    if (current === null) return 'null';
     const withJson = current as { toJSON?: () => unknown };
-    if (typeof withJson.toJSON === 'function') return walk(withJson.toJSON(), where);
-    if (seen.has(current)) throw new TypeError(`${where} refers back to itself (a cycle), which JSON cannot represent`);
-    seen.add(current);
+    if (typeof withJson.toJSON === 'function') return walk(withJson.toJSON());
+    if (ancestors.includes(current)) refuse('refers back to itself (a cycle)');
+    ancestors.push(current);
     let out: string;
     if (Array.isArray(current)) {
-      out = `[${current.map((item, i) => (item === undefined || typeof item === 'function' || typeof item === 'symbol' ? 'null' : walk(item, `${where}[${i}]`))).join(',')}]`;
+      out = '[';
+      for (let i = 0; i < current.length; i++) {
+        const item: unknown = current[i];
+        keys.push(i);
+        out += (i > 0 ? ',' : '') + (item === undefined || typeof item === 'function' || typeof item === 'symbol' ? 'null' : walk(item));
+        keys.pop();
+      }
+      out += ']';
     } else {
-      const keys = Object.keys(current).sort();
-      const parts: string[] = [];
-      for (const key of keys) {
+      const names = Object.keys(current).sort();
+      out = '{';
+      for (const key of names) {
         const child = (current as Record<string, unknown>)[key];
         if (child === undefined || typeof child === 'function' || typeof child === 'symbol') continue;
-        parts.push(`${JSON.stringify(key)}:${walk(child, `${where}.${key}`)}`);
+        keys.push(key);
+        out += (out.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + walk(child);
+        keys.pop();
       }
-      out = `{${parts.join(',')}}`;
+      out += '}';
     }
-    seen.delete(current);
+    ancestors.pop();
     return out;
   };
-  return walk(value, 'the output');
+  return walk(value);
+}
+
+/** `the output.items[2].name`: where a value sits, for error messages. */
+function describePath(keys: readonly (string | number)[]): string {
+  let path = 'the output';
+  for (const key of keys) path += typeof key === 'number' ? `[${key}]` : `.${key}`;
+  return path;
 }

@@ -27,6 +27,10 @@ describe(parseArguments, () => {
     ['{"a": "\\x"}', 'invalid escape sequence', 1, 8],
     ['{"a": 01}', "expected ',' or '}' after a property value, found '1'", 1, 8],
     ['{"a": NaN}', "unexpected 'N'", 1, 7],
+    ['{"x": {"k": 1, "k": 2}}', 'duplicate key "k"', 1, 16],
+    ['{"x": [{"k": ":", "k": "}"}]}', 'duplicate key "k"', 1, 19],
+    ['{"a": [{"b": {"__proto__": 1}}]}', 'the key "__proto__" is not allowed', 1, 15],
+    ['{"x": {"constructor": {"prototype": 1}}}', 'the key path "constructor.prototype" is not allowed', 1, 24],
   ] as const)('refuses %j with a position', ([text, message, line, column]) => {
     const result = parseArguments(text);
     expect(result.ok).toBe(false);

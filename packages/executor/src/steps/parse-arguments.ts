@@ -19,17 +19,77 @@ const FORBIDDEN_KEYS = new Set(['__proto__']);
  * (prototype pollution), nesting deeper than `maxDepth`, and oversized input. The top level must be an
  * object. Every refusal carries the line, column and offset so the model can fix that spot.
  *
- * One validating scan finds structural problems with positions; `JSON.parse` then builds the value
- * (fast native code), so well-formed input costs one extra linear pass.
+ * Well-formed input takes the fast road: native `JSON.parse`, one allocation-free pass over the text
+ * (its depth, and its members counted by the colons outside strings) and one over the value (its own
+ * keys counted, forbidden ones looked for) — equal counts mean no key was lost to a duplicate. Anything
+ * else is handed to a strict scanner that finds the first problem and its position.
  */
 export function parseArguments(text: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParseResult {
   if (text.length > limits.maxLength) {
     return fail(text, limits.maxLength, `arguments are ${text.length} characters long; the limit is ${limits.maxLength}`);
   }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return explain(text, limits);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return explain(text, limits);
+  const shape = measureText(text);
+  if (shape.depth > limits.maxDepth || countKeys(value, false) !== shape.members) return explain(text, limits);
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+/** The slow road: the scanner names the problem and where it is. */
+function explain(text: string, limits: ParseLimits): ParseResult {
   const problem = scan(text, limits.maxDepth);
   if (problem) return fail(text, problem.position, problem.message);
-  const value = JSON.parse(text) as unknown;
-  return { ok: true, value: value as Record<string, unknown> };
+  // Unreachable while the scanner is at least as strict as the fast road; refuse rather than guess.
+  return fail(text, 0, 'the arguments could not be read as one JSON object');
+}
+
+/** Nesting depth and the number of object members (colons outside strings) of valid JSON text. */
+function measureText(text: string): { depth: number; members: number } {
+  let depth = 0;
+  let deepest = 0;
+  let members = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x3a) members++;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return { depth: deepest, members };
+}
+
+/**
+ * Own keys of every object in a parsed value; -1 as soon as a forbidden key or key path is seen
+ * (a `__proto__` key, or `prototype` under `constructor`), so the caller falls back to the scanner.
+ */
+function countKeys(value: unknown, underConstructor: boolean): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const inner = countKeys(item, false);
+      if (inner < 0) return -1;
+      count += inner;
+    }
+    return count;
+  }
+  for (const key of Object.keys(value)) {
+    if (FORBIDDEN_KEYS.has(key) || (underConstructor && key === 'prototype')) return -1;
+    const inner = countKeys((value as Record<string, unknown>)[key], key === 'constructor');
+    if (inner < 0) return -1;
+    count += inner + 1;
+  }
+  return count;
 }
 
 interface Problem {

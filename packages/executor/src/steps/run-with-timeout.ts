@@ -5,43 +5,44 @@ export type RunOutcome<T> = { ok: true; value: T } | { ok: false; error: Extract
 
 /**
  * Runs a tool with an `AbortSignal` that fires at the deadline or when the caller cancels. The call
- * ends on time even if the tool ignores the signal: the result is decided by a race, and a late
- * settlement of the abandoned promise is swallowed.
+ * ends on time even if the tool ignores the signal: whichever comes first — the tool settling, the
+ * deadline, the caller's abort — decides the outcome, and a late settlement of the abandoned promise
+ * is ignored. One promise per call and no race: the tool's own promise settles it directly.
  */
-export async function runWithTimeout<T>(start: (signal: LazySignal) => Promise<T>, timeoutMs: number, outer?: AbortSignal): Promise<RunOutcome<T>> {
-  if (outer?.aborted) return { ok: false, error: { code: 'cancelled', reason: reasonOf(outer) } };
-  const controller = new LazyAbortController();
-  let settle!: (outcome: RunOutcome<T>) => void;
-  const stopped = new Promise<RunOutcome<T>>((resolve) => {
-    settle = resolve;
-  });
-  const timer = deadlines.add(timeoutMs, () => {
-    controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
-    settle({ ok: false, error: { code: 'timeout', timeoutMs } });
-  });
-  const onOuterAbort = () => {
-    controller.abort(outer!.reason);
-    settle({ ok: false, error: { code: 'cancelled', reason: reasonOf(outer!) } });
-  };
-  outer?.addEventListener('abort', onOuterAbort, { once: true });
-  try {
+export function runWithTimeout<T>(start: (signal: LazySignal) => Promise<T>, timeoutMs: number, outer?: AbortSignal): Promise<RunOutcome<T>> {
+  if (outer?.aborted) return Promise.resolve({ ok: false, error: { code: 'cancelled', reason: reasonOf(outer) } });
+  return new Promise<RunOutcome<T>>((resolve) => {
+    const controller = new LazyAbortController();
+    let settled = false;
+    const settle = (outcome: RunOutcome<T>) => {
+      if (settled) return;
+      settled = true;
+      deadline.cancel();
+      outer?.removeEventListener('abort', onOuterAbort);
+      resolve(outcome);
+    };
+    const deadline = deadlines.add(timeoutMs, () => {
+      controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
+      settle({ ok: false, error: { code: 'timeout', timeoutMs } });
+    });
+    const onOuterAbort = () => {
+      controller.abort(outer!.reason);
+      settle({ ok: false, error: { code: 'cancelled', reason: reasonOf(outer!) } });
+    };
+    outer?.addEventListener('abort', onOuterAbort, { once: true });
     let running: Promise<T>;
     try {
-      running = Promise.resolve(start(controller.lazySignal));
+      running = start(controller.lazySignal);
     } catch (error) {
       running = Promise.reject(error);
     }
-    const finished = running.then(
-      (value): RunOutcome<T> => ({ ok: true, value }),
-      (error: unknown): RunOutcome<T> => (controller.aborted
+    Promise.resolve(running).then(
+      (value) => settle({ ok: true, value }),
+      (error: unknown) => settle(controller.aborted
         ? { ok: false, error: controller.reason instanceof DOMException && controller.reason.name === 'TimeoutError' ? { code: 'timeout', timeoutMs } : { code: 'cancelled', reason: reasonOf(controller.signal) } }
         : { ok: false, error: toolFailure(error) }),
     );
-    return await Promise.race([finished, stopped]);
-  } finally {
-    timer.cancel();
-    outer?.removeEventListener('abort', onOuterAbort);
-  }
+  });
 }
 
 /** Gives the tool its `AbortSignal` on first use only: most tools never look at it, and creating one per call is costly. */

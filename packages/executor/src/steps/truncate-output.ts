@@ -12,8 +12,9 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024;
  * Cuts never split a UTF-8 sequence.
  */
 export function truncateOutput(text: string, maxBytes: number = DEFAULT_MAX_OUTPUT_BYTES): Truncation {
+  const size = Buffer.byteLength(text, 'utf8');
+  if (size <= maxBytes) return { text, truncated: false, originalBytes: size };
   const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= maxBytes) return { text, truncated: false, originalBytes: bytes.length };
   const marker = `\n[output truncated — original size: ${bytes.length.toLocaleString('en-US')} bytes]`;
   const gap = '\n…\n';
   const budget = maxBytes - Buffer.byteLength(marker) - Buffer.byteLength(gap);

@@ -1,0 +1,53 @@
+import type { RegisteredTool } from '@toolwright/registry';
+import type { ToolCallContext, ToolProgress } from '@toolwright/tool';
+import type { EventBus } from '../events.js';
+import type { ToolCall } from '../tool-call.js';
+import type { CallContext, ToolExecutor } from '../tool-executor.js';
+import { runWithTimeout, type LazySignal, type RunOutcome } from './run-with-timeout.js';
+
+/**
+ * Step 7–8: runs the tool under the shorter of its own limit and the caller's, inside its tool context
+ * (`getToolContext()`), with heartbeat and progress events while listeners are attached.
+ */
+export function runTool(executor: ToolExecutor, call: ToolCall, tool: RegisteredTool, args: Record<string, unknown>, context: CallContext): Promise<RunOutcome<unknown>> {
+  const timeoutMs = Math.min(tool.declaration.metadata.timeoutMs, context.timeoutMs ?? Infinity, executor.options.maxTimeoutMs ?? Infinity);
+  const events = executor.events;
+  if (!events.active) {
+    return runWithTimeout((lazy) => executor.runInContext(new RunningCall(call, lazy, events, context), () => tool.invoke(args)), timeoutMs, context.signal);
+  }
+  const startedAt = performance.now();
+  events.emit({ type: 'tool_call_start', callId: call.id, tool: call.name, state: 'running' });
+  const heartbeat = setInterval(() => events.emit({ type: 'tool_call_heartbeat', callId: call.id, tool: call.name, elapsedMs: Math.round(performance.now() - startedAt) }), executor.options.heartbeatMs);
+  const running = runWithTimeout((lazy) => executor.runInContext(new RunningCall(call, lazy, events, context), () => tool.invoke(args)), timeoutMs, context.signal);
+  void running.finally(() => clearInterval(heartbeat));
+  return running;
+}
+
+/** The context a running tool reads with `getToolContext()`: built once per call, its signal made on first use. */
+class RunningCall implements ToolCallContext {
+  readonly callId: string;
+  readonly toolName: string;
+  sessionId?: string;
+  taskId?: string;
+  actorId?: string;
+  workspace?: string;
+  private reporter: ((update: ToolProgress) => void) | undefined;
+
+  constructor(call: ToolCall, private readonly lazy: LazySignal, private readonly events: EventBus, context: CallContext) {
+    this.callId = call.id;
+    this.toolName = call.name;
+    if (context.sessionId !== undefined) this.sessionId = context.sessionId;
+    if (context.taskId !== undefined) this.taskId = context.taskId;
+    if (context.actorId !== undefined) this.actorId = context.actorId;
+    if (context.workspace !== undefined) this.workspace = context.workspace;
+  }
+
+  get signal(): AbortSignal {
+    return this.lazy.signal;
+  }
+
+  /** A function of its own, so `const { progress } = getToolContext()` works unbound. */
+  get progress(): (update: ToolProgress) => void {
+    return (this.reporter ??= (update) => this.events.emit({ type: 'tool_call_update', callId: this.callId, tool: this.toolName, progress: update }));
+  }
+}
