@@ -31,8 +31,8 @@ interface Ack {
   reject: (error: Error) => void;
 }
 
-/** Encoded lines wait here until the next write; past this size they are written at once. */
-const BUFFER_BYTES = 256 * 1024;
+/** Queued lines are written at once when they reach this many UTF-16 code units. */
+const PENDING_CHARS = 64 * 1024;
 
 /**
  * The durable, append-only JSONL audit log: one JSON record per line, with a monotonic `seq`.
@@ -40,17 +40,16 @@ const BUFFER_BYTES = 256 * 1024;
  * continues after the last complete record. Any write error puts the log in a failed state in which
  * every append is refused, so side-effecting calls fail closed.
  *
- * Writing and syncing are decoupled. Each record is encoded straight into a reusable buffer; queued
- * lines are written with one synchronous `write` (a copy into the page cache, microseconds) — on a
- * timer, or at once when the batch or the buffer is full, so a producer that never yields to the event
- * loop cannot grow the queue without bound — while `fdatasync` runs on the
+ * Writing and syncing are decoupled. Queued lines are written with one synchronous `write` (a copy into
+ * the page cache, microseconds) — on a timer, or at once when the batch is full (by records or by
+ * size), so a producer that never yields to the event loop cannot grow the queue without bound and
+ * the pending text stays small — while `fdatasync` runs on the
  * thread pool, one at a time. An acknowledgement waits for the first sync that starts after its line
  * was written; appends that arrive during a sync share the next one (group commit).
  */
 export class AuditLog implements AuditSink {
   private seq: number;
-  private readonly buffer = Buffer.allocUnsafe(BUFFER_BYTES);
-  private used = 0;
+  private pending = '';
   private queuedRecords = 0;
   /** Acknowledgements of queued (not yet written) lines. */
   private queue: Ack[] = [];
@@ -155,15 +154,11 @@ export class AuditLog implements AuditSink {
 
   /** Queues one line (and its acknowledgement): lines are written in the order they are queued. */
   private enqueue(line: string, ack?: Ack): void {
-    if (this.used + line.length * 3 > BUFFER_BYTES) {
-      this.writeQueued();
-      if (line.length * 3 > BUFFER_BYTES) return this.writeLines(Buffer.from(line, 'utf8'), ack ? [ack] : []);
-    }
-    this.used += this.buffer.write(line, this.used, 'utf8');
+    this.pending += line;
     this.queuedRecords++;
     if (ack) this.queue.push(ack);
     if (this.options.durability === 'batched') {
-      if (this.queuedRecords >= this.options.maxBatchRecords) this.writeQueued();
+      if (this.queuedRecords >= this.options.maxBatchRecords || this.pending.length >= PENDING_CHARS) this.writeQueued();
       else this.timer ??= setTimeout(() => this.writeQueued(), this.options.batchIntervalMs);
     } else if (!this.writeScheduled) {
       // Appends made in the same tick share one write (and, in `always` mode, one sync).
@@ -202,12 +197,12 @@ export class AuditLog implements AuditSink {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.writeScheduled = false;
-    if (this.used === 0) return;
+    if (this.pending === '') return;
     const acks = this.takeAcks();
-    const data = this.buffer.subarray(0, this.used);
-    this.used = 0;
+    const text = this.pending;
+    this.pending = '';
     this.queuedRecords = 0;
-    this.writeLines(data, acks);
+    this.writeLines(text, acks);
   }
 
   private takeAcks(): Ack[] {
@@ -216,10 +211,10 @@ export class AuditLog implements AuditSink {
     return acks;
   }
 
-  private writeLines(data: Buffer, acks: Ack[]): void {
+  private writeLines(text: string, acks: Ack[]): void {
     if (this.failure) return this.rejectAll(acks);
     try {
-      writeAllSync(this.fd, data);
+      writeAllSync(this.fd, text);
     } catch (error) {
       this.fail(error);
       return this.rejectAll(acks);
@@ -261,7 +256,7 @@ export class AuditLog implements AuditSink {
     const code = (error as NodeJS.ErrnoException).code;
     this.failure ??= new AuditWriteError(`the audit log ${this.path} cannot be written (${code ?? (error as Error).message}); no further records are accepted`, code);
     this.rejectAll(this.takeAcks());
-    this.used = 0;
+    this.pending = '';
     this.queuedRecords = 0;
   }
 
@@ -272,11 +267,35 @@ export class AuditLog implements AuditSink {
 
 const quotedKeys = new Map<string, string>();
 
-/** A field's JSON, or undefined for values JSON.stringify leaves out of an object (undefined, functions, symbols). */
+/**
+ * A field's JSON, or undefined for values JSON.stringify leaves out of an object (undefined, functions,
+ * symbols). Scalars, plain strings and arrays of them — most of a record — skip `JSON.stringify`.
+ */
 function fieldJson(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.length <= 128 && isPlain(value) ? `"${value}"` : JSON.stringify(value);
-  if (value instanceof JsonText) return value.json;
-  return JSON.stringify(value) as string | undefined;
+  switch (typeof value) {
+    case 'string':
+      return stringJson(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+    default:
+      if (value instanceof JsonText) return value.json;
+      if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + stringJson(value[i] as string);
+        return `${out}]`;
+      }
+      return JSON.stringify(value) as string | undefined;
+  }
+}
+
+function stringJson(text: string): string {
+  return text.length <= 128 && isPlain(text) ? `"${text}"` : JSON.stringify(text);
 }
 
 /** Printable ASCII other than `"` and `\\`: JSON needs no escapes for it. */
@@ -288,7 +307,10 @@ function isPlain(text: string): boolean {
   return true;
 }
 
-function writeAllSync(fd: number, data: Buffer): void {
-  let offset = 0;
+/** Writes a string whole: straight from the string, and through a buffer only to finish a short write. */
+function writeAllSync(fd: number, text: string): void {
+  let offset = fs.writeSync(fd, text);
+  if (offset === Buffer.byteLength(text, 'utf8')) return;
+  const data = Buffer.from(text, 'utf8');
   while (offset < data.length) offset += fs.writeSync(fd, data, offset, data.length - offset);
 }

@@ -33,7 +33,19 @@ describe('Deadlines', () => {
     expect(fired).toBe(1);
     late.cancel();
     expect(lanes.size).toBe(0);
-    deadlines.add(10_000, () => fired++).cancel();
-    expect(lanes.size).toBe(0); // no timer left behind to keep the process alive
+  });
+
+  it("keeps an idle lane's timer without letting it hold the process open, and reuses it", async () => {
+    const deadlines = new Deadlines();
+    const lanes = (deadlines as unknown as { lanes: Map<number, { timer: NodeJS.Timeout | undefined }> }).lanes;
+    deadlines.add(10_000, () => {}).cancel();
+    const timer = lanes.get(10_000)!.timer!;
+    expect(timer.hasRef()).toBe(false); // an idle process can exit
+    const next = deadlines.add(10_000, () => {});
+    expect(lanes.get(10_000)!.timer).toBe(timer);
+    expect(timer.hasRef()).toBe(true); // a pending deadline keeps it alive
+    next.cancel();
+    expect(timer.hasRef()).toBe(false);
+    clearTimeout(timer);
   });
 });

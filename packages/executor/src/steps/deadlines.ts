@@ -34,17 +34,15 @@ export class Deadlines {
     const entry: Entry = { at: performance.now() + timeoutMs, fire, done: false };
     lane.queue.push(entry);
     if (!lane.timer) this.schedule(timeoutMs, lane, entry.at);
+    else if (lane.queue.length - lane.head === 1) lane.timer.ref();
     const laneRef = lane;
     return {
       cancel: () => {
         entry.done = true;
         this.trim(laneRef);
-        // Nothing left to wait for: drop the timer, so an idle process can exit.
-        if (laneRef.queue.length === 0 && laneRef.timer) {
-          clearTimeout(laneRef.timer);
-          laneRef.timer = undefined;
-          this.lanes.delete(timeoutMs);
-        }
+        // Nothing left to wait for: the timer no longer keeps the process alive (an idle process
+        // exits at once), but it stays, so the next call of this lane costs no new timer.
+        if (laneRef.queue.length === 0) laneRef.timer?.unref();
       },
     };
   }

@@ -33,57 +33,65 @@ export function sha256Hex(text: string): string {
  * the output.
  */
 export function canonicalJson(value: unknown): string {
-  const ancestors: object[] = [];
-  const keys: (string | number)[] = [];
-  const refuse = (what: string): never => {
-    throw new TypeError(`${describePath(keys)} ${what}, which JSON cannot represent`);
-  };
-  const walk = (current: unknown): string => {
-    switch (typeof current) {
-      case 'string':
-        return JSON.stringify(current);
-      case 'boolean':
-        return current ? 'true' : 'false';
-      case 'number':
-        return Number.isFinite(current) ? String(current) : refuse(`is ${current}`);
-      case 'bigint':
-        return refuse('is a bigint');
-      case 'object':
-        break;
-      default:
-        return refuse(`is a ${typeof current}`);
+  return walk(value, { ancestors: [], keys: [] });
+}
+
+interface WalkState {
+  /** Objects being serialised around the current value (a cycle returns to one of them). */
+  ancestors: object[];
+  /** Keys and indexes from the root to the current value, for error messages. */
+  keys: (string | number)[];
+}
+
+function walk(current: unknown, state: WalkState): string {
+  switch (typeof current) {
+    case 'string':
+      return JSON.stringify(current);
+    case 'boolean':
+      return current ? 'true' : 'false';
+    case 'number':
+      return Number.isFinite(current) ? String(current) : refuse(state, `is ${current}`);
+    case 'bigint':
+      return refuse(state, 'is a bigint');
+    case 'object':
+      break;
+    default:
+      return refuse(state, `is a ${typeof current}`);
+  }
+  if (current === null) return 'null';
+  const withJson = current as { toJSON?: () => unknown };
+  if (typeof withJson.toJSON === 'function') return walk(withJson.toJSON(), state);
+  const { ancestors, keys } = state;
+  if (ancestors.includes(current)) refuse(state, 'refers back to itself (a cycle)');
+  ancestors.push(current);
+  let out: string;
+  if (Array.isArray(current)) {
+    out = '[';
+    for (let i = 0; i < current.length; i++) {
+      const item: unknown = current[i];
+      keys.push(i);
+      out += (i > 0 ? ',' : '') + (item === undefined || typeof item === 'function' || typeof item === 'symbol' ? 'null' : walk(item, state));
+      keys.pop();
     }
-    if (current === null) return 'null';
-    const withJson = current as { toJSON?: () => unknown };
-    if (typeof withJson.toJSON === 'function') return walk(withJson.toJSON());
-    if (ancestors.includes(current)) refuse('refers back to itself (a cycle)');
-    ancestors.push(current);
-    let out: string;
-    if (Array.isArray(current)) {
-      out = '[';
-      for (let i = 0; i < current.length; i++) {
-        const item: unknown = current[i];
-        keys.push(i);
-        out += (i > 0 ? ',' : '') + (item === undefined || typeof item === 'function' || typeof item === 'symbol' ? 'null' : walk(item));
-        keys.pop();
-      }
-      out += ']';
-    } else {
-      const names = Object.keys(current).sort();
-      out = '{';
-      for (const key of names) {
-        const child = (current as Record<string, unknown>)[key];
-        if (child === undefined || typeof child === 'function' || typeof child === 'symbol') continue;
-        keys.push(key);
-        out += (out.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + walk(child);
-        keys.pop();
-      }
-      out += '}';
+    out += ']';
+  } else {
+    const names = Object.keys(current).sort();
+    out = '{';
+    for (const key of names) {
+      const child = (current as Record<string, unknown>)[key];
+      if (child === undefined || typeof child === 'function' || typeof child === 'symbol') continue;
+      keys.push(key);
+      out += (out.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + walk(child, state);
+      keys.pop();
     }
-    ancestors.pop();
-    return out;
-  };
-  return walk(value);
+    out += '}';
+  }
+  ancestors.pop();
+  return out;
+}
+
+function refuse(state: WalkState, what: string): never {
+  throw new TypeError(`${describePath(state.keys)} ${what}, which JSON cannot represent`);
 }
 
 /** `the output.items[2].name`: where a value sits, for error messages. */

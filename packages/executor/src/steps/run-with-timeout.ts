@@ -32,7 +32,7 @@ export function runWithTimeout<T>(start: (signal: LazySignal) => Promise<T>, tim
     outer?.addEventListener('abort', onOuterAbort, { once: true });
     let running: Promise<T>;
     try {
-      running = start(controller.lazySignal);
+      running = start(controller);
     } catch (error) {
       running = Promise.reject(error);
     }
@@ -50,16 +50,10 @@ export interface LazySignal {
   readonly signal: AbortSignal;
 }
 
-class LazyAbortController {
+class LazyAbortController implements LazySignal {
   private controller: AbortController | undefined;
   aborted = false;
   reason: unknown;
-  readonly lazySignal: LazySignal;
-
-  constructor() {
-    const self = this;
-    this.lazySignal = { get signal() { return self.signal; } };
-  }
 
   get signal(): AbortSignal {
     this.controller ??= new AbortController();
