@@ -3,6 +3,7 @@ import { JsonText, type AuditEntry, type AuditSink } from '../ports.js';
 import { AuditWriteError } from './audit-errors.js';
 import { acquireLock } from './audit-lock.js';
 import { scanLog } from './read-audit-log.js';
+import { stringJson } from '../steps/normalize-output.js';
 
 /**
  * How an append is acknowledged:
@@ -292,19 +293,6 @@ function fieldJson(value: unknown): string | undefined {
       }
       return JSON.stringify(value) as string | undefined;
   }
-}
-
-function stringJson(text: string): string {
-  return text.length <= 128 && isPlain(text) ? `"${text}"` : JSON.stringify(text);
-}
-
-/** Printable ASCII other than `"` and `\\`: JSON needs no escapes for it. */
-function isPlain(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
-  }
-  return true;
 }
 
 /** Writes a string whole: straight from the string, and through a buffer only to finish a short write. */

@@ -46,7 +46,7 @@ interface WalkState {
 function walk(current: unknown, state: WalkState): string {
   switch (typeof current) {
     case 'string':
-      return JSON.stringify(current);
+      return stringJson(current);
     case 'boolean':
       return current ? 'true' : 'false';
     case 'number':
@@ -81,7 +81,7 @@ function walk(current: unknown, state: WalkState): string {
       const child = (current as Record<string, unknown>)[key];
       if (child === undefined || typeof child === 'function' || typeof child === 'symbol') continue;
       keys.push(key);
-      out += (out.length > 1 ? ',' : '') + JSON.stringify(key) + ':' + walk(child, state);
+      out += (out.length > 1 ? ',' : '') + stringJson(key) + ':' + walk(child, state);
       keys.pop();
     }
     out += '}';
@@ -99,4 +99,18 @@ function describePath(keys: readonly (string | number)[]): string {
   let path = 'the output';
   for (const key of keys) path += typeof key === 'number' ? `[${key}]` : `.${key}`;
   return path;
+}
+
+/** A string as JSON; short printable-ASCII strings (most keys, ids and hashes) skip `JSON.stringify`. */
+export function stringJson(text: string): string {
+  return text.length <= 128 && isPlain(text) ? `"${text}"` : JSON.stringify(text);
+}
+
+/** Printable ASCII other than `"` and `\\`: JSON needs no escapes for it. */
+function isPlain(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
 }
