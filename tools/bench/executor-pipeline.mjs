@@ -5,6 +5,7 @@
 //  2. argument validation throughput: Toolwright's parse+validate vs JSON.parse+AJV vs JSON.parse+zod;
 //  3. 10 concurrent read-only calls of 50 ms through executeBatch (goal: all done in <= 70 ms).
 // Usage: node tools/bench/executor-pipeline.mjs [--calls N] [--audit discard|memory|batched|always|none]
+// (the pipeline also runs with records dropped in the same run, to show what the audit log costs)
 // (discard drops records: it isolates the pipeline's own cost; batched/always/none use the durable AuditLog)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,7 +40,7 @@ const argText = '{"path":"src/index.ts","limit":20,"mode":"fast"}';
 
 async function makeAudit(mode) {
   if (mode === 'memory') return { sink: new MemoryAuditSink(), close: async () => {} };
-  if (mode === 'discard') return { sink: { append: async () => {} }, close: async () => {} };
+  if (mode === 'discard') return { sink: { append: async () => {}, record: () => {} }, close: async () => {} };
   if (!executorPkg.AuditLog) return { sink: new MemoryAuditSink(), close: async () => {}, note: 'AuditLog not built yet: memory sink used' };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-'));
   const log = await executorPkg.AuditLog.open(path.join(dir, 'audit.jsonl'), { durability: mode });
@@ -73,6 +74,9 @@ registry.register(noop);
 const executor = new ToolExecutor({ registry, audit: audit.sink, doomLoop: false });
 results.push(await timeIt(`pipeline: executeToolCall (audit: ${values.audit}${audit.note ? `; ${audit.note}` : ''})`, CALLS, (i) => executor.executeToolCall({ id: `c${i}`, name: 'noop', arguments: argText })));
 await audit.close();
+// The same pipeline with records dropped, in the same run: what the audit log costs.
+const dropping = new ToolExecutor({ registry, audit: { append: async () => {}, record: () => {} }, doomLoop: false });
+results.push(await timeIt('pipeline: executeToolCall (records dropped)', CALLS, (i) => dropping.executeToolCall({ id: `d${i}`, name: 'noop', arguments: argText })));
 
 // 2. Validation throughput.
 const validator = new SchemaValidator();
@@ -99,9 +103,10 @@ console.log('\nExecutor benchmark (node', process.version, `${os.cpus().length} 
 console.log('| measurement | calls | total ms | calls/s | µs/call |');
 console.log('| --- | ---: | ---: | ---: | ---: |');
 for (const r of results) console.log(`| ${r.label} | ${r.n} | ${r.ms.toFixed(0)} | ${r.perSecond.toLocaleString('en-US')} | ${r.usPerCall.toFixed(2)} |`);
-const [direct, pipeline, ours, ajvOnly, zodOnly] = results;
+const [direct, pipeline, withoutAudit, ours, ajvOnly, zodOnly] = results;
 const ratio = pipeline.usPerCall / direct.usPerCall;
 const median = [...batchTimes].sort((a, b) => a - b)[2];
 console.log(`\npipeline / direct: ${ratio.toFixed(2)}x (goal <= 2x: ${ratio <= 2 ? 'met' : 'NOT met'}); pipeline calls/s: ${pipeline.perSecond.toLocaleString('en-US')} (goal >= 200,000: ${pipeline.perSecond >= 200_000 ? 'met' : 'NOT met'})`);
+console.log(`the same pipeline with records dropped: ${withoutAudit.usPerCall.toFixed(2)} µs/call (${withoutAudit.perSecond.toLocaleString('en-US')}/s): the audit log costs ${(pipeline.usPerCall - withoutAudit.usPerCall).toFixed(2)} µs/call`);
 console.log(`validation: Toolwright ${ours.perSecond.toLocaleString('en-US')}/s, AJV ${ajvOnly.perSecond.toLocaleString('en-US')}/s, zod ${zodOnly.perSecond.toLocaleString('en-US')}/s`);
 console.log(`10 concurrent 50 ms reads: median ${median.toFixed(1)} ms over 5 rounds [${batchTimes.map((t) => t.toFixed(1)).join(', ')}] (goal <= 70 ms: ${median <= 70 ? 'met' : 'NOT met'})`);

@@ -158,8 +158,9 @@ export class AuditLog implements AuditSink {
     this.pending += line;
     this.queuedRecords++;
     if (ack) this.queue.push(ack);
-    if (this.options.durability === 'batched') {
-      if (this.queuedRecords >= this.options.maxBatchRecords || this.pending.length >= PENDING_CHARS) this.writeQueued();
+    if (this.pending.length >= PENDING_CHARS) this.writeQueued();
+    else if (this.options.durability === 'batched') {
+      if (this.queuedRecords >= this.options.maxBatchRecords) this.writeQueued();
       else this.timer ??= setTimeout(() => this.writeQueued(), this.options.batchIntervalMs);
     } else if (!this.writeScheduled) {
       // Appends made in the same tick share one write (and, in `always` mode, one sync).
