@@ -5,6 +5,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import toolwrightTransformer, { analyzeProgram, formatDiagnostics } from '@toolwright/transformer';
 import { CliError } from './cli-error.js';
+import { createCompilerHost } from './compiler-host.js';
 import type { LoadedProject } from './load-project.js';
 
 export interface CompiledProject {
@@ -29,7 +30,7 @@ export function compileProject(project: LoadedProject): CompiledProject {
     ignoreDeprecations: '6.0', verbatimModuleSyntax: false, noEmitOnError: false,
   };
   delete options.tsBuildInfoFile;
-  const program = ts.createProgram({ rootNames: project.parsed.fileNames, options });
+  const program = ts.createProgram({ rootNames: project.parsed.fileNames, options, host: createCompilerHost(options) });
   const analysis = analyzeProgram(program, { rootDir: project.rootDir });
   const errors = analysis.diagnostics.filter((d) => d.category === 'error');
   if (errors.length > 0) throw new CliError(formatDiagnostics(errors, { fileName: (f) => path.relative(process.cwd(), f) }), 1);

@@ -1,5 +1,6 @@
 import ts from 'typescript';
 import { createSourceTransformer, withToolDiagnostics, type ProgramTransformerOptions } from '@toolwright/transformer';
+import { createCompilerHost } from '../compiler-host.js';
 import { loadProject } from '../load-project.js';
 
 export interface BuildOptions {
@@ -26,7 +27,7 @@ export function build(options: BuildOptions, write: (text: string) => void = (t)
   const started = performance.now();
   const project = loadProject(options.project, options.cwd);
   const program = withToolDiagnostics(
-    ts.createProgram({ rootNames: project.parsed.fileNames, options: project.parsed.options, projectReferences: project.parsed.projectReferences }),
+    ts.createProgram({ rootNames: project.parsed.fileNames, options: project.parsed.options, projectReferences: project.parsed.projectReferences, host: createCompilerHost(project.parsed.options) }),
     { rootDir: project.rootDir, ...programOptions(project.parsed.options) },
   );
   const diagnostics = [...ts.getPreEmitDiagnostics(program)];

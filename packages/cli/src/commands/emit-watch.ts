@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import ts from 'typescript';
 import { createIncrementalAnalyzer } from '@toolwright/transformer';
 import { CliError } from '../cli-error.js';
+import { createCompilerHost } from '../compiler-host.js';
 import { loadProject } from '../load-project.js';
 import { writeOutputs, type EmitOptions, type EmitResult } from './emit.js';
 
@@ -24,7 +25,7 @@ export function emitWatch(options: EmitOptions, onResult: (result: EmitResult | 
   const project = loadProject(options.project, options.cwd);
   const analyze = createIncrementalAnalyzer({ rootDir: project.rootDir });
   const sources = new Map<string, { text: string; file: ts.SourceFile }>();
-  const host = ts.createCompilerHost(project.parsed.options);
+  const host = createCompilerHost(project.parsed.options);
   const createSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
     const text = ts.sys.readFile(fileName);

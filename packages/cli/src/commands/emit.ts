@@ -3,6 +3,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { analyzeProgram, formatDiagnostics, type ProgramAnalysis } from '@toolwright/transformer';
 import { CliError } from '../cli-error.js';
+import { createCompilerHost } from '../compiler-host.js';
 import { renderModule, type ModuleEntry } from '../generated-module.js';
 import { loadProject, formatTsDiagnostics, type LoadedProject } from '../load-project.js';
 import { manifestDrift, renderManifest } from '../manifest.js';
@@ -32,7 +33,8 @@ export interface EmitResult {
 export function emit(options: EmitOptions, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): EmitResult {
   const started = performance.now();
   const project = loadProject(options.project, options.cwd);
-  const program = ts.createProgram({ rootNames: project.parsed.fileNames, options: { ...project.parsed.options, noEmit: true }, projectReferences: project.parsed.projectReferences });
+  const compilerOptions = { ...project.parsed.options, noEmit: true };
+  const program = ts.createProgram({ rootNames: project.parsed.fileNames, options: compilerOptions, projectReferences: project.parsed.projectReferences, host: createCompilerHost(compilerOptions) });
   return writeOutputs(program, analyzeProgram(program, { rootDir: project.rootDir }), project, options, started, log);
 }
 

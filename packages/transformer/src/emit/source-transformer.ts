@@ -16,7 +16,11 @@ export function createSourceTransformer(program: ts.Program): ts.TransformerFact
     const analysis = analyzeProgram(program);
     if (analysis.bySite.size === 0) return sourceFile;
     const { factory } = context;
+    const onPath = pathsToSites(analysis.bySite).get(sourceFile);
+    if (!onPath) return sourceFile;
     const visit = (node: ts.Node): ts.VisitResult<ts.Node> => {
+      // Only the nodes between the file and a tool site are visited; every other subtree is kept as it is.
+      if (!onPath.has(ts.getOriginalNode(node))) return node;
       const declaration = analysis.bySite.get(ts.getOriginalNode(node));
       if (declaration && ts.isCallExpression(node)) {
         const visited = ts.visitEachChild(node, visit, context);
@@ -30,6 +34,23 @@ export function createSourceTransformer(program: ts.Program): ts.TransformerFact
     };
     return ts.visitEachChild(sourceFile, visit, context);
   };
+}
+
+const pathsCache = new WeakMap<Map<ts.Node, ToolDeclaration>, Map<ts.SourceFile, Set<ts.Node>>>();
+
+/** For each file with tools: every node that is a tool site or contains one (computed once per analysis). */
+function pathsToSites(bySite: Map<ts.Node, ToolDeclaration>): Map<ts.SourceFile, Set<ts.Node>> {
+  let byFile = pathsCache.get(bySite);
+  if (byFile) return byFile;
+  byFile = new Map();
+  for (const site of bySite.keys()) {
+    const sourceFile = site.getSourceFile();
+    let onPath = byFile.get(sourceFile);
+    if (!onPath) byFile.set(sourceFile, (onPath = new Set()));
+    for (let node: ts.Node | undefined = site; node && !onPath.has(node); node = node.parent) onPath.add(node);
+  }
+  pathsCache.set(bySite, byFile);
+  return byFile;
 }
 
 function withDeclaration(call: ts.CallExpression, declaration: ToolDeclaration, factory: ts.NodeFactory): ts.Expression[] {
