@@ -49,10 +49,16 @@ export function commandEnvironment(config: RunningShellOptions): Record<string, 
 
 let home: string | undefined;
 
+/** One private HOME per process, removed (with whatever commands left in it) when the process exits. */
 function privateHome(): string {
   if (home && fs.existsSync(home)) return home;
+  if (home === undefined) process.once('exit', () => removeHome());
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-shell-home-'));
   return home;
+}
+
+function removeHome(): void {
+  if (home) fs.rmSync(home, { recursive: true, force: true });
 }
 
 export function resolvedShellConfig(config: ShellConfig | undefined): ShellConfig {
