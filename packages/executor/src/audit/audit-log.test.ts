@@ -188,6 +188,27 @@ describe('durability with real processes killed by SIGKILL', () => {
     expect(planRecovery(readAuditLog(file).records, () => false).filter((a) => a.kind !== 'recovered')).toEqual([]);
   });
 
+  it.for([
+    // [kill point, is the side effect done, what recovery plans for the call]
+    ['before-requested', false, []],
+    ['after-requested', false, [{ kind: 'needs-confirmation', callId: 'c-mark', tool: 'make_marker', args: { name: 'm' } }]],
+    ['before-completed', true, [{ kind: 'needs-confirmation', callId: 'c-mark', tool: 'make_marker', args: { name: 'm' } }]],
+    ['after-completed', true, [{ kind: 'recovered', callId: 'c-mark', tool: 'make_marker', output: 'made m' }]],
+  ] as const)('a side-effecting call killed %s its record: the log parses, the tool ran only after its write-ahead record, recovery never re-runs it', async ([point, sideEffect, plan]) => {
+    const file = fresh();
+    const marker = `${file}.marker`;
+    const out = await runUntil([file], { MODE: 'points', POINT: point, MARKER: marker }, () => false);
+    expect(out).not.toContain('finished without being killed');
+    expect(fs.existsSync(marker)).toBe(sideEffect);
+    const { records, torn } = readAuditLog(file);
+    expect(torn).toBe(false);
+    expect(planRecovery(records, () => false)).toEqual(plan);
+    const log = await AuditLog.open(file);
+    expect(await markInterrupted(log, plan)).toBe(plan.filter((a) => a.kind === 'needs-confirmation').length);
+    await log.close();
+    expect(planRecovery(readAuditLog(file).records, () => false).filter((a) => a.kind !== 'recovered')).toEqual([]);
+  });
+
   it('re-runs a dangling read-only call', () => {
     const plan = planRecovery([
       { seq: 1, time: 't', type: 'ToolCallRequested', callId: 'r', tool: 'file_read', args: { path: 'a' } },
