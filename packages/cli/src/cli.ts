@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './cli-error.js';
 import { LIST_FORMATS } from './commands/list-formats.js';
+import { preloadTypeScript } from './typescript-code-cache.js';
 
 // Commands load what they need when they run: `toolwright emit` never loads the executor, the core
 // tools or the MCP SDK, and `toolwright call` never loads the compiler unless a project is given.
@@ -100,6 +101,7 @@ async function runEmit(args: readonly string[], io: { out: (s: string) => void; 
     check: values.check as boolean,
   };
   const log = (line: string) => io.err(`${line}\n`);
+  preloadTypeScript();
   if (values.watch) {
     if (options.check) throw new CliError('--watch and --check cannot be combined.', 2);
     const { emitWatch } = await import('./commands/emit-watch.js');
@@ -117,6 +119,7 @@ async function runBuild(args: readonly string[], io: { out: (s: string) => void;
     pretty: { type: 'boolean' },
     'no-pretty': { type: 'boolean', default: false },
   });
+  preloadTypeScript();
   const { build } = await import('./commands/build.js');
   const pretty = values['no-pretty'] ? false : (values.pretty as boolean | undefined);
   const result = build({ project: values.project as string, ...(pretty !== undefined ? { pretty } : {}) }, io.err);
@@ -124,14 +127,15 @@ async function runBuild(args: readonly string[], io: { out: (s: string) => void;
 }
 
 async function runList(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): Promise<number> {
-  const { buildRegistry } = await import('./call-environment.js');
-  const { listTools } = await import('./commands/list.js');
   const { values } = parse(args, {
     project: { type: 'string', short: 'p' },
     format: { type: 'string', default: 'json' },
     'no-core': { type: 'boolean', default: false },
     workspace: { type: 'string', default: '.' },
   });
+  if (values.project !== undefined) preloadTypeScript();
+  const { buildRegistry } = await import('./call-environment.js');
+  const { listTools } = await import('./commands/list.js');
   const registry = buildRegistry({ project: values.project as string | undefined, core: !values['no-core'], workspace: values.workspace as string }, io);
   io.out(`${JSON.stringify(listTools(registry, values.format as string), null, 2)}\n`);
   return 0;
@@ -149,6 +153,7 @@ async function runCall(args: readonly string[], io: { out: (s: string) => void; 
   const [tool, ...extra] = positionals;
   if (!tool || extra.length > 0) throw new CliError(`toolwright call takes exactly one tool name.\n\n${USAGE}`, 2);
   if (values.args === undefined) throw new CliError(`toolwright call needs --args '<json>' (or --args - to read standard input).`, 2);
+  if (values.project !== undefined) preloadTypeScript();
   const { openCallEnvironment } = await import('./call-environment.js');
   const { callTool } = await import('./commands/call.js');
   const environment = await openCallEnvironment({
@@ -187,6 +192,7 @@ async function runServe(args: readonly string[], io: { out: (s: string) => void;
   if (mode !== 'stdio' && mode !== 'http') throw new CliError(`toolwright serve needs --mcp stdio or --mcp http.\n\n${USAGE}`, 2);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number, not '${String(values.port)}'.`, 2);
+  if (values.project !== undefined) preloadTypeScript();
   const { openCallEnvironment } = await import('./call-environment.js');
   const { McpToolServer, serveHttp, serveStdio } = await import('@toolwright/mcp');
   const environment = await openCallEnvironment({
