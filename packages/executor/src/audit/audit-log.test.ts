@@ -120,6 +120,15 @@ describe(AuditLog, () => {
     await again.close();
   });
 
+  it('refuses a pipe, whose writes could block the process, and leaves no lock behind', async () => {
+    const file = fresh();
+    expect(spawnSync('mkfifo', [file]).status).toBe(0);
+    await expect(AuditLog.open(file)).rejects.toMatchObject({ name: 'AuditWriteError', code: 'EBADTYPE', message: expect.stringContaining('is a pipe') });
+    fs.rmSync(file);
+    const log = await AuditLog.open(file);
+    await log.close();
+  });
+
   it('fails closed on a full disk: the append rejects and so does every later one', async () => {
     const file = path.join(dir, 'full.jsonl');
     fs.symlinkSync('/dev/full', file);

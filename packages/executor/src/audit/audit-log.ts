@@ -78,7 +78,13 @@ export class AuditLog implements AuditSink {
     try {
       const fd = fs.openSync(path, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, 0o644);
       // A device (e.g. /dev/full in tests) has no records to scan, and reading it may never end.
-      const scan = fs.fstatSync(fd).isFile() ? scanLog(fs.readFileSync(path), path) : { records: [], validLength: 0, lastSeq: 0 };
+      const stat = fs.fstatSync(fd);
+      if (stat.isFIFO() || stat.isSocket()) {
+        fs.closeSync(fd);
+        // Writes are synchronous: a pipe nobody reads would block the process.
+        throw new AuditWriteError(`the audit log ${path} is a ${stat.isFIFO() ? 'pipe' : 'socket'}; give a regular file (or a device such as /dev/null)`, 'EBADTYPE');
+      }
+      const scan = stat.isFile() ? scanLog(fs.readFileSync(path), path) : { records: [], validLength: 0, lastSeq: 0 };
       if ('tornBytes' in scan && scan.tornBytes) {
         const keep = `${path}.torn-${Date.now()}`;
         fs.writeFileSync(keep, scan.tornBytes);
