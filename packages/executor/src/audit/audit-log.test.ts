@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { JsonText } from '../ports.js';
 import { AuditLog } from './audit-log.js';
@@ -56,6 +56,31 @@ describe(AuditLog, () => {
     expect(fs.readFileSync(file, 'utf8').split('\n').length - 1).toBe(1000);
     await log.close();
     expect(readAuditLog(file).records).toHaveLength(1050);
+  });
+
+  it('syncs lines written while a sync was running, even when nothing waits for them', async () => {
+    const file = fresh();
+    const log = await AuditLog.open(file, { durability: 'batched', maxBatchRecords: 1 });
+    const syncs = vi.spyOn(fs, 'fdatasync');
+    try {
+      log.record({ type: 'CapabilityCheck', callId: 'a' }); // written at once; the first sync starts
+      log.record({ type: 'CapabilityCheck', callId: 'b' }); // written while it runs
+      await vi.waitFor(() => expect(syncs).toHaveBeenCalledTimes(2));
+    } finally {
+      syncs.mockRestore();
+      await log.close();
+    }
+  });
+
+  it('refuses appends once close has begun and acknowledges the ones before it', async () => {
+    const file = fresh();
+    const log = await AuditLog.open(file, { durability: 'batched', batchIntervalMs: 60_000 });
+    const before = log.append({ type: 'ToolCallRequested', callId: 'before' });
+    const closing = log.close();
+    await expect(log.append({ type: 'ToolCallRequested', callId: 'after' })).rejects.toMatchObject({ code: 'ECLOSED' });
+    await before;
+    await closing;
+    expect(readAuditLog(file).records.map((r) => r.callId)).toEqual(['before']);
   });
 
   it('keeps order around a record larger than the write buffer', async () => {

@@ -59,6 +59,8 @@ export class AuditLog implements AuditSink {
   /** Acknowledgements whose lines are written and wait for the next sync. */
   private awaitingSync: Ack[] = [];
   private syncing: Promise<void> | undefined;
+  /** Lines were written since the last sync started. */
+  private unsynced = false;
   private failure: AuditWriteError | undefined;
   private closed = false;
 
@@ -188,8 +190,8 @@ export class AuditLog implements AuditSink {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    this.closed = true; // appends from here on are refused, so nothing is queued after the last write
     await this.flush().catch(() => undefined);
-    this.closed = true;
     while (this.syncing) await this.syncing;
     fs.closeSync(this.fd);
     this.release();
@@ -232,6 +234,7 @@ export class AuditLog implements AuditSink {
       return;
     }
     for (const ack of acks) this.awaitingSync.push(ack);
+    this.unsynced = true;
     this.sync();
   }
 
@@ -243,6 +246,7 @@ export class AuditLog implements AuditSink {
     if (this.syncing || this.failure) return;
     const covered = this.awaitingSync;
     this.awaitingSync = [];
+    this.unsynced = false;
     this.syncing = new Promise<void>((done) => {
       fs.fdatasync(this.fd, (error) => {
         this.syncing = undefined;
@@ -253,7 +257,8 @@ export class AuditLog implements AuditSink {
           this.awaitingSync = [];
         } else {
           for (const ack of covered) ack.resolve();
-          if (this.awaitingSync.length > 0) this.sync();
+          // Lines written while this sync ran — acknowledged or not — get the next one.
+          if (this.awaitingSync.length > 0 || this.unsynced) this.sync();
         }
         done();
       });
