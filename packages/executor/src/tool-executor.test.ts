@@ -89,6 +89,23 @@ describe('ToolExecutor.executeToolCall', () => {
     expect(result.output).toEqual({ callId: 'c42', task: 't1', aborted: false });
   });
 
+  it('shows a tool only its call in the context: spread or logged, no executor internals', async () => {
+    const registry = new ToolRegistry();
+    registry.register(defineTool(async () => {
+      const context = getToolContext()!;
+      const { progress, signal } = context;
+      progress({ message: 'unbound call works' });
+      return { spread: { ...context }, json: JSON.parse(JSON.stringify(context)) as unknown, signal: signal instanceof AbortSignal };
+    }, declaration('peek', {})));
+    const executor = new ToolExecutor({ registry });
+    const updates: unknown[] = [];
+    executor.on((event) => { if (event.type === 'tool_call_update') updates.push(event.progress); });
+    const result = await executor.executeToolCall(call('peek', {}, 'c7'), { sessionId: 's1' });
+    const visible = { callId: 'c7', toolName: 'peek', sessionId: 's1' };
+    expect(result.output).toEqual({ spread: visible, json: visible, signal: true });
+    expect(updates).toEqual([{ message: 'unbound call works' }]);
+  });
+
   it('ends a call at the shorter of the tool and caller limits even if the tool ignores the signal', async () => {
     const registry = new ToolRegistry();
     registry.register(defineTool(() => new Promise(() => {}), declaration('hang', {})));

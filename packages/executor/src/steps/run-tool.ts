@@ -23,7 +23,10 @@ export function runTool(executor: ToolExecutor, call: ToolCall, tool: Registered
   return running;
 }
 
-/** The context a running tool reads with `getToolContext()`: built once per call, its signal made on first use. */
+/**
+ * The context a running tool reads with `getToolContext()`: built once per call, its signal made on
+ * first use. Its internals are `#private`, so logging or spreading it shows only the call's fields.
+ */
 class RunningCall implements ToolCallContext {
   readonly callId: string;
   readonly toolName: string;
@@ -31,23 +34,27 @@ class RunningCall implements ToolCallContext {
   taskId?: string;
   actorId?: string;
   workspace?: string;
-  private reporter: ((update: ToolProgress) => void) | undefined;
+  readonly #lazy: LazySignal;
+  readonly #events: EventBus;
+  #reporter: ((update: ToolProgress) => void) | undefined;
 
-  constructor(call: ToolCall, private readonly lazy: LazySignal, private readonly events: EventBus, context: CallContext) {
+  constructor(call: ToolCall, lazy: LazySignal, events: EventBus, context: CallContext) {
     this.callId = call.id;
     this.toolName = call.name;
     if (context.sessionId !== undefined) this.sessionId = context.sessionId;
     if (context.taskId !== undefined) this.taskId = context.taskId;
     if (context.actorId !== undefined) this.actorId = context.actorId;
     if (context.workspace !== undefined) this.workspace = context.workspace;
+    this.#lazy = lazy;
+    this.#events = events;
   }
 
   get signal(): AbortSignal {
-    return this.lazy.signal;
+    return this.#lazy.signal;
   }
 
   /** A function of its own, so `const { progress } = getToolContext()` works unbound. */
   get progress(): (update: ToolProgress) => void {
-    return (this.reporter ??= (update) => this.events.emit({ type: 'tool_call_update', callId: this.callId, tool: this.toolName, progress: update }));
+    return (this.#reporter ??= (update) => this.#events.emit({ type: 'tool_call_update', callId: this.callId, tool: this.toolName, progress: update }));
   }
 }
