@@ -21,8 +21,7 @@ export function fromFunction(declaration: ToolDeclaration, fn: AnyFunction, self
       const values = new Array<unknown>(order.length);
       for (let i = 0; i < order.length; i++) values[i] = args[order[i]!];
       try {
-        const result = fn.apply(self, values);
-        return result instanceof Promise ? result : Promise.resolve(result);
+        return Promise.resolve(fn.apply(self, values));
       } catch (error) {
         return Promise.reject(error);
       }

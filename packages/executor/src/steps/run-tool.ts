@@ -12,13 +12,12 @@ import { runWithTimeout, type LazySignal, type RunOutcome } from './run-with-tim
 export function runTool(executor: ToolExecutor, call: ToolCall, tool: RegisteredTool, args: Record<string, unknown>, context: CallContext): Promise<RunOutcome<unknown>> {
   const timeoutMs = Math.min(tool.declaration.metadata.timeoutMs, context.timeoutMs ?? Infinity, executor.options.maxTimeoutMs ?? Infinity);
   const events = executor.events;
-  if (!events.active) {
-    return runWithTimeout((lazy) => executor.runInContext(new RunningCall(call, lazy, events, context), () => tool.invoke(args)), timeoutMs, context.signal);
-  }
+  const start = (lazy: LazySignal) => executor.runInContext(new RunningCall(call, lazy, events, context), () => tool.invoke(args));
+  if (!events.active) return runWithTimeout(start, timeoutMs, context.signal);
   const startedAt = performance.now();
   events.emit({ type: 'tool_call_start', callId: call.id, tool: call.name, state: 'running' });
   const heartbeat = setInterval(() => events.emit({ type: 'tool_call_heartbeat', callId: call.id, tool: call.name, elapsedMs: Math.round(performance.now() - startedAt) }), executor.options.heartbeatMs);
-  const running = runWithTimeout((lazy) => executor.runInContext(new RunningCall(call, lazy, events, context), () => tool.invoke(args)), timeoutMs, context.signal);
+  const running = runWithTimeout(start, timeoutMs, context.signal);
   void running.finally(() => clearInterval(heartbeat));
   return running;
 }
