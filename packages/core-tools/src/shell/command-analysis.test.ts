@@ -25,7 +25,7 @@ async function judge(command: string, policy: ShellPolicy = DEFAULT_SHELL_POLICY
 describe('analyzeCommand: accepted', () => {
   it.each([
     ['ls -la src', [['ls', '-la', 'src']]],
-    ['npm test -- --run', [['npm', 'test', '--', '--run']]],
+    ['git log -p --stat', [['git', 'log', '-p', '--stat']]],
     ['git diff --stat | tail -5', [['git', 'diff', '--stat'], ['tail', '-5']]],
     ['grep -rn "import x" src && wc -l notes.txt', [['grep', '-rn', 'import x', 'src'], ['wc', '-l', 'notes.txt']]],
     ["echo 'a b' \"c d\" e\\ f", [['echo', 'a b', 'c d', 'e f']]],
@@ -34,7 +34,10 @@ describe('analyzeCommand: accepted', () => {
     ["sed -n '10,20p' notes.txt", [['sed', '-n', '10,20p', 'notes.txt']]],
     ['timeout 5 ls', [['timeout', '5', 'ls']]],
     ['env ls', [['env', 'ls']]],
-    ['ls *.txt', [['ls', '*.txt']]],
+    ['ls *.txt', [['ls', 'notes.txt']]],
+    ['ls src/*.ts', [['ls', 'src/a.ts']]],
+    ["ls '*.txt'", [['ls', '*.txt']]],
+    ['ls *.none', [['ls', '*.none']]],
     ['/usr/bin/ls src', [['/usr/bin/ls', 'src']]],
   ])('%s', async (command, argv) => {
     const verdict = await judge(command);
@@ -78,15 +81,18 @@ describe('analyzeCommand: refused', () => {
     ['env FOO=1 ls', /environment variables/],
     ['timeout 5 rm -rf x', /not in the shell allowlist/],
     ['nice -n 5 bash -c id', /never allowed/],
-    ['xargs rm', /not in the shell allowlist/],
+    ['xargs rm', /xargs is not allowed/],
+    ['npm test', /not in the shell allowlist/],
+    ['npm run build', /not in the shell allowlist/],
+    ['tsc -p .', /not in the shell allowlist/],
     ['eval ls', /never allowed/],
     ['bash -c ls', /never allowed/],
     ['sh -c ls', /never allowed/],
     ['. ./script.sh', /never allowed/],
     ['find . -exec cat x \\;', /find -exec/],
     ['find . -delete', /find -delete/],
-    ['git -c core.pager=id log', /git -c/],
-    ['git --paginate log', /git --paginate/],
+    ['git -c core.pager=id log', /git -c|allowlist/],
+    ['git --paginate log', /git --paginate|allowlist/],
     ['git log --output=/tmp/x', /git --output|outside/],
     ["sed -i 's/a/b/' notes.txt", /sed -i|printing form/],
     ["sed -n '1e id' notes.txt", /printing form/],
@@ -111,6 +117,18 @@ describe('analyzeCommand: refused', () => {
     const verdict = await judge(command);
     expect(verdict.ok, command).toBe(false);
     if (!verdict.ok) expect(verdict.reason).toMatch(reason);
+  });
+
+  it('judges every git option before the subcommand when git itself is allowed', async () => {
+    for (const command of ['git -c core.pager=id log', 'git -C /tmp status', 'git --git-dir=/tmp/x status', 'git --exec-path=/tmp log', '--paginate log'.replace(/^/, 'git ')]) {
+      expect((await judge(command, { allow: ['git'] })).ok, command).toBe(false);
+    }
+    expect((await judge('git --no-pager log', { allow: ['git'] })).ok).toBe(true);
+  });
+
+  it('rebuilds the command line from the judged words, each single-quoted', async () => {
+    const verdict = await judge("ls src/*.ts 2>&1 | head -n 1 && echo \"it's\"");
+    expect(verdict).toMatchObject({ ok: true, script: "'ls' 'src/a.ts' 2>&1 | 'head' '-n' '1' && 'echo' 'it'\\''s'" });
   });
 
   it('refuses globs when the policy does not permit them', async () => {

@@ -1,10 +1,13 @@
 import path from 'node:path';
 import type { SyntaxNode } from './bash-parser.js';
+import { expandGlob } from './glob-expansion.js';
+import { copiesTrees, dangerousOption, NEVER, OPAQUE, WRAPPERS } from './program-rules.js';
 import type { ShellConstruct, ShellPolicy } from './shell-policy.js';
+import { expandWord, quoteWord, type WordContext } from './shell-word.js';
 
-/** One simple command after unwrapping, as it will run. */
+/** One simple command after expansion and unwrapping, as it will run. */
 export interface SimpleCommand {
-  /** The words as bash will pass them (quotes removed). */
+  /** The words the program receives: quotes removed, permitted variables and globs expanded. */
   argv: string[];
   /** The program judged against the allowlist (after `env`, `timeout`, ... are unwrapped). */
   program: string;
@@ -18,36 +21,42 @@ export interface PathConfinement {
   cwd?: string;
   /** Why `value`, read from the directory `cwd`, is refused — or undefined. */
   check(value: string, cwd: string): string | undefined;
+  /** Why copying the tree at `value` is refused (it holds a protected path such as `.git/`) — or undefined. */
+  checkTree?(value: string, cwd: string): string | undefined;
 }
 
+/**
+ * The verdict on a command line. When it is accepted, `script` is what runs: the same command line
+ * rebuilt from the judged words, each single-quoted, so bash receives exactly the argv that was
+ * judged (no glob, variable or quote is expanded a second time).
+ */
 export type CommandVerdict =
-  | { ok: true; commands: SimpleCommand[] }
+  | {
+    ok: true;
+    commands: SimpleCommand[];
+    script: string;
+    /** `NAME=value` and `export NAME=value` statements, in order (the session backend keeps them). */
+    assignments: Array<[string, string]>;
+    /** Every directory a command may run in (the start, and each `cd` target). */
+    cwds: string[];
+  }
   | { ok: false; reason: string; at?: string };
 
 /** Operators that join simple commands and never run anything themselves. */
 const JOINERS = new Set(['&&', '||', ';', '|', '\n', ';;']);
-/** Wrappers judged by the command they run, with how many arguments of their own to skip. */
-const WRAPPERS: Record<string, (args: string[]) => number | undefined> = {
-  env: (args) => skipWhile(args, (a) => a.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(a), ['-u', '--unset', '-C', '--chdir', '-S', '--split-string']),
-  timeout: (args) => { const i = skipWhile(args, (a) => a.startsWith('-'), ['-s', '--signal', '-k', '--kill-after']); return i === undefined ? undefined : i + 1; },
-  nice: (args) => skipWhile(args, (a) => a.startsWith('-'), ['-n', '--adjustment']),
-  nohup: () => 0,
-  xargs: (args) => skipWhile(args, (a) => a.startsWith('-'), ['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-lines', '--replace']),
-  command: (args) => skipWhile(args, (a) => a === '-p' || a === '--'),
-};
-/** Programs refused whatever the allowlist says: they run arbitrary code or change who runs it. */
-const NEVER = new Set(['sudo', 'su', 'doas', 'pkexec', 'eval', 'exec', 'source', '.', 'bash', 'sh', 'zsh', 'dash', 'ksh', 'fish', 'csh', 'tcsh', 'builtin', 'trap', 'alias', 'unalias', 'set', 'export', 'declare', 'typeset', 'readonly', 'local', 'enable', 'chroot', 'setsid', 'unshare', 'nsenter']);
 
 /**
- * Judges a parsed command line. Accepted: simple commands of literal words joined by `&&`, `||`,
- * `;`, `|` and newlines. Refused unless the policy permits them: redirections, variable expansion,
- * globs. Always refused: command and process substitution, subshells, groups, functions, loops and
+ * Judges a parsed command line. Accepted: simple commands joined by `&&`, `||`, `;`, `|` and
+ * newlines. Refused unless the policy permits them: redirections, variable expansion, globs.
+ * Always refused: command and process substitution, subshells, groups, functions, loops and
  * conditionals, heredocs, environment assignments, background `&`, brace and tilde expansion, and
- * any parse error. Then each simple command is judged on its own (`judgeCommand`).
+ * any parse error. Globs are expanded here against the workspace, and permitted variables from
+ * `variables`, so each simple command is judged (`judgeCommand`) on the words it will receive.
  */
-export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confinement: PathConfinement): CommandVerdict {
+export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confinement: PathConfinement, variables: ReadonlyMap<string, string> = new Map()): CommandVerdict {
   // Every directory the shell may be in when a command runs: the start, and each `cd` target seen
-  // so far (a `cd` may or may not have run, after `||` or a failure). Paths are judged from all.
+  // so far (a `cd` may or may not have run, after `||` or a failure). Paths are judged from all;
+  // globs are expanded from the latest (where the line runs when every `cd` succeeded).
   const cwds = [confinement.cwd ?? confinement.root];
   const confine: PathConfinement = {
     root: confinement.root,
@@ -58,78 +67,142 @@ export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confinemen
       }
       return undefined;
     },
+    checkTree: (value) => {
+      for (const cwd of cwds) {
+        const refused = confinement.checkTree?.(value, cwd);
+        if (refused) return refused;
+      }
+      return undefined;
+    },
   };
   if (root.hasError) return { ok: false, reason: 'the command does not parse as bash (unbalanced quotes, brackets or an operator without a command); fix its syntax' };
   const permit = new Set<ShellConstruct>(policy.permit ?? []);
+  const wordContext: WordContext = { permit, variables: new Map(variables) };
+  const literalOnly: WordContext = { permit: new Set(), variables: new Map() };
   const commands: SimpleCommand[] = [];
+  const assignments: Array<[string, string]> = [];
+  const out: string[] = [];
   const maxCommands = policy.maxCommands ?? 16;
+
+  /** The words a word node becomes: one, or a glob's matches. */
+  const words = (node: SyntaxNode, context: WordContext): { ok: true; words: string[]; expanded: boolean } | { ok: false; reason: string } => {
+    const word = expandWord(node, context);
+    if (!word.ok) return word;
+    if (word.pattern === undefined) return { ok: true, words: [word.value], expanded: word.fromVariable };
+    const cwd = cwds[cwds.length - 1]!;
+    const globbed = expandGlob(word.pattern, word.value, cwd, (dir) => confinement.check(dir, cwd));
+    return globbed.ok ? { ok: true, words: globbed.words, expanded: true } : globbed;
+  };
+
+  const assignment = (node: SyntaxNode): string | undefined => {
+    const name = node.childForFieldName('name')?.text ?? '';
+    const valueNode = node.childForFieldName('value');
+    if (node.text.includes('+=')) return `appending to variables ('${node.text}') is not allowed`;
+    const value = valueNode ? expandWord(valueNode, literalOnly) : { ok: true as const, value: '' };
+    if (!value.ok) return value.reason;
+    const problem = judgeAssignment(name, value.value);
+    if (problem) return problem;
+    assignments.push([name, value.value]);
+    (wordContext.variables as Map<string, string>).set(name, value.value);
+    return undefined;
+  };
 
   const visitStatement = (node: SyntaxNode): string | undefined => {
     switch (node.type) {
       case 'program': case 'list': case 'pipeline': {
+        let needsSeparator = false;
         for (const child of node.children) {
           if (!child) continue;
           if (!child.isNamed) {
             if (child.type === '&') return 'running a command in the background with & is not allowed; use background: true instead';
             if (child.type === '|&') return "the |& operator is not allowed; use '2>&1 |'";
             if (!JOINERS.has(child.type)) return `the operator '${child.type}' is not allowed`;
+            out.push(child.type === '\n' ? '\n' : ` ${child.type} `);
+            needsSeparator = false;
             continue;
           }
           if (child.type === 'comment') continue;
+          // Statements on separate lines have no operator token between them.
+          if (needsSeparator) out.push('\n');
           const problem = visitStatement(child);
           if (problem) return problem;
+          needsSeparator = true;
         }
         return undefined;
       }
       case 'redirected_statement': {
         const body = node.childForFieldName('body');
+        if (!body) return 'a redirection without a command is not allowed';
+        const problem = visitStatement(body);
+        if (problem) return problem;
         for (const redirect of node.childrenForFieldName('redirect')) {
           if (!redirect) continue;
-          const problem = judgeRedirect(redirect, permit, confine);
-          if (problem) return problem;
+          const rendered = judgeRedirect(redirect, permit, confine);
+          if (!rendered.ok) return rendered.reason;
+          out.push(` ${rendered.text}`);
         }
-        return body ? visitStatement(body) : 'a redirection without a command is not allowed';
+        return undefined;
       }
       case 'command': {
         if (commands.length >= maxCommands) return `the command line has more than ${maxCommands} commands; split it into several calls`;
-        const words: string[] = [];
+        const argv: string[] = [];
+        const redirects: string[] = [];
         for (const child of node.namedChildren) {
           if (!child) continue;
           if (child.type === 'variable_assignment') return `setting environment variables ('${child.text}') is not allowed`;
           if (child.type === 'file_redirect' || child.type === 'herestring_redirect') {
-            const problem = judgeRedirect(child, permit, confine);
-            if (problem) return problem;
+            const rendered = judgeRedirect(child, permit, confine);
+            if (!rendered.ok) return rendered.reason;
+            redirects.push(rendered.text);
             continue;
           }
-          const target = child.type === 'command_name' ? child.firstNamedChild : child;
+          const isName = child.type === 'command_name';
+          const target = isName ? child.firstNamedChild : child;
           if (!target) return 'an empty command name is not allowed';
-          const word = literalWord(target, permit);
-          if (!word.ok) return word.reason;
-          words.push(word.value);
+          const expanded = words(target, isName ? literalOnly : wordContext);
+          if (!expanded.ok) return expanded.reason;
+          argv.push(...expanded.words);
         }
-        if (words.length === 0) return 'an empty command is not allowed';
-        const judged = judgeCommand(words, policy, confine);
+        if (argv.length === 0) return 'an empty command is not allowed';
+        const judged = judgeCommand(argv, policy, confine);
         if (!judged.ok) return judged.reason;
         if (judged.program === 'cd') {
-          const targets = words.slice(1).filter((w) => w !== '--' && w !== '-P' && w !== '-L');
+          const targets = argv.slice(1).filter((w) => w !== '--' && w !== '-P' && w !== '-L');
           if (targets.length !== 1 || targets[0] === '-') return "cd needs exactly one directory inside the workspace ('cd' alone and 'cd -' are not allowed)";
           for (const cwd of [...cwds]) cwds.push(path.resolve(cwd, targets[0]!));
           if (cwds.length > 64) return 'too many cd commands in one command line; split it into several calls';
         }
-        commands.push({ argv: words, program: judged.program, text: node.text });
+        commands.push({ argv, program: judged.program, text: node.text });
+        out.push([...argv.map(quoteWord), ...redirects].join(' '));
         return undefined;
       }
       case 'declaration_command': {
         const keyword = node.child(0)?.type;
         if (keyword !== 'export' || !permit.has('assignment')) return `'${keyword ?? 'declare'}' is not allowed`;
-        const assignments = node.namedChildren.filter((c) => c !== null);
-        if (assignments.length === 0) return 'export needs NAME=value';
-        for (const child of assignments) {
+        const children = node.namedChildren.filter((c) => c !== null);
+        if (children.length === 0) return 'export needs NAME=value';
+        const first = assignments.length;
+        for (const child of children) {
           if (child.type !== 'variable_assignment') return `export takes NAME=value, not '${child.text}'`;
-          const problem = judgeAssignmentNode(child);
+          const problem = assignment(child);
           if (problem) return problem;
         }
-        commands.push({ argv: ['export', ...assignments.map((c) => c.text)], program: 'export', text: node.text });
+        const rendered = assignments.slice(first).map(([name, value]) => `${name}=${quoteWord(value)}`);
+        commands.push({ argv: ['export', ...rendered], program: 'export', text: node.text });
+        out.push(`export ${rendered.join(' ')}`);
+        return undefined;
+      }
+      case 'variable_assignment': case 'variable_assignments': {
+        if (!permit.has('assignment')) return `setting shell variables ('${node.text}') is not allowed`;
+        const list = node.type === 'variable_assignment' ? [node] : node.namedChildren.filter((c) => c !== null);
+        const first = assignments.length;
+        for (const child of list) {
+          const problem = assignment(child);
+          if (problem) return problem;
+        }
+        const rendered = assignments.slice(first).map(([name, value]) => `${name}=${quoteWord(value)}`);
+        commands.push({ argv: rendered, program: 'assignment', text: node.text });
+        out.push(rendered.join(' '));
         return undefined;
       }
       case 'negated_command': return "negation with '!' is not allowed";
@@ -138,21 +211,6 @@ export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confinemen
       case 'function_definition': return 'defining shell functions is not allowed';
       case 'for_statement': case 'c_style_for_statement': case 'while_statement': case 'if_statement': case 'case_statement':
         return 'loops and conditionals are not allowed; run one command per step';
-      case 'variable_assignment': {
-        if (!permit.has('assignment')) return `setting shell variables ('${node.text}') is not allowed`;
-        const problem = judgeAssignmentNode(node);
-        if (!problem) commands.push({ argv: [node.text], program: 'assignment', text: node.text });
-        return problem;
-      }
-      case 'variable_assignments': {
-        if (!permit.has('assignment')) return `setting shell variables ('${node.text}') is not allowed`;
-        for (const child of node.namedChildren) {
-          const problem = child ? judgeAssignmentNode(child) : undefined;
-          if (problem) return problem;
-        }
-        commands.push({ argv: [node.text], program: 'assignment', text: node.text });
-        return undefined;
-      }
       case 'heredoc_redirect': return 'here-documents are not allowed';
       case 'comment': return undefined;
       default: return `'${node.type.replace(/_/g, ' ')}' constructs are not allowed`;
@@ -162,10 +220,8 @@ export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confinemen
   const problem = visitStatement(root);
   if (problem) return { ok: false, reason: problem };
   if (commands.length === 0) return { ok: false, reason: 'the command is empty' };
-  return { ok: true, commands };
+  return { ok: true, commands, script: out.join(''), assignments, cwds: [...new Set(cwds)] };
 }
-
-type Word = { ok: true; value: string } | { ok: false; reason: string };
 
 /** Variables a command may never set: they change what runs or where (PATH, LD_PRELOAD, BASH_ENV, IFS, ...). */
 const UNSAFE_VARIABLE = /^(PATH|HOME|IFS|ENV|BASH_ENV|BASH_.*|BASHOPTS|SHELLOPTS|PS[0-4]|PROMPT_COMMAND|CDPATH|GLOBIGNORE|LD_.*|DYLD_.*|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PERL5LIB|PERL5OPT|RUBYOPT|GIT_.*|PAGER|EDITOR|VISUAL|SHELL|TMPDIR|.*_PROXY|.*_proxy|OLDPWD|PWD)$/;
@@ -178,78 +234,28 @@ export function judgeAssignment(name: string, value: string | undefined): string
   return undefined;
 }
 
-function judgeAssignmentNode(node: SyntaxNode): string | undefined {
-  const name = node.childForFieldName('name')?.text ?? '';
-  const valueNode = node.childForFieldName('value');
-  const value = valueNode ? literalWord(valueNode, new Set()) : { ok: true as const, value: '' };
-  if (!value.ok) return value.reason;
-  if (node.text.includes('+=')) return `appending to variables ('${node.text}') is not allowed`;
-  return judgeAssignment(name, value.value);
-}
-
-/** A word as bash passes it, or why it is not a literal (substitution, expansion, ...). */
-function literalWord(node: SyntaxNode, permit: Set<ShellConstruct>): Word {
-  switch (node.type) {
-    case 'word': case 'number': {
-      const text = node.text;
-      if (text.startsWith('~')) return { ok: false, reason: `tilde expansion ('${text}') is not allowed; write the path relative to the workspace` };
-      if (/[{}]/.test(text)) return { ok: false, reason: `brace expansion ('${text}') is not allowed; quote the braces or list the words` };
-      if (/[*?[]/.test(text.replace(/\\./g, '')) && !permit.has('glob')) return { ok: false, reason: `globs ('${text}') are not allowed here; list the files or use the glob tool` };
-      return { ok: true, value: text.replace(/\\(.)/gs, '$1') };
-    }
-    case 'raw_string': return { ok: true, value: node.text.slice(1, -1) };
-    case 'string': {
-      let value = '';
-      for (const child of node.namedChildren) {
-        if (!child) continue;
-        if (child.type === 'string_content') value += child.text.replace(/\\([$`"\\\n])/g, '$1');
-        else if ((child.type === 'simple_expansion' || child.type === 'expansion') && permit.has('variable-expansion')) value += child.text;
-        else return refusedPart(child);
-      }
-      return { ok: true, value };
-    }
-    case 'concatenation': {
-      let value = '';
-      for (const child of node.namedChildren) {
-        if (!child) continue;
-        const part = literalWord(child, permit);
-        if (!part.ok) return part;
-        value += part.value;
-      }
-      if (/[{}]/.test(node.text.replace(/'[^']*'|"[^"]*"/g, ''))) return { ok: false, reason: `brace expansion ('${node.text}') is not allowed` };
-      return { ok: true, value };
-    }
-    case 'simple_expansion': case 'expansion':
-      return permit.has('variable-expansion') ? { ok: true, value: node.text } : refusedPart(node);
-    default: return refusedPart(node);
-  }
-}
-
-function refusedPart(node: SyntaxNode): { ok: false; reason: string } {
-  switch (node.type) {
-    case 'command_substitution': return { ok: false, reason: `command substitution ('${node.text}') is not allowed; run that command on its own first` };
-    case 'process_substitution': return { ok: false, reason: `process substitution ('${node.text}') is not allowed` };
-    case 'simple_expansion': case 'expansion': return { ok: false, reason: `variable expansion ('${node.text}') is not allowed; write the value itself` };
-    case 'arithmetic_expansion': return { ok: false, reason: `arithmetic expansion ('${node.text}') is not allowed` };
-    case 'ansi_c_string': case 'translated_string': return { ok: false, reason: `$'...' and $"..." strings are not allowed; use plain quotes` };
-    default: return { ok: false, reason: `'${node.text}' (${node.type.replace(/_/g, ' ')}) is not allowed in a command` };
-  }
-}
-
 /** `2>&1` and `>/dev/null` are always fine; other redirections need the `redirection` permit and a workspace path. */
-function judgeRedirect(node: SyntaxNode, permit: Set<ShellConstruct>, confine: PathConfinement): string | undefined {
-  if (node.type === 'heredoc_redirect') return 'here-documents are not allowed';
-  if (node.type === 'herestring_redirect') return permit.has('redirection') ? undefined : 'here-strings (<<<) are not allowed';
+function judgeRedirect(node: SyntaxNode, permit: Set<ShellConstruct>, confine: PathConfinement): { ok: true; text: string } | { ok: false; reason: string } {
+  const literal: WordContext = { permit: new Set(), variables: new Map() };
+  if (node.type === 'heredoc_redirect') return { ok: false, reason: 'here-documents are not allowed' };
+  if (node.type === 'herestring_redirect') {
+    if (!permit.has('redirection')) return { ok: false, reason: 'here-strings (<<<) are not allowed' };
+    const content = node.namedChildren.find((c) => c !== null);
+    const word = content ? expandWord(content, literal) : { ok: true as const, value: '' };
+    return word.ok ? { ok: true, text: `<<< ${quoteWord(word.value)}` } : word;
+  }
   const destination = node.childForFieldName('destination');
   const operator = node.children.find((c) => c && !c.isNamed)?.type ?? '';
-  if (!destination) return `the redirection '${node.text}' is not allowed`;
-  if ((operator === '>&' || operator === '<&') && /^[0-2]$/.test(destination.text)) return undefined;
-  if (destination.text === '/dev/null' && /^(?:>|>>|&>|2>)$/.test(operator)) return undefined;
-  if (!permit.has('redirection')) return `redirection ('${node.text}') is not allowed; use file_write to write files, or ask for the 'redirection' permit`;
-  const word = literalWord(destination, new Set());
-  if (!word.ok) return word.reason;
+  const descriptor = node.children.find((c) => c?.type === 'file_descriptor')?.text ?? '';
+  if (!destination || !/^(?:>|>>|<|&>|&>>|>&|<&|>\|)$/.test(operator) || !/^\d?$/.test(descriptor)) return { ok: false, reason: `the redirection '${node.text}' is not allowed` };
+  if ((operator === '>&' || operator === '<&') && /^[0-2]$/.test(destination.text)) return { ok: true, text: `${descriptor}${operator}${destination.text}` };
+  const word = expandWord(destination, literal);
+  if (!word.ok) return { ok: false, reason: `${word.reason} (in the redirection '${node.text}')` };
+  const rendered = `${descriptor}${operator} ${quoteWord(word.value)}`;
+  if (word.value === '/dev/null' && operator !== '<&' && operator !== '>&') return { ok: true, text: rendered };
+  if (!permit.has('redirection')) return { ok: false, reason: `redirection ('${node.text}') is not allowed; use file_write to write files, or ask for the 'redirection' permit` };
   const refused = confine.check(word.value, confine.root);
-  return refused ? `the redirection target is refused: ${refused}` : undefined;
+  return refused ? { ok: false, reason: `the redirection target is refused: ${refused}` } : { ok: true, text: rendered };
 }
 
 /** Judges one simple command's words; returns the program it runs. */
@@ -267,33 +273,59 @@ export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathC
       return words.length > 1 ? { ok: true, program: 'export' } : { ok: false, reason: 'export needs NAME=value' };
     }
     if (NEVER.has(name)) return { ok: false, reason: `'${name}' is never allowed: it runs arbitrary code or changes privileges` };
+    if (OPAQUE[name]) return { ok: false, reason: OPAQUE[name] };
     const unwrap = WRAPPERS[name];
     if (unwrap) {
-      const skip = unwrap(words.slice(1));
       if (name === 'env' && words.slice(1).some((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a))) return { ok: false, reason: "setting environment variables through 'env' is not allowed" };
-      if (skip === undefined || 1 + skip >= words.length) {
-        if (name === 'xargs' || name === 'env' || name === 'command') return { ok: false, reason: `'${name}' must name the command it runs` };
-        return { ok: false, reason: `'${name}' needs a command to run` };
-      }
+      const skip = unwrap(words.slice(1));
+      if (typeof skip === 'string') return { ok: false, reason: skip };
+      if (1 + skip >= words.length) return { ok: false, reason: `'${name}' must name the command it runs` };
       words = words.slice(1 + skip);
       continue;
     }
     if (!allowed(name, words, policy)) {
       return { ok: false, reason: `'${[name, ...words.slice(1, 2)].join(' ')}' is not in the shell allowlist (${policy.allow.slice(0, 12).join(', ')}${policy.allow.length > 12 ? ', ...' : ''})` };
     }
-    const flag = dangerousFlag(name, words.slice(1));
-    if (flag) return { ok: false, reason: flag };
-    // Every argument that is not an option is treated as a possible path: it must stay inside the
-    // workspace, through symlinks too (a link to /etc is refused like /etc itself).
+    const option = dangerousOption(name, words.slice(1));
+    if (option) return { ok: false, reason: option };
     for (const arg of words.slice(1)) {
-      const value = arg.startsWith('-') ? /^--?[A-Za-z][A-Za-z-]*=(.*)$/s.exec(arg)?.[1] : arg;
-      if (value === undefined || value === '' || value === '-') continue;
-      const refused = confine.check(value, confine.root);
+      const refused = judgeArgument(arg, confine);
       if (refused) return { ok: false, reason: `the argument '${arg}' is refused: ${refused}` };
+    }
+    if (copiesTrees(name, words.slice(1))) {
+      for (const source of words.slice(1).filter((a) => !a.startsWith('-'))) {
+        const refused = confine.checkTree?.(source, confine.root);
+        if (refused) return { ok: false, reason: `${name} would copy '${source}': ${refused}` };
+      }
     }
     return { ok: true, program: name };
   }
   return { ok: false, reason: 'too many nested wrappers' };
+}
+
+/**
+ * Every argument may name a file, so each is confined to the workspace, through symlinks too, and
+ * may not name a protected path: a plain word as it is, an option's value after `=`
+ * (`--files0-from=/etc/x`), and a value glued to a short option (`-f/etc/passwd`), found as any
+ * tail of the option word that holds a `/`.
+ */
+function judgeArgument(arg: string, confine: PathConfinement): string | undefined {
+  if (arg === '' || arg === '-' || arg === '--') return undefined;
+  if (!arg.startsWith('-')) return confine.check(arg, confine.root);
+  const eq = arg.indexOf('=');
+  if (eq !== -1 && eq + 1 < arg.length) {
+    const refused = confine.check(arg.slice(eq + 1), confine.root);
+    if (refused) return refused;
+  }
+  if (!arg.startsWith('--')) {
+    for (let i = 2; i < arg.length; i++) {
+      const tail = arg.slice(i);
+      if (!tail.includes('/') || tail === '/') continue;
+      const refused = confine.check(tail, confine.root);
+      if (refused) return refused;
+    }
+  }
+  return undefined;
 }
 
 const SYSTEM_DIRS = ['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin'];
@@ -311,69 +343,4 @@ function allowed(name: string, words: string[], policy: ShellPolicy): boolean {
     if (parts[0] !== name) return false;
     return parts.slice(1).every((part, i) => words[i + 1] === part);
   });
-}
-
-/** Flags that make a program follow symbolic links, which could lead it out of the workspace. */
-const FOLLOWS_LINKS: Record<string, { short: string; long: RegExp }> = {
-  grep: { short: 'R', long: /^--dereference-recursive$/ },
-  rg: { short: 'L', long: /^--follow$/ },
-  find: { short: 'L', long: /^-follow$/ },
-  ls: { short: 'L', long: /^--dereference$/ },
-  du: { short: 'L', long: /^--dereference$/ },
-  tree: { short: 'l', long: /^--follow$/ },
-  cp: { short: 'L', long: /^--dereference$/ },
-  stat: { short: 'L', long: /^--dereference$/ },
-  file: { short: 'L', long: /^--dereference$/ },
-  wc: { short: '', long: /^--files0-from/ },
-};
-
-/** Flags that turn a harmless program into a command runner or a writer. */
-function dangerousFlag(program: string, args: string[]): string | undefined {
-  const follows = FOLLOWS_LINKS[program];
-  if (follows) {
-    const bad = args.find((a) => follows.long.test(a.split('=')[0]!) || (follows.short !== '' && /^-[A-Za-z]+$/.test(a) && a.slice(1).includes(follows.short)));
-    if (bad) return `${program} ${bad} is not allowed: it follows symbolic links, which can lead outside the workspace`;
-  }
-  switch (program) {
-    case 'find': {
-      const bad = args.find((a) => /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/.test(a));
-      return bad ? `find ${bad} is not allowed: it runs commands or writes files; list the files and act on them with other tools` : undefined;
-    }
-    case 'git': {
-      const bad = args.find((a) => a === '-c' || a.startsWith('--config-env') || a === '-p' || a === '--paginate' || a.startsWith('--exec-path') || a.startsWith('--git-dir') || a.startsWith('--work-tree') || a === '--ext-diff' || a.startsWith('--upload-pack') || a.startsWith('--output'));
-      return bad ? `git ${bad} is not allowed: it can run configured programs or touch other repositories` : undefined;
-    }
-    case 'sed': {
-      const scripts: string[] = [];
-      let quiet = false;
-      for (let i = 0; i < args.length; i++) {
-        const a = args[i]!;
-        if (a === '-n' || a === '--quiet' || a === '--silent') quiet = true;
-        else if (a === '-E' || a === '-r' || a === '--regexp-extended') continue;
-        else if (a === '-e' || a === '--expression') scripts.push(args[++i] ?? '');
-        else if (a.startsWith('-')) return `sed ${a} is not allowed: only printing forms (sed -n '10,20p') run`;
-        else if (scripts.length === 0) scripts.push(a);
-      }
-      const printOnly = /^(?:(?:\d+|\$|\/(?:[^/\\]|\\.)*\/)(?:,(?:\d+|\$|\/(?:[^/\\]|\\.)*\/))?)?p$/;
-      return quiet && scripts.length > 0 && scripts.every((s) => printOnly.test(s.trim())) ? undefined
-        : "only sed's printing form is allowed (sed -n '10,20p' file); use file_edit to change files";
-    }
-    case 'rg': {
-      const bad = args.find((a) => a === '--pre' || a.startsWith('--pre=') || a === '-z' || a === '--search-zip');
-      return bad ? `rg ${bad} is not allowed: it runs other programs` : undefined;
-    }
-    case 'tree': return args.some((a) => a === '-o') ? 'tree -o writes files and is not allowed' : undefined;
-    case 'sort': return args.some((a) => a === '-o' || a.startsWith('--output') || a.startsWith('--compress-program')) ? 'sort -o / --compress-program is not allowed' : undefined;
-    default: return undefined;
-  }
-}
-
-function skipWhile(args: string[], isOption: (arg: string) => boolean, takesValue: string[] = []): number | undefined {
-  let i = 0;
-  while (i < args.length && isOption(args[i]!)) {
-    if (args[i] === '--') return i + 1;
-    if (takesValue.includes(args[i]!)) i++;
-    i++;
-  }
-  return i <= args.length ? i : undefined;
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadTailBuffer } from './output-buffer.js';
+import { ProcessGroups } from './process-groups.js';
 
 export interface ProcessOptions {
   command: string;
@@ -39,11 +40,16 @@ export class RunningProcess {
     this.stdout = new HeadTailBuffer(options.maxOutputBytes);
     this.stderr = new HeadTailBuffer(options.maxOutputBytes);
     // bash without start-up files: no profile, no rc, no BASH_ENV (the environment is built from an
-    // allowlist) — a planted .bashrc or alias cannot change what runs. Its own process group
-    // (detached) so the whole tree can be signalled; stdin is closed.
-    this.child = spawn('/bin/bash', ['--noprofile', '--norc', '-c', options.command], {
+    // allowlist) — a planted .bashrc or alias cannot change what runs — and without pathname
+    // expansion (-f): the command line arrives with every word already expanded and quoted. Its own
+    // process group (detached) so the whole tree can be signalled, and registered so that the group
+    // dies with this process however it ends; stdin is closed.
+    this.child = spawn('/bin/bash', ['--noprofile', '--norc', '-f', '-c', options.command], {
       cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const groups = ProcessGroups.shared();
+    const pid = this.child.pid;
+    if (pid !== undefined) groups.add(pid);
     this.child.stdout!.on('data', (chunk: Buffer) => this.stdout.push(chunk));
     this.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     const timer = setTimeout(() => { this.timedOut = true; this.kill(); }, options.timeoutMs);
@@ -72,7 +78,13 @@ export class RunningProcess {
         // Nothing the command started may outlive it: descendants still holding the pipes are killed.
         this.signalGroup('SIGKILL');
       });
-      this.child.on('close', () => finish());
+      this.child.on('close', () => {
+        if (pid !== undefined) {
+          this.signalGroup('SIGKILL');
+          groups.remove(pid);
+        }
+        finish();
+      });
     });
   }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadTailBuffer } from './output-buffer.js';
+import { ProcessGroups } from './process-groups.js';
 import type { ProcessOutcome } from './run-process.js';
 
 /** What one command in a session shell produced, and where the shell stands afterwards. */
@@ -57,9 +58,13 @@ export class SessionShell {
   }
 
   private start(): ChildProcess {
-    const child = spawn('/bin/bash', ['--noprofile', '--norc', '-s'], {
+    const child = spawn('/bin/bash', ['--noprofile', '--norc', '-f', '-s'], {
       cwd: this.options.root, env: this.options.env, detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
     });
+    // The session's group dies with this process however it ends (see ProcessGroups).
+    const groups = ProcessGroups.shared();
+    const pid = child.pid;
+    if (pid !== undefined) groups.add(pid);
     this.exitReason = undefined;
     this.control = '';
     child.stdout!.on('data', (chunk: Buffer) => this.onOutput('stdout', chunk));
@@ -68,7 +73,8 @@ export class SessionShell {
     child.stdin!.on('error', () => undefined); // EPIPE when the shell died: reported through 'exit'
     child.on('exit', (code, signal) => {
       this.exitReason = { code, signal };
-      this.signalGroup('SIGKILL');
+      this.signalGroup('SIGKILL', pid);
+      if (pid !== undefined) groups.remove(pid);
       if (this.child === child) this.child = undefined;
       if (this.killing) clearTimeout(this.killing);
       this.killing = undefined;
@@ -163,8 +169,7 @@ export class SessionShell {
     this.killing ??= setTimeout(() => this.signalGroup('SIGKILL'), this.options.killGraceMs);
   }
 
-  private signalGroup(signal: NodeJS.Signals): void {
-    const pid = this.child?.pid;
+  private signalGroup(signal: NodeJS.Signals, pid = this.child?.pid): void {
     if (pid === undefined) return;
     try {
       process.kill(-pid, signal);

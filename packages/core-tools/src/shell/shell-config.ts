@@ -29,22 +29,69 @@ export type ShellConfig =
   | { backend: 'disabled'; reason?: string };
 
 const PASSED = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ'];
+/** Never passed, even when listed in `passEnv`: each makes a program load code or configuration. */
+const NEVER_PASSED = /^(BASH_ENV|ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|LD_.*|DYLD_.*|NODE_OPTIONS|NODE_PATH|GIT_.*|RIPGREP_CONFIG_PATH|GREP_OPTIONS|PAGER|EDITOR|VISUAL|MANPAGER|LESSOPEN|LESSCLOSE|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|npm_config_.*|NPM_CONFIG_.*)$/;
+
+/**
+ * Repository configuration git obeys is neutralised by command-line configuration (the
+ * `GIT_CONFIG_COUNT` environment), which outranks `.git/config` and whatever it includes: no
+ * fsmonitor, hooks, pager, editor, ssh or credential programs, no implicit bare repositories (a
+ * directory of loose `HEAD`/`config` files is not a repository). Keys that name drivers
+ * (`filter.<x>.clean`, `diff.<x>.textconv`) cannot be neutralised this way; `gitConfigGuard`
+ * refuses to run git where they are set.
+ */
+export const GIT_OVERRIDES: ReadonlyArray<readonly [string, string]> = [
+  ['core.fsmonitor', 'false'],
+  ['core.hooksPath', '/dev/null'],
+  ['core.pager', 'cat'],
+  ['core.editor', 'false'],
+  ['sequence.editor', 'false'],
+  ['core.sshCommand', 'false'],
+  ['core.askPass', 'false'],
+  ['gpg.program', 'false'],
+  ['credential.helper', ''],
+  ['safe.bareRepository', 'explicit'],
+  ['protocol.ext.allow', 'never'],
+  ['protocol.file.allow', 'never'],
+  ['submodule.recurse', 'false'],
+  ['core.untrackedCache', 'false'],
+];
 
 /**
  * The environment a command sees: an allowlist, never the host's whole environment (no tokens, no
- * BASH_ENV/ENV start-up files). HOME is a private empty directory so user dotfiles (.gitconfig,
- * .npmrc, .bashrc) play no part; git ignores system config and never prompts or pages.
+ * BASH_ENV/ENV start-up files, no configuration paths). HOME is a private empty directory so user
+ * dotfiles (.gitconfig, .npmrc, .bashrc) play no part; PATH keeps only absolute directories outside
+ * the workspace (a planted `ls` cannot shadow the real one); git ignores system and global config,
+ * never prompts or pages, stops looking for a repository at the workspace root, and runs with the
+ * repository's program-running settings overridden (`GIT_OVERRIDES`).
  */
-export function commandEnvironment(config: RunningShellOptions): Record<string, string> {
+export function commandEnvironment(config: RunningShellOptions, root?: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of [...PASSED, ...(config.passEnv ?? [])]) {
     const value = process.env[name];
-    if (value !== undefined && !/^(BASH_ENV|ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|LD_.*|NODE_OPTIONS)$/.test(name)) env[name] = value;
+    if (value !== undefined && !NEVER_PASSED.test(name)) env[name] = value;
   }
-  env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
+  env.PATH = safePath(env.PATH ?? '/usr/local/bin:/usr/bin:/bin', root);
   env.HOME = privateHome();
-  Object.assign(env, { TERM: 'dumb', NO_COLOR: '1', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' });
+  Object.assign(env, { TERM: 'dumb', NO_COLOR: '1', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_OPTIONAL_LOCKS: '0' });
+  if (root !== undefined) env.GIT_CEILING_DIRECTORIES = path.dirname(root);
+  env.GIT_CONFIG_COUNT = String(GIT_OVERRIDES.length);
+  GIT_OVERRIDES.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
   return env;
+}
+
+/** PATH without empty, relative or workspace directories (each would let a workspace file pose as a program). */
+function safePath(value: string, root: string | undefined): string {
+  const kept = value.split(':').filter((dir) => dir !== '' && path.isAbsolute(dir) && (root === undefined || !isInside(root, dir)));
+  return kept.length > 0 ? [...new Set(kept)].join(':') : '/usr/local/bin:/usr/bin:/bin';
+}
+
+function isInside(root: string, dir: string): boolean {
+  const relative = path.relative(root, path.resolve(dir));
+  return relative === '' || (!path.isAbsolute(relative) && relative.split(path.sep)[0] !== '..');
 }
 
 let home: string | undefined;

@@ -1,7 +1,8 @@
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { loadBashParser } from '../shell/bash-parser.js';
-import { analyzeCommand } from '../shell/command-analysis.js';
+import { analyzeCommand, type CommandVerdict } from '../shell/command-analysis.js';
+import { gitConfigGuard } from '../shell/git-config-guard.js';
 import { JobTable } from '../shell/jobs.js';
 import { RunningProcess, type ProcessOutcome } from '../shell/run-process.js';
 import { commandEnvironment, resolvedShellConfig, type RunningShellOptions, type ShellConfig } from '../shell/shell-config.js';
@@ -55,7 +56,7 @@ const DEFAULT_MAX_OUTPUT = 32 * 1024;
 export class ShellTool {
   private readonly config: ShellConfig;
   private readonly jobs: JobTable;
-  private readonly sessions = new Map<string, { shell: SessionShell; cwd: string }>();
+  private readonly sessions = new Map<string, Session>();
 
   constructor(private readonly env: CoreToolsEnvironment) {
     this.config = resolvedShellConfig(env.shell);
@@ -85,9 +86,11 @@ export class ShellTool {
     }
     const context = getToolContext();
     if (config.backend === 'session' && !background) return this.runInSession(command, timeoutSeconds, config, context?.sessionId ?? 'default', context?.signal);
-    await this.judge(command, config);
+    const root = this.env.workspace.rootOf('private');
+    const env = commandEnvironment(config, root);
+    const verdict = await this.judge(command, config, env);
     const running = new RunningProcess({
-      command, cwd: this.env.workspace.rootOf('private'), env: commandEnvironment(config),
+      command: verdict.script, cwd: root, env,
       timeoutMs: Math.min(timeoutSeconds !== undefined ? timeoutSeconds * 1000 : Infinity, config.timeoutMs ?? DEFAULT_TIMEOUT_MS),
       maxOutputBytes: config.maxOutputBytes ?? DEFAULT_MAX_OUTPUT, killGraceMs: config.killGraceMs ?? 2000,
       // A background job outlives the call, so the call's signal must not stop it.
@@ -153,12 +156,16 @@ export class ShellTool {
         entry.shell.dispose();
         this.sessions.delete(oldest);
       }
-      session = { shell: new SessionShell({ root, env: commandEnvironment(config), killGraceMs: config.killGraceMs ?? 2000 }), cwd: root };
+      const env = commandEnvironment(config, root);
+      session = { shell: new SessionShell({ root, env, killGraceMs: config.killGraceMs ?? 2000 }), cwd: root, env, variables: new Map(Object.entries(env)) };
     }
     this.sessions.delete(sessionId); // re-insert: most recently used last
     this.sessions.set(sessionId, session);
-    await this.judge(command, config, session.cwd);
-    const outcome: SessionOutcome = await session.shell.run(command, {
+    const verdict = await this.judge(command, config, session.env, session.cwd, session.variables);
+    // Values are substituted when the line is judged, so the session's own record of its variables
+    // is what later lines expand (whether or not bash ran the assignment, both agree on the words).
+    for (const [name, value] of verdict.assignments) session.variables.set(name, value);
+    const outcome: SessionOutcome = await session.shell.run(verdict.script, {
       timeoutMs: Math.min(timeoutSeconds !== undefined ? timeoutSeconds * 1000 : Infinity, config.timeoutMs ?? DEFAULT_TIMEOUT_MS),
       maxOutputBytes: config.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
       ...(signal ? { signal } : {}),
@@ -170,26 +177,45 @@ export class ShellTool {
     session.cwd = outcome.restarted ? root : inside ? outcome.cwd : root;
     const result = toResult(outcome);
     if (!inside) result.stderr += `${result.stderr && !result.stderr.endsWith('\n') ? '\n' : ''}[the working directory left the workspace and was reset to its root]`;
-    if (outcome.restarted || outcome.timedOut) this.sessions.set(sessionId, { ...session, cwd: root });
+    if (outcome.restarted || outcome.timedOut) this.sessions.set(sessionId, { ...session, cwd: root, variables: new Map(Object.entries(session.env)) });
     return { ...result, cwd: path.relative(root, session.cwd).split(path.sep).join('/') || '.', sessionRestarted: outcome.restarted || outcome.timedOut };
   }
 
-  private async judge(command: string, config: RunningShellOptions, cwd?: string): Promise<void> {
+  /**
+   * Parses and judges a command line; returns the verdict whose `script` is what runs. Where git may
+   * run, the configuration it would obey there is read first (`gitConfigGuard`).
+   */
+  private async judge(command: string, config: RunningShellOptions, env: Record<string, string>, cwd?: string, variables?: ReadonlyMap<string, string>): Promise<Extract<CommandVerdict, { ok: true }>> {
     const policy = config.policy ?? DEFAULT_SHELL_POLICY;
     const maxLength = policy.maxLength ?? 4096;
     if (command.trim() === '') throw new Error('The command is empty.');
     if (command.length > maxLength) throw new Error(`The command is ${command.length} characters long; the limit is ${maxLength}. Put long content in a file with file_write.`);
     if (/[\0\r]/.test(command)) throw new Error('The command contains a NUL or carriage-return character.');
+    if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(command)) throw new Error('The command contains a lone UTF-16 surrogate, which no program can receive; send well-formed text.');
     const parser = await loadBashParser();
     const tree = parser.parse(command);
     if (!tree) throw new Error('The command could not be parsed.');
+    let verdict: CommandVerdict;
     try {
-      const verdict = analyzeCommand(tree.rootNode, policy, workspaceConfinement(this.env.workspace, cwd));
-      if (!verdict.ok) throw new Error(`The command was refused: ${verdict.reason}.`);
+      verdict = analyzeCommand(tree.rootNode, policy, workspaceConfinement(this.env.workspace, cwd), variables ?? new Map(Object.entries(env)));
     } finally {
       tree.delete();
     }
+    if (!verdict.ok) throw new Error(`The command was refused: ${verdict.reason}.`);
+    if (verdict.commands.some((c) => c.program === 'git')) {
+      const refused = await gitConfigGuard(verdict.cwds, env);
+      if (refused) throw new Error(`The command was refused: ${refused}.`);
+    }
+    return verdict;
   }
+}
+
+interface Session {
+  shell: SessionShell;
+  cwd: string;
+  env: Record<string, string>;
+  /** The variables this session's lines expand: its environment and the assignments judged so far. */
+  variables: Map<string, string>;
 }
 
 function toResult(outcome: ProcessOutcome): ShellResult {

@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import { GIT_OVERRIDES } from './shell-config.js';
+
+/**
+ * Settings that make git run a program (or read another tree) and that `GIT_OVERRIDES` cannot
+ * neutralise, because their names carry a driver or remote of the repository's choosing
+ * (`filter.<x>.clean`, `diff.<x>.textconv`), or because they move git elsewhere (`core.worktree`).
+ */
+const RUNS_PROGRAM = /^(?:core\.(?:worktree|gitproxy|alternaterefscommand|fsmonitor|hookspath|pager|editor|sshcommand|askpass)|diff\.external|diff\..+\.(?:command|textconv)|filter\..+\.(?:clean|smudge|process)|merge\..+\.driver|pager\..+|sequence\.editor|gpg(?:\..+)?\.program|credential(?:\..+)?\.helper|uploadpack\.packobjectshook|remote\..+\.(?:uploadpack|receivepack|proxy|vcs)|.+\.difffilter|(?:browser|man|difftool|mergetool)\..+\.(?:cmd|path)|web\.browser|sendemail\..+|include(?:if\..+)?\.path)$/;
+
+const OVERRIDDEN = new Set(GIT_OVERRIDES.map(([key]) => key.toLowerCase()));
+
+/**
+ * Reads the configuration git will obey in each directory a command line may run it from (with the
+ * same environment, so only the repository's own files count) and says why git must not run there:
+ * a setting that runs a program, with the file that sets it. Undefined when git may run.
+ */
+export async function gitConfigGuard(cwds: readonly string[], env: Record<string, string>): Promise<string | undefined> {
+  for (const cwd of cwds) {
+    const listing = await listConfig(cwd, env);
+    if (typeof listing !== 'string') return listing.problem;
+    const entries = listing.split('\0');
+    for (let i = 0; i + 1 < entries.length; i += 2) {
+      const origin = entries[i]!;
+      const [key = ''] = entries[i + 1]!.split('\n');
+      const name = key.toLowerCase();
+      if (origin.startsWith('command line:') || OVERRIDDEN.has(name)) continue;
+      if (RUNS_PROGRAM.test(name)) {
+        return `git is not run here: the repository configuration sets '${key}' (${origin.replace(/^file:/, '')}), which makes git run a program or leave the workspace; remove that setting, or use the file tools`;
+      }
+    }
+  }
+  return undefined;
+}
+
+function listConfig(cwd: string, env: Record<string, string>): Promise<string | { problem: string }> {
+  return new Promise((resolve) => {
+    execFile('git', ['config', '--list', '--includes', '--show-origin', '--null'], { cwd, env, timeout: 5000, maxBuffer: 4 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (!error) return resolve(stdout);
+      const code = (error as NodeJS.ErrnoException).code;
+      // git missing: the command itself will say so when it runs.
+      if (code === 'ENOENT') return resolve('');
+      // Outside any repository git lists only the (empty) global scopes and may exit 1 with nothing on stderr.
+      if (stderr.trim() === '' && stdout === '') return resolve('');
+      resolve({ problem: `git is not run here: its configuration could not be read (${(stderr.trim() || error.message).split('\n')[0]})` });
+    });
+  });
+}

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch';
+
+/** Most words one glob may expand to; more is refused rather than truncated. */
+export const MAX_GLOB_MATCHES = 4096;
+
+export type GlobExpansion = { ok: true; words: string[] } | { ok: false; reason: string };
+
+// bash's rules without extglob, globstar or brace expansion: `*` and `?` never match a leading dot
+// or a `/`, `[!a]` and `[[:alpha:]]` are brackets. Dot and dot-dot are never produced (globskipdots).
+const OPTIONS: picomatch.PicomatchOptions = { dot: false, nobrace: true, noextglob: true, noglobstar: true, posix: true, nonegate: true };
+
+/**
+ * Expands a pattern from `expandWord` against the file system, as bash does before the program
+ * starts: segment by segment from `cwd`, sorted, and the word itself when nothing matches. Each
+ * directory is checked with `canRead` before it is listed, so a glob never lists a directory outside
+ * the workspace. A match that would start with `-` is written `./-name`: a file name can never turn
+ * into an option of the program (`find -de*` with a file named `-delete`).
+ * @example `src/*.ts` from the root → `['src/a.ts', 'src/b.ts']`
+ */
+export function expandGlob(pattern: string, literal: string, cwd: string, canRead: (dir: string) => string | undefined): GlobExpansion {
+  const absolute = pattern.startsWith('/');
+  const segments = pattern.split('/').filter((s, i) => s !== '' || i === 0);
+  let found: string[] = [absolute ? '/' : ''];
+  for (const segment of absolute ? segments.slice(1) : segments) {
+    if (segment === '') continue;
+    const next: string[] = [];
+    if (!hasMeta(segment)) {
+      const name = segment.replace(/\\(.)/g, '$1');
+      for (const prefix of found) next.push(join(prefix, name));
+    } else {
+      const matches = picomatch.makeRe(segment, OPTIONS);
+      for (const prefix of found) {
+        const dir = path.resolve(cwd, prefix || '.');
+        const refused = canRead(dir);
+        if (refused) return { ok: false, reason: `the glob '${literal}' would list a directory that is refused: ${refused}` };
+        let names: string[];
+        try {
+          names = fs.readdirSync(dir);
+        } catch {
+          continue;
+        }
+        for (const name of names.sort()) {
+          if (!matches.test(name)) continue;
+          next.push(join(prefix, name));
+          if (next.length > MAX_GLOB_MATCHES) return { ok: false, reason: `the glob '${literal}' matches more than ${MAX_GLOB_MATCHES} files; narrow it` };
+        }
+      }
+    }
+    found = next;
+    if (found.length === 0) break;
+  }
+  const words = found.filter((word) => word !== '/' && exists(path.resolve(cwd, word)));
+  if (words.length === 0) return { ok: true, words: [literal] };
+  return { ok: true, words: words.map((word) => (word.startsWith('-') ? `./${word}` : word)) };
+}
+
+function hasMeta(segment: string): boolean {
+  return /[*?[]/.test(segment.replace(/\\./g, ''));
+}
+
+function join(prefix: string, name: string): string {
+  if (prefix === '') return name;
+  return prefix.endsWith('/') ? `${prefix}${name}` : `${prefix}/${name}`;
+}
+
+function exists(file: string): boolean {
+  return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+}

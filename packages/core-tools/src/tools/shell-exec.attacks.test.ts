@@ -1,0 +1,237 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempWorkspace } from '../test-support/temp-workspace.js';
+import { DEFAULT_SHELL_POLICY, type ShellPolicy } from '../shell/shell-policy.js';
+import type { ShellConfig } from '../shell/shell-config.js';
+import { ShellTool, type ShellResult } from './shell-exec.js';
+
+// Hostile command lines by class. Each case is tried as the attacker would: the files it needs are
+// written first (as file_write would), then the command runs through shell_exec, and what matters
+// is what happened on disk, not only the message.
+
+let ws: ReturnType<typeof tempWorkspace>;
+beforeEach(() => { ws = tempWorkspace({ 'notes.txt': 'TODO: x\n', 'src/a.ts': 'a', 'src/b.ts': 'b' }); });
+afterEach(() => ws.cleanup());
+
+const host = (policy: ShellPolicy = DEFAULT_SHELL_POLICY): ShellTool => new ShellTool({ ...ws.env, shell: { backend: 'host', policy } });
+const session = (policy: ShellPolicy): ShellTool => new ShellTool({ ...ws.env, shell: { backend: 'session', policy } as ShellConfig });
+const run = async (tool: ShellTool, command: string): Promise<ShellResult | Error> => {
+  try {
+    return (await tool.shellExec(command)) as ShellResult;
+  } catch (error) {
+    return error as Error;
+  }
+};
+const pwned = () => fs.existsSync(path.join(ws.root, 'PWNED'));
+
+describe('what the program receives: globs are expanded before the verdict', () => {
+  it.for([
+    ['-exec', 'find . -maxdepth 0 -exe* touch PWNED \\;'],
+    ['-exec', 'find . -maxdepth 0 -e?ec touch PWNED \\;'],
+    ['-exec', 'find . -maxdepth 0 -[e]xec touch PWNED \\;'],
+    ['-execdir', 'find . -maxdepth 0 -execd* touch PWNED \\;'],
+    ['-delete', 'find -de*'],
+    ['-delete', 'find . -[d]elete'],
+    ['-fprint', 'find . -fpr* PWNED'],
+    ['--output=PWNED', 'sort --out* notes.txt'],
+    ['--compress-program=touch', 'sort --compress* notes.txt'],
+    ['--pre=touch', 'rg TODO *'],
+    ['-L', 'ls -*'],
+  ] as const)('a file named %s cannot become an option: %s', async ([name, command]) => {
+    ws.write(name, '');
+    ws.write('keep/me.txt', 'x');
+    await run(host(), command);
+    expect(pwned()).toBe(false);
+    expect(fs.existsSync(path.join(ws.root, 'keep/me.txt'))).toBe(true);
+  });
+
+  it('passes matches that start with - as ./-name, and an unmatched glob as the word itself', async () => {
+    ws.write('-n', '');
+    const result = await run(host(), 'ls -1 -? *.none');
+    expect(result).not.toBeInstanceOf(Error);
+    expect((result as ShellResult).stdout + (result as ShellResult).stderr).toMatch(/\.\/-n/);
+    expect((result as ShellResult).stderr).toContain('*.none');
+  });
+
+  it('property: for any file name, a glob matching it never hands the program that name as an option', async () => {
+    const flag = fc.constantFrom('-exec', '-delete', '-execdir', '-ok', '-fprint', '-fls', '--pre=sh', '--output=o', '--compress-program=sh', '-L', '--follow', '-R', '--set=now');
+    await fc.assert(fc.asyncProperty(flag, fc.nat(), async (name, cut) => {
+      const dir = fs.mkdtempSync(path.join(ws.root, 'g-'));
+      fs.writeFileSync(path.join(dir, name), '');
+      const keep = name.slice(0, 1 + (cut % name.length));
+      const tool = host({ allow: ['find', 'ls', 'sort', 'rg', 'grep', 'date', 'cd'], permit: ['glob'] });
+      for (const program of ['find', 'ls', 'sort', 'grep x', 'date']) {
+        const result = await run(tool, `cd ${path.basename(dir)} && ${program} ${keep}*`);
+        if (!(result instanceof Error)) expect(result.stdout + result.stderr).not.toMatch(/PWNED/);
+      }
+      expect(pwned()).toBe(false);
+    }), { numRuns: 25 });
+  });
+
+  it('never lists a directory outside the workspace through a glob', async () => {
+    fs.symlinkSync('/etc', path.join(ws.root, 'etc-link'));
+    const result = await run(host(), 'ls etc-link/pass*');
+    expect(result).toBeInstanceOf(Error);
+    expect(String(result)).toMatch(/outside|link/);
+  });
+});
+
+describe('what the program receives: every word is passed exactly as judged', () => {
+  it('property: any printable words reach the program unchanged', async () => {
+    const tool = host({ allow: ['printf'] });
+    const word = fc.string({ unit: fc.constantFrom('a', ' ', '*', '?', '$', '`', '"', "'", '\\', '!', '-', ';', '|', '&', '#', '~', '{', '}', '[', ']', '(', ')', '<', '>', 'é'), minLength: 1, maxLength: 12 });
+    await fc.assert(fc.asyncProperty(fc.array(word, { minLength: 1, maxLength: 4 }), async (words) => {
+      const quoted = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
+      const result = await run(tool, `printf '%s\\n' ${quoted}`);
+      expect(result).not.toBeInstanceOf(Error);
+      expect((result as ShellResult).stdout).toBe(words.map((w) => `${w}\n`).join(''));
+    }), { numRuns: 40 });
+    expect(pwned()).toBe(false);
+  });
+
+  it('substitutes permitted variables itself, so a value cannot become an unjudged option', async () => {
+    const policy: ShellPolicy = { allow: ['find', 'echo'], permit: ['variable-expansion', 'assignment'] };
+    expect(await run(session(policy), 'X=-exec; find . -maxdepth 0 "$X" touch PWNED \\;')).toBeInstanceOf(Error);
+    expect(await run(host(policy), 'X=-delete; find . "$X"')).toBeInstanceOf(Error);
+    expect(await run(host(policy), 'echo $UNSET_NAME')).toBeInstanceOf(Error);
+    expect(await run(host(policy), 'echo ${X:-$(touch PWNED)}')).toBeInstanceOf(Error);
+    const ok = await run(session(policy), 'X="a b"; echo "$X"');
+    expect(ok).toMatchObject({ stdout: 'a b\n' });
+    expect(pwned()).toBe(false);
+  });
+});
+
+describe('programs that run other programs or take arguments from input', () => {
+  it.for([
+    'echo -exec touch PWNED ";" | xargs find .',
+    'env -S "touch PWNED" true',
+    'env --split-string="touch PWNED" true',
+    'env -C / ls',
+    'printf -v PATH /tmp',
+    'date -s 2001-01-01',
+    'date --se=2001-01-01',
+    'sort --compress-prog=touch notes.txt',
+    'sort --out=PWNED notes.txt',
+    'sort -oPWNED notes.txt',
+    'rg -nz TODO',
+    'rg --pre=touch TODO',
+    'rg --hostname-bin=touch TODO',
+    'grep -f/etc/passwd notes.txt',
+    'cat -- /etc/passwd',
+    'git log --outp=PWNED',
+    'git branch PWNED',
+    'git branch -D main',
+    'tree -R',
+    'diff -r src /etc',
+    'timeout --foreground 5 bash -c "touch PWNED"',
+    'nice -n 5 xargs touch',
+    'command -p sh -c "touch PWNED"',
+    'kill -9 1',
+  ])('refuses %s', async (command) => {
+    const result = await run(host(), command);
+    expect(result, command).toBeInstanceOf(Error);
+    expect((result as Error).message).toMatch(/refused/);
+    expect(pwned()).toBe(false);
+  });
+});
+
+describe('what configuration a program obeys', () => {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: ws.root, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'pipe' });
+
+  it.for([
+    ['core.fsmonitor', 'touch PWNED; false'],
+    ['core.pager', 'touch PWNED'],
+    ['core.hooksPath', 'hooks'],
+    ['core.editor', 'touch PWNED'],
+  ] as const)('neutralises %s from .git/config', async ([key, value]) => {
+    git('init', '-q');
+    git('config', key, value);
+    const result = await run(host(), 'git status --short');
+    expect(result).not.toBeInstanceOf(Error);
+    expect(pwned()).toBe(false);
+  });
+
+  it.for([
+    ['diff.external', 'touch PWNED'],
+    ['diff.evil.textconv', 'touch PWNED'],
+    ['filter.evil.clean', 'touch PWNED'],
+    ['core.worktree', '/'],
+    ['include.path', '../outside.cfg'],
+  ] as const)('refuses to run git where %s is set', async ([key, value]) => {
+    git('init', '-q');
+    git('config', key, value);
+    ws.write('.gitattributes', '* diff=evil filter=evil\n');
+    const result = await run(host(), 'git diff');
+    expect(result).toBeInstanceOf(Error);
+    expect((result as Error).message).toContain(key);
+    expect(pwned()).toBe(false);
+  });
+
+  it('does not treat a planted bare repository (HEAD, config, objects/, refs/) as a repository', async () => {
+    ws.write('bare/HEAD', 'ref: refs/heads/main\n');
+    ws.write('bare/config', '[core]\n\tbare = true\n\tfsmonitor = "touch ../PWNED; false"\n');
+    fs.mkdirSync(path.join(ws.root, 'bare/objects'), { recursive: true });
+    fs.mkdirSync(path.join(ws.root, 'bare/refs'), { recursive: true });
+    await run(host(), 'cd bare && git status');
+    expect(pwned()).toBe(false);
+    const found = await run(host(), 'cd bare && git rev-parse --git-dir');
+    expect(found).toMatchObject({ exitCode: 128, stderr: expect.stringMatching(/bare|not a git repository/i) });
+  });
+
+  it('never looks for a repository above the workspace root', async () => {
+    const result = await run(host(), 'git rev-parse --show-toplevel');
+    expect(result).not.toBeInstanceOf(Error);
+    expect((result as ShellResult).exitCode).not.toBe(0);
+  });
+
+  it('keeps workspace directories and relative entries out of PATH', async () => {
+    ws.write('bin/ls', '#!/bin/sh\ntouch PWNED\n');
+    fs.chmodSync(path.join(ws.root, 'bin/ls'), 0o755);
+    const saved = process.env.PATH;
+    process.env.PATH = `${path.join(ws.root, 'bin')}:.:bin:${saved}`;
+    try {
+      await run(host(), 'ls');
+    } finally {
+      process.env.PATH = saved;
+    }
+    expect(pwned()).toBe(false);
+  });
+});
+
+describe('protected paths are protected for the shell too', () => {
+  it.for([
+    'cp notes/cfg .git/config',
+    'cp notes/cfg ./.git/../.git/config',
+    'cp notes/cfg sub/.git/config',
+    'uniq notes/cfg .git/config',
+    'touch .env',
+    'mkdir -p .toolwright/x',
+    'cat .env',
+    'cp -r evil/. .',
+    'cp -rT evil .',
+    'cp -a evil sub',
+    'ls .git',
+    'cd .git && ls',
+  ])('refuses %s', async (command) => {
+    ws.write('notes/cfg', '[core]\n\tfsmonitor = touch PWNED\n');
+    ws.write('evil/.git/config', '[core]\n\tfsmonitor = touch PWNED\n');
+    ws.write('.git/HEAD', 'ref: refs/heads/main\n');
+    ws.write('.env', 'SECRET=1\n');
+    fs.mkdirSync(path.join(ws.root, 'sub'), { recursive: true });
+    const tool = host({ ...DEFAULT_SHELL_POLICY, allow: [...DEFAULT_SHELL_POLICY.allow, 'uniq'] });
+    const result = await run(tool, command);
+    expect(result, command).toBeInstanceOf(Error);
+    expect(fs.existsSync(path.join(ws.root, '.git/config'))).toBe(false);
+    expect(fs.existsSync(path.join(ws.root, 'sub/.git'))).toBe(false);
+  });
+
+  it('refuses redirections into protected paths', async () => {
+    const result = await run(host({ allow: ['echo'], permit: ['redirection'] }), 'echo x > .git/config');
+    expect(result).toBeInstanceOf(Error);
+    expect(fs.existsSync(path.join(ws.root, '.git/config'))).toBe(false);
+  });
+});
+
