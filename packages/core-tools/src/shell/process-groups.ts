@@ -9,7 +9,8 @@ import path from 'node:path';
  * (exit, crash, SIGTERM, SIGINT, SIGKILL). It ignores the terminal's signals and sits in its own
  * process group, so a Ctrl-C that stops the host does not stop the watchdog first.
  */
-const WATCHDOG = `trap '' INT TERM HUP QUIT PIPE
+const WATCHDOG = `# toolwright process watchdog
+trap '' INT TERM HUP QUIT PIPE
 declare -A groups
 while IFS= read -r line; do
   case "$line" in
