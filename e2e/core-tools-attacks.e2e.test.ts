@@ -1,5 +1,6 @@
 // Hostile input against the core tools, through the executor as a model's calls would arrive.
 // Every case must end as a well-formed result, and nothing may be read or written outside the workspace.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -118,6 +119,30 @@ describe('shell injection', () => {
         expect(fs.existsSync(canary)).toBe(false);
       },
     ), { numRuns: 150 });
+  });
+});
+
+describe('chains: a file the model wrote decides what a command does', () => {
+  const pwned = path.join(root, 'PWNED');
+  const hasRipgrep = spawnSync('rg', ['--version']).status === 0;
+  const chains: Array<[string, Array<[string, Record<string, unknown>]>]> = [
+    ['a file named -exec turns find -exe* into -exec', [['file_write', { path: 'c1/-exec', content: '' }], ['shell_exec', { command: 'cd c1 && find . -maxdepth 0 -exe* touch ../PWNED \\;' }]]],
+    ['a file named -delete turns find -de* into -delete', [['file_write', { path: 'c2/-delete', content: '' }], ['file_write', { path: 'c2/keep.txt', content: 'x' }], ['shell_exec', { command: 'cd c2 && find -de*' }]]],
+    ['a file named --pre=sh turns rg TODO * into a command runner', [['file_write', { path: 'c3/--pre=sh', content: '' }], ['file_write', { path: 'c3/notes.txt', content: 'touch ../PWNED\n' }], ['shell_exec', { command: 'cd c3 && rg TODO *' }]]],
+    ['a config copied over .git/config by cp', [['file_write', { path: 'notes/cfg', content: '[core]\n\tfsmonitor = "touch PWNED; false"\n' }], ['shell_exec', { command: 'cp notes/cfg .git/config' }], ['shell_exec', { command: 'git status --short' }]]],
+    ['a config copied into a nested repository', [['file_write', { path: 'notes/cfg', content: '[core]\n\tfsmonitor = "touch ../PWNED; false"\n' }], ['shell_exec', { command: 'mkdir -p sub/.git' }], ['shell_exec', { command: 'cp notes/cfg sub/.git/config' }], ['shell_exec', { command: 'cd sub && git status' }]]],
+    ['a planted bare repository', [['file_write', { path: 'bare/HEAD', content: 'ref: refs/heads/main\n' }], ['file_write', { path: 'bare/config', content: '[core]\n\tbare = true\n\tfsmonitor = "touch ../PWNED; false"\n' }], ['file_write', { path: 'bare/refs/x', content: '' }], ['file_write', { path: 'bare/objects/x', content: '' }], ['shell_exec', { command: 'cd bare && git status' }]]],
+    ['a package.json script', [['file_write', { path: 'package.json', content: '{"scripts":{"test":"touch PWNED"}}' }], ['shell_exec', { command: 'npm test' }], ['shell_exec', { command: 'npm run test' }]]],
+  ];
+  it.each(chains)('%s', async (_title, steps) => {
+    if (_title.includes('rg') && !hasRipgrep) return;
+    spawnSync('git', ['init', '-q'], { cwd: root });
+    for (const [tool, args] of steps) wellFormed(await call(tool, args));
+    expect(fs.existsSync(pwned)).toBe(false);
+    expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
+  });
+  it('find -de* leaves the workspace as it was', async () => {
+    expect(fs.existsSync(path.join(root, 'c2', 'keep.txt'))).toBe(true);
   });
 });
 
