@@ -5,8 +5,9 @@ import { GIT_OVERRIDES } from './shell-config.js';
  * Settings that make git run a program (or read another tree) and that `GIT_OVERRIDES` cannot
  * neutralise, because their names carry a driver or remote of the repository's choosing
  * (`filter.<x>.clean`, `diff.<x>.textconv`), or because they move git elsewhere (`core.worktree`).
+ * Any key whose name ends in command, program, helper, hook, driver, editor, pager or path counts.
  */
-const RUNS_PROGRAM = /^(?:core\.(?:worktree|gitproxy|alternaterefscommand|fsmonitor|hookspath|pager|editor|sshcommand|askpass)|diff\.external|diff\..+\.(?:command|textconv)|filter\..+\.(?:clean|smudge|process)|merge\..+\.driver|pager\..+|sequence\.editor|gpg(?:\..+)?\.program|credential(?:\..+)?\.helper|uploadpack\.packobjectshook|remote\..+\.(?:uploadpack|receivepack|proxy|vcs)|.+\.difffilter|(?:browser|man|difftool|mergetool)\..+\.(?:cmd|path)|web\.browser|sendemail\..+|include(?:if\..+)?\.path)$/;
+const RUNS_PROGRAM = /^(?:core\.(?:worktree|gitproxy|fsmonitor|hookspath)|diff\.external|filter\..+\.(?:clean|smudge|process)|pager\..+|remote\..+\.(?:uploadpack|receivepack|proxy|vcs)|include(?:if\..+)?\.path|.+\.[a-z]*(?:command|cmd|program|helper|hook|driver|textconv|editor|pager|difffilter|browser|path))$/;
 
 const OVERRIDDEN = new Set(GIT_OVERRIDES.map(([key]) => key.toLowerCase()));
 

@@ -25,17 +25,18 @@ export type ShellConstruct =
   | 'assignment'; // NAME=value and export NAME=value statements (session backend: they persist), literal values, safe names only
 
 /**
- * Read-mostly development commands that run no code the workspace defines. Writers (`rm`, `mv`,
- * `npm install`) and runners of workspace code (`npm test` and `npm run` run package.json scripts,
- * `tsc` follows tsconfig.json, which can write outside the workspace) must be added on purpose:
- * whoever can write the workspace then chooses what they run.
+ * Read-mostly development commands that obey no configuration the workspace can hold (git's is
+ * neutralised or refused). Writers (`rm`, `mv`, `npm install`) and programs that follow workspace
+ * files (`npm test`/`npm run` run package.json scripts, any npm command obeys a project `.npmrc`
+ * that can move its log and cache files outside, `tsc` follows tsconfig.json, which can write
+ * outside) must be added on purpose: whoever can write the workspace then chooses what they run.
  */
 export const DEFAULT_SHELL_ALLOW: readonly string[] = [
   'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'rg', 'find', 'echo', 'printf', 'pwd', 'sort', 'uniq', 'cut', 'tr',
   'diff', 'sed', 'date', 'true', 'false', 'basename', 'dirname', 'realpath', 'stat', 'file', 'du', 'tree',
   'mkdir', 'touch', 'cp', 'sleep', 'seq', 'yes', 'which', 'cd',
   'git status', 'git diff', 'git log', 'git show', 'git branch', 'git rev-parse', 'git ls-files', 'git blame',
-  'npm ls', 'node --version',
+  'node --version',
 ];
 
 export const DEFAULT_SHELL_POLICY: ShellPolicy = { allow: DEFAULT_SHELL_ALLOW, permit: ['glob'] };

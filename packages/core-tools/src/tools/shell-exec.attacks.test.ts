@@ -170,6 +170,21 @@ describe('what configuration a program obeys', () => {
     expect(pwned()).toBe(false);
   });
 
+  it('property: any driver or program setting, under any subsection name, keeps git from running', async () => {
+    git('init', '-q');
+    const key = fc.tuple(
+      fc.constantFrom('diff.%.textconv', 'diff.%.command', 'filter.%.clean', 'filter.%.smudge', 'filter.%.process', 'merge.%.driver', 'credential.%.helper', 'gpg.%.program', 'remote.%.uploadpack', 'difftool.%.cmd', 'pager.%', 'includeIf.gitdir:%/.path'),
+      fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,10}$/),
+    ).map(([template, name]) => template.replace('%', name));
+    await fc.assert(fc.asyncProperty(key, async (name) => {
+      fs.writeFileSync(path.join(ws.root, '.git', 'config'), '[core]\n\trepositoryformatversion = 0\n');
+      git('config', name, 'touch PWNED');
+      const result = await run(host(), 'git log');
+      expect(result, name).toBeInstanceOf(Error);
+      expect(pwned()).toBe(false);
+    }), { numRuns: 30 });
+  });
+
   it('does not treat a planted bare repository (HEAD, config, objects/, refs/) as a repository', async () => {
     ws.write('bare/HEAD', 'ref: refs/heads/main\n');
     ws.write('bare/config', '[core]\n\tbare = true\n\tfsmonitor = "touch ../PWNED; false"\n');
