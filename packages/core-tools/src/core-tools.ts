@@ -27,20 +27,30 @@ export function registerCoreTools(registry: ToolRegistry, env: CoreToolsEnvironm
   return createCoreTools(env).flatMap((toolkit) => registry.registerToolkit(toolkit));
 }
 
+/** What a risk hook answers (the shape of the executor's `RiskReport`; core tools do not depend on the executor). */
+export type CoreToolRisk = 'safe' | { level: 'risky'; reason: string; protectedPaths: string[] };
+
 /**
  * Per-call risk for the executor's `riskLevel` option: a write, edit or delete of a protected path
- * (`.git/`, `.toolwright/`, `.env` by default) is risky — it asks for approval even when the tool's
- * tier would run unasked. A path the workspace refuses is left to the tool, which reports it.
+ * (`.git/`, `.toolwright/`, `.env`, at any depth, by default) is risky and names the path — it asks
+ * for approval even when the tool's tier would run unasked, and blanket approval (`--yes`, an
+ * approve-everything handler, a remembered "always") does not cover it. A path the workspace
+ * refuses is left to the tool, which reports it.
  */
-export function coreToolsRiskLevels(env: CoreToolsEnvironment): Record<string, (args: Record<string, unknown>) => 'safe' | 'risky'> {
-  const protectedPath = (args: Record<string, unknown>): 'safe' | 'risky' => {
+export function coreToolsRiskLevels(env: CoreToolsEnvironment): Record<string, (args: Record<string, unknown>) => CoreToolRisk> {
+  const protectedPath = (args: Record<string, unknown>): CoreToolRisk => {
     if (typeof args.path !== 'string') return 'safe';
-    try {
-      return env.workspace.resolve(args.path).protected ? 'risky' : 'safe';
-    } catch (error) {
-      if (error instanceof WorkspaceError) return 'safe';
-      throw error;
+    // The path itself (a delete acts on a link) and where it leads (a write follows one).
+    const paths = new Set<string>();
+    for (const resolve of [() => env.workspace.resolveLink(args.path as string), () => env.workspace.resolve(args.path as string)]) {
+      try {
+        const resolved = resolve();
+        if (resolved.protected) paths.add(resolved.relative);
+      } catch (error) {
+        if (!(error instanceof WorkspaceError)) throw error;
+      }
     }
+    return paths.size > 0 ? { level: 'risky', reason: `it changes the protected path ${[...paths].join(' and ')}`, protectedPaths: [...paths] } : 'safe';
   };
   return { file_write: protectedPath, file_edit: protectedPath, file_delete: protectedPath };
 }

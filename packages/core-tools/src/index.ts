@@ -18,7 +18,7 @@ export { FileDeleteTool } from './tools/file-delete.js';
 export type { FileDeleteResult } from './tools/file-delete.js';
 export { walk } from './workspace/walk.js';
 export type { WalkEntry, WalkOptions } from './workspace/walk.js';
-export { CORE_TOOLKITS, createCoreTools, registerCoreTools, coreToolsRiskLevels } from './core-tools.js';
+export { CORE_TOOLKITS, createCoreTools, registerCoreTools, coreToolsRiskLevels, type CoreToolRisk } from './core-tools.js';
 export { ShellTool } from './tools/shell-exec.js';
 export type { ShellResult, ShellJobStarted, ShellJobStatus } from './tools/shell-exec.js';
 export type { ShellConfig } from './shell/shell-config.js';

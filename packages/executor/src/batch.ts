@@ -1,5 +1,50 @@
 import type { ToolCall, ToolCallResult } from './tool-call.js';
-import { conflicts, type CallResources } from './call-resources.js';
+import { conflicts, resourcesOf, type CallResources } from './call-resources.js';
+import { errorResult } from './error-result.js';
+import { parseArguments } from './steps/parse-arguments.js';
+import { describeThrown } from './steps/describe-thrown.js';
+import { sanitiseCall } from './sanitise-call.js';
+import type { BatchOptions, CallContext, ToolExecutor } from './tool-executor.js';
+
+/**
+ * `ToolExecutor.executeBatch`: plans each call's resources (from its arguments when they parse), runs
+ * the turn with `runBatch`, and announces its start and end. It never rejects: a call it cannot plan is
+ * a barrier, and anything unexpected becomes an `internal_error` result for each call.
+ */
+export async function executeBatch(executor: ToolExecutor, calls: readonly ToolCall[], context: CallContext, options: BatchOptions): Promise<ToolCallResult[]> {
+  const list: readonly ToolCall[] = Array.isArray(calls) ? calls : [];
+  try {
+    const calls = list.map((call) => (typeof call === 'object' && call !== null && typeof call.id === 'string' && typeof call.name === 'string' ? call : sanitiseCall(call)));
+    const batchId = `batch_${calls[0]?.id ?? 'empty'}_${calls.length}`;
+    executor.events.emit({ type: 'tool_calls_batch_start', batchId, callIds: calls.map((c) => c.id) });
+    const entries = calls.map((call) => ({ call, resources: plan(executor, call) }));
+    const interrupted = () => {
+      try {
+        return Boolean(options.interrupted?.() || context.signal?.aborted);
+      } catch {
+        return true; // a host check that throws cannot promise the user did not interrupt
+      }
+    };
+    const results = await runBatch(entries, (call) => executor.executeToolCall(call, context),
+      (call, reason) => executor.skipped(call, reason), { ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}), interrupted });
+    executor.events.emit({ type: 'tool_calls_batch_end', batchId, results });
+    return results;
+  } catch (error) {
+    const message = describeThrown(error, 'the batch').message;
+    return list.map((call) => errorResult(sanitiseCall(call), { code: 'internal_error', stage: 'lookup', ran: false, message }, 0));
+  }
+}
+
+/** What a call touches; a call that cannot be read is a write barrier. */
+function plan(executor: ToolExecutor, call: ToolCall): CallResources {
+  try {
+    const declaration = executor.registry.get(call.name)?.declaration;
+    const parsed = declaration ? parseArguments(call.arguments, executor.parseLimits) : undefined;
+    return resourcesOf(declaration, parsed?.ok ? parsed.value : undefined);
+  } catch {
+    return { access: 'write' };
+  }
+}
 
 export interface BatchPlanEntry {
   call: ToolCall;
@@ -25,7 +70,8 @@ export async function runBatch(
   skip: (call: ToolCall, reason: string) => ToolCallResult,
   options: BatchRunOptions = {},
 ): Promise<ToolCallResult[]> {
-  const limit = Math.max(1, options.concurrency ?? 16);
+  const requested = options.concurrency ?? 16;
+  const limit = requested >= 1 ? requested : 1; // NaN or less than one: one at a time, never none
   let running = 0;
   const waiting: (() => void)[] = [];
   const acquire = () => (running < limit ? (running++, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(() => { running++; resolve(); })));

@@ -3,8 +3,10 @@ import { JsonText, type AuditEntry } from './ports.js';
 import type { NormalisedOutput } from './steps/normalize-output.js';
 import type { Truncation } from './steps/truncate-output.js';
 import type { ToolCall, ToolCallResult } from './tool-call.js';
-import type { ToolError } from './tool-error.js';
-import { errorResult, type CallContext, type ToolExecutor } from './tool-executor.js';
+import type { PipelineStage, ToolError } from './tool-error.js';
+import type { CallContext, ToolExecutor } from './tool-executor.js';
+import { errorResult } from './error-result.js';
+import { describeThrown } from './steps/describe-thrown.js';
 
 /**
  * The audit trail of one call. Records of read-only calls are written without waiting (their
@@ -12,8 +14,11 @@ import { errorResult, type CallContext, type ToolExecutor } from './tool-executo
  * (write-ahead) and its terminal record to be acknowledged, and is refused if the log cannot be written.
  */
 export class CallAudit {
+  /** Where the call is in the pipeline, kept current by the steps: an unexpected throw is reported with it. */
+  stage: PipelineStage = 'lookup';
   private durable = false;
   private auditError = '';
+  private requestWritten = false;
 
   constructor(
     private readonly executor: ToolExecutor,
@@ -25,6 +30,7 @@ export class CallAudit {
   /** `true` at once for read-only calls; a promise for the rest, false when the log refused the record. */
   requested(declaration: ToolDeclaration, argsJson: string, argsHash: string): true | Promise<boolean> {
     this.durable = declaration.metadata.tier !== 'read-only';
+    this.requestWritten = true;
     const entry: AuditEntry = {
       type: 'ToolCallRequested', callId: this.call.id, tool: this.call.name, args: new JsonText(argsJson), argsHash,
       tier: declaration.metadata.tier, taskId: this.context.taskId, actorId: this.context.actorId,
@@ -33,17 +39,40 @@ export class CallAudit {
       this.note(entry);
       return true;
     }
-    return this.executor.audit.append(entry).then(() => true, (error: unknown) => {
-      this.auditError = error instanceof Error ? error.message : String(error);
+    return this.append(entry).then(() => true, (error: unknown) => {
+      this.auditError = describeThrown(error, 'the audit log').message;
       return false;
     });
   }
 
-  /** An informational record nothing waits on. */
+  /** An informational record nothing waits on; a sink that throws loses it, never the call. */
   note(entry: AuditEntry): void {
     const { audit } = this.executor;
-    if (audit.record) audit.record(entry);
-    else audit.append(entry).catch(() => undefined);
+    try {
+      if (audit.record) audit.record(entry);
+      else this.append(entry).catch(() => undefined);
+    } catch {
+      // The sink's own failure: the call's outcome does not depend on an informational record.
+    }
+  }
+
+  /**
+   * Something around the tool threw (a risk hook, a policy, an approver, a sink, a check): the call
+   * ends as `internal_error` naming the stage, and is audited like any other refusal or failure.
+   */
+  internalFailure(thrown: unknown): ToolCallResult | Promise<ToolCallResult> {
+    const ran = this.stage === 'run' || this.stage === 'output';
+    const { message, errorCode } = describeThrown(thrown, `the ${this.stage.replace('_', ' ')} step`);
+    const error: ToolError = { code: 'internal_error', stage: this.stage, message, ran, ...(errorCode ? { errorCode } : {}) };
+    try {
+      if (!this.requestWritten) {
+        this.requestWritten = true;
+        this.note({ type: 'ToolCallRequested', callId: this.call.id, tool: this.call.name, args: this.call.arguments, taskId: this.context.taskId, actorId: this.context.actorId });
+      }
+      return ran ? this.fail(error) : this.rejectAfterRequest(error);
+    } catch {
+      return errorResult(this.call, error, this.elapsed());
+    }
   }
 
   failClosed(): ToolCallResult {
@@ -52,18 +81,19 @@ export class CallAudit {
 
   /** A call refused before it was requested (unknown tool, bad arguments, a blocking hook). */
   reject(error: ToolError, request: { tool: string; args: unknown; tier?: string }): ToolCallResult | Promise<ToolCallResult> {
+    this.requestWritten = true;
     this.note({ type: 'ToolCallRequested', callId: this.call.id, ...request, taskId: this.context.taskId, actorId: this.context.actorId });
     return this.rejectAfterRequest(error);
   }
 
   rejectAfterRequest(error: ToolError, proof?: unknown): ToolCallResult | Promise<ToolCallResult> {
     const result = errorResult(this.call, error, this.elapsed(), proof);
-    return this.settle({ type: 'ToolCallRejected', callId: this.call.id, code: error.code, message: result.content }, result);
+    return this.settle({ type: 'ToolCallRejected', callId: this.call.id, code: error.code, message: result.content, ...detailsOf(error) }, result);
   }
 
   fail(error: ToolError, proof?: unknown): ToolCallResult | Promise<ToolCallResult> {
     const result = errorResult(this.call, error, this.elapsed(), proof);
-    return this.settle({ type: 'ToolCallFailed', callId: this.call.id, code: error.code, message: result.content, durationMs: result.durationMs }, result);
+    return this.settle({ type: 'ToolCallFailed', callId: this.call.id, code: error.code, message: result.content, durationMs: result.durationMs, ...detailsOf(error) }, result);
   }
 
   complete(output: unknown, normalised: NormalisedOutput, truncation: Truncation, proof?: unknown): ToolCallResult | Promise<ToolCallResult> {
@@ -87,7 +117,16 @@ export class CallAudit {
     }
     // The call already ran (or was refused); its outcome stands even if the record cannot be written.
     // Recovery will then see it as dangling.
-    return this.executor.audit.append(entry).then(() => this.finish(result), () => this.finish(result));
+    return this.append(entry).then(() => this.finish(result), () => this.finish(result));
+  }
+
+  /** The sink's `append` as a promise, whatever the sink does (throws, returns no promise). */
+  private append(entry: AuditEntry): Promise<unknown> {
+    try {
+      return Promise.resolve(this.executor.audit.append(entry));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   private finish(result: ToolCallResult): ToolCallResult {
@@ -99,4 +138,11 @@ export class CallAudit {
   private elapsed(): number {
     return Math.round((performance.now() - this.started) * 1000) / 1000;
   }
+}
+
+/** What a host needs beyond the code: the tool's own error code, the stage of an internal failure. */
+function detailsOf(error: ToolError): { errorCode?: string; stage?: PipelineStage } {
+  if (error.code === 'tool_failed') return error.errorCode ? { errorCode: error.errorCode } : {};
+  if (error.code === 'internal_error') return { stage: error.stage, ...(error.errorCode ? { errorCode: error.errorCode } : {}) };
+  return {};
 }

@@ -1,12 +1,15 @@
 export { ToolExecutor, MemoryAuditSink, errorResult } from './tool-executor.js';
 export type { ExecutorOptions, CallContext, BatchOptions, RiskLevelFn, ArgumentDialect } from './tool-executor.js';
 export type { ToolCall, ToolCallResult, ToolCallStatus } from './tool-call.js';
-export type { ToolError, ToolErrorCode, ArgumentIssue } from './tool-error.js';
+export type { ToolError, ToolErrorCode, ArgumentIssue, PipelineStage } from './tool-error.js';
 export { formatModelMessage } from './model-message.js';
 export type { ExecutorEvent, ExecutorEventListener, ToolCallState } from './events.js';
 export type { ToolHooks, HookCall, BeforeHookResult, AfterHookResult } from './hooks.js';
 export { JsonText } from './ports.js';
-export type { AuditEntry, AuditSink, PolicyPort, PolicyVerdict, PolicyEffect, RiskMode, RiskLevel, ApprovalRequest, ApprovalAnswer, ApprovalHandler } from './ports.js';
+export type { AuditEntry, AuditSink, PolicyPort, PolicyVerdict, PolicyEffect, RiskMode, RiskLevel, RiskReport, RiskAssessment, ApprovalRequest, ApprovalAnswer, ApprovalHandler } from './ports.js';
+export type { GatePreview } from './gate-preview.js';
+export { decideGate } from './steps/gate-decision.js';
+export type { GateDecision, GateFacts } from './steps/gate-decision.js';
 export { SessionApprovals } from './approval-memory.js';
 export { ToolCallAccumulator } from './tool-call-accumulator.js';
 export type { ToolCallDelta } from './tool-call-accumulator.js';
@@ -24,7 +27,7 @@ export { toToolResultMessages, fillDanglingCalls, repairOpenAIChatHistory, repai
 export type { ConversationFormat, OpenAIChatToolMessage, OpenAIResponsesToolOutput, AnthropicToolResultMessage, GeminiFunctionResponseContent } from './conversation.js';
 export { AuditLog, readAuditLog, planRecovery, markInterrupted, AuditLogLockedError, AuditWriteError, AuditLogCorruptError } from './audit/index.js';
 export type { AuditLogOptions, AuditRecord, Durability, RecoveryAction } from './audit/index.js';
-export { Policy, loadPolicy, parseRule, PolicyError, explainDecision, formatExplanation, approvalPatternMatcher } from './policy/index.js';
+export { Policy, loadPolicy, parseRule, PolicyError, explainDecision, formatExplanation, approvalPatternMatcher, ruleNamesProtectedPath } from './policy/index.js';
 export type { PolicyDocument, PolicyRuleSource, PolicyExample, PolicyRule, PolicyProof, PolicyExplanation, RuleExplanation, RulePattern } from './policy/index.js';
 export { ApprovalTokens } from './approval-token.js';
 export type { ApprovedCall, TokenCheck } from './approval-token.js';

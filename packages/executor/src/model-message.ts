@@ -1,4 +1,11 @@
-import type { ToolError } from './tool-error.js';
+import type { PipelineStage, ToolError } from './tool-error.js';
+
+const STAGE_WORDS: Record<PipelineStage, string> = {
+  lookup: 'while looking the tool up', arguments: 'while reading the arguments', hooks: 'in a before-call hook',
+  audit: 'while writing the audit log', capabilities: 'while checking capabilities', doom_loop: 'while checking for repeated calls',
+  policy: 'while evaluating the policy', risk: "while assessing the call's risk", approval: 'while asking for approval',
+  run: 'while running the tool', output: "while handling the tool's output",
+};
 
 /**
  * The one place that words errors for the model. Each message says what was wrong and what to do,
@@ -18,11 +25,17 @@ export function formatModelMessage(tool: string, error: ToolError): string {
         : `Tool execution failed: the arguments have ${list.length} problems:\n${list.map((m) => `- ${m}`).join('\n')}\nFix them and call '${tool}' again.`;
     }
     case 'approval_required':
-      return `Tool execution paused: '${tool}' needs the user's approval (${error.reason}) and none could be asked for. Do not retry; tell the user what you wanted to do.`;
+      return `Tool execution refused: '${tool}' needs approval (${error.reason}) and no one could be asked${error.message ? ` (${error.message})` : ''}, so it was not run. Do not retry; tell the user what you wanted to do.`;
     case 'approval_denied':
-      return `Tool execution rejected by the user: ${error.message ?? 'the call was not approved'}. Do not retry the same call; ask the user how to proceed.`;
+      return `Tool execution rejected at approval: ${error.message ?? 'the person asked declined the call'}. Do not retry the same call; ask the user how to proceed.`;
     case 'policy_denied':
-      return `Tool execution denied by policy${error.rule ? ` (rule ${error.rule})` : ''}${error.reason ? `: ${error.reason}` : ''}. Do not retry the same call.`;
+      return error.rule
+        ? `Tool execution denied by policy (rule ${error.rule})${error.reason ? `: ${error.reason}` : ''}. Do not retry the same call.`
+        : `Tool execution denied by policy: no rule allows '${tool}' and the policy's default is deny. Do not retry the same call.`;
+    case 'protected_path_unapproved':
+      return `Tool execution refused: '${tool}' touches the protected path${error.paths.length > 1 ? 's' : ''} ${error.paths.join(', ')}, and ${error.approval === 'blanket'
+        ? 'the approval given did not confirm it: blanket approval (such as --yes, or approving every call) never covers a protected path'
+        : 'no one could be asked to confirm it'}. It needs a person's explicit approval, or a policy allow rule naming the path. Do not retry; tell the user what you wanted to change.`;
     case 'capability_denied':
       return `Tool execution denied: '${tool}' needs capabilities this session was not granted (${error.missing.join(', ')}).`;
     case 'timeout':
@@ -30,7 +43,7 @@ export function formatModelMessage(tool: string, error: ToolError): string {
     case 'cancelled':
       return `Tool execution cancelled: ${error.reason}.`;
     case 'tool_failed':
-      return `Tool execution failed: ${error.message}`;
+      return `Tool execution failed: ${error.message}${error.errorCode && !error.message.includes(error.errorCode) ? ` (${error.errorCode})` : ''}`;
     case 'invalid_output':
       return `Tool execution failed: '${tool}' returned a result that does not match its declared output (${error.issues.map((i) => i.message).join('; ')}). This is a bug in the tool, not in your call.`;
     case 'hook_blocked':
@@ -43,5 +56,9 @@ export function formatModelMessage(tool: string, error: ToolError): string {
       return `Tool execution refused: the audit log cannot be written (${error.message}), so no side-effecting call may run.`;
     case 'interrupted':
       return `Tool call interrupted: ${error.reason}. It was not run again; ask the user to confirm before retrying.`;
+    case 'internal_error':
+      return error.ran
+        ? `Tool execution failed inside the executor after '${tool}' ran (${STAGE_WORDS[error.stage]}): ${error.message}. The tool's effects may have happened but its result is lost; check before retrying.`
+        : `Tool execution failed inside the executor (${STAGE_WORDS[error.stage]}): ${error.message}. '${tool}' was not run; this is not a problem with your call — tell the user if it happens again.`;
   }
 }

@@ -39,7 +39,11 @@ export type PolicyEffect = 'allow' | 'ask' | 'deny';
 
 export interface PolicyVerdict {
   effect: PolicyEffect;
-  rule?: { text: string; reason?: string; index?: number };
+  /**
+   * The rule that decided; absent when the policy's default did. `pattern` and `argument` (as parsed
+   * from the rule) let an allow rule cover a protected path it names (see `ruleNamesProtectedPath`).
+   */
+  rule?: { text: string; reason?: string; index?: number; pattern?: string; argument?: string };
   proof: unknown;
 }
 
@@ -51,6 +55,25 @@ export interface PolicyPort {
 export type RiskMode = 'autorun_all' | 'autorun_no_public' | 'autorun_none';
 export type RiskLevel = 'safe' | 'risky';
 
+/**
+ * What a tool's risk hook may report about one call besides its level: why, and which protected
+ * paths (`.git/config`, `.env`, ... as the policy would see them, workspace-relative) it touches.
+ * A call that touches a protected path is never covered by blanket approval.
+ */
+export interface RiskReport {
+  level: RiskLevel;
+  reason?: string;
+  protectedPaths?: readonly string[];
+}
+
+/** The risk of one call as the safety gate takes it. */
+export interface RiskAssessment {
+  level: RiskLevel;
+  reason: string;
+  /** Protected paths the call touches (non-empty means `level` is `risky`). */
+  protectedPaths?: readonly string[];
+}
+
 export interface ApprovalRequest {
   callId: string;
   tool: string;
@@ -58,9 +81,24 @@ export interface ApprovalRequest {
   argsHash: string;
   reason: string;
   declaration: ToolDeclaration;
+  /**
+   * Protected paths this call touches. Show them to the person asked; only an answer with
+   * `confirmProtected: true` approves them.
+   */
+  protectedPaths?: readonly string[];
 }
 
-export type ApprovalAnswer = { kind: 'once' } | { kind: 'always'; pattern?: string } | { kind: 'reject'; message?: string };
+/**
+ * An approver's answer. `once`/`always` approve; for a call with `protectedPaths` they count only with
+ * `confirmProtected: true` (a person saw those paths and approved them), so a handler that approves
+ * everything blindly can never reach a protected path. `reject`: the person (or host) declined.
+ * `unavailable`: nobody could be asked (no UI, a client without elicitation) — `message` says why.
+ */
+export type ApprovalAnswer =
+  | { kind: 'once'; confirmProtected?: boolean }
+  | { kind: 'always'; pattern?: string; confirmProtected?: boolean }
+  | { kind: 'reject'; message?: string }
+  | { kind: 'unavailable'; message: string };
 
 /** Asks a person (UI, CLI prompt, MCP elicitation) to approve one call. */
 export type ApprovalHandler = (request: ApprovalRequest) => Promise<ApprovalAnswer>;

@@ -162,7 +162,7 @@ describe('safety gate', () => {
   it('passes the rejection message to the model', async () => {
     const { executor } = setup({ approve: async () => ({ kind: 'reject', message: 'not on the production box' }) });
     const result = await executor.executeToolCall(call('shell_exec', { command: 'rm -rf build' }));
-    expect(result.content).toBe('Tool execution rejected by the user: not on the production box. Do not retry the same call; ask the user how to proceed.');
+    expect(result.content).toBe('Tool execution rejected at approval: not on the production box. Do not retry the same call; ask the user how to proceed.');
   });
 
   it.for([

@@ -5,7 +5,8 @@ import { EventBus, type ExecutorEventListener } from './events.js';
 import { DoomLoopGuard } from './doom-loop.js';
 import type { ToolHooks } from './hooks.js';
 import { formatModelMessage } from './model-message.js';
-import { JsonText, type ApprovalHandler, type AuditEntry, type AuditSink, type PolicyPort, type RiskLevel, type RiskMode } from './ports.js';
+import { errorResult } from './error-result.js';
+import { JsonText, type ApprovalHandler, type AuditEntry, type AuditSink, type PolicyPort, type RiskAssessment, type RiskLevel, type RiskMode, type RiskReport } from './ports.js';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './steps/parse-arguments.js';
 import type { ApprovalMemory } from './steps/safety-gate.js';
 import { SchemaValidator } from './steps/schema-validator.js';
@@ -13,18 +14,22 @@ import { DEFAULT_MAX_OUTPUT_BYTES } from './steps/truncate-output.js';
 import type { ToolCall, ToolCallResult } from './tool-call.js';
 import type { ToolError } from './tool-error.js';
 import { executeToolCall } from './execute-tool-call.js';
-import { runBatch } from './batch.js';
-import { resourcesOf } from './call-resources.js';
-import { parseArguments } from './steps/parse-arguments.js';
+import { executeBatch } from './batch.js';
 import { FullOutputStore } from './full-output-store.js';
 import { SessionApprovals } from './approval-memory.js';
-import { assessCallRisk } from './steps/assess-risk.js';
-import { canonicalJson, sha256Hex } from './steps/normalize-output.js';
+import { explainCall, previewGate, type GatePreview } from './gate-preview.js';
+import type { PolicyExplanation } from './policy/explain.js';
+
+export { errorResult };
 
 export type ArgumentDialect = 'json' | 'openai-strict';
 
-/** A per-call risk hook: may mark a call risky by its arguments (it can never make an enforced call safe). */
-export type RiskLevelFn = (args: Record<string, unknown>, context: CallContext) => RiskLevel;
+/**
+ * A per-call risk hook: may mark a call risky by its arguments (it can never make an enforced call
+ * safe), and report the protected paths it touches (`{ level: 'risky', protectedPaths: ['.git/config'] }`),
+ * which no blanket approval covers.
+ */
+export type RiskLevelFn = (args: Record<string, unknown>, context: CallContext) => RiskLevel | RiskReport;
 
 export interface ExecutorOptions {
   registry: ToolRegistry;
@@ -33,7 +38,7 @@ export interface ExecutorOptions {
   policy?: PolicyPort;
   riskMode?: RiskMode;
   /** Assesses a call's risk; the default applies the tier and the risk mode (see `defaultRiskAssessment`). */
-  assessRisk?: (input: { declaration: ToolDeclaration; args: Record<string, unknown>; mode: RiskMode; riskLevel?: RiskLevelFn; context: CallContext }) => { level: RiskLevel; reason: string };
+  assessRisk?: (input: { declaration: ToolDeclaration; args: Record<string, unknown>; mode: RiskMode; riskLevel?: RiskLevelFn; context: CallContext }) => RiskAssessment;
   riskLevel?: Record<string, RiskLevelFn>;
   approve?: ApprovalHandler;
   approvals?: ApprovalMemory;
@@ -117,41 +122,24 @@ export class ToolExecutor {
     return executeToolCall(this, call, context);
   }
 
-  /** Runs one model turn's calls with read parallelism and write barriers; results in call order. */
-  async executeBatch(calls: readonly ToolCall[], context: CallContext = {}, options: BatchOptions = {}): Promise<ToolCallResult[]> {
-    const batchId = `batch_${calls[0]?.id ?? 'empty'}_${calls.length}`;
-    this.events.emit({ type: 'tool_calls_batch_start', batchId, callIds: calls.map((c) => c.id) });
-    const entries = calls.map((call) => {
-      const declaration = this.registry.get(call.name)?.declaration;
-      const parsed = declaration ? parseArguments(call.arguments, this.parseLimits) : undefined;
-      return { call, resources: resourcesOf(declaration, parsed?.ok ? parsed.value : undefined) };
-    });
-    const results = await runBatch(entries, (call) => this.executeToolCall(call, context),
-      (call, reason) => this.skipped(call, reason), {
-        ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-        interrupted: () => Boolean(options.interrupted?.() || context.signal?.aborted),
-      });
-    this.events.emit({ type: 'tool_calls_batch_end', batchId, results });
-    return results;
+  /** Runs one model turn's calls with read parallelism and write barriers; results in call order. Never rejects. */
+  executeBatch(calls: readonly ToolCall[], context: CallContext = {}, options: BatchOptions = {}): Promise<ToolCallResult[]> {
+    return executeBatch(this, calls, context, options);
   }
 
   /**
    * What the safety gate would decide for a call, without running or auditing it — for hosts with
    * their own approval UI (the AI SDK's `needsApproval`, the Agents SDK's interruptions): `deny`
-   * (the policy refuses; running it returns the refusal), `ask` (a person must approve first),
-   * `allow`. A call the host approved then runs with `preApproved`; a denial still stands.
+   * (the policy refuses; running it returns the refusal), `ask` (a person must approve first; show them
+   * `protectedPaths`), `allow`. A call the host approved then runs with `preApproved`; a denial still stands.
    */
-  previewGate(name: string, args: Record<string, unknown>, context: CallContext = {}): { decision: 'allow' | 'ask' | 'deny'; reason: string } {
-    const declaration = this.registry.get(name)?.declaration;
-    if (!declaration) return { decision: 'allow', reason: 'unknown tools fail at lookup' };
-    const verdict = this.options.policy?.decide({ tool: name, args, declaration });
-    if (verdict?.effect === 'deny') return { decision: 'deny', reason: verdict.rule?.reason ?? `policy rule ${verdict.rule?.text ?? '(default)'}` };
-    const risk = assessCallRisk(this, declaration, args, context);
-    const reasons = [...(verdict?.effect === 'ask' ? [`policy rule ${verdict.rule?.text ?? '(default)'} asks for approval`] : []), ...(risk.level === 'risky' ? [risk.reason] : [])];
-    if (reasons.length === 0) return { decision: 'allow', reason: 'auto-run' };
-    const request = { callId: '', tool: name, args, argsHash: sha256Hex(canonicalJson(args)), reason: reasons.join('; '), declaration };
-    if (this.approvals.lookup(request)) return { decision: 'allow', reason: 'approved earlier in this session' };
-    return { decision: 'ask', reason: request.reason };
+  previewGate(name: string, args: Record<string, unknown>, context: CallContext = {}): GatePreview {
+    return previewGate(this, name, args, context);
+  }
+
+  /** `explainDecision` for a call as this executor takes it: its policy and its own risk assessment. */
+  explainCall(name: string, args: Record<string, unknown>, context: CallContext = {}): PolicyExplanation {
+    return explainCall(this, name, args, context);
   }
 
   /** The untruncated output text of a recent call (the model saw a truncated copy). */
@@ -161,15 +149,23 @@ export class ToolExecutor {
 
   /** Records a call refused before it reached the executor (e.g. by a UI) and returns its result. */
   async recordRejection(call: ToolCall, error: ToolError, context: CallContext = {}): Promise<ToolCallResult> {
-    await this.audit.append({ type: 'ToolCallRequested', callId: call.id, tool: call.name, args: call.arguments, taskId: context.taskId, actorId: context.actorId });
-    await this.audit.append({ type: 'ToolCallRejected', callId: call.id, code: error.code, message: formatModelMessage(call.name, error) });
+    try {
+      await this.audit.append({ type: 'ToolCallRequested', callId: call.id, tool: call.name, args: call.arguments, taskId: context.taskId, actorId: context.actorId });
+      await this.audit.append({ type: 'ToolCallRejected', callId: call.id, code: error.code, message: formatModelMessage(call.name, error) });
+    } catch {
+      // The refusal stands whether or not the log took it; recovery sees a missing record as dangling.
+    }
     return errorResult(call, error, 0);
   }
 
   /** @internal */
   skipped(call: ToolCall, reason: string): ToolCallResult {
     const error: ToolError = { code: 'skipped', reason };
-    void this.audit.append({ type: 'ToolCallRejected', callId: call.id, code: 'skipped', message: reason }).catch(() => undefined);
+    try {
+      void Promise.resolve(this.audit.append({ type: 'ToolCallRejected', callId: call.id, code: 'skipped', message: reason })).catch(() => undefined);
+    } catch {
+      // A sink that throws loses the record, never the result.
+    }
     return errorResult(call, error, 0);
   }
 
@@ -182,13 +178,6 @@ export class ToolExecutor {
   tool(name: string): RegisteredTool | undefined {
     return this.registry.get(name);
   }
-}
-
-export function errorResult(call: ToolCall, error: ToolError, durationMs: number, proof?: unknown): ToolCallResult {
-  return {
-    callId: call.id, tool: call.name, status: 'error', content: formatModelMessage(call.name, error), error,
-    truncated: false, durationMs, ...(proof !== undefined ? { proof } : {}),
-  };
 }
 
 /** Keeps audit records in memory: for tests and demos. Production passes a durable `AuditLog`. */

@@ -60,17 +60,29 @@ export function toReport(result: ToolCallResult): CallReport {
   };
 }
 
-/** `--yes` approves; an interactive terminal asks; otherwise nothing can approve and risky calls are refused. */
+/**
+ * `--yes` approves — except a call touching a protected path (`.git/`, `.env`, ...), which blanket
+ * approval never covers: an interactive terminal asks for it, and without one it is refused. Without
+ * `--yes` an interactive terminal asks; otherwise nothing can approve and risky calls are refused.
+ */
 function approvalHandler(options: CallOptions): ApprovalHandler | undefined {
-  if (options.yes) return async () => ({ kind: 'once' });
   const stdin = options.stdin ?? process.stdin;
-  if (!stdin.isTTY || options.args === '-') return undefined;
+  const ask = stdin.isTTY && options.args !== '-' ? terminalPrompt(stdin, options.stderr ?? process.stderr) : undefined;
+  if (!options.yes) return ask;
+  return async (request) => (request.protectedPaths?.length && ask ? ask(request) : { kind: 'once' });
+}
+
+/** Asks at the terminal; a yes to a call touching protected paths confirms them, since they were shown. */
+function terminalPrompt(stdin: NodeJS.ReadableStream, stderr: NodeJS.WritableStream): ApprovalHandler {
   return async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
-    const rl = readline.createInterface({ input: stdin, output: options.stderr ?? process.stderr });
+    const rl = readline.createInterface({ input: stdin, output: stderr });
+    const paths = request.protectedPaths ?? [];
+    const warning = paths.length > 0 ? `\nit touches protected path${paths.length > 1 ? 's' : ''}: ${paths.join(', ')}` : '';
     try {
-      const answer = (await rl.question(`\n${request.tool} ${JSON.stringify(request.args)}\nneeds approval: ${request.reason}\nAllow? [y] once, [a] always this session, [n] no: `)).trim().toLowerCase();
-      if (answer === 'y' || answer === 'yes') return { kind: 'once' };
-      if (answer === 'a' || answer === 'always') return { kind: 'always' };
+      const answer = (await rl.question(`\n${request.tool} ${JSON.stringify(request.args)}\nneeds approval: ${request.reason}${warning}\nAllow? [y] once, [a] always this session, [n] no: `)).trim().toLowerCase();
+      const confirm = paths.length > 0 ? { confirmProtected: true } : {};
+      if (answer === 'y' || answer === 'yes') return { kind: 'once', ...confirm };
+      if (answer === 'a' || answer === 'always') return { kind: 'always', ...confirm };
       return { kind: 'reject', message: 'the user declined at the terminal' };
     } finally {
       rl.close();

@@ -1,9 +1,16 @@
-import { explainDecision, formatExplanation, nearestNames, parseArguments, type Policy } from '@toolwright/executor';
+import { formatExplanation, nearestNames, parseArguments, ToolExecutor, type ExecutorOptions, type Policy } from '@toolwright/executor';
 import type { ToolRegistry } from '@toolwright/registry';
+import { coreToolsRiskLevels } from '@toolwright/core-tools';
 import { CliError } from '../cli-error.js';
+import { openWorkspace } from '../call-environment.js';
 
-/** `toolwright policy explain`: which rule decides a call, and every rule's verdict on it. */
-export function explainPolicy(registry: ToolRegistry, policy: Policy, tool: string, argsText: string, format: string): { text: string; decision: string } {
+/**
+ * `toolwright policy explain`: which rule decides a call, every rule's verdict on it, and what the
+ * executor then does — the executor's own decision (`ToolExecutor.explainCall`), with the core tools'
+ * risk hooks (`riskLevel`, default: bound to the workspace `.`, as `toolwright call` uses them), so
+ * explain and `call` agree.
+ */
+export function explainPolicy(registry: ToolRegistry, policy: Policy, tool: string, argsText: string, format: string, riskLevel?: ExecutorOptions['riskLevel']): { text: string; decision: string } {
   if (format !== 'text' && format !== 'json') throw new CliError(`Unknown --format '${format}'. Use text or json.`, 2);
   const declaration = registry.get(tool)?.declaration;
   if (!declaration && !/[*?[{]/.test(tool)) {
@@ -11,7 +18,13 @@ export function explainPolicy(registry: ToolRegistry, policy: Policy, tool: stri
     throw new CliError(`There is no tool named '${tool}'.${near.length ? ` Did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : ''}`, 2);
   }
   const parsed = parseArguments(argsText);
-  if (!parsed.ok) throw new CliError(`--args is not a JSON object: ${parsed.error.code === 'invalid_json' ? parsed.error.message : parsed.error.code}`, 2);
-  const explanation = explainDecision(policy, tool, parsed.value, declaration);
+  if (!parsed.ok) throw new CliError(`--args is not a usable JSON object: ${parsed.error.code === 'invalid_json' ? parsed.error.message : parsed.error.issues.map((i) => i.message).join('; ')}`, 2);
+  const executor = new ToolExecutor({ registry, policy, riskLevel: riskLevel ?? coreToolsRiskLevels({ workspace: openWorkspace('.') }) });
+  let explanation;
+  try {
+    explanation = executor.explainCall(tool, parsed.value);
+  } catch (error) {
+    throw new CliError(`Cannot assess the risk of this call: ${error instanceof Error ? error.message : String(error)}`, 1);
+  }
   return { decision: explanation.decision, text: format === 'json' ? JSON.stringify(explanation, null, 2) : formatExplanation(explanation) };
 }

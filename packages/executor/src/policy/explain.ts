@@ -1,5 +1,7 @@
 import type { ToolDeclaration } from '@toolwright/schema';
-import type { PolicyEffect } from '../ports.js';
+import type { PolicyEffect, RiskAssessment } from '../ports.js';
+import { defaultRiskAssessment } from '../steps/assess-risk.js';
+import { decideGate } from '../steps/gate-decision.js';
 import type { Policy, PolicyProof } from './policy.js';
 import { subjectOf, toolMatches } from './rule-pattern.js';
 
@@ -19,17 +21,32 @@ export interface RuleExplanation {
 
 export interface PolicyExplanation {
   tool: string;
+  /**
+   * What the executor does with the call, before anyone is asked (`decideGate`, the executor's own
+   * decision): `allow` runs it, `deny` refuses it, `ask` runs it only once approved.
+   */
   decision: PolicyEffect;
+  /** The policy's own verdict (the deciding rule's effect, or the default). */
+  policyDecision: PolicyEffect;
+  /** Why the executor decides so (an explicit allow rule approving a risky call, a protected path, ...). */
+  why: string;
+  /** Protected paths that only a person confirming them (or an allow rule naming them) can approve. */
+  protectedPaths?: readonly string[];
   proof: PolicyProof;
   rules: RuleExplanation[];
 }
 
 /**
  * Every rule's verdict on one call, in evaluation order (deny → ask → allow, file order within
- * each), and the one that decides; the default applies when none matches.
+ * each), the one that decides (the default applies when none matches), and what the executor then
+ * does with the call given its risk — by the same `decideGate` the executor runs, so they agree.
+ * Without `risk`, the default risk assessment of the declaration applies (risk mode autorun_no_public);
+ * pass the executor's own (`ToolExecutor.explainCall` does) when it has risk hooks.
  */
-export function explainDecision(policy: Policy, tool: string, args: Record<string, unknown>, declaration?: ToolDeclaration): PolicyExplanation {
+export function explainDecision(policy: Policy, tool: string, args: Record<string, unknown>, declaration?: ToolDeclaration, risk?: RiskAssessment): PolicyExplanation {
   const verdict = policy.decide({ tool, args, ...(declaration ? { declaration } : {}) });
+  const assessed = risk ?? (declaration ? defaultRiskAssessment({ declaration, args, mode: 'autorun_no_public', context: {} }) : { level: 'safe', reason: 'auto-run' });
+  const gate = decideGate({ verdict, risk: assessed });
   const order: PolicyEffect[] = ['deny', 'ask', 'allow'];
   const rules = [...policy.rules]
     .sort((a, b) => order.indexOf(a.effect) - order.indexOf(b.effect) || a.index - b.index)
@@ -48,7 +65,8 @@ export function explainDecision(policy: Policy, tool: string, args: Record<strin
         matched, why, decisive: verdict.proof.ruleIndex === rule.index,
       };
     });
-  return { tool, decision: verdict.effect, proof: verdict.proof, rules };
+  const protectedPaths = gate.decision === 'ask' && gate.protectedPaths.length > 0 ? { protectedPaths: gate.protectedPaths } : {};
+  return { tool, decision: gate.decision, policyDecision: verdict.effect, why: gate.why, ...protectedPaths, proof: verdict.proof, rules };
 }
 
 /** The explanation as text for a terminal. */
@@ -57,7 +75,8 @@ export function formatExplanation(explanation: PolicyExplanation): string {
   const decisive = explanation.rules.find((r) => r.decisive);
   lines.push(decisive
     ? `  decided by rule ${decisive.index + 1}: ${decisive.effect} ${decisive.rule}${decisive.reason ? ` — ${decisive.reason}` : ''}`
-    : `  no rule matches; the default (${explanation.decision}) applies`);
+    : `  no rule matches; the default (${explanation.policyDecision}) applies`);
+  lines.push(`  the executor ${explanation.decision === 'allow' ? 'runs it' : explanation.decision === 'deny' ? 'refuses it' : 'runs it only once approved'}: ${explanation.why}`);
   if (explanation.rules.length > 0) lines.push('  rules in evaluation order (deny → ask → allow):');
   for (const rule of explanation.rules) {
     const mark = rule.decisive ? '→' : rule.matched ? '✓' : '·';

@@ -5,3 +5,4 @@ export type { RulePattern } from './rule-pattern.js';
 export { explainDecision, formatExplanation } from './explain.js';
 export type { PolicyExplanation, RuleExplanation } from './explain.js';
 export { approvalPatternMatcher } from './approval-pattern.js';
+export { ruleNamesProtectedPath } from './names-protected-path.js';

@@ -62,7 +62,10 @@ export class Policy implements PolicyPort {
         const subject = subjectOf(rule, declaration, input.args);
         return {
           effect,
-          rule: { text: rule.text, index: rule.index, ...(rule.reason ? { reason: rule.reason } : {}) },
+          rule: {
+            text: rule.text, index: rule.index, ...(rule.reason ? { reason: rule.reason } : {}),
+            ...(rule.pattern !== undefined ? { pattern: rule.pattern } : {}), ...(rule.argument !== undefined ? { argument: rule.argument } : {}),
+          },
           proof: this.proof(effect, rule, subject),
         };
       }

@@ -2,6 +2,8 @@ import type { ToolDeclaration } from '@toolwright/schema';
 import type { ToolError } from '../tool-error.js';
 import type { ToolCall } from '../tool-call.js';
 import type { ToolExecutor } from '../tool-executor.js';
+import { canonicalJson } from './normalize-output.js';
+import { describeThrown } from './describe-thrown.js';
 
 /** Before-hooks in order: any may block the call (the model sees the reason) or rewrite its arguments. */
 export async function applyBeforeHooks(executor: ToolExecutor, call: ToolCall, declaration: ToolDeclaration, args: Record<string, unknown>):
@@ -13,14 +15,21 @@ export async function applyBeforeHooks(executor: ToolExecutor, call: ToolCall, d
     try {
       answer = await hook.beforeCall({ callId: call.id, tool: call.name, args: current, declaration });
     } catch (error) {
-      return { ok: false, error: { code: 'hook_blocked', hook: hook.name, reason: `hook '${hook.name}' failed: ${(error as Error).message}` } };
+      return { ok: false, error: { code: 'hook_blocked', hook: hook.name, reason: `hook '${hook.name}' failed: ${describeThrown(error, 'the hook').message}` } };
     }
     if (!answer) continue;
-    if ('block' in answer) return { ok: false, error: { code: 'hook_blocked', hook: hook.name, reason: answer.block } };
-    // Rewritten arguments are validated again: a hook cannot smuggle in what the schema forbids.
-    const issues = executor.validator.validate(declaration.parameters, answer.args);
+    if (typeof answer !== 'object') return { ok: false, error: { code: 'hook_blocked', hook: hook.name, reason: `hook '${hook.name}' answered neither a block nor arguments` } };
+    if ('block' in answer) return { ok: false, error: { code: 'hook_blocked', hook: hook.name, reason: typeof answer.block === 'string' ? answer.block : `hook '${hook.name}' blocked the call` } };
+    const rewritten: unknown = answer.args;
+    if (typeof rewritten !== 'object' || rewritten === null || Array.isArray(rewritten)) {
+      return { ok: false, error: { code: 'hook_blocked', hook: hook.name, reason: `hook '${hook.name}' produced arguments that are not an object` } };
+    }
+    // Rewritten arguments are checked again: a hook cannot smuggle in what the schema forbids, nor a
+    // value JSON cannot hold (NaN, a bigint, a cycle) that the audit log and the hash could not record.
+    const problem = unrepresentable(rewritten);
+    const issues = problem ? [{ path: '$', message: problem }] : executor.validator.validate(declaration.parameters, rewritten);
     if (issues.length > 0) return { ok: false, error: { code: 'hook_blocked', hook: hook.name, reason: `hook '${hook.name}' produced invalid arguments: ${issues.map((i) => i.message).join('; ')}` } };
-    current = answer.args;
+    current = rewritten as Record<string, unknown>;
   }
   return { ok: true, args: current };
 }
@@ -38,4 +47,13 @@ export async function applyAfterHooks(executor: ToolExecutor, call: ToolCall, de
     }
   }
   return current;
+}
+
+function unrepresentable(args: object): string | undefined {
+  try {
+    canonicalJson(args, 'the arguments');
+    return undefined;
+  } catch (error) {
+    return describeThrown(error, 'the arguments').message;
+  }
 }

@@ -1,9 +1,9 @@
 import type { ToolDeclaration } from '@toolwright/schema';
-import type { RiskLevel, RiskMode } from '../ports.js';
+import type { RiskAssessment, RiskLevel, RiskMode, RiskReport } from '../ports.js';
 import type { CallContext, ToolExecutor } from '../tool-executor.js';
 
 /** Step 4's input: how risky this call is under the executor's risk mode. */
-export function assessCallRisk(executor: ToolExecutor, declaration: ToolDeclaration, args: Record<string, unknown>, context: CallContext): { level: RiskLevel; reason: string } {
+export function assessCallRisk(executor: ToolExecutor, declaration: ToolDeclaration, args: Record<string, unknown>, context: CallContext): RiskAssessment {
   const mode = executor.options.riskMode ?? 'autorun_no_public';
   const riskLevel = executor.options.riskLevel?.[declaration.name];
   const assess = executor.options.assessRisk ?? defaultRiskAssessment;
@@ -16,19 +16,39 @@ const SCOPED_PUBLIC = /^public:\//;
  * The seed's risk model: privileged tools are always risky (enforced, in every mode); under
  * `autorun_none` every side-effecting call is risky; under `autorun_no_public` (default) a
  * side-effecting call that names a `public:/` path is risky; `autorun_all` runs the rest.
- * A per-tool `riskLevel(args, ctx)` may raise a call to risky, never lower an enforced one.
+ * A per-tool `riskLevel(args, ctx)` may raise a call to risky, never lower an enforced one, and may
+ * report the protected paths the call touches — those make it risky in every mode, whatever the tier.
+ * An answer that is neither `safe` nor `risky` counts as risky.
  */
 export function defaultRiskAssessment(input: {
   declaration: ToolDeclaration; args: Record<string, unknown>; mode: RiskMode; context: CallContext;
-  riskLevel?: (args: Record<string, unknown>, context: CallContext) => RiskLevel;
-}): { level: RiskLevel; reason: string } {
+  riskLevel?: (args: Record<string, unknown>, context: CallContext) => RiskLevel | RiskReport;
+}): RiskAssessment {
   const { declaration, args, mode } = input;
   const tier = declaration.metadata.tier;
+  const report = input.riskLevel ? readReport(input.riskLevel(args, input.context)) : undefined;
+  if (report?.protectedPaths.length) {
+    const list = report.protectedPaths.join(', ');
+    return { level: 'risky', reason: report.reason ?? `it touches the protected path${report.protectedPaths.length > 1 ? 's' : ''} ${list}`, protectedPaths: report.protectedPaths };
+  }
   if (tier === 'privileged') return { level: 'risky', reason: `'${declaration.name}' is privileged and always needs approval` };
-  if (input.riskLevel?.(args, input.context) === 'risky') return { level: 'risky', reason: `'${declaration.name}' judged this call risky` };
+  if (report && report.level !== 'safe') return { level: 'risky', reason: report.reason ?? `'${declaration.name}' judged this call risky` };
   if (tier === 'read-only' || mode === 'autorun_all') return { level: 'safe', reason: 'auto-run' };
   if (mode === 'autorun_none') return { level: 'risky', reason: `risk mode autorun_none asks before every side-effecting call` };
   const publicPath = Object.values(args).find((value) => typeof value === 'string' && SCOPED_PUBLIC.test(value));
   if (publicPath !== undefined) return { level: 'risky', reason: `it changes the public scope (${String(publicPath)})` };
   return { level: 'safe', reason: 'auto-run' };
+}
+
+/** A risk hook's answer, read defensively: a malformed answer is risky, never safe. */
+function readReport(answer: unknown): { level: RiskLevel | 'invalid'; reason?: string; protectedPaths: string[] } {
+  if (answer === 'safe' || answer === 'risky') return { level: answer, protectedPaths: [] };
+  if (typeof answer !== 'object' || answer === null) return { level: 'invalid', protectedPaths: [] };
+  const { level, reason, protectedPaths } = answer as Partial<RiskReport>;
+  const paths = Array.isArray(protectedPaths) ? protectedPaths.filter((p): p is string => typeof p === 'string' && p !== '') : [];
+  return {
+    level: level === 'safe' || level === 'risky' ? level : 'invalid',
+    ...(typeof reason === 'string' && reason !== '' ? { reason } : {}),
+    protectedPaths: paths,
+  };
 }

@@ -32,8 +32,8 @@ export function sha256Hex(text: string): string {
  * The path named in an error is rebuilt only when there is one: the walk itself allocates nothing but
  * the output.
  */
-export function canonicalJson(value: unknown): string {
-  return walk(value, { ancestors: [], keys: [] });
+export function canonicalJson(value: unknown, root = 'the output'): string {
+  return walk(value, { ancestors: [], keys: [], root });
 }
 
 interface WalkState {
@@ -41,9 +41,11 @@ interface WalkState {
   ancestors: object[];
   /** Keys and indexes from the root to the current value, for error messages. */
   keys: (string | number)[];
+  /** What the value is, for error messages ("the output", "the arguments"). */
+  root: string;
 }
 
-function walk(current: unknown, state: WalkState): string {
+function walk(current: unknown, state: WalkState, replaced = false): string {
   switch (typeof current) {
     case 'string':
       return stringJson(current);
@@ -60,7 +62,8 @@ function walk(current: unknown, state: WalkState): string {
   }
   if (current === null) return 'null';
   const withJson = current as { toJSON?: () => unknown };
-  if (typeof withJson.toJSON === 'function') return walk(withJson.toJSON(), state);
+  // Like JSON.stringify, toJSON is applied once: a toJSON that returns its own object does not loop.
+  if (!replaced && typeof withJson.toJSON === 'function') return walk(withJson.toJSON(), state, true);
   const { ancestors, keys } = state;
   if (ancestors.includes(current)) refuse(state, 'refers back to itself (a cycle)');
   ancestors.push(current);
@@ -91,12 +94,12 @@ function walk(current: unknown, state: WalkState): string {
 }
 
 function refuse(state: WalkState, what: string): never {
-  throw new TypeError(`${describePath(state.keys)} ${what}, which JSON cannot represent`);
+  throw new TypeError(`${describePath(state.root, state.keys)} ${what}, which JSON cannot represent`);
 }
 
 /** `the output.items[2].name`: where a value sits, for error messages. */
-function describePath(keys: readonly (string | number)[]): string {
-  let path = 'the output';
+function describePath(root: string, keys: readonly (string | number)[]): string {
+  let path = root;
   for (const key of keys) path += typeof key === 'number' ? `[${key}]` : `.${key}`;
   return path;
 }

@@ -55,7 +55,77 @@ describe(parseArguments, () => {
     fc.assert(fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify(v)), fc.string({ unit: 'binary' })), (text) => {
       const result = parseArguments(text);
       if (result.ok) expect(result.value).toEqual(JSON.parse(text));
-      else expect(result.error.line).toBeGreaterThanOrEqual(1);
+      else if (result.error.code === 'invalid_json') expect(result.error.line).toBeGreaterThanOrEqual(1);
+      else expect(result.error.issues[0]!.path).toMatch(/^\$/);
     }), { numRuns: 20_000 });
+  });
+
+  it('refuses a value that is not text', () => {
+    for (const value of [undefined, null, 42, { path: 'a' }]) {
+      expect(parseArguments(value as unknown as string)).toMatchObject({ ok: false, error: { code: 'invalid_json', message: expect.stringContaining('must be JSON text') } });
+    }
+  });
+});
+
+describe('parseArguments and numbers JavaScript cannot hold', () => {
+  it.for([
+    ['{"path":"a.txt","offset":1e400}', '$.offset', 'would become Infinity'],
+    ['{"a":[1,{"b":-1e309}]}', '$.a[1].b', 'would become -Infinity'],
+    ['{"n":9007199254740992}', '$.n', 'beyond ±9007199254740991'],
+    ['{"n":-12345678901234567890}', '$.n', 'cannot be held exactly'],
+    ['{"x y":{"n":1E999}}', '$["x y"].n', 'too large for a number'],
+    [`{"n":${'9'.repeat(400)}}`, '$.n', '(400 digits)'],
+    // The scanner reads it too: here a forbidden key later sends the text down the slow road.
+    ['{"n":1e400,"__proto__":1}', '$.n', 'would become Infinity'],
+    ['{"list":[0,1,2,99999999999999999999]}', '$.list[3]', 'beyond'],
+  ] as const)('refuses %s with its JSON path', ([text, path, message]) => {
+    const result = parseArguments(text);
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid_arguments', issues: [{ path, message: expect.stringContaining(message) }] } });
+  });
+
+  it.for([
+    ['{"n":9007199254740991}', 9007199254740991],
+    ['{"n":-9007199254740991}', -9007199254740991],
+    ['{"f":1e300}', 1e300],
+    ['{"f":1.7976931348623157e308}', 1.7976931348623157e308],
+    ['{"f":12345678901234567890.5}', 12345678901234567890.5],
+    ['{"z":-0}', -0],
+    ['{"u":1e-400}', 0],
+  ] as const)('accepts %s: a float is a float, only integer literals must be exact', ([text, value]) => {
+    const result = parseArguments(text);
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(Object.is(Object.values(result.value)[0], value)).toBe(true);
+  });
+
+  it('keeps syntax errors ahead of numbers in the text, and numbers ahead of later syntax errors', () => {
+    expect(parseArguments('{"__proto__":1,"n":1e400}')).toMatchObject({ ok: false, error: { code: 'invalid_json', message: expect.stringContaining('__proto__') } });
+    expect(parseArguments('[1e400]')).toMatchObject({ ok: false, error: { code: 'invalid_json', message: expect.stringContaining('must be a JSON object') } });
+  });
+
+  /** A number literal of any form: plain or huge integers, fractions, exponents up to overflow. */
+  const literal = fc.oneof(
+    fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String),
+    fc.bigInt({ min: -(2n ** 54n), max: 2n ** 54n }).map(String),
+    fc.tuple(fc.integer({ min: -999, max: 999 }), fc.nat(999), fc.integer({ min: -420, max: 420 })).map(([a, b, e]) => `${a}.${b}e${e}`),
+    fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 290, max: 330 })).map(([a, e]) => `${a}E+${e}`),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
+  );
+  const position = fc.array(fc.oneof(fc.constantFrom('a', 'b c', 'constructor'), fc.nat(3)), { maxLength: 4 });
+
+  it('refuses exactly the literals that do not survive, at their path, on both roads (property)', () => {
+    fc.assert(fc.property(literal, position, fc.boolean(), (number, keys, slowRoad) => {
+      let text = number;
+      for (const key of [...keys].reverse()) text = typeof key === 'number' ? `[${'0,'.repeat(key)}${text}]` : `{${JSON.stringify(key)}:${text}}`;
+      // A duplicate key after the number sends the text down the scanner's road; the number comes first.
+      text = `{"v":${text}${slowRoad ? ',"d":1,"d":2' : ''}}`;
+      const value = Number(number);
+      const integer = !/[.eE]/.test(number);
+      const refused = !Number.isFinite(value) || (integer && !Number.isSafeInteger(value));
+      const result = parseArguments(text);
+      const path = `$.v${keys.map((k) => (typeof k === 'number' ? `[${k}]` : k === 'b c' ? '["b c"]' : `.${k}`)).join('')}`;
+      if (refused) expect(result).toMatchObject({ ok: false, error: { code: 'invalid_arguments', issues: [{ path }] } });
+      else if (slowRoad) expect(result).toMatchObject({ ok: false, error: { code: 'invalid_json', message: expect.stringContaining('duplicate key') } });
+      else expect(result).toEqual({ ok: true, value: JSON.parse(text) });
+    }), { numRuns: 5_000 });
   });
 });

@@ -10,7 +10,7 @@ import { runWithTimeout, type LazySignal, type RunOutcome } from './run-with-tim
  * (`getToolContext()`), with heartbeat and progress events while listeners are attached.
  */
 export function runTool(executor: ToolExecutor, call: ToolCall, tool: RegisteredTool, args: Record<string, unknown>, context: CallContext): Promise<RunOutcome<unknown>> {
-  const timeoutMs = Math.min(tool.declaration.metadata.timeoutMs, context.timeoutMs ?? Infinity, executor.options.maxTimeoutMs ?? Infinity);
+  const timeoutMs = Math.min(limit(tool.declaration.metadata.timeoutMs), limit(context.timeoutMs), limit(executor.options.maxTimeoutMs));
   const events = executor.events;
   const start = (lazy: LazySignal) => executor.runInContext(new RunningCall(call, lazy, events, context), () => tool.invoke(args));
   if (!events.active) return runWithTimeout(start, timeoutMs, context.signal);
@@ -20,6 +20,14 @@ export function runTool(executor: ToolExecutor, call: ToolCall, tool: Registered
   const running = runWithTimeout(start, timeoutMs, context.signal);
   void running.finally(() => clearInterval(heartbeat));
   return running;
+}
+
+/** The longest delay a timer holds (Node fires a longer one at once): also the limit when none is set. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A limit as a timer can take it: a missing or NaN limit is no limit, a negative one expires at once. */
+function limit(ms: number | undefined): number {
+  return typeof ms === 'number' && !Number.isNaN(ms) ? Math.min(Math.max(ms, 0), MAX_TIMER_MS) : MAX_TIMER_MS;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ToolError } from '../tool-error.js';
 import { deadlines } from './deadlines.js';
+import { describeThrown } from './describe-thrown.js';
 
 export type RunOutcome<T> = { ok: true; value: T } | { ok: false; error: Extract<ToolError, { code: 'timeout' | 'cancelled' | 'tool_failed' }> };
 
@@ -69,24 +70,19 @@ class LazyAbortController implements LazySignal {
   }
 }
 
-/** The model sees the error's message, never its stack. */
+/** The model sees the error's message, never its stack; the error's own string `code` is kept for hosts. */
 export function toolFailure(error: unknown): Extract<ToolError, { code: 'tool_failed' }> {
-  if (error instanceof Error) {
-    return { code: 'tool_failed', message: error.message || error.name, ...(error.name && error.name !== 'Error' ? { name: error.name } : {}) };
-  }
-  return { code: 'tool_failed', message: typeof error === 'string' ? error : `the tool threw ${safeDescribe(error)}` };
+  const { message, name, errorCode } = describeThrown(error, 'the tool');
+  return { code: 'tool_failed', message, ...(name ? { name } : {}), ...(errorCode ? { errorCode } : {}) };
 }
 
 function reasonOf(signal: AbortSignal): string {
   const reason: unknown = signal.reason;
-  if (reason instanceof Error) return reason.message || 'the call was cancelled';
-  return typeof reason === 'string' ? reason : 'the call was cancelled';
-}
-
-function safeDescribe(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? String(value);
+    if (typeof reason === 'string' && reason !== '') return describeThrown(reason, 'the caller').message;
+    if (reason instanceof Error) return describeThrown(reason, 'the caller').message;
   } catch {
-    return Object.prototype.toString.call(value);
+    // A proxy reason whose traps throw: fall through to the plain wording.
   }
+  return 'the call was cancelled';
 }

@@ -1,6 +1,8 @@
 import type { ToolDeclaration } from '@toolwright/schema';
-import type { ToolError } from '../tool-error.js';
-import type { ApprovalAnswer, ApprovalHandler, ApprovalRequest, PolicyPort, PolicyVerdict, RiskLevel } from '../ports.js';
+import type { PipelineStage, ToolError } from '../tool-error.js';
+import type { ApprovalAnswer, ApprovalHandler, ApprovalRequest, PolicyPort, PolicyVerdict, RiskAssessment } from '../ports.js';
+import { decideGate } from './gate-decision.js';
+import { describeThrown } from './describe-thrown.js';
 
 /** Remembers `always` answers for the session and answers matching calls without asking again. */
 export interface ApprovalMemory {
@@ -13,52 +15,104 @@ export interface GateInput {
   declaration: ToolDeclaration;
   args: Record<string, unknown>;
   argsHash: string;
-  policy?: PolicyPort;
-  risk: { level: RiskLevel; reason: string };
+  policy: PolicyPort | undefined;
+  /** The call's risk, assessed only when the policy does not deny it. */
+  risk: () => RiskAssessment;
   /** Extra reason to ask (e.g. a doom loop), whatever policy and risk say. */
-  forceAsk?: string;
-  approve?: ApprovalHandler;
+  forceAsk: string | undefined;
+  approve: ApprovalHandler | undefined;
   memory: ApprovalMemory;
-  /** An out-of-band approval already verified for exactly this call. */
-  preApproved?: boolean;
+  /** An out-of-band approval verified for exactly this call; consulted only when the call needs approval. */
+  preApproved: (() => boolean) | undefined;
+  /** The stage the gate is in, kept current so a throwing policy, risk hook or approver is reported as such. */
+  progress: { stage: PipelineStage };
 }
+
+type GateError = Extract<ToolError, { code: 'policy_denied' | 'approval_denied' | 'approval_required' | 'protected_path_unapproved' | 'internal_error' }>;
 
 export type GateOutcome =
-  | { ok: true; verdict?: PolicyVerdict; approval?: ApprovalAnswer['kind'] | 'remembered' | 'token' }
-  | { ok: false; verdict?: PolicyVerdict; error: Extract<ToolError, { code: 'policy_denied' | 'approval_denied' | 'approval_required' }>; approval?: 'reject' };
+  | { ok: true; verdict?: PolicyVerdict; approval?: 'once' | 'always' | 'remembered' | 'token' | 'policy' }
+  | { ok: false; verdict?: PolicyVerdict; error: GateError; approval?: 'reject' | 'unavailable' | 'unconfirmed' | 'invalid' };
 
 /**
- * Steps 4–5 of the pipeline. The policy decides first (a denied call never bothers the user);
- * a call runs without asking only when the policy allows it, its risk is `safe` and nothing forces a
- * question; otherwise the approval callback is asked (once / always / reject). Without a callback a
- * call that needs approval is refused, never run.
+ * Steps 4–5 of the pipeline. The policy decides first (a denied call never bothers anyone), then
+ * `decideGate` — the decision `explainDecision` shows — says whether the call runs, or must be approved.
+ * Approval comes from an out-of-band token, a remembered `always`, or the approval callback; a call
+ * touching a protected path is never answered from memory, and the callback's approval counts for it only
+ * with `confirmProtected`. Without a callback a call that needs approval is refused, never run.
  */
 export function passSafetyGate(input: GateInput): GateOutcome | Promise<GateOutcome> {
+  const { progress } = input;
+  progress.stage = 'policy';
   const verdict = input.policy?.decide({ tool: input.declaration.name, args: input.args, declaration: input.declaration });
-  if (verdict?.effect === 'deny') {
-    return { ok: false, verdict, error: { code: 'policy_denied', ...(verdict.rule ? { rule: verdict.rule.text } : {}), ...(verdict.rule?.reason ? { reason: verdict.rule.reason } : {}) } };
-  }
-  const reasons: string[] = [];
-  if (verdict?.effect === 'ask') reasons.push(`policy rule ${verdict.rule?.text ?? '(default)'} asks for approval`);
-  if (input.risk.level === 'risky') reasons.push(input.risk.reason);
-  if (input.forceAsk) reasons.push(input.forceAsk);
-  if (reasons.length === 0) return { ok: true, ...(verdict ? { verdict } : {}) };
-  if (input.preApproved) return { ok: true, ...(verdict ? { verdict } : {}), approval: 'token' };
-
+  if (verdict !== undefined) checkVerdict(verdict);
+  if (verdict?.effect !== 'deny') progress.stage = 'risk';
+  const gate = decideGate({ verdict, risk: verdict?.effect === 'deny' ? SAFE : input.risk(), forceAsk: input.forceAsk });
+  if (gate.decision === 'allow' && !verdict) return RUN_UNASKED; // the common case, without allocating
+  const withVerdict = verdict ? { verdict } : {};
+  if (gate.decision === 'deny') return { ok: false, ...withVerdict, error: gate.error };
+  if (gate.decision === 'allow') return gate.by === 'policy-rule' ? { ok: true, ...withVerdict, approval: 'policy' } : { ok: true, ...withVerdict };
+  progress.stage = 'approval';
+  if (input.preApproved?.()) return { ok: true, ...withVerdict, approval: 'token' };
+  const protectedPaths = [...gate.protectedPaths];
   const request: ApprovalRequest = {
     callId: input.callId, tool: input.declaration.name, args: input.args, argsHash: input.argsHash,
-    reason: reasons.join('; '), declaration: input.declaration,
+    reason: gate.reason, declaration: input.declaration, ...(protectedPaths.length > 0 ? { protectedPaths } : {}),
   };
-  if (!input.forceAsk && input.memory.lookup(request)) return { ok: true, ...(verdict ? { verdict } : {}), approval: 'remembered' };
-  if (!input.approve) return { ok: false, ...(verdict ? { verdict } : {}), error: { code: 'approval_required', reason: request.reason } };
-  return askForApproval(input, request, verdict);
+  if (!input.forceAsk && protectedPaths.length === 0 && input.memory.lookup(request)) return { ok: true, ...withVerdict, approval: 'remembered' };
+  if (!input.approve) {
+    return { ok: false, ...withVerdict, error: protectedPaths.length > 0 ? { code: 'protected_path_unapproved', paths: protectedPaths, approval: 'none' } : { code: 'approval_required', reason: request.reason } };
+  }
+  // A handler that answers without a promise is taken at its word, then judged like any other answer.
+  return Promise.resolve(input.approve(request)).then((answer: unknown) => judgeAnswer(input, request, verdict, answer));
 }
 
-async function askForApproval(input: GateInput, request: ApprovalRequest, verdict: PolicyVerdict | undefined): Promise<GateOutcome> {
-  const answer = await input.approve!(request);
-  if (answer.kind === 'reject') {
-    return { ok: false, ...(verdict ? { verdict } : {}), approval: 'reject', error: { code: 'approval_denied', reason: request.reason, ...(answer.message ? { message: answer.message } : {}) } };
+/** A policy port's answer must be a verdict: anything else is the policy's failure, never an allow. */
+export function checkVerdict(verdict: PolicyVerdict): void {
+  const effect: unknown = typeof verdict === 'object' && verdict !== null ? verdict.effect : undefined;
+  if (effect !== 'allow' && effect !== 'ask' && effect !== 'deny') throw new TypeError(`the policy answered ${describeAnswer(verdict)}, which is not a verdict`);
+}
+
+const SAFE: RiskAssessment = { level: 'safe', reason: 'not assessed: the policy denies the call' };
+const RUN_UNASKED: GateOutcome = Object.freeze({ ok: true });
+
+/** What an approver's answer means for this call; anything but a well-formed approval refuses it. */
+function judgeAnswer(input: GateInput, request: ApprovalRequest, verdict: PolicyVerdict | undefined, answer: unknown): GateOutcome {
+  const withVerdict = verdict ? { verdict } : {};
+  const paths = request.protectedPaths ?? [];
+  const kind = typeof answer === 'object' && answer !== null ? (answer as { kind?: unknown }).kind : undefined;
+  const message = typeof answer === 'object' && answer !== null ? (answer as { message?: unknown }).message : undefined;
+  const said = typeof message === 'string' && message !== '' ? { message: describeThrown(message, '').message } : {};
+  switch (kind) {
+    case 'reject':
+      return { ok: false, ...withVerdict, approval: 'reject', error: { code: 'approval_denied', reason: request.reason, ...said } };
+    case 'unavailable':
+      return {
+        ok: false, ...withVerdict, approval: 'unavailable',
+        error: paths.length > 0 ? { code: 'protected_path_unapproved', paths: [...paths], approval: 'none' } : { code: 'approval_required', reason: request.reason, ...said },
+      };
+    case 'once':
+    case 'always': {
+      const approved = answer as Extract<ApprovalAnswer, { kind: 'once' | 'always' }>;
+      if (paths.length > 0 && approved.confirmProtected !== true) {
+        return { ok: false, ...withVerdict, approval: 'unconfirmed', error: { code: 'protected_path_unapproved', paths: [...paths], approval: 'blanket' } };
+      }
+      if (approved.kind === 'always') input.memory.remember(request, approved);
+      return { ok: true, ...withVerdict, approval: approved.kind };
+    }
+    default:
+      return {
+        ok: false, ...withVerdict, approval: 'invalid',
+        error: { code: 'internal_error', stage: 'approval', ran: false, message: `the approval handler answered ${describeAnswer(answer)}, which is not an approval` },
+      };
   }
-  if (answer.kind === 'always') input.memory.remember(request, answer);
-  return { ok: true, ...(verdict ? { verdict } : {}), approval: answer.kind };
+}
+
+function describeAnswer(answer: unknown): string {
+  if (answer === undefined) return 'nothing';
+  try {
+    return JSON.stringify(answer)?.slice(0, 200) ?? String(answer);
+  } catch {
+    return 'an unreadable value';
+  }
 }

@@ -1,27 +1,36 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, _, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from '@toolwright/schema';
 import type { ArgumentIssue } from '../tool-error.js';
+import { describeJsonPath, formatJsonPath } from './json-path.js';
+import { SAFE_INTEGER_KEYWORD, withSafeIntegers } from './safe-integer-schema.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /**
  * Compiles schemas once (by identity) into validators that report every violation with its JSON path.
  * No coercion: a string "5" for a number is an error the model must fix, never silently converted.
+ * Numbers are strict: NaN and ±Infinity are never a `number` or an `integer` (values a hook or a host
+ * hands in can hold them), and an `integer` must be a safe integer (|n| ≤ 2^53 − 1).
  */
 export class SchemaValidator {
   private readonly ajv: Ajv2020;
   private readonly cache = new WeakMap<object, ValidateFunction>();
 
   constructor() {
-    this.ajv = new Ajv2020({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false, validateFormats: true });
+    this.ajv = new Ajv2020({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false, strictNumbers: true, validateFormats: true });
     addFormats(this.ajv);
+    this.ajv.addKeyword({
+      keyword: SAFE_INTEGER_KEYWORD, type: 'number', schemaType: 'boolean',
+      error: { message: 'must be a safe integer (between -9007199254740991 and 9007199254740991)' },
+      code: (cxt) => cxt.fail(_`!Number.isSafeInteger(${cxt.data})`),
+    });
   }
 
   validate(schema: JsonSchema, value: unknown): ArgumentIssue[] {
     let validate = this.cache.get(schema);
     if (!validate) {
-      validate = this.ajv.compile(schema);
+      validate = this.ajv.compile(withSafeIntegers(schema));
       this.cache.set(schema, validate);
     }
     if (validate(value)) return [];
@@ -48,7 +57,7 @@ export function describeErrors(errors: readonly ErrorObject[]): ArgumentIssue[] 
 
 function describe(error: ErrorObject): ArgumentIssue {
   const path = toPath(error.instancePath);
-  const where = path === '$' ? 'the arguments' : `'${path.slice(2)}'`;
+  const where = describeJsonPath(path);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required': {
@@ -81,8 +90,8 @@ function article(type: string): string {
 /** `/options/items/0` → `$.options.items[0]`. */
 function toPath(pointer: string): string {
   if (!pointer) return '$';
-  return `$${pointer.split('/').slice(1).map((raw) => {
+  return formatJsonPath(pointer.split('/').slice(1).map((raw) => {
     const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    return /^\d+$/.test(part) ? `[${part}]` : /^[A-Za-z_$][\w$]*$/.test(part) ? `.${part}` : `[${JSON.stringify(part)}]`;
-  }).join('')}`;
+    return /^\d+$/.test(part) ? Number(part) : part;
+  }));
 }

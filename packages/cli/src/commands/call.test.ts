@@ -1,0 +1,92 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { loadPolicy, type ExecutorOptions } from '@toolwright/executor';
+import { ToolRegistry } from '@toolwright/registry';
+import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
+import { callTool } from './call.js';
+import { explainPolicy } from './policy.js';
+
+const metadata = (tier: 'side-effecting' | 'privileged') => ({
+  tier, timeoutMs: 5_000, sideEffects: [], capabilities: [], determinism: 'maybe', resources: { timeoutMs: 5_000 }, parallel: false, tags: [],
+}) as unknown as ToolDeclaration['metadata'];
+const tool = (name: string, parameter: string, tier: 'side-effecting' | 'privileged'): ToolDeclaration => ({
+  name, description: `The ${name} test tool.`, parameterOrder: [parameter], metadata: metadata(tier),
+  parameters: { type: 'object', properties: { [parameter]: { type: 'string' } }, required: [parameter], additionalProperties: false },
+});
+
+function setup() {
+  const written: string[] = [];
+  const registry = new ToolRegistry();
+  registry.register(attachToolDeclaration(async (path: string) => { written.push(path); return 'written'; }, tool('file_write', 'path', 'side-effecting')));
+  registry.register(attachToolDeclaration(async (command: string) => `ran ${command}`, tool('shell_exec', 'command', 'privileged')));
+  // What core-tools' risk hook reports for a protected path.
+  const riskLevel: ExecutorOptions['riskLevel'] = {
+    file_write: (args) => (String(args.path).startsWith('.git/') ? { level: 'risky', protectedPaths: [String(args.path)] } : 'safe'),
+  };
+  return { registry, written, executor: { riskLevel, riskMode: 'autorun_none' as const } };
+}
+
+/** A terminal that answers `answer` to the first question. */
+function terminal(answer: string) {
+  const stdin = Object.assign(new PassThrough(), { isTTY: true });
+  stdin.end(`${answer}\n`);
+  const stderr = new PassThrough();
+  let prompt = '';
+  stderr.on('data', (chunk: Buffer) => { prompt += chunk.toString(); });
+  return { stdin, stderr, prompt: () => prompt };
+}
+
+describe(callTool, () => {
+  it('--yes approves an ordinary risky call but never a protected path without a terminal', async () => {
+    const { registry, written, executor } = setup();
+    const stdin = Object.assign(new PassThrough(), { isTTY: false });
+    const ordinary = await callTool(registry, { tool: 'file_write', args: '{"path":"src/a.ts"}', yes: true, executor, stdin });
+    expect(ordinary.status).toBe('completed');
+    const hook = await callTool(registry, { tool: 'file_write', args: '{"path":".git/hooks/pre-commit"}', yes: true, executor, stdin });
+    expect(hook.error).toMatchObject({ code: 'protected_path_unapproved', details: { approval: 'blanket', paths: ['.git/hooks/pre-commit'] } });
+    expect(hook.content).toContain('--yes');
+    expect(written).toEqual(['src/a.ts']);
+  });
+
+  it('--yes asks at a terminal for a protected path, showing it, and a yes there confirms it', async () => {
+    const { registry, written, executor } = setup();
+    const io = terminal('y');
+    const report = await callTool(registry, { tool: 'file_write', args: '{"path":".git/config"}', yes: true, executor, stdin: io.stdin, stderr: io.stderr });
+    expect(report.status).toBe('completed');
+    expect(io.prompt()).toContain('it touches protected path: .git/config');
+    expect(written).toEqual(['.git/config']);
+  });
+
+  it('a no at the terminal is reported as the user declining', async () => {
+    const { registry, executor } = setup();
+    const io = terminal('n');
+    const report = await callTool(registry, { tool: 'file_write', args: '{"path":"src/a.ts"}', executor, stdin: io.stdin, stderr: io.stderr });
+    expect(report.error?.code).toBe('approval_denied');
+    expect(report.content).toContain('the user declined at the terminal');
+  });
+});
+
+describe(explainPolicy, () => {
+  it('agrees with call: an allow rule runs a privileged tool with nobody to ask', async () => {
+    const { registry, executor } = setup();
+    const policy = loadPolicy({ rules: [{ allow: 'shell_exec' }] }, (name) => registry.get(name)?.declaration);
+    expect(explainPolicy(registry, policy, 'shell_exec', '{"command":"npm test"}', 'text', executor.riskLevel)).toMatchObject({ decision: 'allow' });
+    const stdin = Object.assign(new PassThrough(), { isTTY: false });
+    expect((await callTool(registry, { tool: 'shell_exec', args: '{"command":"npm test"}', executor: { ...executor, riskMode: 'autorun_no_public', policy }, stdin })).status).toBe('completed');
+  });
+
+  it('says ASK for a protected path no rule names, and why', () => {
+    const { registry, executor } = setup();
+    const policy = loadPolicy({ rules: [{ allow: 'file_write' }] }, (name) => registry.get(name)?.declaration);
+    const result = explainPolicy(registry, policy, 'file_write', '{"path":".git/config"}', 'text', executor.riskLevel);
+    expect(result.decision).toBe('ask');
+    expect(result.text).toContain('file_write: ASK');
+    expect(result.text).toContain('it touches the protected path .git/config, which allow rule file_write does not name');
+  });
+
+  it('refuses an argument number JavaScript cannot hold, naming it', () => {
+    const { registry, executor } = setup();
+    const policy = loadPolicy({ rules: [] });
+    expect(() => explainPolicy(registry, policy, 'file_write', '{"path":"a","n":1e400}', 'text', executor.riskLevel)).toThrow("'n' is 1e400");
+  });
+});

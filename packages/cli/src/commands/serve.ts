@@ -1,0 +1,56 @@
+import type { HttpServeOptions } from '@toolwright/mcp';
+import { CliError } from '../cli-error.js';
+
+/** The flags of `toolwright serve`, as parsed. */
+export interface ServeFlags {
+  mcp?: string;
+  port: string;
+  host: string;
+  sessions: boolean;
+  'allow-host'?: string[];
+  'allow-origin'?: string[];
+  'auth-token-env'?: string;
+  'insecure-no-auth': boolean;
+  'session-idle-timeout'?: string;
+  'max-sessions'?: string;
+  'max-body-bytes'?: string;
+  'request-timeout'?: string;
+}
+
+const HTTP_ONLY = ['allow-host', 'allow-origin', 'auth-token-env', 'insecure-no-auth', 'session-idle-timeout', 'max-sessions', 'max-body-bytes', 'request-timeout'] as const;
+
+/**
+ * The HTTP server's options from the flags, checked: numbers are numbers, the token's variable is
+ * set, and HTTP-only flags are not given to stdio (where they would silently do nothing).
+ */
+export function httpServeOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): HttpServeOptions & { port: number } {
+  if (flags.mcp !== 'http') {
+    const given = HTTP_ONLY.filter((name) => flags[name] !== undefined && flags[name] !== false);
+    if (given.length > 0) throw new CliError(`--${given[0]} applies to --mcp http only.`, 2);
+  }
+  const port = Number(flags.port);
+  if (!/^\d+$/.test(flags.port) || port > 65535) throw new CliError(`--port must be a port number, not '${flags.port}'.`, 2);
+  const options: HttpServeOptions & { port: number } = { port, host: flags.host, sessions: flags.sessions };
+  if (flags['allow-host']) options.allowedHosts = flags['allow-host'];
+  if (flags['allow-origin']) options.allowedOrigins = flags['allow-origin'];
+  if (flags['insecure-no-auth']) options.insecureNoAuth = true;
+  const tokenVariable = flags['auth-token-env'];
+  if (tokenVariable !== undefined) {
+    const token = env[tokenVariable]?.trim();
+    if (!token) throw new CliError(`--auth-token-env ${tokenVariable}: the environment variable ${tokenVariable} is not set or empty; it must hold the bearer token clients send.`, 2);
+    options.bearerToken = token;
+  }
+  if (flags['session-idle-timeout'] !== undefined) options.sessionIdleTimeoutMs = count(flags['session-idle-timeout'], '--session-idle-timeout', 'seconds') * 1000;
+  if (flags['max-sessions'] !== undefined) options.maxSessions = count(flags['max-sessions'], '--max-sessions', 'sessions', true);
+  if (flags['max-body-bytes'] !== undefined) options.maxBodyBytes = count(flags['max-body-bytes'], '--max-body-bytes', 'bytes', true);
+  if (flags['request-timeout'] !== undefined) options.requestTimeoutMs = count(flags['request-timeout'], '--request-timeout', 'seconds') * 1000;
+  return options;
+}
+
+function count(text: string, flag: string, unit: string, integer = false): number {
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(value > 0) || (integer && !Number.isInteger(value))) {
+    throw new CliError(`${flag} takes a positive ${integer ? 'whole ' : ''}number of ${unit}, not '${text}'.`, 2);
+  }
+  return value;
+}
