@@ -193,7 +193,8 @@ describe('MCP over Streamable HTTP', () => {
       const index = next++ % 2;
       hits[index]!++;
       const target = new URL(backends[index]!.url);
-      const proxied = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: req.headers }, (upstream) => {
+      // Like nginx's default (`proxy_set_header Host $proxy_host`): the backend sees its own name, which it accepts.
+      const proxied = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: { ...req.headers, host: target.host } }, (upstream) => {
         res.writeHead(upstream.statusCode ?? 502, upstream.headers);
         upstream.pipe(res);
       });

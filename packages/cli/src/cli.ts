@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './cli-error.js';
 import { LIST_FORMATS } from './commands/list-formats.js';
 import { preloadTypeScript } from './typescript-code-cache.js';
+import type { ServeFlags } from './commands/serve.js';
 
 // Commands load what they need when they run: `toolwright emit` never loads the executor, the core
 // tools or the MCP SDK, and `toolwright call` never loads the compiler unless a project is given.
@@ -41,6 +42,17 @@ Commands:
           --audit <file|none>        audit log (default: <workspace>/.toolwright/audit-serve-<pid>.jsonl)
           --sessions                 HTTP with sessions: approvals by elicitation and cancellation
                                      (needs session affinity behind a balancer; default: stateless)
+        HTTP only. Requests must name this server in Host (localhost, 127.0.0.1 or [::1] with its
+        port) and come from no web page or a loopback one (Origin); others get 403.
+          --allow-host <h>           also accept this Host: name (any port), name:port, or * (repeatable)
+          --allow-origin <o>         also accept this Origin, e.g. https://app.example.com, or * (repeatable)
+          --auth-token-env <NAME>    require Authorization: Bearer <the value of $NAME>
+          --insecure-no-auth         allow a non-loopback --host without a token (anyone reaching it can run tools)
+          --session-idle-timeout <s> close a session idle this many seconds (default 600)
+          --max-sessions <n>         most live sessions (default 100); the least recently used idle one
+                                     is closed for a new one, and 503 when all are busy
+          --max-body-bytes <n>       largest request body (default 4194304); larger gets 413
+          --request-timeout <s>      time to send a whole request (default 30); slower gets 408
   policy explain <tool> --args '<json>' --policy <file>
           Show which rule decides a call, and every rule's verdict.
           --project, -p <tsconfig>   the project whose tools to load
@@ -183,6 +195,14 @@ async function runServe(args: readonly string[], io: { out: (s: string) => void;
     port: { type: 'string', default: '0' },
     host: { type: 'string', default: '127.0.0.1' },
     sessions: { type: 'boolean', default: false },
+    'allow-host': { type: 'string', multiple: true },
+    'allow-origin': { type: 'string', multiple: true },
+    'auth-token-env': { type: 'string' },
+    'insecure-no-auth': { type: 'boolean', default: false },
+    'session-idle-timeout': { type: 'string' },
+    'max-sessions': { type: 'string' },
+    'max-body-bytes': { type: 'string' },
+    'request-timeout': { type: 'string' },
     project: { type: 'string', short: 'p' },
     workspace: { type: 'string', default: '.' },
     policy: { type: 'string' },
@@ -190,11 +210,11 @@ async function runServe(args: readonly string[], io: { out: (s: string) => void;
   });
   const mode = values.mcp as string | undefined;
   if (mode !== 'stdio' && mode !== 'http') throw new CliError(`toolwright serve needs --mcp stdio or --mcp http.\n\n${USAGE}`, 2);
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number, not '${String(values.port)}'.`, 2);
+  const { httpServeOptions } = await import('./commands/serve.js');
+  const httpOptions = httpServeOptions(values as unknown as ServeFlags);
   if (values.project !== undefined) preloadTypeScript();
   const { openCallEnvironment } = await import('./call-environment.js');
-  const { McpToolServer, serveHttp, serveStdio } = await import('@toolwright/mcp');
+  const { McpToolServer, serveHttp, serveStdio, HttpServeError } = await import('@toolwright/mcp');
   const environment = await openCallEnvironment({
     workspace: values.workspace as string, defaultAuditName: `audit-serve-${process.pid}.jsonl`,
     ...(values.project !== undefined ? { project: values.project as string } : {}),
@@ -202,8 +222,20 @@ async function runServe(args: readonly string[], io: { out: (s: string) => void;
     ...(values.audit !== undefined ? { audit: values.audit as string } : {}),
   }, io);
   const tools = new McpToolServer({ registry: environment.registry, executor: environment.executorOptions });
-  const running = mode === 'stdio' ? await serveStdio(tools) : await serveHttp(tools, { port, host: values.host as string, sessions: values.sessions as boolean });
-  if ('url' in running) io.err(`toolwright: serving ${environment.registry.size} tools over MCP at ${running.url}\n`);
+  let running: { close(): Promise<void>; url?: string };
+  try {
+    running = mode === 'stdio' ? await serveStdio(tools) : await serveHttp(tools, httpOptions);
+  } catch (error) {
+    await environment.close();
+    if (error instanceof HttpServeError) throw new CliError(`toolwright serve: ${error.message}`, 2);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new CliError(`toolwright serve: cannot listen on ${httpOptions.host}:${httpOptions.port}: ${(error as Error).message}`, 1);
+    throw error;
+  }
+  if (running.url !== undefined) {
+    if (httpOptions.insecureNoAuth && httpOptions.bearerToken === undefined) io.err(`toolwright: WARNING: no authentication on ${httpOptions.host}; anyone who can reach this port can run the tools\n`);
+    io.err(`toolwright: serving ${environment.registry.size} tools over MCP at ${running.url}\n`);
+  }
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

@@ -1,6 +1,11 @@
 export { McpToolServer } from './tool-server.js';
 export type { McpToolServerOptions } from './tool-server.js';
-export { serveStdio, serveHttp } from './transports.js';
-export type { HttpServeOptions } from './transports.js';
+export { serveStdio } from './transports.js';
+export { serveHttp } from './serve-http.js';
+export type { HttpServeOptions, HttpServer } from './serve-http.js';
+export { HttpServeError } from './http-serve-error.js';
+export { LOOPBACK_NAMES } from './http-access.js';
+export { DEFAULT_SESSION_LIMITS } from './session-store.js';
+export type { SessionLimits } from './session-store.js';
 export { importMcpTools } from './import-tools.js';
 export type { ImportOptions } from './import-tools.js';

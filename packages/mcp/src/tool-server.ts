@@ -4,6 +4,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ToolExecutor, type ApprovalAnswer, type ApprovalRequest, type ExecutorOptions } from '@toolwright/executor';
 import { toMcpTools, type ToolRegistry } from '@toolwright/registry';
+import { escapeTerminalControls, escapeTerminalControlsDeep } from './terminal-safe.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -29,7 +30,9 @@ interface ActiveCall {
  * `tools/call` answers failures as `isError` results carrying the correction text, returns object
  * results as `structuredContent`, reports tool progress as progress notifications, turns the
  * client's cancellation into the call's AbortSignal, and asks for approvals by elicitation when the
- * client supports it (and refuses, saying why, when it does not).
+ * client supports it (and refuses, saying why, when it does not). Every text it sends (results,
+ * structured content, errors, progress messages, approval prompts, tool descriptions) has terminal
+ * control and bidi characters escaped: a tool's output never drives the client's terminal.
  */
 export class McpToolServer {
   readonly executor: ToolExecutor;
@@ -50,7 +53,7 @@ export class McpToolServer {
       call.progress = Math.max(call.progress + 1, event.progress.progress ?? 0);
       void call.extra.sendNotification({
         method: 'notifications/progress',
-        params: { progressToken: token, progress: call.progress, ...(event.progress.total !== undefined ? { total: event.progress.total } : {}), ...(event.progress.message ? { message: event.progress.message } : {}) },
+        params: { progressToken: token, progress: call.progress, ...(event.progress.total !== undefined ? { total: event.progress.total } : {}), ...(event.progress.message ? { message: escapeTerminalControls(event.progress.message) } : {}) },
       }).catch(() => undefined);
     });
     this.registry.onChange(() => {
@@ -61,8 +64,9 @@ export class McpToolServer {
   /** A protocol server bound to this registry and executor; connect it to a transport. */
   createServer(): Server {
     const server = new Server(this.info, { capabilities: { tools: { listChanged: true } } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toMcpTools(this.registry.list()) }));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.callTool(server, request.params.name, request.params.arguments, extra));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toMcpTools(this.registry.list()).map(safeListing) }));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.callTool(server, request.params.name, request.params.arguments, extra)
+      .catch((error: unknown) => failure(`Tool execution failed: ${error instanceof Error ? error.message : String(error)}`)));
     this.live.add(server);
     server.onclose = () => {
       this.live.delete(server);
@@ -79,10 +83,11 @@ export class McpToolServer {
       const result = await this.executor.executeToolCall({ id: callId, name, arguments: JSON.stringify(args ?? {}) }, {
         signal: AbortSignal.any([extra.signal, closed.signal]), ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}),
       });
-      if (result.status !== 'completed') return { content: [{ type: 'text', text: result.content }], isError: true };
+      if (result.status !== 'completed') return failure(result.content);
       const declaration = this.registry.get(name)?.declaration;
-      const structured = declaration && toMcpTools([declaration])[0]!.outputSchema && isObject(result.output) ? { structuredContent: result.output } : {};
-      return { content: [{ type: 'text', text: result.content }], ...structured };
+      const structured = declaration && toMcpTools([declaration])[0]!.outputSchema && isObject(result.output)
+        ? { structuredContent: escapeTerminalControlsDeep(result.output) as Record<string, unknown> } : {};
+      return { content: [{ type: 'text', text: escapeTerminalControls(result.content) }], ...structured };
     } finally {
       this.active.delete(callId);
     }
@@ -100,7 +105,7 @@ export class McpToolServer {
     }
     try {
       const answer = await call.server.elicitInput({
-        message: `Allow ${request.tool} ${JSON.stringify(request.args)}? It needs approval: ${request.reason}.`,
+        message: escapeTerminalControls(`Allow ${request.tool} ${JSON.stringify(request.args)}? It needs approval: ${request.reason}.`),
         requestedSchema: {
           type: 'object',
           properties: { decision: { type: 'string', title: 'Decision', enum: ['once', 'always', 'reject'], description: 'once: this call; always: this tool with these arguments for the session; reject: refuse' } },
@@ -114,6 +119,20 @@ export class McpToolServer {
       return { kind: 'reject', message: `the approval request failed: ${(error as Error).message}` };
     }
   }
+}
+
+/** An `isError` result; the text is escaped like every other text this server sends. */
+function failure(text: string): CallToolResult {
+  return { content: [{ type: 'text', text: escapeTerminalControls(text) }], isError: true };
+}
+
+/** A `tools/list` entry with its human-readable texts escaped (imported tools carry a remote server's words). */
+function safeListing<T extends { description?: string; title?: string }>(tool: T): T {
+  return {
+    ...tool,
+    ...(tool.description !== undefined ? { description: escapeTerminalControls(tool.description) } : {}),
+    ...(tool.title !== undefined ? { title: escapeTerminalControls(tool.title) } : {}),
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

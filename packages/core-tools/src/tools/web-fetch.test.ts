@@ -1,7 +1,8 @@
+import dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
 import { AddressPolicy } from '../web/address-policy.js';
 import type { WebConfig } from '../web/web-config.js';
@@ -101,7 +102,8 @@ describe('web_fetch', () => {
     ['cloud metadata', () => 'http://169.254.169.254/latest/meta-data/'],
     ['zero address', () => base.replace('127.0.0.1', '0')],
   ])('refuses internal hosts without an allowlist: %s', async (_label, url) => {
-    await expect(open({}).webFetch(url())).rejects.toThrow(/refused|only connects to public hosts/);
+    // The test server's port is opened so that the address policy, not the port policy, is what refuses.
+    await expect(open({ allowPorts: [Number(new URL(base).port)] }).webFetch(url())).rejects.toThrow(/only connects to public hosts/);
   });
 
   it('judges every redirect hop afresh', async () => {
@@ -123,5 +125,42 @@ describe('web_fetch', () => {
     const started = Date.now();
     await expect(open({ allowAddresses: ['127.0.0.1'], timeoutMs: 300 }).webFetch(`${base}/hang`)).rejects.toThrow(/timed out/);
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe('web_fetch ports', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const port = () => new URL(base).port;
+
+  // Hosts that are not allowlisted, each port spelled several ways, with and without userinfo:
+  // all refused before any DNS query or connection (so no packet leaves this machine).
+  const hostile = ['example.com', '93.184.216.34', '[2606:4700:4700::1111]', '[::ffff:93.184.216.34]', '127.0.0.1', 'localhost']
+    .flatMap((host) => [':22', ':0022', ':6379', ':006379', ':25', ':8080', ':0'].map((p) => `http://${host}${p}/`))
+    .concat(['http://a@b:22/', 'http://a:b@example.com:6379/', 'https://example.com:22/', 'https://[::1]:0022/x']);
+
+  it.for(hostile)('refuses %s without resolving or connecting', async (url) => {
+    const lookup = vi.spyOn(dns, 'lookup');
+    await expect(open({}).webFetch(url)).rejects.toThrow(/not a web port|credentials/);
+    expect(lookup).not.toHaveBeenCalled();
+  });
+
+  it('judges the port of every redirect hop', async () => {
+    // Literal hosts: with an allowlist, a name off the web ports is resolved to see whether it is allowlisted.
+    const lookup = vi.spyOn(dns, 'lookup');
+    for (const target of ['http://93.184.216.34:22/', 'http://93.184.216.34:0006379/', 'https://[2606:4700:4700::1111]:25/', 'http://127.0.0.2:6379/', '//[::ffff:127.0.0.2]:0022/']) {
+      await expect(open().webFetch(`${base}/redirect?to=${encodeURIComponent(target)}`)).rejects.toThrow(/port \d+ is not a web port/);
+    }
+    expect(lookup).not.toHaveBeenCalled();
+  });
+
+  it('judges a name by every address it resolves to when an allowlist exists', async () => {
+    // localhost resolves from the hosts file; its addresses are not in this allowlist.
+    await expect(open({ allowAddresses: ['10.9.0.0/16'] }).webFetch('http://localhost:22/')).rejects.toThrow(/port 22 is not a web port/);
+  });
+
+  it('lets allowlisted hosts use any port, and allowPorts open a port without opening an address', async () => {
+    expect((await open({ allowAddresses: ['127.0.0.1'] }).webFetch(`${base}/json`)).content).toBe('{"ok":true}');
+    await expect(open({ allowPorts: [Number(port())] }).webFetch(`${base}/json`)).rejects.toThrow(/loopback address/);
+    expect(() => open({ allowPorts: [70000] })).toThrow(/not a port number/);
   });
 });

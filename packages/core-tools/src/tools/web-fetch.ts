@@ -1,8 +1,9 @@
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { AddressPolicy } from '../web/address-policy.js';
-import { guardedGet, WebFetchError } from '../web/guarded-request.js';
+import { guardedGet, WebFetchError, type Destinations } from '../web/guarded-request.js';
 import { htmlToMarkdown } from '../web/html-to-markdown.js';
+import { PortPolicy } from '../web/port-policy.js';
 
 /** What `web_fetch` returns. */
 export interface WebFetchResult {
@@ -23,10 +24,10 @@ const TEXTUAL = /^(text\/|application\/(json|[\w.+-]*\+json|xml|[\w.+-]*\+xml|ja
 
 /** Fetches web pages for the model, refusing internal addresses. */
 export class WebFetchTool {
-  private readonly addresses: AddressPolicy;
+  private readonly destinations: Destinations;
 
   constructor(private readonly env: CoreToolsEnvironment) {
-    this.addresses = new AddressPolicy(env.web?.allowAddresses);
+    this.destinations = { addresses: new AddressPolicy(env.web?.allowAddresses), ports: new PortPolicy(env.web?.allowPorts) };
   }
 
   /**
@@ -44,7 +45,7 @@ export class WebFetchTool {
     const callSignal = getToolContext()?.signal;
     const timeout = AbortSignal.timeout(config.timeoutMs ?? 30_000);
     const signal = callSignal ? AbortSignal.any([callSignal, timeout]) : timeout;
-    const response = await guardedGet(url, this.addresses, {
+    const response = await guardedGet(url, this.destinations, {
       maxBytes: config.maxBytes ?? 2 * 1024 * 1024, maxRedirects: config.maxRedirects ?? 5, signal,
       userAgent: config.userAgent ?? 'Toolwright-web_fetch/0.1 (+https://github.com/toolwright)',
     });

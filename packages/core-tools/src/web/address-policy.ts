@@ -21,17 +21,36 @@ export class AddressPolicy {
     });
   }
 
+  /** Whether the operator listed any exceptions (only then can a host be explicitly allowed). */
+  get hasAllowlist(): boolean {
+    return this.allowed.length > 0;
+  }
+
   /** undefined when the address may be connected to, else why not. */
   check(address: string): string | undefined {
-    let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-    try {
-      parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
-    } catch {
-      return `'${address}' is not an IP address`;
-    }
-    if (this.allowed.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits))) return undefined;
+    const parsed = parse(address);
+    if (!parsed) return `'${address}' is not an IP address`;
+    if (this.listed(parsed)) return undefined;
     const verdict = judge(parsed);
     return verdict === undefined ? undefined : `${address} is a ${verdict} address; web_fetch only connects to public hosts`;
+  }
+
+  /** Whether the operator allowlisted this address explicitly (such hosts may use any port). */
+  isAllowlisted(address: string): boolean {
+    const parsed = parse(address);
+    return parsed !== undefined && this.listed(parsed);
+  }
+
+  private listed(parsed: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+    return this.allowed.some(([range, bits]) => range.kind() === parsed.kind() && parsed.match(range, bits));
+  }
+}
+
+function parse(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  try {
+    return ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+  } catch {
+    return undefined;
   }
 }
 

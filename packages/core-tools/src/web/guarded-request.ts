@@ -4,6 +4,7 @@ import https from 'node:https';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import type { AddressPolicy } from './address-policy.js';
+import { PortPolicy } from './port-policy.js';
 
 export interface FetchLimits {
   /** Largest decompressed body kept, in bytes. */
@@ -26,6 +27,12 @@ export interface FetchedResponse {
   address: string;
 }
 
+/** Where `web_fetch` may connect: which addresses, and which ports of hosts not allowlisted. */
+export interface Destinations {
+  addresses: AddressPolicy;
+  ports: PortPolicy;
+}
+
 /** A refusal or failure the model can act on; never a stack trace. */
 export class WebFetchError extends Error {
   constructor(message: string) {
@@ -35,12 +42,13 @@ export class WebFetchError extends Error {
 }
 
 /**
- * GET with SSRF defences: the scheme must be http(s); every hop's host is resolved by a lookup that
- * checks each address and hands the socket the checked one (no second resolution to race); literal
- * IP hosts are checked too; redirects are followed one hop at a time, each hop judged afresh; the
- * decompressed body is capped while it streams. Proxies from the environment are never used.
+ * GET with SSRF defences: the scheme must be http(s); the port must be a web port unless the host's
+ * address is allowlisted; every hop's host is resolved by a lookup that checks each address and hands
+ * the socket the checked one (no second resolution to race); literal IP hosts are checked too;
+ * redirects are followed one hop at a time, each hop judged afresh; the decompressed body is capped
+ * while it streams. Proxies from the environment are never used.
  */
-export async function guardedGet(url: string, policy: AddressPolicy, limits: FetchLimits): Promise<FetchedResponse> {
+export async function guardedGet(url: string, policy: Destinations, limits: FetchLimits): Promise<FetchedResponse> {
   const redirects: string[] = [];
   let current = parseUrl(url);
   for (;;) {
@@ -75,9 +83,16 @@ function parseUrl(text: string): URL {
 
 type Once = { redirect?: string; result?: Omit<FetchedResponse, 'redirects'> };
 
-function requestOnce(url: URL, policy: AddressPolicy, limits: FetchLimits): Promise<Once> {
+function requestOnce(url: URL, { addresses: policy, ports }: Destinations, limits: FetchLimits): Promise<Once> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  // Off the web ports only allowlisted addresses may be reached: decided before any DNS query when
+  // nothing is allowlisted or the host is a literal, else on every address the name resolves to.
+  const webPort = ports.allows(PortPolicy.portOf(url));
+  const portRefusal = (address: string) => (webPort || policy.isAllowlisted(address) ? undefined : ports.refusal(url));
+  if (!webPort && !policy.hasAllowlist) return Promise.reject(new WebFetchError(ports.refusal(url)));
   if (net.isIP(host)) {
+    const byPort = portRefusal(host);
+    if (byPort) return Promise.reject(new WebFetchError(byPort));
     const refused = policy.check(host);
     if (refused) return Promise.reject(new WebFetchError(`refused ${url.host}: ${refused}`));
   }
@@ -85,6 +100,8 @@ function requestOnce(url: URL, policy: AddressPolicy, limits: FetchLimits): Prom
     dns.lookup(hostname, { all: true, family: (options as dns.LookupOptions).family ?? 0 }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const list = addresses as dns.LookupAddress[];
+      const byPort = list.map((a) => portRefusal(a.address)).find((r) => r !== undefined);
+      if (byPort) return callback(Object.assign(new WebFetchError(byPort), { code: 'EREFUSED_SSRF' }), '', 0);
       const refused = list.map((a) => policy.check(a.address)).find((r) => r !== undefined);
       // One private address among the answers refuses the host: DNS answers can rotate.
       if (refused) return callback(Object.assign(new WebFetchError(`refused ${hostname}: ${refused}`), { code: 'EREFUSED_SSRF' }), '', 0);
@@ -103,9 +120,10 @@ function requestOnce(url: URL, policy: AddressPolicy, limits: FetchLimits): Prom
       const address = response.socket.remoteAddress ?? '';
       // Belt and braces: the socket's peer must pass too (e.g. a lookup bypassed by a literal).
       const refused = address ? policy.check(address) : undefined;
-      if (refused) {
+      const byPort = address ? portRefusal(address) : undefined;
+      if (refused || byPort) {
         response.destroy();
-        return reject(new WebFetchError(`refused ${url.host}: ${refused}`));
+        return reject(new WebFetchError(byPort ?? `refused ${url.host}: ${refused}`));
       }
       const status = response.statusCode ?? 0;
       if ([301, 302, 303, 307, 308].includes(status) && response.headers.location) {
