@@ -82,7 +82,7 @@ let next = 0;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const balancer = http.createServer((req, res) => {
   const target = new URL([one.url, two.url][next++ % 2]);
-  const upstream = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: req.headers, agent }, (r) => { res.writeHead(r.statusCode, r.headers); r.pipe(res); });
+  const upstream = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: { ...req.headers, host: target.host }, agent }, (r) => { res.writeHead(r.statusCode, r.headers); r.pipe(res); });
   req.pipe(upstream);
 });
 await new Promise((resolve) => balancer.listen(0, '127.0.0.1', resolve));

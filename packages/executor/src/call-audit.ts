@@ -2,6 +2,7 @@ import type { ToolDeclaration } from '@toolwright/schema';
 import { JsonText, type AuditEntry } from './ports.js';
 import type { NormalisedOutput } from './steps/normalize-output.js';
 import type { Truncation } from './steps/truncate-output.js';
+import { escapeTerminalControls } from './terminal-safe.js';
 import type { ToolCall, ToolCallResult } from './tool-call.js';
 import type { PipelineStage, ToolError } from './tool-error.js';
 import type { CallContext, ToolExecutor } from './tool-executor.js';
@@ -99,7 +100,7 @@ export class CallAudit {
   complete(output: unknown, normalised: NormalisedOutput, truncation: Truncation, proof?: unknown): ToolCallResult | Promise<ToolCallResult> {
     const durationMs = this.elapsed();
     const result: ToolCallResult = {
-      callId: this.call.id, tool: this.call.name, status: 'completed', content: truncation.text, output,
+      callId: this.call.id, tool: this.call.name, status: 'completed', content: escapeTerminalControls(truncation.text), output,
       truncated: truncation.truncated, originalBytes: truncation.originalBytes, outputHash: normalised.hash, durationMs,
     };
     if (proof !== undefined) result.proof = proof;

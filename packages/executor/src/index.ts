@@ -3,6 +3,7 @@ export type { ExecutorOptions, CallContext, BatchOptions, RiskLevelFn, ArgumentD
 export type { ToolCall, ToolCallResult, ToolCallStatus } from './tool-call.js';
 export type { ToolError, ToolErrorCode, ArgumentIssue, PipelineStage } from './tool-error.js';
 export { formatModelMessage } from './model-message.js';
+export { escapeTerminalControls, escapeTerminalControlsDeep } from './terminal-safe.js';
 export type { ExecutorEvent, ExecutorEventListener, ToolCallState } from './events.js';
 export type { ToolHooks, HookCall, BeforeHookResult, AfterHookResult } from './hooks.js';
 export { JsonText } from './ports.js';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import { escapeTerminalControls } from './terminal-safe.js';
+import { escapeTerminalControls } from '@toolwright/executor';
 
 /** Answers a refused request: an HTTP status with a JSON-RPC error body. */
 export type Reply = (status: number, code: number, message: string, headers?: Record<string, string>) => void;

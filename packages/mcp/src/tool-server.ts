@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ToolExecutor, type ApprovalAnswer, type ApprovalRequest, type ExecutorOptions } from '@toolwright/executor';
+import { escapeTerminalControls, escapeTerminalControlsDeep, ToolExecutor, type ApprovalAnswer, type ApprovalRequest, type ExecutorOptions } from '@toolwright/executor';
 import { toMcpTools, type ToolRegistry } from '@toolwright/registry';
-import { escapeTerminalControls, escapeTerminalControlsDeep } from './terminal-safe.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -93,19 +92,26 @@ export class McpToolServer {
     }
   }
 
+  /**
+   * Asks the client's user through elicitation. Where nobody can be asked (stateless HTTP, a client
+   * without elicitation, a failed request) the answer is `unavailable`, never a person's `reject`; a
+   * protected path is named in the question, and an accepted answer confirms it.
+   */
   private async askApproval(request: ApprovalRequest): Promise<ApprovalAnswer> {
     const call = this.active.get(request.callId);
-    if (!call) return { kind: 'reject', message: 'no MCP request is waiting for this approval' };
+    if (!call) return { kind: 'unavailable', message: 'no MCP request is waiting for this approval' };
     const capabilities = call.server.getClientCapabilities();
     if (!capabilities) {
-      return { kind: 'reject', message: "this server runs stateless over HTTP, so it cannot ask the client's user for approval; allow the call in the server's policy, or serve with sessions (toolwright serve --mcp http --sessions)" };
+      return { kind: 'unavailable', message: "this server runs stateless over HTTP, so it cannot ask the client's user for approval; allow the call in the server's policy, or serve with sessions (toolwright serve --mcp http --sessions)" };
     }
     if (!capabilities.elicitation) {
-      return { kind: 'reject', message: "the MCP client cannot ask its user for approval (it does not support elicitation); allow the call in the server's policy instead" };
+      return { kind: 'unavailable', message: "the MCP client cannot ask its user for approval (it does not support elicitation); allow the call in the server's policy instead" };
     }
+    const protectedPaths = request.protectedPaths ?? [];
+    const warning = protectedPaths.length > 0 ? ` It changes the protected path${protectedPaths.length > 1 ? 's' : ''} ${protectedPaths.join(', ')}.` : '';
     try {
       const answer = await call.server.elicitInput({
-        message: escapeTerminalControls(`Allow ${request.tool} ${JSON.stringify(request.args)}? It needs approval: ${request.reason}.`),
+        message: escapeTerminalControls(`Allow ${request.tool} ${JSON.stringify(request.args)}? It needs approval: ${request.reason}.${warning}`),
         requestedSchema: {
           type: 'object',
           properties: { decision: { type: 'string', title: 'Decision', enum: ['once', 'always', 'reject'], description: 'once: this call; always: this tool with these arguments for the session; reject: refuse' } },
@@ -113,10 +119,11 @@ export class McpToolServer {
         },
       }, { signal: call.extra.signal });
       const decision = answer.action === 'accept' ? (answer.content as { decision?: unknown } | undefined)?.decision : undefined;
-      if (decision === 'once' || decision === 'always') return { kind: decision };
+      // The user saw the protected paths in the question: an accepted answer confirms them.
+      if (decision === 'once' || decision === 'always') return { kind: decision, ...(protectedPaths.length > 0 ? { confirmProtected: true } : {}) };
       return { kind: 'reject', message: answer.action === 'accept' ? 'the user rejected the call' : `the user ${answer.action === 'decline' ? 'declined' : 'cancelled'} the approval request` };
     } catch (error) {
-      return { kind: 'reject', message: `the approval request failed: ${(error as Error).message}` };
+      return { kind: 'unavailable', message: `the approval request failed: ${(error as Error).message}` };
     }
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Characters an MCP client may hand to a terminal or a text view that reinterpret what follows:
+ * Characters a model or an MCP client may hand to a terminal or a text view that reinterpret what follows:
  * C0 controls other than tab and newline (ESC starts colour, cursor and OSC sequences such as
  * clipboard writes and hyperlinks; BEL, backspace and carriage return overwrite), DEL, the C1
  * controls U+0080–U+009F (a lone U+009B is CSI on many terminals), and the bidi controls that make

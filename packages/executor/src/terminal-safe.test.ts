@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ToolRegistry } from '@toolwright/registry';
+import { MemoryAuditSink, ToolExecutor } from './tool-executor.js';
+import { declaration, defineTool } from './test-support/declare-tool.js';
 import { escapeTerminalControls, escapeTerminalControlsDeep } from './terminal-safe.js';
-import { hasRawControls } from './test-support/raw-controls.js';
+
+/** Whether a text still holds a character a terminal or text view would act on (tab and newline are fine). */
+const hasRawControls = (text: string): boolean => /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(text);
 
 const code = (c: number) => String.fromCharCode(c);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -40,5 +46,24 @@ describe(escapeTerminalControlsDeep, () => {
     const escaped = escapeTerminalControlsDeep(JSON.parse('{"__proto__":{"polluted":"\\u001b"}}')) as Record<string, unknown>;
     expect(Object.getPrototypeOf(escaped)).toBe(Object.prototype);
     expect(JSON.stringify(escaped)).toBe('{"__proto__":{"polluted":"\\\\u001b"}}');
+  });
+});
+
+describe('what the model reads', () => {
+  const controls = fc.constantFrom('\u001b[2J', '\u001b]52;c;ZXZpbA==\u0007', '\u0007', '\b', '\r', '\u009b31m', '\u202e', '\u2066', '\u007f');
+  const text = fc.array(fc.oneof(fc.string({ maxLength: 8 }), controls), { maxLength: 8 }).map((parts) => parts.join(''));
+
+  it('property: a tool\'s output, returned as text or inside an object, and its error message reach the model with every control escaped', async () => {
+    await fc.assert(fc.asyncProperty(text, async (value) => {
+      const registry = new ToolRegistry();
+      registry.register(defineTool(async function asText() { return value; }, declaration('as_text', {})));
+      registry.register(defineTool(async function asObject() { return { value, [value]: 1 }; }, declaration('as_object', {})));
+      registry.register(defineTool(async function failing() { throw new Error(value); }, declaration('failing', {})));
+      const executor = new ToolExecutor({ registry, audit: new MemoryAuditSink() });
+      for (const name of ['as_text', 'as_object', 'failing']) {
+        const result = await executor.executeToolCall({ id: name, name, arguments: '{}' });
+        expect(hasRawControls(result.content), `${name}: ${JSON.stringify(result.content)}`).toBe(false);
+      }
+    }), { numRuns: 100 });
   });
 });

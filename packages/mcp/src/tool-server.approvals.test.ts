@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { MemoryAuditSink, loadPolicy, type PolicyFile } from '@toolwright/executor';
+import { ToolRegistry } from '@toolwright/registry';
+import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
+import { McpToolServer } from './tool-server.js';
+
+// Who approves a call over MCP: an explicit allow rule is the operator's approval (no one is asked),
+// a client that cannot be asked is "unavailable" (never "the user rejected"), and a protected path is
+// named in the question, with an accepted answer confirming it.
+
+const ran: string[] = [];
+function declaration(name: string, tier: ToolDeclaration['metadata']['tier']): ToolDeclaration {
+  return {
+    name, description: `The ${name} tool.`, parameterOrder: ['path'],
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+    returns: { type: 'string' },
+    metadata: { tier, timeoutMs: 5000, sideEffects: ['fs-write'], capabilities: [], determinism: 'maybe', resources: { timeoutMs: 5000 }, parallel: false, tags: [] },
+  };
+}
+
+async function connected(policy: PolicyFile, elicit?: (message: string) => 'once' | 'reject') {
+  const registry = new ToolRegistry();
+  registry.register(attachToolDeclaration(async (path: string) => { ran.push(path); return `ran ${path}`; }, declaration('run_it', 'privileged')));
+  const riskLevel = { run_it: (args: Record<string, unknown>) => (String(args.path).startsWith('.git/') ? { level: 'risky' as const, reason: 'protected', protectedPaths: [String(args.path)] } : 'safe' as const) };
+  const tools = new McpToolServer({ registry, executor: { audit: new MemoryAuditSink(), policy: loadPolicy(policy), riskLevel } });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await tools.createServer().connect(serverSide);
+  const client = new Client({ name: 'test', version: '1.0.0' }, elicit ? { capabilities: { elicitation: {} } } : {});
+  const asked: string[] = [];
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, async (request) => { asked.push(request.params.message); return { action: 'accept', content: { decision: elicit(request.params.message) } }; });
+  await client.connect(clientSide);
+  const call = async (path: string) => (await client.callTool({ name: 'run_it', arguments: { path } })) as CallToolResult;
+  return { call, asked };
+}
+const text = (result: CallToolResult) => (result.content as Array<{ text: string }>).map((c) => c.text).join('');
+
+describe('approvals over MCP', () => {
+  it('runs a privileged tool that an allow rule names, with nobody to ask', async () => {
+    const { call } = await connected({ rules: [{ allow: 'run_it' }] });
+    const result = await call('a.txt');
+    expect(result.isError).toBeFalsy();
+    expect(ran).toContain('a.txt');
+  });
+
+  it('says nobody could be asked — not that the user rejected — when the client cannot elicit', async () => {
+    const { call } = await connected({ rules: [] });
+    const result = await call('b.txt');
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/no one could be asked/);
+    expect(text(result)).not.toMatch(/rejected by the user|user rejected/);
+    expect(ran).not.toContain('b.txt');
+  });
+
+  it('names a protected path in the question and runs it only when the person accepts', async () => {
+    const yes = await connected({ rules: [] }, () => 'once');
+    expect((await yes.call('.git/config')).isError).toBeFalsy();
+    expect(yes.asked.join('\n')).toContain('protected path .git/config');
+    const no = await connected({ rules: [] }, () => 'reject');
+    const refused = await no.call('.git/hooks/pre-commit');
+    expect(refused.isError).toBe(true);
+    expect(ran).not.toContain('.git/hooks/pre-commit');
+  });
+
+  it('does not let a broad allow rule reach a protected path', async () => {
+    const { call } = await connected({ rules: [{ allow: 'run_it' }] });
+    const result = await call('.git/hooks/post-merge');
+    expect(result.isError).toBe(true);
+    expect(ran).not.toContain('.git/hooks/post-merge');
+  });
+});
