@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MemoryAuditSink, loadPolicy, type PolicyFile } from '@toolwright/executor';
+import { MemoryAuditSink, loadPolicy, type PolicyDocument } from '@toolwright/executor';
 import { ToolRegistry } from '@toolwright/registry';
 import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
 import { McpToolServer } from './tool-server.js';
@@ -21,7 +21,7 @@ function declaration(name: string, tier: ToolDeclaration['metadata']['tier']): T
   };
 }
 
-async function connected(policy: PolicyFile, elicit?: (message: string) => 'once' | 'reject') {
+async function connected(policy: PolicyDocument, elicit?: (message: string) => 'once' | 'reject') {
   const registry = new ToolRegistry();
   registry.register(attachToolDeclaration(async (path: string) => { ran.push(path); return `ran ${path}`; }, declaration('run_it', 'privileged')));
   const riskLevel = { run_it: (args: Record<string, unknown>) => (String(args.path).startsWith('.git/') ? { level: 'risky' as const, reason: 'protected', protectedPaths: [String(args.path)] } : 'safe' as const) };
