@@ -1,5 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
-import type { MatchLines, SearchQuery } from './search-query.js';
+import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import { hasDescriptorPaths, openDirectory } from '../workspace/directory-descriptor.js';
+import { WorkspaceError } from '../workspace/workspace-error.js';
+import { openCheckedFile } from '../workspace/confined-file.js';
+import type { MatchedLine, MatchLines, SearchQuery } from './search-query.js';
 import { ignoresCase } from './search-query.js';
 
 let detected: string | false | undefined;
@@ -18,12 +23,15 @@ export function findRipgrep(): string | false {
  * files included, .git skipped, .gitignore honoured with or without a repository, no global,
  * parent, .ignore or .rgignore files, symlinks not followed, the same size cap; lines are reported
  * as the bytes of the file without their line ending, as the built-in engine reports them.
+ * Each line carries its byte offset, for `confirmReportedLines`.
  * Resolves undefined when ripgrep cannot run the pattern (its regex dialect differs), so the caller
- * falls back to the built-in engine.
+ * falls back to the built-in engine. Where `/proc/self/fd` exists, ripgrep starts in the checked
+ * directory itself (handed over as its fd 3), not in whatever the path names by then; what it
+ * reports from inside is still only a claim, which `confirmReportedLines` checks.
  */
 export function ripgrepSearch(binary: string, root: string, query: SearchQuery, signal?: AbortSignal): Promise<MatchLines | undefined> {
   const args = [
-    '--no-heading', '--with-filename', '--line-number', '--null', '--color', 'never',
+    '--no-heading', '--with-filename', '--line-number', '--byte-offset', '--null', '--color', 'never',
     '--hidden', '--no-require-git', '--no-ignore-global', '--no-ignore-parent', '--no-ignore-dot', '--no-ignore-exclude', '--no-config',
     '--max-filesize', String(query.maxFileBytes), '-g', '!.git', '-g', '!.toolwright',
     ignoresCase(query) ? '--ignore-case' : '--case-sensitive',
@@ -31,8 +39,20 @@ export function ripgrepSearch(binary: string, root: string, query: SearchQuery, 
     ...query.include.map((g) => `-g${g}`), ...query.exclude.map((g) => `-g!${g}`),
     '--regexp', query.pattern, './',
   ];
+  const dirFd = hasDescriptorPaths ? openDirectory(root, root, '.') : undefined;
+  if (hasDescriptorPaths && dirFd === undefined) throw new WorkspaceError('changed_during_use', 'The directory to search disappeared during the call.');
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, ...(signal ? { signal } : {}) });
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      // libuv sets up the child's descriptors before it changes directory, so fd 3 is ours there.
+      child = spawn(binary, args, {
+        cwd: dirFd === undefined ? root : '/proc/self/fd/3',
+        stdio: ['ignore', 'pipe', 'pipe', ...(dirFd === undefined ? [] : [dirFd])],
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, ...(signal ? { signal } : {}),
+      }) as ChildProcessByStdio<null, Readable, Readable>;
+    } finally {
+      if (dirFd !== undefined) fs.closeSync(dirFd);
+    }
     const found: MatchLines = new Map();
     let pending = '';
     let stderr = '';
@@ -42,15 +62,17 @@ export function ripgrepSearch(binary: string, root: string, query: SearchQuery, 
       let start = 0;
       let newline: number;
       while ((newline = pending.indexOf('\n', start)) !== -1) {
-        // path NUL line-number ':' text
+        // path NUL line-number ':' byte-offset ':' text
         const nul = pending.indexOf('\0', start);
         if (nul !== -1 && nul < newline) {
           const colon = pending.indexOf(':', nul);
+          const second = pending.indexOf(':', colon + 1);
           const line = Number.parseInt(pending.slice(nul + 1, colon), 10);
-          if (colon !== -1 && colon < newline && Number.isFinite(line)) {
+          const offset = Number.parseInt(pending.slice(colon + 1, second), 10);
+          if (colon !== -1 && second !== -1 && second < newline && Number.isFinite(line) && Number.isFinite(offset)) {
             const file = pending.slice(start, nul).replace(/^\.\//, '');
-            const raw = pending.slice(colon + 1, newline);
-            const entry = { line, text: raw.endsWith('\r') ? raw.slice(0, -1) : raw };
+            const raw = pending.slice(second + 1, newline);
+            const entry = { line, offset, text: raw.endsWith('\r') ? raw.slice(0, -1) : raw };
             const lines = found.get(file);
             if (lines) lines.push(entry);
             else found.set(file, [entry]);
@@ -68,4 +90,44 @@ export function ripgrepSearch(binary: string, root: string, query: SearchQuery, 
       resolve(found);
     });
   });
+}
+
+/**
+ * The reported lines that the file, opened here without following links, really holds at their
+ * byte offsets. ripgrep opens files by path, so a directory swapped for a link during its walk can
+ * make it read (and report) a file outside; such lines are not in the file inside, and are dropped.
+ */
+export function confirmReportedLines(root: string, file: string, lines: readonly MatchedLine[], maxBytes: number): MatchedLine[] {
+  let fd: number;
+  try {
+    fd = openCheckedFile({ absolute: `${root}/${file}`, relative: file, root });
+  } catch {
+    return [];
+  }
+  try {
+    return lines.filter(({ offset, text }) => offset !== undefined && lineAt(fd, offset, maxBytes) === text);
+  } catch {
+    return [];
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The line starting at byte `offset` (without its line ending), read no further than `maxBytes`. */
+function lineAt(fd: number, offset: number, maxBytes: number): string {
+  const chunk = Buffer.allocUnsafe(64 * 1024);
+  const parts: Buffer[] = [];
+  let total = 0;
+  for (let position = offset; total <= maxBytes;) {
+    const read = fs.readSync(fd, chunk, 0, chunk.length, position);
+    if (read === 0) break;
+    const newline = chunk.subarray(0, read).indexOf(0x0a);
+    const end = newline === -1 ? read : newline;
+    parts.push(Buffer.from(chunk.subarray(0, end)));
+    total += end;
+    if (newline !== -1) break;
+    position += read;
+  }
+  const text = Buffer.concat(parts, total).toString('utf8');
+  return text.endsWith('\r') ? text.slice(0, -1) : text;
 }

@@ -15,6 +15,8 @@ export interface SearchQuery {
 export interface MatchedLine {
   line: number;
   text: string;
+  /** Byte offset of the line's start (ripgrep reports it; the built-in engine reads confined and needs none). */
+  offset?: number;
 }
 
 /** Where matches are: file path (relative, `/`-separated) → its matching lines, ascending. */

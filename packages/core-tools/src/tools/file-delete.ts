@@ -1,6 +1,7 @@
-import fs from 'node:fs';
 import { tool } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
+import { deleteConfined } from '../workspace/confined-delete.js';
+import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
 
 export interface FileDeleteResult {
@@ -21,22 +22,13 @@ export class FileDeleteTool {
    */
   @tool({ tier: 'side-effecting', group: 'edit', sideEffects: ['fs-write'], capabilities: ['fs.write'], determinism: 'deterministic', timeout: '30s' })
   async fileDelete(path: string, recursive: boolean = false): Promise<FileDeleteResult> {
-    const { workspace } = this.env;
-    // Resolve the parent, not the target: a symlink is removed itself, never followed to its target.
-    const resolved = workspace.resolveLink(path);
-    if (resolved.relative === '') throw new WorkspaceError('workspace_root', 'The workspace root cannot be deleted.', path);
-    const stat = fs.lstatSync(resolved.absolute, { throwIfNoEntry: false });
-    if (!stat) throw new WorkspaceError('not_found', `'${path}' does not exist.`, path);
-    if (stat.isSymbolicLink() || stat.isFile()) {
-      fs.unlinkSync(resolved.absolute);
+    return withWorkspaceErrors(path, () => {
+      // Resolve the parent, not the target: a symlink is removed itself, never followed to its target.
+      const resolved = this.env.workspace.resolveLink(path);
+      if (resolved.relative === '') throw new WorkspaceError('workspace_root', 'The workspace root cannot be deleted.', path);
+      const kind = deleteConfined(resolved, recursive);
       this.env.readHashes?.delete(resolved.absolute);
-      return { path: resolved.relative, kind: stat.isSymbolicLink() ? 'symlink' : 'file' };
-    }
-    if (!stat.isDirectory()) throw new WorkspaceError('special_file', `'${path}' is not a file, link or directory; it is refused.`, path);
-    if (!recursive && fs.readdirSync(resolved.absolute).length > 0) {
-      throw new Error(`'${path}' is a directory that is not empty; call file_delete again with recursive: true to delete it and its contents.`);
-    }
-    fs.rmSync(resolved.absolute, { recursive: true, force: false });
-    return { path: resolved.relative, kind: 'directory' };
+      return { path: resolved.relative, kind };
+    });
   }
 }

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
 import { FileEditTool } from './file-edit.js';
@@ -62,6 +64,27 @@ describe('file_edit', () => {
   it('lets edits chain through the returned hash', async () => {
     const first = await edit.fileEdit('app.js', '"Hello"', '"Hi"');
     expect((await edit.fileEdit('app.js', '"Hi"', '"Yo"', false, 'exact', first.hash)).replacements).toBe(1);
+  });
+
+  it('refuses a file over 16 MiB with the limit in the message', async () => {
+    ws.write('big.txt', 'start\n');
+    fs.truncateSync(path.join(ws.root, 'big.txt'), 300 * 1024 * 1024);
+    await expect(edit.fileEdit('big.txt', 'start', 'x')).rejects.toMatchObject({ code: 'too_large', message: expect.stringMatching(/300 MiB; file_edit edits files up to 16 MiB/) });
+  });
+
+  it('refuses a file that is not valid UTF-8 rather than corrupting it, and keeps a byte-order mark', async () => {
+    ws.write('latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    await expect(edit.fileEdit('latin1.txt', 'caf', 'x')).rejects.toMatchObject({ code: 'binary_file' });
+    expect(fs.readFileSync(path.join(ws.root, 'latin1.txt'))).toEqual(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    ws.write('bom.txt', '\ufeffhello\n');
+    await edit.fileEdit('bom.txt', 'hello', 'bye');
+    expect(ws.read('bom.txt')).toBe('\ufeffbye\n');
+  });
+
+  it('keeps the WorkspaceError code of path refusals', async () => {
+    await expect(edit.fileEdit('../x.txt', 'a', 'b')).rejects.toMatchObject({ code: 'outside_workspace' });
+    await expect(edit.fileEdit('missing.txt', 'a', 'b')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(edit.fileEdit('app.js', '', 'x')).rejects.toMatchObject({ code: 'already_exists' });
   });
 
   it('reports invalid regular expressions and empty-matching ones', async () => {

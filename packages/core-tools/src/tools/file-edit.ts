@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { tool } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
-import { openForReading, writeFileAtomic } from '../workspace/confined-file.js';
+import { openForReading, readBounded, writeFileAtomic } from '../workspace/confined-file.js';
+import { withWorkspaceErrors } from '../workspace/fs-error.js';
+import { checkWellFormedContent } from '../workspace/text-rules.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
 import { closestRegion, exactMatches, lineOf, tolerantMatches, type Match } from './edit-matching.js';
 
@@ -21,6 +23,8 @@ export interface FileEditResult {
 
 /** Regex edits run synchronously: bounded input keeps a pathological pattern from stalling the process. */
 const MAX_REGEX_INPUT = 1 << 20;
+/** Largest file edited: it is held in memory with its new version and a diff of the two. */
+export const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 
 /** Edits files inside the workspace by replacing text. */
 export class FileEditTool {
@@ -44,10 +48,15 @@ export class FileEditTool {
    */
   @tool({ tier: 'side-effecting', group: 'edit', sideEffects: ['fs-read', 'fs-write'], capabilities: ['fs.read', 'fs.write'], determinism: 'deterministic', timeout: '15s' })
   async fileEdit(path: string, oldText: string, newText: string, replaceAll: boolean = false, mode: 'exact' | 'regex' = 'exact', expectedHash?: string): Promise<FileEditResult> {
+    return withWorkspaceErrors(path, () => this.edit(path, oldText, newText, replaceAll, mode, expectedHash));
+  }
+
+  private edit(path: string, oldText: string, newText: string, replaceAll: boolean, mode: 'exact' | 'regex', expectedHash?: string): FileEditResult {
+    checkWellFormedContent(newText, '`newText`', path);
     const resolved = this.env.workspace.resolve(path, { kind: 'file' });
     if (oldText === '') {
-      if (resolved.exists && fs.statSync(resolved.absolute).size > 0) {
-        throw new Error(`'${path}' already exists; an empty \`oldText\` only creates new files. Give the text to replace, or use file_write to replace the whole file.`);
+      if (resolved.exists && fs.lstatSync(resolved.absolute).size > 0) {
+        throw new WorkspaceError('already_exists', `'${path}' already exists; an empty \`oldText\` only creates new files. Give the text to replace, or use file_write to replace the whole file.`, path);
       }
       writeFileAtomic(resolved, newText);
       return this.done(resolved.absolute, resolved.relative, '', newText, 1, 'created');
@@ -56,16 +65,21 @@ export class FileEditTool {
     const fd = openForReading(resolved);
     let buffer: Buffer;
     try {
-      buffer = fs.readFileSync(fd);
+      buffer = readBounded(fd, MAX_EDIT_BYTES, path, (size) => `'${path}' is ${mebibytes(size)}; file_edit edits files up to ${mebibytes(MAX_EDIT_BYTES)}. Read the part you need with file_read (offset and limit) and change it with a shell tool such as sed, or split the file.`);
     } finally {
       fs.closeSync(fd);
+    }
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buffer);
+    } catch {
+      throw new WorkspaceError('binary_file', `'${path}' is not valid UTF-8 text; file_edit would corrupt its bytes, so it is refused.`, path);
     }
     const currentHash = sha256(buffer);
     const lastRead = this.env.readHashes?.get(resolved.absolute);
     if ((expectedHash !== undefined && expectedHash !== currentHash) || (lastRead !== undefined && lastRead !== currentHash)) {
       throw new Error(`'${path}' changed since you last read it; read it again with file_read and redo the edit on its current content.`);
     }
-    const text = buffer.toString('utf8');
     const { matches, matchedBy } = this.find(text, oldText, mode, path);
     if (matches.length === 0) {
       const region = closestRegion(text, oldText);
@@ -82,6 +96,7 @@ export class FileEditTool {
       cursor = match.end;
     }
     updated += text.slice(cursor);
+    checkWellFormedContent(updated, 'The edited text (a match split a character in two)', path);
     writeFileAtomic(resolved, updated);
     return this.done(resolved.absolute, resolved.relative, text, updated, matches.length, matchedBy);
   }
@@ -112,6 +127,10 @@ export class FileEditTool {
     this.env.readHashes?.set(absolute, hash);
     return { path: relative, replacements, matchedBy, diff: createTwoFilesPatch(`a/${relative}`, `b/${relative}`, before, after, '', '', { context: 3 }), hash };
   }
+}
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
 }
 
 function sha256(buffer: Buffer): string {

@@ -1,5 +1,6 @@
 import { tool, type Integer } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
+import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { walk } from '../workspace/walk.js';
 
 /** One entry of a listing. */
@@ -34,12 +35,14 @@ export class FileListTool {
    */
   @tool({ tier: 'read-only', group: 'search', sideEffects: ['fs-read'], capabilities: ['fs.read'], determinism: 'deterministic', timeout: '15s' })
   async fileList(path: string = '.', /** @minimum 1 @maximum 20 */ depth: Integer = 1, exclude: string[] = [], /** @minimum 1 @maximum 5000 */ limit: Integer = 500): Promise<FileListResult> {
-    const resolved = this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' });
-    const { entries, truncated } = walk(resolved.absolute, { maxDepth: depth, exclude, limit });
-    return {
-      entries: entries.map((e) => ({ path: e.kind === 'directory' ? `${e.relative}/` : e.relative, kind: e.kind, size: e.size }))
-        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
-      truncated,
-    };
+    return withWorkspaceErrors(path, () => {
+      const resolved = this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' });
+      const { entries, truncated } = walk(resolved.absolute, { maxDepth: depth, exclude, limit });
+      return {
+        entries: entries.map((e) => ({ path: e.kind === 'directory' ? `${e.relative}/` : e.relative, kind: e.kind, size: e.size }))
+          .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+        truncated,
+      };
+    });
   }
 }

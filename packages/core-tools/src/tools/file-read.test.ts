@@ -17,6 +17,9 @@ beforeAll(() => {
   fs.writeFileSync(path.join(root, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
   fs.writeFileSync(path.join(root, 'big.txt'), Array.from({ length: 5000 }, (_, i) => `line ${i + 1} ${'x'.repeat(40)}`).join('\n'));
   fs.writeFileSync(path.join(root, 'emoji.txt'), `${'🙂'.repeat(2047)}\n`);
+  // 16 KiB of text, then a hole up to 5 GiB: far past what a Buffer (or a string) can hold.
+  fs.writeFileSync(path.join(root, 'huge.log'), Array.from({ length: 1024 }, (_, i) => `entry ${String(i + 1).padStart(9)}`).join('\n'));
+  fs.truncateSync(path.join(root, 'huge.log'), 5 * 1024 ** 3);
   tool = new FileReadTool({ workspace: new WorkspacePolicy({ root }) });
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -53,6 +56,12 @@ describe('file_read', () => {
 
   it('does not mistake a multi-byte character cut at the sniff boundary for binary', async () => {
     expect((await tool.fileRead('emoji.txt')).totalLines).toBe(1);
+  });
+
+  it('reads the first lines of a 5 GiB file without reading the rest, leaving total and hash out', async () => {
+    const result = await tool.fileRead('huge.log', 1, 2);
+    expect(result).toEqual({ content: '1\tentry         1\n2\tentry         2', startLine: 1, endLine: 2, truncated: true, next: 'file_read with path "huge.log" and offset 3' });
+    expect((await tool.fileRead('huge.log', 1000, 1)).content).toBe('1000\tentry      1000');
   });
 
   it('refuses paths outside the workspace and directories', async () => {

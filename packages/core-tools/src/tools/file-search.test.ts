@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
-import { findRipgrep } from '../search/ripgrep-search.js';
+import { confirmReportedLines, findRipgrep } from '../search/ripgrep-search.js';
 import { matchingLines } from '../search/builtin-search.js';
 import { FileSearchTool } from './file-search.js';
 
@@ -86,6 +86,36 @@ describe.runIf(rg)('file_search: ripgrep and the built-in engine agree', () => {
     const result = await ripgrep.fileSearch('load(?=Config)');
     expect(result.engine).toBe('builtin');
     expect(result.matches.map((m) => m.path)).toEqual(['src/load.ts']);
+  });
+});
+
+describe('file_search: files over the size limit', () => {
+  const big = tempWorkspace({ 'small.txt': 'needle\n', 'huge.log': 'needle\n' });
+  fs.truncateSync(path.join(big.root, 'huge.log'), 11 * 1024 * 1024);
+  afterAll(() => big.cleanup());
+
+  it('skips them in the built-in engine and says which, with the limit', async () => {
+    const result = await new FileSearchTool({ ...big.env, ripgrep: false }).fileSearch('needle');
+    expect(result.matches.map((m) => m.path)).toEqual(['small.txt']);
+    expect(result.note).toBe('1 file was not searched because it is over the 10 MiB limit: huge.log. Read it in parts with file_read.');
+  });
+
+  it('reads no context from a file that grew past the limit after the search', async () => {
+    const result = await new FileSearchTool({ ...big.env, ripgrep: false }).fileSearch('needle', '.', false, 'smart', [], [], 1);
+    expect(result.matches[0]).toMatchObject({ path: 'small.txt', before: [], after: [''] });
+  });
+});
+
+describe(confirmReportedLines, () => {
+  it('keeps only the reported lines the file really holds at their byte offsets', () => {
+    const lines = [
+      { line: 1, offset: 0, text: 'export function loadConfig() {}' },
+      { line: 3, offset: 45, text: 'export function LoadAll() {}' },
+      { line: 2, offset: 32, text: 'SECRET read through a swapped link' },
+      { line: 1, text: 'no offset' },
+    ];
+    expect(confirmReportedLines(ws.root, 'src/load.ts', lines, 1 << 20).map((l) => l.line)).toEqual([1, 3]);
+    expect(confirmReportedLines(ws.root, 'etc-link/hostname', lines, 1 << 20)).toEqual([]);
   });
 });
 

@@ -1,9 +1,10 @@
-import fs from 'node:fs';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
-import { builtinSearch } from '../search/builtin-search.js';
-import { findRipgrep, ripgrepSearch } from '../search/ripgrep-search.js';
+import { builtinSearch, readSearchedFile } from '../search/builtin-search.js';
+import { LineIndex } from '../search/line-index.js';
+import { confirmReportedLines, findRipgrep, ripgrepSearch } from '../search/ripgrep-search.js';
 import { compileQuery, MAX_FILE_BYTES, type MatchLines, type SearchQuery } from '../search/search-query.js';
+import { withWorkspaceErrors } from '../workspace/fs-error.js';
 
 /** One matching line. */
 export interface SearchMatch {
@@ -27,9 +28,12 @@ export interface FileSearchResult {
   truncated: boolean;
   /** Which engine ran: ripgrep when the machine has it, else the built-in search (same results). */
   engine: 'ripgrep' | 'builtin';
+  /** Files left unsearched because they exceed the 10 MiB limit (named by the built-in engine; ripgrep skips them silently). */
+  note?: string;
 }
 
 const MAX_LINE_CHARS = 500;
+const MAX_NAMED_SKIPS = 20;
 
 /** Searches file contents in the workspace. */
 export class FileSearchTool {
@@ -63,47 +67,61 @@ export class FileSearchTool {
     /** @minimum 0 @maximum 10 */ context: Integer = 0,
     /** @minimum 1 @maximum 5000 */ maxResults: Integer = 200,
   ): Promise<FileSearchResult> {
-    const root = this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' }).absolute;
-    const query: SearchQuery = { pattern, literal, caseMode, include, exclude, maxFileBytes: MAX_FILE_BYTES };
-    compileQuery(query); // the same patterns are refused whichever engine runs
-    const signal = getToolContext()?.signal;
-    const binary = this.env.ripgrep === undefined ? findRipgrep() : this.env.ripgrep;
-    let engine: FileSearchResult['engine'] = 'builtin';
-    let found: MatchLines | undefined;
-    if (binary) {
-      found = await ripgrepSearch(binary, root, query, signal);
-      if (found) engine = 'ripgrep';
-    }
-    found ??= builtinSearch(root, query, signal);
-    return collect(root, found, context, maxResults, engine);
+    return withWorkspaceErrors(path, async () => {
+      const root = this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' }).absolute;
+      const query: SearchQuery = { pattern, literal, caseMode, include, exclude, maxFileBytes: MAX_FILE_BYTES };
+      compileQuery(query); // the same patterns are refused whichever engine runs
+      const signal = getToolContext()?.signal;
+      const binary = this.env.ripgrep === undefined ? findRipgrep() : this.env.ripgrep;
+      let engine: FileSearchResult['engine'] = 'builtin';
+      let found: MatchLines | undefined;
+      if (binary) {
+        found = await ripgrepSearch(binary, root, query, signal);
+        if (found) engine = 'ripgrep';
+      }
+      const tooLarge: string[] = [];
+      found ??= builtinSearch(root, query, signal, tooLarge);
+      return { ...collect(root, found, context, maxResults, engine), ...(tooLarge.length > 0 ? { note: skippedNote(tooLarge) } : {}) };
+    });
   }
 }
 
-/** The matches sorted by path then line, with context read from the files when asked for. */
+function skippedNote(tooLarge: string[]): string {
+  const named = [...tooLarge].sort().slice(0, MAX_NAMED_SKIPS).join(', ');
+  const more = tooLarge.length > MAX_NAMED_SKIPS ? ` and ${tooLarge.length - MAX_NAMED_SKIPS} more` : '';
+  return `${tooLarge.length} file${tooLarge.length === 1 ? ' was' : 's were'} not searched because ${tooLarge.length === 1 ? 'it is' : 'they are'} over the ${MAX_FILE_BYTES / 1024 / 1024} MiB limit: ${named}${more}. Read ${tooLarge.length === 1 ? 'it' : 'them'} in parts with file_read.`;
+}
+
+/**
+ * The matches sorted by path then line, with context read from the files when asked for. Lines
+ * ripgrep reported are returned only once confirmed in the file read here without following links
+ * (see `confirmReportedLines`).
+ */
 function collect(root: string, found: MatchLines, context: number, maxResults: number, engine: FileSearchResult['engine']): FileSearchResult {
   const files = [...found.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const matches: SearchMatch[] = [];
   const cut = (text: string) => (text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text);
   let total = 0;
+  let fileCount = 0;
   for (const file of files) {
-    const lines = found.get(file)!.sort((a, b) => a.line - b.line);
-    total += lines.length;
-    if (matches.length >= maxResults) continue;
-    let fileLines: string[] | undefined;
-    if (context > 0) {
-      try {
-        fileLines = fs.readFileSync(`${root}/${file}`, 'utf8').split(/\r?\n/);
-      } catch {
-        fileLines = [];
+    let lines = found.get(file)!.sort((a, b) => a.line - b.line);
+    let index: LineIndex | undefined;
+    if (matches.length < maxResults) {
+      if (context > 0) index = new LineIndex(readSearchedFile(root, file, MAX_FILE_BYTES) ?? Buffer.alloc(0));
+      if (engine === 'ripgrep') {
+        lines = index ? lines.filter(({ line, text }) => index!.line(line) === text) : confirmReportedLines(root, file, lines.slice(0, maxResults - matches.length), MAX_FILE_BYTES);
+        if (lines.length === 0) continue;
       }
     }
+    fileCount++;
+    total += found.get(file)!.length;
     for (const { line, text } of lines) {
       if (matches.length >= maxResults) break;
       matches.push({
         path: file, line, text: cut(text),
-        ...(fileLines ? { before: fileLines.slice(Math.max(0, line - 1 - context), line - 1).map(cut), after: fileLines.slice(line, line + context).map(cut) } : {}),
+        ...(index ? { before: index.lines(line - context, line - 1).map(cut), after: index.lines(line + 1, line + context).map(cut) } : {}),
       });
     }
   }
-  return { matches, files: files.length, truncated: total > matches.length, engine };
+  return { matches, files: fileCount, truncated: total > matches.length, engine };
 }

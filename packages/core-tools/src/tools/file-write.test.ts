@@ -48,7 +48,8 @@ describe('file_delete', () => {
 
   it('never deletes the workspace root, nor anything outside it', async () => {
     await expect(tool.fileDelete('.', true)).rejects.toMatchObject({ code: 'workspace_root' });
-    await expect(tool.fileDelete('/', true)).rejects.toMatchObject({ code: 'workspace_root' });
+    await expect(tool.fileDelete(ws.root, true)).rejects.toMatchObject({ code: 'workspace_root' });
+    await expect(tool.fileDelete('/', true)).rejects.toMatchObject({ code: 'outside_workspace' });
     await expect(tool.fileDelete('..', true)).rejects.toMatchObject({ code: 'outside_workspace' });
     await expect(tool.fileDelete('missing.txt')).rejects.toMatchObject({ code: 'not_found' });
   });

@@ -1,6 +1,8 @@
 import { tool } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { writeFileAtomic } from '../workspace/confined-file.js';
+import { withWorkspaceErrors } from '../workspace/fs-error.js';
+import { checkWellFormedContent } from '../workspace/text-rules.js';
 
 export interface FileWriteResult {
   path: string;
@@ -24,9 +26,12 @@ export class FileWriteTool {
    */
   @tool({ tier: 'side-effecting', group: 'edit', sideEffects: ['fs-write'], capabilities: ['fs.write'], determinism: 'deterministic', timeout: '15s' })
   async fileWrite(path: string, content: string): Promise<FileWriteResult> {
-    const resolved = this.env.workspace.resolve(path, { kind: 'file' });
-    writeFileAtomic(resolved, content);
-    this.env.readHashes?.delete(resolved.absolute);
-    return { path: resolved.relative, bytes: Buffer.byteLength(content), created: !resolved.exists };
+    return withWorkspaceErrors(path, () => {
+      checkWellFormedContent(content, '`content`', path);
+      const resolved = this.env.workspace.resolve(path, { kind: 'file' });
+      writeFileAtomic(resolved, content);
+      this.env.readHashes?.delete(resolved.absolute);
+      return { path: resolved.relative, bytes: Buffer.byteLength(content), created: !resolved.exists };
+    });
   }
 }

@@ -53,7 +53,6 @@ function refusal(input: string, options?: Parameters<WorkspacePolicy['resolve']>
 describe(WorkspacePolicy, () => {
   it.for([
     ['src/a.txt', 'src/a.txt'],
-    ['/src/a.txt', 'src/a.txt'],
     ['private:/src/a.txt', 'src/a.txt'],
     ['./src/../src/a.txt', 'src/a.txt'],
     ['link-in', 'src/a.txt'],
@@ -67,7 +66,8 @@ describe(WorkspacePolicy, () => {
     ['../outside.txt', 'outside_workspace'],
     ['src/../../outside.txt', 'outside_workspace'],
     ['../ws-evil/secret.txt', 'outside_workspace'],
-    ['/../../etc/passwd', 'outside_workspace'], // '/' is the workspace root, and nothing climbs above it
+    ['/../../etc/passwd', 'outside_workspace'],
+    ['/src/a.txt', 'outside_workspace'], // absolute: the file system's /src, not the workspace's
     ['link-out', 'symlink_escape'],
     ['dir-out/secret.txt', 'symlink_escape'],
     ['dir-out/new.txt', 'symlink_escape'],

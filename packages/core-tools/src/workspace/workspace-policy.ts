@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { canonicalise } from './canonical-path.js';
+import { errnoOf, toWorkspaceError } from './fs-error.js';
+import { isWithin } from './is-within.js';
+import { protectedPathMatcher } from './protected-paths.js';
+import { checkWellFormedPath } from './text-rules.js';
 import { WorkspaceError } from './workspace-error.js';
+
+export { isWithin } from './is-within.js';
 
 export type Scope = 'private' | 'shared' | 'public';
 export const SCOPES: readonly Scope[] = ['private', 'shared', 'public'];
@@ -11,7 +18,11 @@ export interface WorkspaceConfig {
   /** Roots of the other scopes, when configured. */
   shared?: string;
   public?: string;
-  /** Paths (relative to their scope root, `/`-separated, globs not supported) writable only with approval. */
+  /**
+   * Paths writable only with approval, gitignore-style (globs not supported): a name without `/`
+   * (`.git`) is protected at any depth, an entry with one (`/build`, `config/keys`) only below its
+   * scope root. Default: `.git`, `.toolwright`, `.env`.
+   */
   protectedPaths?: readonly string[];
   /** Longest path accepted, in bytes (default 4096, Linux's PATH_MAX). */
   maxPathBytes?: number;
@@ -26,35 +37,54 @@ export interface ResolvedPath {
   relative: string;
   /** The canonical root of the scope. */
   root: string;
-  /** Whether the target currently exists (as anything, including a dangling symlink). */
+  /** Whether the target currently exists (for `resolveLink`, a dangling link counts). */
   exists: boolean;
-  /** True for paths under a protected prefix (e.g. `.git/`): writes need explicit approval. */
+  /** True for protected paths (e.g. anything under a `.git` directory): writes need explicit approval. */
   protected: boolean;
 }
 
 const DEFAULT_PROTECTED = ['.git', '.toolwright', '.env'];
 const MAX_SEGMENT_BYTES = 255;
 
+/** Where an input lies before links are resolved: its scope, that scope's canonical root, the lexical path. */
+interface Located {
+  scope: Scope;
+  root: string;
+  lexical: string;
+}
+
 /**
  * The one gate every file tool and the shell's path arguments go through.
  *
- * A path is resolved against its scope root (`private:/` by default), canonicalised — the realpath of
- * the target, or of its nearest existing parent for a new file — and compared with the canonical root
- * by path segments, never by string prefix (`/ws-evil` is not inside `/ws`). Symlinks anywhere on the
- * way that lead outside are refused. NUL bytes, control characters, over-long paths and special files
- * (FIFOs, sockets, devices) are refused with their own error. The check-then-use race is closed at use
- * time by `openConfined`, which opens without following symlinks and verifies the opened file.
+ * A relative path is resolved against its scope root (`private:/` by default, or the `shared:/` and
+ * `public:/` prefixes); an absolute path must lie under a scope root, spelled as given or canonical
+ * (`/tmp/ws/a` and `/private/tmp/ws/a` alike), and is refused otherwise with the root named. The
+ * result is canonicalised — the realpath of the target, or of its nearest existing parent for a new
+ * file — and compared with the canonical root by path segments, never by string prefix (`/ws-evil`
+ * is not inside `/ws`, `..test` is). Symlinks anywhere on the way that lead outside are refused. NUL
+ * bytes, control characters, lone surrogates, over-long paths and special files (FIFOs, sockets,
+ * devices) are refused with their own error. A path changed by someone else during the call is
+ * refused as `changed_during_use`: `resolve` only ever throws `WorkspaceError`s. The check-then-use
+ * race is closed at use time by `confined-file.ts`, which never follows a link it did not check.
  */
 export class WorkspacePolicy {
   private readonly roots: Partial<Record<Scope, string>>;
-  private readonly protectedPaths: readonly string[];
+  /** Every spelling of every root (given and canonical), longest first, for absolute inputs. */
+  private readonly spellings: { scope: Scope; spelling: string }[] = [];
+  private readonly isProtected: (relative: string) => boolean;
   private readonly maxPathBytes: number;
 
   constructor(config: WorkspaceConfig) {
-    this.roots = { private: canonicalRoot(config.root, 'private') };
-    if (config.shared) this.roots.shared = canonicalRoot(config.shared, 'shared');
-    if (config.public) this.roots.public = canonicalRoot(config.public, 'public');
-    this.protectedPaths = (config.protectedPaths ?? DEFAULT_PROTECTED).map((p) => p.replace(/^\/+|\/+$/g, ''));
+    this.roots = {};
+    for (const scope of SCOPES) {
+      const given = scope === 'private' ? config.root : config[scope];
+      if (!given) continue;
+      const canonical = canonicalRoot(given, scope);
+      this.roots[scope] = canonical;
+      for (const spelling of new Set([path.resolve(given), canonical])) this.spellings.push({ scope, spelling });
+    }
+    this.spellings.sort((a, b) => b.spelling.length - a.spelling.length);
+    this.isProtected = protectedPathMatcher(config.protectedPaths ?? DEFAULT_PROTECTED);
     this.maxPathBytes = config.maxPathBytes ?? 4096;
   }
 
@@ -71,21 +101,19 @@ export class WorkspacePolicy {
    * may be a new name under an existing (checked) directory.
    */
   resolve(input: string, options: { mustExist?: boolean; kind?: 'file' | 'directory' } = {}): ResolvedPath {
-    const { scope, rest } = this.splitScope(input);
-    this.checkText(input, rest);
-    const root = this.rootOf(scope);
-    const lexical = path.resolve(root, rest.replace(/^\/+/, ''));
-    if (!isWithin(root, lexical)) {
-      throw new WorkspaceError('outside_workspace', `'${input}' points outside the ${scope}:/ workspace; use a path inside it (relative paths are resolved from its root).`, input);
+    try {
+      const { scope, root, lexical } = this.locate(input);
+      const { canonical, exists } = canonicalise(lexical, root, input);
+      if (!isWithin(root, canonical)) {
+        throw new WorkspaceError('symlink_escape', `'${input}' goes through a symbolic link that leads outside the workspace; it is refused.`, input);
+      }
+      if (exists) checkFileType(canonical, input, options.kind);
+      else if (options.mustExist) throw new WorkspaceError('not_found', `'${input}' does not exist.`, input);
+      const relative = toRelative(root, canonical);
+      return { scope, absolute: canonical, relative, root, exists, protected: this.isProtected(relative) };
+    } catch (error) {
+      throw toWorkspaceError(error, input);
     }
-    const { canonical, exists } = canonicalise(lexical, root, input);
-    if (!isWithin(root, canonical)) {
-      throw new WorkspaceError('symlink_escape', `'${input}' goes through a symbolic link that leads outside the workspace; it is refused.`, input);
-    }
-    if (exists) this.checkFileType(canonical, input, options.kind);
-    else if (options.mustExist) throw new WorkspaceError('not_found', `'${input}' does not exist.`, input);
-    const relative = path.relative(root, canonical).split(path.sep).join('/');
-    return { scope, absolute: canonical, relative, root, exists, protected: this.isProtected(relative) };
   }
 
   /**
@@ -93,58 +121,106 @@ export class WorkspacePolicy {
    * renaming a symlink): the parent is canonicalised and checked; the last name is kept as given.
    */
   resolveLink(input: string): ResolvedPath {
-    const { scope, rest } = this.splitScope(input);
-    this.checkText(input, rest);
-    const root = this.rootOf(scope);
-    const lexical = path.resolve(root, rest.replace(/^\/+/, ''));
-    if (!isWithin(root, lexical)) {
-      throw new WorkspaceError('outside_workspace', `'${input}' points outside the ${scope}:/ workspace; use a path inside it.`, input);
+    try {
+      const { scope, root, lexical } = this.locate(input);
+      if (lexical === root) return { scope, absolute: root, relative: '', root, exists: true, protected: false };
+      const parent = canonicalise(path.dirname(lexical), root, input);
+      if (!isWithin(root, parent.canonical)) {
+        throw new WorkspaceError('symlink_escape', `'${input}' goes through a symbolic link that leads outside the workspace; it is refused.`, input);
+      }
+      if (parent.exists) checkFileType(parent.canonical, input, 'directory', 'parent');
+      const absolute = path.join(parent.canonical, path.basename(lexical));
+      const relative = toRelative(root, absolute);
+      return { scope, absolute, relative, root, exists: parent.exists && lstatOrUndefined(absolute) !== undefined, protected: this.isProtected(relative) };
+    } catch (error) {
+      throw toWorkspaceError(error, input);
     }
-    if (lexical === root) return { scope, absolute: root, relative: '', root, exists: true, protected: false };
-    const parent = this.resolve(`${scope}:/${path.relative(root, path.dirname(lexical)).split(path.sep).join('/')}`, {});
-    const absolute = path.join(parent.absolute, path.basename(lexical));
-    const relative = path.relative(root, absolute).split(path.sep).join('/');
-    const exists = fs.lstatSync(absolute, { throwIfNoEntry: false }) !== undefined;
-    return { scope, absolute, relative, root, exists, protected: this.isProtected(relative) };
   }
 
-  private splitScope(input: string): { scope: Scope; rest: string } {
-    const match = /^([a-z]+):\//.exec(input);
-    if (!match) return { scope: 'private', rest: input };
-    const scope = match[1] as Scope;
-    if (!SCOPES.includes(scope)) throw new WorkspaceError('unknown_scope', `Unknown scope '${match[1]}:/'; use private:/, shared:/ or public:/.`, input);
-    return { scope, rest: input.slice(match[0].length - 1) };
+  /** Checks the text, picks the scope and root, and refuses paths that leave the root lexically. */
+  private locate(input: string): Located {
+    this.checkText(input);
+    const scoped = /^([a-z]+):\//.exec(input);
+    if (scoped) {
+      const scope = scoped[1] as Scope;
+      if (!SCOPES.includes(scope)) throw new WorkspaceError('unknown_scope', `Unknown scope '${scoped[1]}:/'; use private:/, shared:/ or public:/.`, input);
+      return this.within(scope, input.slice(scoped[0].length).replace(/^\/+/, ''), input);
+    }
+    if (path.isAbsolute(input)) return this.locateAbsolute(input);
+    return this.within('private', input, input);
   }
 
-  private checkText(input: string, rest: string): void {
+  private within(scope: Scope, relative: string, input: string): Located {
+    const root = this.rootOf(scope);
+    const lexical = path.resolve(root, relative);
+    if (!isWithin(root, lexical)) {
+      throw new WorkspaceError('outside_workspace', `'${input}' points outside the ${scope}:/ workspace (its root is ${root}); use a path inside it (relative paths are resolved from its root).`, input);
+    }
+    return { scope, root, lexical };
+  }
+
+  /**
+   * An absolute path means that very file: it must lie under a scope root, however the root is
+   * spelled (as configured, canonical, or through links elsewhere that lead into it).
+   */
+  private locateAbsolute(input: string): Located {
+    const normal = path.resolve(input);
+    const given = this.spellings.find(({ spelling }) => isWithin(spelling, normal));
+    if (given) return this.within(given.scope, path.relative(given.spelling, normal), input);
+    const real = realpathOfExistingPrefix(normal);
+    const scope = SCOPES.filter((s) => this.roots[s] && isWithin(this.roots[s], real)).sort((a, b) => this.roots[b]!.length - this.roots[a]!.length)[0];
+    if (scope) return this.within(scope, path.relative(this.roots[scope]!, real), input);
+    const others = SCOPES.filter((s) => s !== 'private' && this.roots[s]).map((s) => `, ${s}:/ at ${this.roots[s]}`).join('');
+    throw new WorkspaceError('outside_workspace', `'${input}' is an absolute path outside the workspace, whose root is ${this.roots.private}${others}; use a path relative to that root (such as 'src/index.ts') or an absolute path under it.`, input);
+  }
+
+  private checkText(input: string): void {
     if (typeof input !== 'string' || input.length === 0) throw new WorkspaceError('invalid_path', 'The path is empty; give a file or directory path.');
     if (input.includes('\0')) throw new WorkspaceError('invalid_path', 'The path contains a NUL byte, which no file name can hold.', input);
     // eslint-disable-next-line no-control-regex
     if (/[\u0001-\u001f\u007f]/.test(input)) throw new WorkspaceError('invalid_path', 'The path contains control characters (such as a newline or tab); file names here may not.', JSON.stringify(input));
+    checkWellFormedPath(input);
     if (Buffer.byteLength(input) > this.maxPathBytes) throw new WorkspaceError('invalid_path', `The path is longer than ${this.maxPathBytes} bytes.`);
-    if (rest.split(/[\\/]/).some((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)) {
+    if (input.split(/[\\/]/).some((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)) {
       throw new WorkspaceError('invalid_path', `A path segment is longer than ${MAX_SEGMENT_BYTES} bytes.`, input);
     }
   }
+}
 
-  private checkFileType(canonical: string, input: string, kind?: 'file' | 'directory'): void {
-    const stat = fs.lstatSync(canonical);
-    if (stat.isFIFO() || stat.isSocket() || stat.isCharacterDevice() || stat.isBlockDevice()) {
-      throw new WorkspaceError('special_file', `'${input}' is a ${stat.isFIFO() ? 'named pipe (FIFO)' : stat.isSocket() ? 'socket' : 'device'}, not a regular file; it is refused.`, input);
-    }
-    if (kind === 'file' && !stat.isFile()) throw new WorkspaceError('not_a_file', `'${input}' is a directory, not a file.`, input);
-    if (kind === 'directory' && !stat.isDirectory()) throw new WorkspaceError('not_a_directory', `'${input}' is not a directory.`, input);
+function toRelative(root: string, absolute: string): string {
+  return path.relative(root, absolute).split(path.sep).join('/');
+}
+
+function checkFileType(canonical: string, input: string, kind?: 'file' | 'directory', role: 'target' | 'parent' = 'target'): void {
+  const stat = fs.lstatSync(canonical);
+  if (stat.isFIFO() || stat.isSocket() || stat.isCharacterDevice() || stat.isBlockDevice()) {
+    throw new WorkspaceError('special_file', `'${input}' is a ${stat.isFIFO() ? 'named pipe (FIFO)' : stat.isSocket() ? 'socket' : 'device'}, not a regular file; it is refused.`, input);
   }
+  if (role === 'parent' && !stat.isDirectory()) throw new WorkspaceError('not_a_directory', `A parent of '${input}' is a file, not a directory.`, input);
+  if (kind === 'file' && !stat.isFile()) throw new WorkspaceError('not_a_file', `'${input}' is a directory, not a file.`, input);
+  if (kind === 'directory' && !stat.isDirectory()) throw new WorkspaceError('not_a_directory', `'${input}' is not a directory.`, input);
+}
 
-  private isProtected(relative: string): boolean {
-    return this.protectedPaths.some((p) => relative === p || relative.startsWith(`${p}/`));
+function lstatOrUndefined(absolute: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(absolute);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') return undefined;
+    throw error;
   }
 }
 
-/** Whether `target` equals `root` or lies below it, compared segment by segment. */
-export function isWithin(root: string, target: string): boolean {
-  const relative = path.relative(root, target);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative) && relative.split(path.sep)[0] !== '..');
+/** realpath of the deepest existing prefix of an absolute path, plus the rest; the path itself when nothing resolves. */
+function realpathOfExistingPrefix(absolute: string): string {
+  const tail: string[] = [];
+  for (let current = absolute; ; current = path.dirname(current)) {
+    try {
+      return path.join(fs.realpathSync.native(current), ...tail);
+    } catch {
+      if (path.dirname(current) === current) return absolute;
+      tail.unshift(path.basename(current));
+    }
+  }
 }
 
 function canonicalRoot(root: string, scope: Scope): string {
@@ -154,44 +230,5 @@ function canonicalRoot(root: string, scope: Scope): string {
     return real;
   } catch (error) {
     throw new WorkspaceError('invalid_path', `The ${scope}:/ root '${root}' is not an existing directory (${(error as Error).message}).`);
-  }
-}
-
-/**
- * realpath of the target when it exists (a dangling final symlink counts as existing and is resolved
- * through its link text); otherwise realpath of the nearest existing ancestor plus the missing tail.
- */
-function canonicalise(lexical: string, root: string, input: string): { canonical: string; exists: boolean } {
-  let existing = lexical;
-  const tail: string[] = [];
-  for (;;) {
-    let stat: fs.Stats | undefined;
-    try {
-      stat = fs.lstatSync(existing);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') {
-        throw new WorkspaceError('not_a_directory', `A parent of '${input}' is a file, not a directory.`, input);
-      }
-    }
-    if (stat) {
-      if (stat.isSymbolicLink()) {
-        let real: string;
-        try {
-          real = fs.realpathSync.native(existing);
-        } catch {
-          // A dangling or looping link: judge where its text points.
-          real = path.resolve(path.dirname(existing), fs.readlinkSync(existing));
-          if (!isWithin(root, real)) return { canonical: real, exists: true };
-          return { canonical: path.join(real, ...tail), exists: tail.length === 0 };
-        }
-        return { canonical: path.join(real, ...tail), exists: tail.length === 0 };
-      }
-      const real = fs.realpathSync.native(existing);
-      return { canonical: path.join(real, ...tail), exists: tail.length === 0 };
-    }
-    const parent = path.dirname(existing);
-    if (parent === existing) return { canonical: path.join(existing, ...tail), exists: false };
-    tail.unshift(path.basename(existing));
-    existing = parent;
   }
 }

@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFlipping } from '../test-support/path-flipper.js';
+import { FileWriteTool } from '../tools/file-write.js';
+import { writeFileAtomic, writeFileAtomicByPath } from './confined-file.js';
+import { hasDescriptorPaths } from './directory-descriptor.js';
+import { WorkspaceError } from './workspace-error.js';
+import { WorkspacePolicy } from './workspace-policy.js';
+
+let base: string;
+let root: string;
+let outside: string;
+let policy: WorkspacePolicy;
+
+beforeAll(() => {
+  base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-confined-')));
+  root = path.join(base, 'ws');
+  outside = path.join(base, 'outside');
+  fs.mkdirSync(root);
+  fs.mkdirSync(outside);
+  policy = new WorkspacePolicy({ root });
+});
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+
+describe(writeFileAtomic, () => {
+  it.runIf(hasDescriptorPaths)('creates no directory outside while a parent flips to a link outside (1,000 writes)', async () => {
+    const flipper = await startFlipping(path.join(root, 'dir'), [{ dir: {} }, { link: outside }]);
+    const tool = new FileWriteTool({ workspace: policy });
+    try {
+      for (let i = 0; i < 1000; i++) {
+        try {
+          await tool.fileWrite(`dir/sub${i}/f.txt`, 'x');
+        } catch (error) {
+          if (!(error instanceof WorkspaceError)) throw error;
+        }
+      }
+    } finally {
+      await flipper.stop();
+    }
+    expect(fs.readdirSync(outside)).toEqual([]);
+  });
+
+  it('keeps the permissions of a file it replaces, and leaves no temporary file', () => {
+    fs.writeFileSync(path.join(root, 'script.sh'), 'old');
+    fs.chmodSync(path.join(root, 'script.sh'), 0o750);
+    writeFileAtomic(policy.resolve('script.sh'), 'new');
+    expect(fs.statSync(path.join(root, 'script.sh')).mode & 0o777).toBe(0o750);
+    expect(fs.readdirSync(root).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('writes a file whose name takes the whole 255 bytes', () => {
+    writeFileAtomic(policy.resolve(`long/${'n'.repeat(255)}`), 'x');
+    expect(fs.readFileSync(path.join(root, 'long', 'n'.repeat(255)), 'utf8')).toBe('x');
+  });
+
+  it('refuses a parent swapped for a link after the check, before creating anything', () => {
+    fs.mkdirSync(path.join(root, 'swapped'));
+    const resolved = policy.resolve('swapped/new/deep.txt');
+    fs.rmdirSync(path.join(root, 'swapped'));
+    fs.symlinkSync(outside, path.join(root, 'swapped'));
+    expect(() => writeFileAtomic(resolved, 'x')).toThrow(expect.objectContaining({ code: 'changed_during_use' }));
+    expect(fs.readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe(writeFileAtomicByPath, () => {
+  it('creates missing parents one at a time and writes atomically', () => {
+    writeFileAtomicByPath(policy.resolve('by-path/a/b/c.txt'), 'content');
+    expect(fs.readFileSync(path.join(root, 'by-path', 'a', 'b', 'c.txt'), 'utf8')).toBe('content');
+  });
+
+  it('refuses, and removes again, a directory created outside through a parent swapped for a link', () => {
+    fs.mkdirSync(path.join(root, 'by-path-swapped'));
+    const resolved = policy.resolve('by-path-swapped/new/deep.txt');
+    fs.rmdirSync(path.join(root, 'by-path-swapped'));
+    fs.symlinkSync(outside, path.join(root, 'by-path-swapped'));
+    expect(() => writeFileAtomicByPath(resolved, 'x')).toThrow(expect.objectContaining({ code: 'changed_during_use' }));
+    expect(fs.readdirSync(outside)).toEqual([]);
+  });
+});
