@@ -61,6 +61,9 @@ describe('shell commands die with their host', () => {
     const seconds = marker();
     const cli = start(CLI, ['call', 'shell_exec', '--args', JSON.stringify({ command: `echo started; sleep ${seconds}` }), '--yes', '--audit', 'none', '--workspace', workspace()]);
     expect(await until(() => sleeping(seconds).length > 0)).toBe(true);
+    const watchdogs = processes((cmd) => cmd.includes('toolwright process watchdog')).filter((pid) => parentOf(pid) === cli.pid);
+    const leaders = sleeping(seconds).map((pid) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ').slice(0, 4).join(' '));
+    expect(watchdogs.length, `no watchdog for the CLI; sleep stat: ${leaders.join(';')}`).toBe(1);
     cli.kill(signal);
     expect(await until(() => sleeping(seconds).length === 0), `sleep ${seconds} outlived the CLI`).toBe(true);
   });

@@ -5,11 +5,9 @@ export type BodyResult =
   | { ok: false; status: 400 | 413; code: number; message: string };
 
 /**
- * Reads a JSON request body of at most `maxBytes`. A body declared or found larger is answered 413
- * without buffering it: the rest is left flowing, and Node's server reads and discards it once the
- * response is sent, so the client reads the 413 instead of meeting a reset connection (destroying
- * the socket while the client still writes makes the kernel send RST). The server's request timeout
- * bounds how long a client may keep sending.
+ * Reads a JSON request body of at most `maxBytes`. A body declared or found larger is refused (413)
+ * without buffering it; `drainRequest` then lets the client finish sending before the answer goes
+ * out. The server's request timeout bounds how long a client may keep sending.
  */
 export function readJsonBody(req: http.IncomingMessage, maxBytes: number): Promise<BodyResult> {
   const tooLarge = (): BodyResult => ({ ok: false, status: 413, code: -32000, message: `the request body is larger than the limit of ${maxBytes} bytes` });
@@ -37,5 +35,38 @@ export function readJsonBody(req: http.IncomingMessage, maxBytes: number): Promi
     });
     req.on('error', () => resolve({ ok: false, status: 400, code: -32000, message: 'the request body could not be read' }));
     req.on('aborted', () => resolve({ ok: false, status: 400, code: -32000, message: 'the client stopped sending the request body' }));
+  });
+}
+
+/** How much of an over-limit body is read and thrown away before the 413 is sent, at most. */
+const DRAIN_BYTES = 64 * 1024 * 1024;
+const DRAIN_MS = 10_000;
+
+/**
+ * Reads and discards what is left of a refused request body (up to 64 MiB or 10 s), so the refusal is
+ * sent when the client has finished sending: a server that answers and closes while the client still
+ * writes makes the kernel reset the connection, and the client may never read the answer. A client
+ * that sent `Expect: 100-continue` sent nothing, and nothing is waited for.
+ */
+export function drainRequest(req: http.IncomingMessage, expectsContinue: boolean): Promise<void> {
+  if (expectsContinue || req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_BYTES) done();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    timer.unref();
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('close', done);
+    req.once('error', done);
+    req.resume();
   });
 }

@@ -6,7 +6,7 @@ import { BearerAuth } from './bearer-auth.js';
 import { HttpAccess, isLoopbackAddress } from './http-access.js';
 import { HttpServeError } from './http-serve-error.js';
 import { answerClientError, jsonRpcError, type Reply } from './http-replies.js';
-import { readJsonBody } from './request-body.js';
+import { drainRequest, readJsonBody } from './request-body.js';
 import { serveSession } from './serve-session.js';
 import { DEFAULT_SESSION_LIMITS, SessionStore } from './session-store.js';
 import type { McpToolServer } from './tool-server.js';
@@ -123,7 +123,10 @@ export async function serveHttp(tools: McpToolServer, options: HttpServeOptions 
       if (!isJsonContentType(req.headers['content-type'])) return reply(415, -32000, 'Unsupported Media Type: Content-Type must be application/json.');
       if (expectsContinue && !(Number(req.headers['content-length']) > maxBody)) res.writeContinue();
       const read = await readJsonBody(req, maxBody);
-      if (!read.ok) return reply(read.status, read.code, read.message);
+      if (!read.ok) {
+        if (read.status === 413) await drainRequest(req, expectsContinue);
+        return reply(read.status, read.code, read.message);
+      }
       body = read.value;
     }
     if (store) return serveSession(tools, store, req, res, body, reply);

@@ -7,18 +7,26 @@ import path from 'node:path';
  * The watchdog: a bash that reads group ids from a pipe only this process holds, and kills every
  * group still listed when the pipe closes — which the kernel does however this process ends
  * (exit, crash, SIGTERM, SIGINT, SIGKILL). It ignores the terminal's signals and sits in its own
- * process group, so a Ctrl-C that stops the host does not stop the watchdog first.
+ * process group, so a Ctrl-C that stops the host does not stop the watchdog first. Each group is
+ * registered with its leader's start time, so a group id that has been reused is never killed.
  */
 const WATCHDOG = `# toolwright process watchdog
 trap '' INT TERM HUP QUIT PIPE
 declare -A groups
-while IFS= read -r line; do
-  case "$line" in
-    +[0-9]*) groups[\${line#+}]=1 ;;
-    -[0-9]*) unset "groups[\${line#-}]" ;;
+while read -r op id start; do
+  case "$op" in
+    +) groups[$id]=$start ;;
+    -) unset "groups[$id]" ;;
   esac
 done
-for g in "\${!groups[@]}"; do kill -KILL -- "-$g" 2>/dev/null; done`;
+for g in "\${!groups[@]}"; do
+  # A live leader must be the one registered (same start time); with no leader, the members are ours.
+  if read -r stat 2>/dev/null < /proc/$g/stat; then
+    fields=(\${stat##*) })
+    [ "\${fields[19]}" = "\${groups[$g]}" ] || continue
+  fi
+  kill -KILL -- "-$g" 2>/dev/null
+done`;
 
 interface GroupRecord { pgid: number; start: string | undefined }
 interface HostRecord { pid: number; start: string | undefined; groups: GroupRecord[] }
@@ -48,21 +56,32 @@ export class ProcessGroups {
     process.once('exit', () => this.killAll());
   }
 
-  /** Tracks a new process group (its leader's pid). */
-  add(pgid: number): void {
-    this.groups.set(pgid, { pgid, start: startTime(pgid) });
-    this.ensureWatchdog()?.stdin?.write(`+${pgid}\n`);
-    this.save();
+  /** Starts the watchdog now, so that registering a group later costs only a write. */
+  prepare(): void {
+    this.ensureWatchdog();
   }
 
-  /** Forgets a group once it has been killed or has ended. */
+  /**
+   * Tracks a new process group (its leader's pid). Resolves once the registration has been handed to
+   * the watchdog's pipe: only then may the group's command start.
+   */
+  add(pgid: number): Promise<void> {
+    const group = { pgid, start: startTime(pgid) };
+    this.groups.set(pgid, group);
+    this.save();
+    const stdin = this.ensureWatchdog()?.stdin;
+    if (!stdin?.writable) return Promise.resolve();
+    return new Promise((resolve) => stdin.write(registration(group), () => resolve()));
+  }
+
+  /** Forgets a group when its leader has exited (and its members have been killed). */
   remove(pgid: number): void {
     if (!this.groups.delete(pgid)) return;
-    if (this.watchdog?.stdin?.writable) this.watchdog.stdin.write(`-${pgid}\n`);
+    if (this.watchdog?.stdin?.writable) this.watchdog.stdin.write(`- ${pgid}\n`);
     this.save();
   }
 
-  /** SIGKILL to every tracked group (synchronous: safe in an `exit` handler). */
+  /** SIGKILL to every tracked group (synchronous: safe in an `exit` handler; their leaders have not exited). */
   killAll(): void {
     for (const pgid of this.groups.keys()) killGroup(pgid);
     this.groups.clear();
@@ -81,7 +100,7 @@ export class ProcessGroups {
       // A watchdog that died (killed by hand) is replaced, and told about every live group.
       watchdog.on('exit', () => { if (this.watchdog === watchdog) this.watchdog = undefined; });
       this.watchdog = watchdog;
-      for (const pgid of this.groups.keys()) watchdog.stdin!.write(`+${pgid}\n`);
+      for (const group of this.groups.values()) watchdog.stdin!.write(registration(group));
       return watchdog;
     } catch {
       return undefined;
@@ -103,6 +122,10 @@ export class ProcessGroups {
       // The record is a second line of defence; the watchdog and the exit handler still hold.
     }
   }
+}
+
+function registration(group: GroupRecord): string {
+  return `+ ${group.pgid} ${group.start ?? 'unknown'}\n`;
 }
 
 function recordDirectory(): string {
@@ -130,7 +153,7 @@ export function reapOrphans(directory: string): number {
     if (record.pid === process.pid || (isRunning(record.pid) && startTime(record.pid) === record.start)) continue;
     for (const group of record.groups ?? []) {
       if (!Number.isInteger(group.pgid) || group.pgid <= 1) continue;
-      if (group.start === undefined || startTime(group.pgid) === group.start) {
+      if (group.start !== undefined && startTime(group.pgid) === group.start) {
         if (killGroup(group.pgid)) killed++;
       } else {
         killed += killMembers(group);
@@ -139,6 +162,35 @@ export function reapOrphans(directory: string): number {
     fs.rmSync(full, { force: true });
   }
   return killed;
+}
+
+/**
+ * Signals a process group whose leader (pid `pgid`) may already have been reaped. Once the leader is
+ * reaped, the group id is ours only while members remain: Linux never hands out a number still used
+ * as a group id, but an empty group's number may go to a new process at once (pids wrap quickly on a
+ * busy machine), and signalling it would hit a stranger's group. So after the leader has exited the
+ * group is signalled only if it has members and no new process holds the leader's pid.
+ */
+export function signalGroup(pgid: number, signal: NodeJS.Signals, leaderReaped: boolean): void {
+  if (leaderReaped && procStat(process.pid) !== undefined) {
+    if (procStat(pgid) !== undefined) return; // the number now belongs to another process
+    if (!hasMembers(pgid)) return;
+  }
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+function hasMembers(pgid: number): boolean {
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc');
+  } catch {
+    return true;
+  }
+  return pids.some((pid) => /^\d+$/.test(pid) && Number(procStat(Number(pid))?.[2]) === pgid);
 }
 
 function killGroup(pgid: number): boolean {
@@ -150,8 +202,12 @@ function killGroup(pgid: number): boolean {
   }
 }
 
-/** A group whose leader is gone may still have members: those started after the leader are its own. */
+/**
+ * A group whose leader is gone may still have members: those started after the leader are its own —
+ * unless a new process now holds the leader's pid (then the number was reused: nothing is ours).
+ */
 function killMembers(group: GroupRecord): number {
+  if (procStat(group.pgid) !== undefined) return 0;
   let killed = 0;
   let pids: string[];
   try {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadTailBuffer } from './output-buffer.js';
-import { ProcessGroups } from './process-groups.js';
+import { ProcessGroups, signalGroup } from './process-groups.js';
 
 export interface ProcessOptions {
   command: string;
@@ -24,6 +24,9 @@ export interface ProcessOutcome {
   durationMs: number;
 }
 
+/** Runs `$1` once the host opens the gate on fd 3 (and never if the gate closes unopened). */
+const GATED = 'IFS= read -r -n 1 go <&3 && [ "$go" = 1 ] || exit 125; exec 3<&-; eval "$1"';
+
 /** A running command: its process group, its captured output, and how it ended. */
 export class RunningProcess {
   readonly stdout: HeadTailBuffer;
@@ -42,14 +45,19 @@ export class RunningProcess {
     // bash without start-up files: no profile, no rc, no BASH_ENV (the environment is built from an
     // allowlist) — a planted .bashrc or alias cannot change what runs — and without pathname
     // expansion (-f): the command line arrives with every word already expanded and quoted. Its own
-    // process group (detached) so the whole tree can be signalled, and registered so that the group
-    // dies with this process however it ends; stdin is closed.
-    this.child = spawn('/bin/bash', ['--noprofile', '--norc', '-f', '-c', options.command], {
-      cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // process group (detached) so the whole tree can be signalled; stdin is closed. The group is
+    // registered with the watchdog before the command may start: bash waits at a gate (fd 3) that
+    // opens only once the registration has reached the watchdog, and a host that dies before that
+    // closes the gate, so the command never runs unwatched.
     const groups = ProcessGroups.shared();
+    groups.prepare();
+    this.child = spawn('/bin/bash', ['--noprofile', '--norc', '-f', '-c', GATED, 'toolwright-shell', options.command], {
+      cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    });
     const pid = this.child.pid;
-    if (pid !== undefined) groups.add(pid);
+    const gate = this.child.stdio[3] as NodeJS.WritableStream | null;
+    gate?.on('error', () => undefined); // EPIPE when bash died first: reported through 'exit'
+    if (pid !== undefined) void groups.add(pid).then(() => gate?.end('1'));
     this.child.stdout!.on('data', (chunk: Buffer) => this.stdout.push(chunk));
     this.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     const timer = setTimeout(() => { this.timedOut = true; this.kill(); }, options.timeoutMs);
@@ -75,16 +83,12 @@ export class RunningProcess {
       this.child.on('exit', (code, signal) => {
         exit = { code, signal };
         this.exited = true;
-        // Nothing the command started may outlive it: descendants still holding the pipes are killed.
+        // Nothing the command started may outlive it: descendants still holding the pipes are killed,
+        // and the group leaves the registry at once (its leader is reaped: its number may be reused).
         this.signalGroup('SIGKILL');
+        if (pid !== undefined) groups.remove(pid);
       });
-      this.child.on('close', () => {
-        if (pid !== undefined) {
-          this.signalGroup('SIGKILL');
-          groups.remove(pid);
-        }
-        finish();
-      });
+      this.child.on('close', () => finish());
     });
   }
 
@@ -101,11 +105,6 @@ export class RunningProcess {
   }
 
   private signalGroup(signal: NodeJS.Signals): void {
-    if (this.child.pid === undefined) return;
-    try {
-      process.kill(-this.child.pid, signal);
-    } catch {
-      // ESRCH: the group is already gone.
-    }
+    if (this.child.pid !== undefined) signalGroup(this.child.pid, signal, this.exited);
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadTailBuffer } from './output-buffer.js';
-import { ProcessGroups } from './process-groups.js';
+import { ProcessGroups, signalGroup } from './process-groups.js';
 import type { ProcessOutcome } from './run-process.js';
 
 /** What one command in a session shell produced, and where the shell stands afterwards. */
@@ -35,6 +35,8 @@ interface Pending {
  */
 export class SessionShell {
   private child: ChildProcess | undefined;
+  /** Settles once the current shell's group is registered with the watchdog: no command is sent before. */
+  private registered: Promise<void> = Promise.resolve();
   private pending: Pending | undefined;
   private control = '';
   private queue: Promise<unknown> = Promise.resolve();
@@ -58,13 +60,14 @@ export class SessionShell {
   }
 
   private start(): ChildProcess {
+    // The session's group dies with this process however it ends (see ProcessGroups).
+    const groups = ProcessGroups.shared();
+    groups.prepare();
     const child = spawn('/bin/bash', ['--noprofile', '--norc', '-f', '-s'], {
       cwd: this.options.root, env: this.options.env, detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
     });
-    // The session's group dies with this process however it ends (see ProcessGroups).
-    const groups = ProcessGroups.shared();
     const pid = child.pid;
-    if (pid !== undefined) groups.add(pid);
+    if (pid !== undefined) this.registered = groups.add(pid);
     this.exitReason = undefined;
     this.control = '';
     child.stdout!.on('data', (chunk: Buffer) => this.onOutput('stdout', chunk));
@@ -73,7 +76,7 @@ export class SessionShell {
     child.stdin!.on('error', () => undefined); // EPIPE when the shell died: reported through 'exit'
     child.on('exit', (code, signal) => {
       this.exitReason = { code, signal };
-      this.signalGroup('SIGKILL', pid);
+      this.signalGroup('SIGKILL', pid, true);
       if (pid !== undefined) groups.remove(pid);
       if (this.child === child) this.child = undefined;
       if (this.killing) clearTimeout(this.killing);
@@ -113,7 +116,7 @@ export class SessionShell {
       const script = `${reset}IFS= read -r -d '' __tw_cmd <<'__TW_${nonce}'\n${command}\n__TW_${nonce}\n`
         + `eval "$__tw_cmd" </dev/null; __tw_s=$?\n`
         + `printf '\\n\\0TW:%s\\n' ${nonce}; printf '\\n\\0TW:%s\\n' ${nonce} >&2; printf '%s\\t%s\\n' "$__tw_s" "$(pwd -P)" >&3\n`;
-      child.stdin!.write(script);
+      void this.registered.then(() => child.stdin!.write(script));
       if (opts.signal?.aborted) onAbort();
     });
   }
@@ -169,12 +172,7 @@ export class SessionShell {
     this.killing ??= setTimeout(() => this.signalGroup('SIGKILL'), this.options.killGraceMs);
   }
 
-  private signalGroup(signal: NodeJS.Signals, pid = this.child?.pid): void {
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // already gone
-    }
+  private signalGroup(signal: NodeJS.Signals, pid = this.child?.pid, leaderReaped = this.exitReason !== undefined): void {
+    if (pid !== undefined) signalGroup(pid, signal, leaderReaped);
   }
 }
