@@ -121,6 +121,39 @@ describe('toolwright build', () => {
   });
 });
 
+describe('the strictJson setting in tsconfig', () => {
+  const addWebhookTool = (dir: string, strict: boolean) => {
+    fs.writeFileSync(path.join(dir, 'src', 'webhook.ts'), [
+      "import { tool } from '@toolwright/tool';",
+      '/** Sends a webhook. */',
+      'export const sendWebhook = tool(async function sendWebhook(url: string, body: unknown): Promise<void> {});',
+      '',
+    ].join('\n'));
+    const config = JSON.parse(fs.readFileSync(path.join(dir, 'tsconfig.json'), 'utf8'));
+    if (strict) for (const entry of config.compilerOptions.plugins) if (String(entry.transform ?? '').startsWith('@toolwright/transformer')) entry.strictJson = true;
+    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(config, null, 2));
+  };
+
+  it('lets a parameter take any JSON value with a warning by default', () => {
+    const dir = project('basic-project', 'strict-json-off');
+    addWebhookTool(dir, false);
+    const emitted = toolwright(['emit'], dir);
+    expect(emitted.status, emitted.output).toBe(0);
+    expect(emitted.output).toContain('TW1104');
+    expect(toolwright(['build', '--no-pretty'], dir).status).toBe(0);
+  });
+
+  it('makes it an error for build and emit when an entry says "strictJson": true', () => {
+    const dir = project('basic-project', 'strict-json-on');
+    addWebhookTool(dir, true);
+    for (const command of [['emit'], ['build', '--no-pretty']]) {
+      const result = toolwright(command, dir);
+      expect(result.status, command.join(' ')).toBe(1);
+      expect(result.output).toMatch(/TW1104/);
+    }
+  });
+});
+
 describe('toolwright emit --watch', () => {
   it('re-emits the manifest after a change to one file', async () => {
     const dir = project('basic-project', 'watch');

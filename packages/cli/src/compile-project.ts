@@ -6,6 +6,7 @@ import ts from 'typescript';
 import toolwrightTransformer, { analyzeProgram, formatDiagnostics } from '@toolwright/transformer';
 import { CliError } from './cli-error.js';
 import { createCompilerHost } from './compiler-host.js';
+import { strictJsonOf } from './transformer-settings.js';
 import type { LoadedProject } from './load-project.js';
 
 export interface CompiledProject {
@@ -31,13 +32,14 @@ export function compileProject(project: LoadedProject): CompiledProject {
   };
   delete options.tsBuildInfoFile;
   const program = ts.createProgram({ rootNames: project.parsed.fileNames, options, host: createCompilerHost(options) });
-  const analysis = analyzeProgram(program, { rootDir: project.rootDir });
+  const settings = strictJsonOf(project.parsed.options);
+  const analysis = analyzeProgram(program, { rootDir: project.rootDir, ...settings });
   const errors = analysis.diagnostics.filter((d) => d.category === 'error');
   if (errors.length > 0) throw new CliError(formatDiagnostics(errors, { fileName: (f) => path.relative(process.cwd(), f) }), 1);
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, 'package.json'), '{ "type": "commonjs" }\n');
-  program.emit(undefined, undefined, undefined, false, { before: [toolwrightTransformer(program)] });
+  program.emit(undefined, undefined, undefined, false, { before: [toolwrightTransformer(program, settings)] });
   const files = new Set(analysis.tools.filter((t) => t.declaration).map((t) => t.candidate.fn.getSourceFile().fileName));
   const toolModules = [...files].map((file) => path.join(outDir, path.relative(rootDir, file)).replace(/\.(m|c)?tsx?$/, '.js'));
   return { toolModules, outDir };

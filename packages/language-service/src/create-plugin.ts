@@ -5,9 +5,10 @@ import { createIncrementalAnalyzer, toTsDiagnostic } from '@toolwright/transform
  * Wraps a language service so `getSemanticDiagnostics` also returns Toolwright's diagnostics for the
  * file, computed by the same analysis the transformer runs at build time. One analysis per program
  * version serves every file of it, and an edit re-analyses only the edited file and its importers.
+ * `strictJson` (from the plugin entry, as on the transformer's) reports any-JSON parameters as errors.
  */
-export function decorateLanguageService(service: ts.LanguageService, log: (message: string) => void): ts.LanguageService {
-  const analyze = createIncrementalAnalyzer();
+export function decorateLanguageService(service: ts.LanguageService, log: (message: string) => void, options: { strictJson?: boolean } = {}): ts.LanguageService {
+  const analyze = createIncrementalAnalyzer(options.strictJson ? { strictJson: true } : {});
   const proxy: ts.LanguageService = Object.create(null);
   for (const key of Object.keys(service) as (keyof ts.LanguageService)[]) {
     const member = service[key];

@@ -19,17 +19,19 @@ type Step = [unknown, ...unknown[]];
  */
 export type JsonCompatible<T, Depth extends unknown[] = []> = Depth['length'] extends 5
   ? true
-  : T extends undefined | null | string | number | boolean | Date
-    ? true
-    : T extends NoJsonForm
-      ? false
-      : T extends readonly (infer E)[]
-        ? JsonCompatible<E, [...Depth, unknown]>
-        : T extends object
-          ? false extends { [K in keyof T]-?: K extends string ? JsonCompatible<T[K], [...Depth, unknown]> : false }[keyof T]
-            ? false
-            : true
-          : false;
+  : unknown extends T
+    ? true // `unknown` and `any` take any JSON value: the transformer warns (an error under `strictJson`)
+    : T extends undefined | null | string | number | boolean | Date
+      ? true
+      : T extends NoJsonForm
+        ? false
+        : T extends readonly (infer E)[]
+          ? JsonCompatible<E, [...Depth, unknown]>
+          : T extends object
+            ? false extends { [K in keyof T]-?: K extends string ? JsonCompatible<T[K], [...Depth, unknown]> : false }[keyof T]
+              ? false
+              : true
+            : false;
 
 /** Any function Toolwright can turn into a tool at the type level: async (returns a Promise), no `this`. */
 export type ToolFunction = (this: void, ...args: any[]) => Promise<unknown>;

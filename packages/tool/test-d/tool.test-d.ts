@@ -45,8 +45,12 @@ expectNotAssignable<Function>(tool(async function rest(...words: string[]) {}));
 expectNotAssignable<Function>(tool(async function withThis(this: Date, x: string) {}));
 expectNotAssignable<Function>(tool(async function returnsFn(): Promise<() => void> { return () => {}; }));
 // Not expressible in TypeScript's types (the transformer reports them as compile errors instead):
-// destructured parameters, `any`/`unknown` parameters and constrained generics.
+// destructured parameters and constrained generics.
 expectAssignable<Function>(tool(async function destructured({ a }: { a: string }) {}));
+// Any JSON value or object is accepted (the transformer warns that the model gets no guidance).
+expectAssignable<Function>(tool(async function passthrough(body: unknown, raw: any, bag: object, metadata: Record<string, unknown>): Promise<unknown> {
+  return body;
+}));
 
 // Options are type-checked.
 expectError(tool(async function badTier(a: string) {}, { tier: 'dangerous' }));

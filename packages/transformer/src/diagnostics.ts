@@ -1,12 +1,25 @@
 import ts from 'typescript';
 
+/**
+ * One variant of a diagnostic: it fills the `{problem}` slot of the message and the `{hint}` slot of
+ * the hint. Variants share their diagnostic's code; the wording of each lives here, never at a call site.
+ */
+export interface DiagnosticReason {
+  problem?: string;
+  hint?: string;
+}
+
 /** One entry of the catalogue: a stable numeric code, a message with `{placeholders}` and a hint. */
 export interface DiagnosticDefinition {
   code: number;
   category: 'error' | 'warning';
   message: string;
   hint: string;
+  /** Variants, reported as `'<id>.<reason>'`. */
+  reasons?: Readonly<Record<string, DiagnosticReason>>;
 }
+
+const ANY_JSON_HINT = 'Describe the shape with a type where you can. This is an error when the transformer option `strictJson` is set.';
 
 /**
  * Every diagnostic the transformer can report. Codes are stable: they are printed as `TW<code>`
@@ -22,6 +35,27 @@ export const DIAGNOSTICS = {
     code: 1002, category: 'error',
     message: "{role} '{path}' has type '{type}', which has no JSON Schema form.",
     hint: '{hint}',
+    reasons: {
+      never: { hint: "No value has type 'never'; remove the parameter or give it a type." },
+      void: { hint: "'void' has no value to send; remove the parameter." },
+      undefined: { hint: 'Make the parameter optional (`name?: T`) instead of typing it undefined.' },
+      symbol: { hint: 'Symbols do not survive JSON; use a string.' },
+      bigint: { hint: 'JSON numbers lose bigint precision; take a string of digits and parse it with BigInt().' },
+      tooDeep: { hint: 'Types nested deeper than {depth} levels are refused; name the recursive type so it becomes a $ref.' },
+      notData: { hint: 'Use JSON data types: string, number, boolean, arrays, and objects of those.' },
+      mixedIntersection: { hint: 'Write the intersection of object types as one interface (typia tags cannot be mixed into it).' },
+      callback: { hint: 'Tools receive data, not callbacks: take a value that describes what to do.' },
+      map: { hint: 'Use Record<string, V> (a JSON object) instead of a Map.' },
+      set: { hint: 'Use an array (V[]) instead of a Set, with `@uniqueItems` if order does not matter.' },
+      weakCollection: { hint: 'Weak collections cannot be serialised; take plain data instead.' },
+      promise: { hint: 'Take the resolved value; tool arguments are plain JSON data.' },
+      regexp: { hint: 'Take the pattern as a string (with `@format regex`) and build the RegExp inside the tool.' },
+      error: { hint: 'Take a message string or a plain object describing the error.' },
+      binary: { hint: 'Take binary data as a base64 string (`@format byte`) and decode it inside the tool.' },
+      url: { hint: 'Take the URL as a string with `@format uri` and parse it inside the tool.' },
+      runtimeObject: { hint: "'{name}' is a runtime object, not JSON data; take a plain object or string instead." },
+      arrayWithMembers: { hint: "'{name}' is an array with extra members ({members}), which JSON arrays cannot carry; take the array and the extra values separately." },
+    },
   },
   destructuredParameter: {
     code: 1003, category: 'error',
@@ -67,6 +101,21 @@ export const DIAGNOSTICS = {
     code: 1011, category: 'error',
     message: "Invalid value for tool option '{option}': {problem}.",
     hint: '{hint}',
+    reasons: {
+      notOneOf: { problem: "'{value}' is not one of {allowed}", hint: 'Use one of: {allowed}.' },
+      notDuration: { problem: "'{value}' is not a duration", hint: "Write a duration such as '500ms', '5s' or '2m', or a number of milliseconds." },
+      notSideEffect: { problem: "'{value}' is not a side effect", hint: 'Use {allowed}.' },
+      noneWithOthers: { problem: "'none' cannot be combined with other side effects", hint: "Declare either 'none' or the effects." },
+      notList: { problem: 'expected a list of strings', hint: "Write an array literal such as ['fs-read']." },
+      emptyListItem: { problem: 'list items must be non-empty', hint: 'Remove the empty entries.' },
+      notSize: { problem: "'{value}' is not a size", hint: "Write a size such as '64KB', '256MB' or a number of bytes." },
+      notBoolean: { problem: "'{value}' is not a boolean", hint: 'Write true or false.' },
+      notGroup: { problem: "'{value}' is not a group name", hint: 'Use search, edit, exec, subtask, meta, or your own identifier.' },
+      notSemver: { problem: "'{value}' is not a semantic version", hint: "Write it as '1.2.3'." },
+      notPositiveInteger: { problem: "'{value}' is not a positive integer", hint: 'Write a whole number of requests.' },
+      nameNotString: { problem: 'the name must be a string', hint: "Write name: 'my_tool'." },
+      emptyDescription: { problem: 'the description must be a non-empty string', hint: 'Write a sentence that tells the model when to call the tool.' },
+    },
   },
   optionNotStatic: {
     code: 1012, category: 'error',
@@ -82,6 +131,20 @@ export const DIAGNOSTICS = {
     code: 1014, category: 'error',
     message: '{problem}',
     hint: '{hint}',
+    reasons: {
+      decoratorNotApplied: {
+        problem: 'tool() without a function returns a method decorator, but it is not used as one here.',
+        hint: 'Wrap a function, `tool(async function name(...) {...})`, or decorate a method with `@tool()`.',
+      },
+      notAFunction: {
+        problem: 'tool() needs the function itself: a function expression, an arrow function, or the name of a function declaration.',
+        hint: 'Write `tool(async function name(...) {...})` so the signature can be read at build time.',
+      },
+      anonymousFunction: {
+        problem: 'A @tool function needs a name: the wire name is derived from it.',
+        hint: 'Name the function, e.g. `export default async function readFile(...)`.',
+      },
+    },
   },
   unexpectedConstruct: {
     code: 1015, category: 'error',
@@ -92,11 +155,42 @@ export const DIAGNOSTICS = {
     code: 1016, category: 'error',
     message: "JSDoc tag '@{tag}' on '{path}' {problem}.",
     hint: '{hint}',
+    reasons: {
+      notNumber: { problem: "needs a number, got '{value}'", hint: 'Write it as `@{tag} 10`.' },
+      notPositive: { problem: 'needs a number greater than 0', hint: 'Write it as `@{tag} 0.5`.' },
+      notCount: { problem: "needs a non-negative integer, got '{value}'", hint: 'Write it as `@{tag} 1`.' },
+      invalidPattern: { problem: 'is not a valid regular expression: {error}', hint: 'Write an ECMAScript regular expression without slashes.' },
+      emptyPattern: { problem: 'needs a pattern', hint: 'Write it as `@pattern ^[a-z]+$`.' },
+      notFormat: { problem: "needs a format name, got '{value}'", hint: 'Write it as `@format email` (date-time, uri, uuid, ...).' },
+      notFlag: { problem: "takes no value or true/false, got '{value}'", hint: 'Write `@{tag}`.' },
+      integerOnNonNumber: { problem: 'integer applies to number values', hint: 'Use `@type integer` on a number.' },
+      wrongType: { problem: 'applies to {kind} values, but this is of type {actual}', hint: 'Remove @{tag} or move it to a {kind} property.' },
+      wrongReference: { problem: 'applies to {kind} values, but this is a reference', hint: 'Remove @{tag} or move it to a {kind} property.' },
+      wrongUnion: { problem: 'applies to {kind} values, but this is a union', hint: 'Remove @{tag} or move it to a {kind} property.' },
+      wrongAnyJson: { problem: 'applies to {kind} values, but this accepts any JSON value', hint: 'Remove @{tag} or give the value a {kind} type.' },
+      wireUnknownParameter: { problem: "names no parameter: '{value}'", hint: 'Write it as `@wire <parameter> <argument name>`.' },
+      wireMissingName: { problem: 'needs an argument name', hint: 'Write `@wire <parameter> <argument name>` in the tool\'s JSDoc, or `/** @wire <argument name> */` before the parameter.' },
+    },
   },
   invalidToolMethod: {
     code: 1017, category: 'error',
-    message: "@tool() cannot decorate {what} '{method}'.",
+    message: "@tool() cannot decorate {problem} '{method}'.",
     hint: 'Decorate a public instance method of an exported class.',
+    reasons: {
+      private: { problem: 'private method' },
+      static: { problem: 'static method' },
+      nonPublic: { problem: 'non-public method' },
+      computed: { problem: 'computed method' },
+    },
+  },
+  invalidArgumentName: {
+    code: 1018, category: 'error',
+    message: "Argument name '{name}' of parameter '{param}' {problem}.",
+    hint: '{hint}',
+    reasons: {
+      pattern: { problem: 'does not match ^[a-zA-Z0-9_.-]{1,64}$', hint: 'Providers reject other property names: use letters, digits, `_`, `.` and `-`, at most 64 characters.' },
+      duplicate: { problem: "is already the argument name of parameter '{other}'", hint: 'Give each parameter its own argument name with `@wire`.' },
+    },
   },
   missingDescription: {
     code: 1101, category: 'warning',
@@ -113,9 +207,41 @@ export const DIAGNOSTICS = {
     message: "The default of parameter '{path}' is not a literal, so the model is not shown it.",
     hint: 'Use a literal initialiser, or document the default with `@default` in the JSDoc.',
   },
+  anyJson: {
+    code: 1104, category: 'warning',
+    message: "{role} '{path}' has type '{type}', so it accepts any JSON {problem} and the model gets no guidance on its shape.",
+    hint: ANY_JSON_HINT,
+    reasons: {
+      value: { problem: 'value' },
+      object: { problem: 'object' },
+    },
+  },
+  classInstance: {
+    code: 1105, category: 'warning',
+    message: "{role} '{path}' has class type '{type}': the tool receives a plain object of its public data properties, without {members}.",
+    hint: 'Take an interface of the data the tool needs (or rebuild the instance inside the tool).',
+  },
 } as const satisfies Record<string, DiagnosticDefinition>;
 
 export type DiagnosticId = keyof typeof DIAGNOSTICS;
+
+/** How messages name a position of a signature: `{role} '{path}' has type ...`. */
+export const POSITION_ROLES = {
+  parameter: 'Parameter',
+  property: 'Property',
+  element: 'Element',
+  result: 'The result of',
+} as const;
+
+export type PositionRole = keyof typeof POSITION_ROLES;
+
+/** What a call site reports: a diagnostic id, or `'<id>.<reason>'` for the diagnostics that have variants. */
+export type DiagnosticKey = {
+  [I in DiagnosticId]: (typeof DIAGNOSTICS)[I] extends { reasons: infer R } ? `${I}.${keyof R & string}` : I;
+}[DiagnosticId];
+
+/** Arguments of a report: values for the `{placeholders}` of the message, hint and reason. */
+export type DiagnosticArgs = Record<string, string | number>;
 
 /** Added to our codes when they are handed to TypeScript, so they never collide with its own. */
 export const TS_CODE_OFFSET = 990_000;
@@ -123,6 +249,8 @@ export const TS_CODE_OFFSET = 990_000;
 /** A diagnostic in our own terms, before it becomes a `ts.Diagnostic`. */
 export interface ToolwrightDiagnostic {
   id: DiagnosticId;
+  /** The variant, for diagnostics that have them. */
+  reason?: string;
   code: number;
   category: 'error' | 'warning';
   message: string;
@@ -132,22 +260,38 @@ export interface ToolwrightDiagnostic {
   length: number;
 }
 
-export function formatTemplate(template: string, args: Record<string, string | number>): string {
+/** Fills `{name}` placeholders in one pass: a value that itself contains braces is never expanded again. */
+export function formatTemplate(template: string, args: DiagnosticArgs): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in args ? String(args[key]) : whole));
 }
 
-export function createToolwrightDiagnostic(
-  id: DiagnosticId, args: Record<string, string | number>, node: ts.Node,
-): ToolwrightDiagnostic {
+/** The message and hint templates of a key, with the reason's wording put in its slots (not yet formatted). */
+export function diagnosticTemplates(key: DiagnosticKey): { id: DiagnosticId; reason?: string; definition: DiagnosticDefinition; message: string; hint: string } {
+  const [id, reason] = key.split('.') as [DiagnosticId, string | undefined];
   const definition: DiagnosticDefinition = DIAGNOSTICS[id];
+  if (!reason) return { id, definition, message: definition.message, hint: definition.hint };
+  const variant = definition.reasons?.[reason];
+  if (!variant) throw new Error(`Toolwright bug: diagnostic '${id}' has no reason '${reason}'`);
+  return {
+    id, reason, definition,
+    message: definition.message.replace('{problem}', () => variant.problem ?? ''),
+    hint: definition.hint.replace('{hint}', () => variant.hint ?? ''),
+  };
+}
+
+export function createToolwrightDiagnostic(
+  key: DiagnosticKey, args: DiagnosticArgs, node: ts.Node, category?: 'error' | 'warning',
+): ToolwrightDiagnostic {
+  const { id, reason, definition, message, hint } = diagnosticTemplates(key);
   const file = node.getSourceFile();
   const start = node.getStart(file);
   return {
     id,
+    ...(reason ? { reason } : {}),
     code: definition.code,
-    category: definition.category,
-    message: formatTemplate(definition.message, args),
-    hint: formatTemplate(definition.hint, args),
+    category: category ?? definition.category,
+    message: formatTemplate(message, args),
+    hint: formatTemplate(hint, args),
     file,
     start,
     length: Math.max(1, node.getEnd() - start),

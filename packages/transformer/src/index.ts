@@ -5,20 +5,20 @@ import { createSourceTransformer } from './emit/source-transformer.js';
  * ts-patch source transformer: `{ "transform": "@toolwright/transformer" }`.
  * Attaches generated declarations to tool functions in the emitted JS.
  */
-export default function toolwrightTransformer(program: ts.Program): ts.TransformerFactory<ts.SourceFile> {
-  return createSourceTransformer(program);
+export default function toolwrightTransformer(program: ts.Program, config?: { strictJson?: unknown }): ts.TransformerFactory<ts.SourceFile> {
+  return createSourceTransformer(program, config?.strictJson === true ? { strictJson: true } : {});
 }
 
 export { analyzeProgram } from './analysis/analyze-program.js';
-export type { AnalyzedTool, ProgramAnalysis } from './analysis/analyze-program.js';
+export type { AnalyzedTool, AnalyzeOptions, ProgramAnalysis } from './analysis/analyze-program.js';
 export type { ToolCandidate } from './analysis/analyze-signature.js';
 export { createIncrementalAnalyzer } from './analysis/incremental-analyzer.js';
 export { createSourceTransformer } from './emit/source-transformer.js';
 export { withToolDiagnostics } from './emit/program-transformer.js';
 export type { ProgramTransformerOptions } from './emit/program-transformer.js';
 export { jsonExpression } from './emit/json-expression.js';
-export { DIAGNOSTICS, TS_CODE_OFFSET, toTsDiagnostic, formatTemplate } from './diagnostics.js';
-export type { DiagnosticDefinition, DiagnosticId, ToolwrightDiagnostic } from './diagnostics.js';
+export { DIAGNOSTICS, POSITION_ROLES, TS_CODE_OFFSET, toTsDiagnostic, formatTemplate } from './diagnostics.js';
+export type { DiagnosticDefinition, DiagnosticId, DiagnosticKey, DiagnosticReason, PositionRole, ToolwrightDiagnostic } from './diagnostics.js';
 export { TYPE_MAPPERS } from './type-mappers/map-type.js';
 export type { TypeMapper, MapContext, TypePosition } from './type-mappers/type-mapper.js';
 export { formatDiagnostic, formatDiagnostics } from './format-diagnostic.js';

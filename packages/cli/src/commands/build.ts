@@ -1,7 +1,8 @@
 import ts from 'typescript';
-import { createSourceTransformer, withToolDiagnostics, type ProgramTransformerOptions } from '@toolwright/transformer';
+import { createSourceTransformer, withToolDiagnostics } from '@toolwright/transformer';
 import { createCompilerHost } from '../compiler-host.js';
 import { loadProject } from '../load-project.js';
+import { transformerSettings } from '../transformer-settings.js';
 
 export interface BuildOptions {
   project: string;
@@ -21,17 +22,19 @@ export interface BuildResult {
  * the compiler API — no ts-patch, no patched compiler — which measured as the fastest route (see
  * `tools/bench/build-time.mjs`). Tool diagnostics fail the build like type errors; the emitted
  * JavaScript carries every declaration. The tsconfig's `plugins` entries need not be present; a
- * `"warnings"` option on a `@toolwright/transformer/program` entry is honoured.
+ * `"warnings": "error"` on a `@toolwright/transformer/program` entry and `"strictJson": true` on
+ * either entry are honoured.
  */
 export function build(options: BuildOptions, write: (text: string) => void = (t) => process.stderr.write(t)): BuildResult {
   const started = performance.now();
   const project = loadProject(options.project, options.cwd);
+  const settings = transformerSettings(project.parsed.options);
   const program = withToolDiagnostics(
     ts.createProgram({ rootNames: project.parsed.fileNames, options: project.parsed.options, projectReferences: project.parsed.projectReferences, host: createCompilerHost(project.parsed.options) }),
-    { rootDir: project.rootDir, ...programOptions(project.parsed.options) },
+    { rootDir: project.rootDir, ...settings },
   );
   const diagnostics = [...ts.getPreEmitDiagnostics(program)];
-  const emitted = program.emit(undefined, undefined, undefined, false, { before: [createSourceTransformer(program)] });
+  const emitted = program.emit(undefined, undefined, undefined, false, { before: [createSourceTransformer(program, settings.strictJson ? { strictJson: true } : {})] });
   diagnostics.push(...emitted.diagnostics);
   const all = ts.sortAndDeduplicateDiagnostics(diagnostics);
   if (all.length > 0) {
@@ -44,8 +47,3 @@ export function build(options: BuildOptions, write: (text: string) => void = (t)
   return { errorCount, emitSkipped: emitted.emitSkipped, elapsedMs: performance.now() - started };
 }
 
-function programOptions(options: ts.CompilerOptions): ProgramTransformerOptions {
-  const plugins = (options as { plugins?: { transform?: string; warnings?: unknown }[] }).plugins ?? [];
-  const entry = plugins.find((p) => p.transform === '@toolwright/transformer/program');
-  return entry?.warnings === 'error' ? { warnings: 'error' } : {};
-}

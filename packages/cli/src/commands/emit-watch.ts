@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import ts from 'typescript';
 import { createIncrementalAnalyzer } from '@toolwright/transformer';
+import { strictJsonOf } from '../transformer-settings.js';
 import { CliError } from '../cli-error.js';
 import { createCompilerHost } from '../compiler-host.js';
 import { loadProject } from '../load-project.js';
@@ -23,7 +24,7 @@ const SETTLE_MS = 15;
  */
 export function emitWatch(options: EmitOptions, onResult: (result: EmitResult | Error) => void = () => {}, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): WatchHandle {
   const project = loadProject(options.project, options.cwd);
-  const analyze = createIncrementalAnalyzer({ rootDir: project.rootDir });
+  const analyze = createIncrementalAnalyzer({ rootDir: project.rootDir, ...strictJsonOf(project.parsed.options) });
   const sources = new Map<string, { text: string; file: ts.SourceFile }>();
   const host = createCompilerHost(project.parsed.options);
   const createSourceFile = host.getSourceFile.bind(host);

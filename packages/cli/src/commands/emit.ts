@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { analyzeProgram, formatDiagnostics, type ProgramAnalysis } from '@toolwright/transformer';
+import { strictJsonOf } from '../transformer-settings.js';
 import { CliError } from '../cli-error.js';
 import { createCompilerHost } from '../compiler-host.js';
 import { renderModule, type ModuleEntry } from '../generated-module.js';
@@ -35,7 +36,7 @@ export function emit(options: EmitOptions, log: (line: string) => void = (l) => 
   const project = loadProject(options.project, options.cwd);
   const compilerOptions = { ...project.parsed.options, noEmit: true };
   const program = ts.createProgram({ rootNames: project.parsed.fileNames, options: compilerOptions, projectReferences: project.parsed.projectReferences, host: createCompilerHost(compilerOptions) });
-  return writeOutputs(program, analyzeProgram(program, { rootDir: project.rootDir }), project, options, started, log);
+  return writeOutputs(program, analyzeProgram(program, { rootDir: project.rootDir, ...strictJsonOf(project.parsed.options) }), project, options, started, log);
 }
 
 /** Shared by `emit` and `emit --watch`: report, then write or check the outputs. */

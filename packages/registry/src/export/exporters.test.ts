@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { JsonSchema, ToolDeclaration } from '@toolwright/schema';
-import { decodeOpenAIStrictArguments, isMap, lowerForOpenAIStrict } from './openai-strict.js';
+import { decodeOpenAIStrictArguments, isMap, isOpaque, lowerForOpenAIStrict } from './openai-strict.js';
 import { toOpenAIChatTools, toOpenAIResponsesTools } from './openai.js';
 import { toAnthropicTools } from './anthropic.js';
 import { lowerForGemini, toGeminiFunctionDeclarations } from './gemini.js';
@@ -29,11 +29,15 @@ const ajv = () => new Ajv2020({ strict: false, allErrors: true });
 /** What a model in strict mode sends for a valid original call: every property present (null when absent), maps as entries. */
 function encodeStrict(schema: JsonSchema, value: unknown, defs: Record<string, JsonSchema>): unknown {
   const resolved = schema.$ref ? defs[schema.$ref.replace('#/$defs/', '')]! : schema;
+  if (isOpaque(resolved)) return JSON.stringify(value);
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     if (resolved.prefixItems) return value.map((v, i) => encodeStrict(resolved.prefixItems![i] ?? (resolved.items as JsonSchema) ?? {}, v, defs));
     if (resolved.items) return value.map((v) => encodeStrict(resolved.items as JsonSchema, v, defs));
-    if (resolved.anyOf) return value.map((v) => v);
+    if (resolved.anyOf) {
+      const branch = resolved.anyOf.map((b) => (b.$ref ? defs[b.$ref.replace('#/$defs/', '')]! : b)).find((b) => b.type === 'array' || b.items !== undefined);
+      return branch ? encodeStrict(branch, value, defs) : value;
+    }
     return value;
   }
   const object = value as Record<string, unknown>;
@@ -41,7 +45,8 @@ function encodeStrict(schema: JsonSchema, value: unknown, defs: Record<string, J
     return Object.entries(object).map(([key, v]) => ({ key, value: encodeStrict(resolved.additionalProperties as JsonSchema, v, defs) }));
   }
   if (!resolved.properties && resolved.anyOf) {
-    const branch = resolved.anyOf.map((b) => (b.$ref ? defs[b.$ref.replace('#/$defs/', '')]! : b)).find((b) => b.properties && Object.keys(object).every((k) => k in b.properties!));
+    const branches = resolved.anyOf.map((b) => (b.$ref ? defs[b.$ref.replace('#/$defs/', '')]! : b));
+    const branch = branches.find((b) => b.properties && Object.keys(b.properties).length > 0 && Object.keys(object).every((k) => k in b.properties!)) ?? branches.find(isMap);
     return branch ? encodeStrict(branch, value, defs) : value;
   }
   if (!resolved.properties) return value;
@@ -67,11 +72,27 @@ describe('OpenAI strict lowering, over every fixture', () => {
       const sent = encodeStrict(declaration.parameters, sample, declaration.parameters.$defs ?? {}) as Record<string, unknown>;
       expect(validateLowered(sent), JSON.stringify(validateLowered.errors)).toBe(true);
       const decoded = decodeOpenAIStrictArguments(declaration.parameters, sent);
-      expect(decoded).toEqual(sample);
+      // Strict mode sends every property: for an optional property that also accepts null, "not
+      // given" arrives as null (the dialect cannot tell the two apart).
+      expect(decoded).toEqual(withOptionalNulls(declaration.parameters, sample));
       expect(validateOriginal(decoded)).toBe(true);
     }
   });
 });
+
+/** The sample as strict mode carries it: a top-level optional property that accepts null, when absent, is null. */
+function withOptionalNulls(schema: JsonSchema, sample: Record<string, unknown>): Record<string, unknown> {
+  const required = new Set(schema.required ?? []);
+  const nullable = (property: JsonSchema): boolean => {
+    const resolved = property.$ref ? schema.$defs?.[property.$ref.replace('#/$defs/', '')] ?? property : property;
+    return resolved.type === 'null' || (Array.isArray(resolved.type) && resolved.type.includes('null')) || (resolved.anyOf ?? []).some(nullable);
+  };
+  const filled = { ...sample };
+  for (const [key, property] of Object.entries(schema.properties ?? {})) {
+    if (!required.has(key) && !(key in filled) && nullable(property)) filled[key] = null;
+  }
+  return filled;
+}
 
 const sample = corpus.find((c) => c.id.includes('optional'))!.declaration;
 
@@ -89,6 +110,19 @@ describe('OpenAI strict decoding', () => {
     },
     metadata: { tier: 'read-only', timeoutMs: 1000, sideEffects: ['none'], capabilities: [], determinism: 'pure', resources: { timeoutMs: 1000 }, parallel: true, tags: [] },
   };
+
+  it('sends any JSON value and open objects as JSON text, and parses it back', () => {
+    const parameters: ToolDeclaration['parameters'] = {
+      type: 'object', additionalProperties: false, required: ['body', 'meta'],
+      properties: { body: { description: 'Any JSON value.' }, meta: { type: 'object' } },
+    };
+    const lowered = lowerForOpenAIStrict(parameters);
+    expect(lowered.properties!.body).toEqual({ type: 'string', description: 'Any JSON value. (any JSON value, written as JSON text)' });
+    expect(lowered.properties!.meta).toMatchObject({ type: 'string' });
+    expect(decodeOpenAIStrictArguments(parameters, { body: '[1,{"a":null}]', meta: '{"x":1}' })).toEqual({ body: [1, { a: null }], meta: { x: 1 } });
+    // Text that is not JSON stays text: validation against the original schema then judges it.
+    expect(decodeOpenAIStrictArguments(parameters, { body: 'plain words', meta: '{oops' })).toEqual({ body: 'plain words', meta: '{oops' });
+  });
 
   it('moves rejected keywords into the description', () => {
     const lowered = lowerForOpenAIStrict(declaration.parameters);

@@ -9,10 +9,12 @@ const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email'
 
 /**
  * Lowers a parameters schema to OpenAI's strict dialect: every object closed and every property
- * required, an optional property made nullable (`null` = "not given"), maps (`Record<string, T>`)
- * as lists of `{key, value}` entries, tuples as bounded arrays, and the keywords the dialect rejects
- * (defaults, examples, string lengths, unique items, unknown formats) moved into descriptions.
- * `decodeOpenAIStrictArguments` undoes it, so the tool receives its original shape.
+ * required, an optional property made nullable (`null` = "not given"; for an optional property that
+ * itself accepts null, "not given" arrives as null), maps (`Record<string, T>`) as lists of
+ * `{key, value}` entries, tuples as bounded arrays, any JSON value and open objects (`unknown`,
+ * `object`, `Record<string, unknown>`) as a string holding their JSON text, and the keywords the
+ * dialect rejects (defaults, examples, string lengths, unique items, unknown formats) moved into
+ * descriptions. `decodeOpenAIStrictArguments` undoes it, so the tool receives its original shape.
  */
 export function lowerForOpenAIStrict(schema: ParametersSchema): JsonSchema {
   const lowered = lower(schema);
@@ -25,6 +27,11 @@ export function lowerForOpenAIStrict(schema: ParametersSchema): JsonSchema {
 function lower(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
   const notes = describeDropped(schema, DROPPED);
+  if (isOpaque(schema)) {
+    // Strict mode has no open object and no "any value": the value travels as its JSON text.
+    const what = schema.type === 'object' ? 'a JSON object' : 'any JSON value';
+    return { type: 'string', description: withNotes(schema.description, [...notes, `${what}, written as JSON text`])! };
+  }
   for (const keyword of KEPT) {
     const value = schema[keyword];
     if (value !== undefined) (out as Record<string, unknown>)[keyword] = value;
@@ -98,8 +105,8 @@ function typeLabel(schema: JsonSchema): string {
 
 /**
  * Turns arguments written against the strict schema back into the tool's original shape: a `null`
- * for a property that was optional (and does not itself accept null) is removed, and entry lists are
- * turned back into maps. Walks the ORIGINAL schema, resolving `$ref`s through its `$defs`; depth is
+ * for a property that was optional (and does not itself accept null) is removed, entry lists are turned back into maps, and the JSON
+ * text of an opaque value is parsed. Walks the ORIGINAL schema, resolving `$ref`s through its `$defs`; depth is
  * bounded by the value's own nesting (already limited when the arguments were parsed).
  */
 export function decodeOpenAIStrictArguments(original: ParametersSchema, args: Record<string, unknown>): Record<string, unknown> {
@@ -109,6 +116,14 @@ export function decodeOpenAIStrictArguments(original: ParametersSchema, args: Re
 function decode(schema: JsonSchema, value: unknown, defs: Record<string, JsonSchema>, depth = 0): unknown {
   if (depth > 128) return value;
   const resolved = resolve(schema, defs);
+  if (isOpaque(resolved) && typeof value === 'string') {
+    // JSON text back to its value; text that is not JSON stays a string (validation then judges it).
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  }
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     if (isMap(resolved) && value.every((entry) => isEntry(entry))) {
@@ -135,9 +150,20 @@ function decode(schema: JsonSchema, value: unknown, defs: Record<string, JsonSch
   return Object.fromEntries(out);
 }
 
-/** The first object-or-array branch whose shape fits the value decides how it is decoded. */
+/**
+ * The first object-or-array branch whose shape fits the value decides how it is decoded. A list of
+ * `{key, value}` entries is a map's when a map branch exists (in the lowered form an object is always
+ * sent as entries, so a list of entry objects cannot be a plain array's unless its items are
+ * themselves objects with `key`).
+ */
 function decodeAnyOf(branches: JsonSchema[], value: object, defs: Record<string, JsonSchema>, depth: number): unknown {
   const keys = Array.isArray(value) ? [] : Object.keys(value);
+  if (Array.isArray(value) && value.length > 0 && value.every(isEntry)) {
+    const resolvedBranches = branches.map((b) => resolve(b, defs));
+    const map = resolvedBranches.find(isMap);
+    const entryArray = resolvedBranches.some((b) => typeof b.items === 'object' && resolve(b.items, defs).properties?.key !== undefined);
+    if (map && !entryArray) return decode(map, value, defs, depth + 1);
+  }
   for (const branch of branches) {
     const resolved = resolve(branch, defs);
     if (Array.isArray(value) && (resolved.type === 'array' || resolved.items || resolved.prefixItems || isMap(resolved))) return decode(resolved, value, defs, depth + 1);
@@ -154,6 +180,16 @@ function resolve(schema: JsonSchema, defs: Record<string, JsonSchema>): JsonSche
     current = target;
   }
   return current;
+}
+
+/**
+ * A schema strict mode cannot close: any JSON value (`{}`, only annotations) or an object open to
+ * properties it does not name (`{"type": "object"}` without `additionalProperties: false`).
+ */
+export function isOpaque(schema: JsonSchema): boolean {
+  if (schema.type === 'object') return (schema.additionalProperties === undefined || schema.additionalProperties === true) && schema.$ref === undefined;
+  return schema.type === undefined && schema.anyOf === undefined && schema.$ref === undefined && schema.enum === undefined && schema.const === undefined
+    && schema.properties === undefined && schema.items === undefined && schema.prefixItems === undefined && schema.additionalProperties === undefined;
 }
 
 /** `Record<string, T>`: values typed by `additionalProperties`, no named properties. */

@@ -2,7 +2,8 @@ import path from 'node:path';
 import ts from 'typescript';
 import type { ToolDeclaration } from '@toolwright/schema';
 import type { ToolwrightDiagnostic } from '../diagnostics.js';
-import { analyzeSignature, type ToolCandidate } from './analyze-signature.js';
+import { SchemaCache } from '../type-mappers/schema-cache.js';
+import { analyzeSignature, type AnalysisServices, type ToolCandidate } from './analyze-signature.js';
 import { findTools } from './find-tools.js';
 import { JsDocReader } from './jsdoc-reader.js';
 import { Reporter } from './reporter.js';
@@ -34,15 +35,23 @@ export interface ProgramAnalysis {
   files: Map<string, FileAnalysis>;
   /** Files analysed afresh (the rest were reused from the previous analysis). */
   analysedFiles: number;
+  /** Whether `strictJson` was on (results of the other setting are never reused). */
+  strictJson: boolean;
 }
 
 export interface AnalyzeOptions {
   rootDir?: string;
   /** The analysis of an earlier version of the program, whose unaffected file results are reused. */
   previous?: ProgramAnalysis;
+  /**
+   * Refuse parameters and results that accept any JSON value or object (`unknown`, `any`, `object`,
+   * `Record<string, unknown>`): the `anyJson` warning (TW1104) becomes an error.
+   */
+  strictJson?: boolean;
 }
 
-const cache = new WeakMap<ts.Program, ProgramAnalysis>();
+/** One analysis per program and setting (the program and source transformers share it). */
+const cache = new WeakMap<ts.Program, Map<string, ProgramAnalysis>>();
 
 /**
  * Analyses every tool of a program once; the program transformer (diagnostics), the source
@@ -50,7 +59,8 @@ const cache = new WeakMap<ts.Program, ProgramAnalysis>();
  * Never throws for user code: an unexpected failure on one tool becomes a TW1015 diagnostic.
  */
 export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}): ProgramAnalysis {
-  const cached = cache.get(program);
+  const setting = options.strictJson ? 'strictJson' : 'default';
+  const cached = cache.get(program)?.get(setting);
   if (cached) return cached;
   const checker = program.getTypeChecker();
   const docs = new JsDocReader();
@@ -62,7 +72,9 @@ export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}
   const rootPrefix = `${rootDir.replace(/\\/g, '/').replace(/\/$/, '')}/`;
   const isProjectFile = (file: ts.SourceFile) => !program.isSourceFileFromExternalLibrary(file) && file.fileName.replace(/\\/g, '/').startsWith(rootPrefix);
   const imports = new ImportGraph(program, checker);
-  const globalsChanged = options.previous ? globalScriptsChanged(program, options.previous) : true;
+  const globalsChanged = options.previous ? globalScriptsChanged(program, options.previous) || options.previous.strictJson !== Boolean(options.strictJson) : true;
+  const schemas = new SchemaCache();
+  const reporterOptions = options.strictJson ? { asErrors: new Set(['anyJson'] as const) } : {};
 
   const files = new Map<string, FileAnalysis>();
   let analysedFiles = 0;
@@ -74,23 +86,25 @@ export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}
       continue;
     }
     analysedFiles++;
-    files.set(sourceFile.fileName, analyzeFile(sourceFile, { checker, docs, callee, rootDir, isLibFile, isProjectFile }, imports));
+    files.set(sourceFile.fileName, analyzeFile(sourceFile, { checker, docs, callee, rootDir, isLibFile, isProjectFile, cache: schemas }, imports, new Reporter(reporterOptions)));
   }
-  const analysis = combine(files, rootDir, analysedFiles);
-  cache.set(program, analysis);
+  const analysis = { ...combine(files, rootDir, analysedFiles), strictJson: Boolean(options.strictJson) };
+  const bySetting = cache.get(program) ?? new Map<string, ProgramAnalysis>();
+  bySetting.set(setting, analysis);
+  cache.set(program, bySetting);
   return analysis;
 }
 
 function analyzeFile(
   sourceFile: ts.SourceFile,
-  services: { checker: ts.TypeChecker; docs: JsDocReader; callee: ToolCalleeResolver; rootDir: string; isLibFile(file: ts.SourceFile): boolean; isProjectFile(file: ts.SourceFile): boolean },
+  services: Omit<AnalysisServices, 'reporter'> & { callee: ToolCalleeResolver },
   imports: ImportGraph,
+  reporter: Reporter,
 ): FileAnalysis {
-  const reporter = new Reporter();
   const tools: AnalyzedTool[] = [];
   let candidates: ToolCandidate[] = [];
   try {
-    candidates = findTools(sourceFile, services.checker, services.callee, reporter);
+    candidates = findTools(sourceFile, { ...services, reporter });
   } catch (error) {
     reporter.report('unexpectedConstruct', { tool: sourceFile.fileName, problem: describeError(error) }, sourceFile);
   }
@@ -107,7 +121,7 @@ function analyzeFile(
 }
 
 /** Joins per-file results; wire names must be unique across the program. */
-function combine(files: Map<string, FileAnalysis>, rootDir: string, analysedFiles: number): ProgramAnalysis {
+function combine(files: Map<string, FileAnalysis>, rootDir: string, analysedFiles: number): Omit<ProgramAnalysis, 'strictJson'> {
   const diagnostics: ToolwrightDiagnostic[] = [];
   const seen = new Set<string>();
   const push = (d: ToolwrightDiagnostic) => {

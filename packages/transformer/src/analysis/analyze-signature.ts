@@ -3,17 +3,16 @@ import {
   WIRE_NAME_PATTERN, toSnakeCase,
   type JsonSchema, type ParametersSchema, type ToolDeclaration, type ToolSource,
 } from '@toolwright/schema';
-import { applyDocTags } from '../type-mappers/constraint-tags.js';
 import { DefinitionRegistry } from '../type-mappers/definition-registry.js';
-import { aliasDocsOfTypeNode } from '../type-mappers/alias-docs.js';
-import { mapTypeAt } from '../type-mappers/map-type.js';
-import { includesUndefined } from '../type-mappers/object-mappers.js';
-import type { MapContext } from '../type-mappers/type-mapper.js';
+import { mapMember } from '../type-mappers/map-member.js';
+import type { SchemaCache } from '../type-mappers/schema-cache.js';
+import { createMapContext, mapTypeAt } from '../type-mappers/map-type.js';
 import { canonicalSchema } from './canonical-schema.js';
 import type { JsDocReader } from './jsdoc-reader.js';
 import { literalDefault } from './literal-default.js';
 import type { Reporter } from './reporter.js';
 import { readOptionsLiteral, readOptionsTags, resolveMetadata } from './tool-options.js';
+import { ARGUMENT_NAME_PATTERN, readWireNames } from './wire-names.js';
 
 /** One `@tool` function found in a source file, in any of the three forms. */
 export interface ToolCandidate {
@@ -39,6 +38,8 @@ export interface AnalysisServices {
   rootDir: string;
   isLibFile(file: ts.SourceFile): boolean;
   isProjectFile(file: ts.SourceFile): boolean;
+  /** Schemas of shared types, reused across the tools of the program. */
+  cache?: SchemaCache;
 }
 
 const MAX_DESCRIPTION = 1024;
@@ -68,10 +69,13 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
   }
 
   const definitions = new DefinitionRegistry(checker);
-  const root = { checker, reporter, docs, definitions, isLibFile: services.isLibFile, isProjectFile: services.isProjectFile };
+  const root = { checker, reporter, docs, definitions, isLibFile: services.isLibFile, isProjectFile: services.isProjectFile, ...(services.cache ? { cache: services.cache } : {}) };
+  const parameterContext = createMapContext({ path: '', role: 'parameter', node: fn }, root);
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const parameterOrder: string[] = [];
+  const wireNames = readWireNames([doc, fnDoc], fn.parameters, docs, reporter, tool);
+  const wireOwners = new Map<string, string>();
   for (const parameter of fn.parameters) {
     if (ts.isIdentifier(parameter.name) && parameter.name.text === 'this') {
       reporter.report('thisParameter', { tool }, parameter);
@@ -86,25 +90,25 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
       continue;
     }
     const name = parameter.name.text;
-    const position = { path: name, role: 'Parameter', node: parameter.type ?? parameter };
     const type = checker.getTypeAtLocation(parameter);
-    let schema = mapTypeAt(type, position, root);
-    const aliasDocs = aliasDocsOfTypeNode(parameter.type, { checker, docs, isProjectFile: services.isProjectFile });
-    const ctxForAlias: Pick<MapContext, 'report' | 'position'> = { position, report: (id, args, node) => reporter.report(id, args, node ?? parameter) };
-    if (aliasDocs) schema = applyDocTags(schema, aliasDocs, ctxForAlias);
-    const ctx: Pick<MapContext, 'report' | 'position'> = { position, report: (id, args, node) => reporter.report(id, args, node ?? parameter) };
-    schema = applyDocTags(schema, docs.read(parameter), ctx);
+    const optional = Boolean(parameter.questionToken || parameter.initializer);
+    const member = mapMember({ name, role: 'parameter', type, declaration: parameter, optional }, parameterContext);
+    let schema = member.schema;
     const paramText = doc.params.get(name)?.text ?? fnDoc.params.get(name)?.text;
     if (paramText) schema = { ...schema, description: paramText };
+    const wire = wireNames.get(name) ?? name;
+    if (wireNames.has(name) && !ARGUMENT_NAME_PATTERN.test(wire)) reporter.report('invalidArgumentName.pattern', { name: wire, param: name }, parameter.name);
+    const owner = wireOwners.get(wire);
+    if (owner !== undefined) reporter.report('invalidArgumentName.duplicate', { name: wire, param: name, other: owner }, parameter.name);
+    wireOwners.set(wire, name);
     if (parameter.initializer) {
       const value = literalDefault(parameter.initializer) ?? constantDefault(parameter.initializer, checker);
       if (value) schema = { ...schema, default: value.value };
       else if (schema.default === undefined) reporter.report('defaultNotLiteral', { path: name }, parameter.initializer);
     }
-    properties[name] = schema;
-    parameterOrder.push(name);
-    const optional = Boolean(parameter.questionToken || parameter.initializer) || includesUndefined(type);
-    if (!optional) required.push(name);
+    properties[wire] = schema;
+    parameterOrder.push(wire);
+    if (member.required) required.push(wire);
   }
 
   const parameters: ParametersSchema = { type: 'object', properties, required, additionalProperties: false };
@@ -116,11 +120,11 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
     const awaited = checker.getAwaitedType(returnType) ?? returnType;
     if (!(awaited.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Never))) {
       const returnDefinitions = new DefinitionRegistry(checker);
-      returns = mapTypeAt(awaited, { path: `${tool}()`, role: 'The result of', node: fn.type ?? candidate.nameNode }, { ...root, definitions: returnDefinitions });
+      returns = mapTypeAt(awaited, { path: `${tool}()`, role: 'result', node: fn.type ?? candidate.nameNode }, { ...root, definitions: returnDefinitions });
       const returnDoc = [...doc.tags, ...fnDoc.tags].find((tag) => tag.name === 'returns' || tag.name === 'return');
       if (returnDoc?.text) returns = { ...returns, description: returnDoc.text };
       const returnDefs = returnDefinitions.toDefs();
-      if (returnDefs) returns.$defs = returnDefs;
+      if (returnDefs) returns = { ...returns, $defs: returnDefs };
     }
   }
 

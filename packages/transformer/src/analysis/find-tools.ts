@@ -5,7 +5,8 @@ import type { ToolCalleeResolver } from './tool-callee.js';
 import type { ToolCandidate } from './analyze-signature.js';
 import { unwrapExpression } from './tool-options.js';
 
-const JSDOC_TOOL_TAG = /@tool\b/;
+/** A cheap filter before the JSDoc is parsed; the parsed tags decide (`@tool` in a code span is not a tag). */
+const MENTIONS_TOOL_TAG = /@tool\b/;
 
 /**
  * Finds the tools of one source file, in the three authoring forms:
@@ -13,7 +14,8 @@ const JSDOC_TOOL_TAG = /@tool\b/;
  * @example export class Files { @tool() async readFile(path: string) {} }             // decorator
  * @example /** @tool *\/ export async function readFile(path: string) {}              // JSDoc tag
  */
-export function findTools(sourceFile: ts.SourceFile, checker: ts.TypeChecker, callee: ToolCalleeResolver, reporter: Reporter): ToolCandidate[] {
+export function findTools(sourceFile: ts.SourceFile, services: { checker: ts.TypeChecker; callee: ToolCalleeResolver; docs: JsDocReader; reporter: Reporter }): ToolCandidate[] {
+  const { checker, callee, docs, reporter } = services;
   if (!sourceFile.text.includes('tool')) return [];
   const candidates: ToolCandidate[] = [];
   const exported = exportedSymbols(sourceFile, checker);
@@ -32,7 +34,7 @@ export function findTools(sourceFile: ts.SourceFile, checker: ts.TypeChecker, ca
     } else if (ts.isMethodDeclaration(node)) {
       const candidate = decoratorCandidate(node, callee, reporter, isExported);
       if (candidate) candidates.push(candidate);
-    } else if (ts.isFunctionDeclaration(node) && JsDocReader.hasDocComment(node, sourceFile, JSDOC_TOOL_TAG)) {
+    } else if (ts.isFunctionDeclaration(node) && hasToolTag(node, sourceFile, docs)) {
       const candidate = jsDocCandidate(node, reporter, isExported);
       if (candidate) candidates.push(candidate);
     }
@@ -42,21 +44,19 @@ export function findTools(sourceFile: ts.SourceFile, checker: ts.TypeChecker, ca
   return candidates;
 }
 
+function hasToolTag(fn: ts.FunctionDeclaration, sourceFile: ts.SourceFile, docs: JsDocReader): boolean {
+  return JsDocReader.hasDocComment(fn, sourceFile, MENTIONS_TOOL_TAG) && docs.read(fn).tags.some((tag) => tag.name === 'tool');
+}
+
 function wrapperCandidate(call: ts.CallExpression, checker: ts.TypeChecker, reporter: Reporter, isExported: (n: ts.Node | undefined) => boolean): ToolCandidate | undefined {
   const [first, options] = call.arguments;
   if (!first) {
-    reporter.report('unsupportedToolForm', {
-      problem: 'tool() without a function returns a method decorator, but it is not used as one here.',
-      hint: 'Wrap a function, `tool(async function name(...) {...})`, or decorate a method with `@tool()`.',
-    }, call);
+    reporter.report('unsupportedToolForm.decoratorNotApplied', {}, call);
     return undefined;
   }
   const fn = resolveFunction(unwrapExpression(first), checker);
   if (!fn) {
-    reporter.report('unsupportedToolForm', {
-      problem: 'tool() needs the function itself: a function expression, an arrow function, or the name of a function declaration.',
-      hint: 'Write `tool(async function name(...) {...})` so the signature can be read at build time.',
-    }, first);
+    reporter.report('unsupportedToolForm.notAFunction', {}, first);
     return undefined;
   }
   const { holder, exportName } = bindingOf(call);
@@ -112,10 +112,10 @@ function decoratorCandidate(method: ts.MethodDeclaration, callee: ToolCalleeReso
   const call = decorator.expression as ts.CallExpression;
   const methodName = ts.isIdentifier(method.name) ? method.name.text : method.name.getText();
   const modifiers = ts.getCombinedModifierFlags(method);
-  const what = ts.isPrivateIdentifier(method.name) ? 'private method' : modifiers & ts.ModifierFlags.Static ? 'static method'
-    : modifiers & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected) ? 'non-public method' : !ts.isIdentifier(method.name) ? 'computed method' : undefined;
+  const what = ts.isPrivateIdentifier(method.name) ? 'private' : modifiers & ts.ModifierFlags.Static ? 'static'
+    : modifiers & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected) ? 'nonPublic' : !ts.isIdentifier(method.name) ? 'computed' : undefined;
   if (what) {
-    reporter.report('invalidToolMethod', { what, method: methodName }, method.name);
+    reporter.report(`invalidToolMethod.${what}`, { method: methodName }, method.name);
     return undefined;
   }
   const owner = method.parent;
@@ -141,10 +141,7 @@ function jsDocCandidate(fn: ts.FunctionDeclaration, reporter: Reporter, isExport
   if (!fn.body) return undefined;
   const isDefault = (ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Default) !== 0;
   if (!fn.name) {
-    reporter.report('unsupportedToolForm', {
-      problem: 'A @tool function needs a name: the wire name is derived from it.',
-      hint: 'Name the function, e.g. `export default async function readFile(...)`.',
-    }, fn);
+    reporter.report('unsupportedToolForm.anonymousFunction', {}, fn);
     return undefined;
   }
   if (!isDefault && !isExported(fn.name)) {

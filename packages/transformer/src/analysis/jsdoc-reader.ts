@@ -32,12 +32,34 @@ export class JsDocReader {
     const host = this.fullyParsedNode(node);
     if (!host) return EMPTY;
     const docs = ts.getJSDocCommentsAndTags(host).filter(ts.isJSDoc);
-    if (docs.length === 0) return EMPTY;
-    const doc = docs[docs.length - 1]!;
+    if (docs.length > 0) return this.toDocInfo(docs[docs.length - 1]!, node, 0);
+    return this.sameLineDoc(node) ?? EMPTY;
+  }
+
+  /**
+   * A doc comment on the same line as the previous token is not attached to the node by the parser
+   * (only parameters get those), so `{ /** @format uri *\/ u: string }` would lose its tag: such a
+   * comment, directly in front of the node, is parsed on its own.
+   */
+  private sameLineDoc(node: ts.Node): DocInfo | undefined {
+    const sourceFile = node.getSourceFile();
+    const text = sourceFile.text;
+    const range = (ts.getTrailingCommentRanges(text, node.getFullStart()) ?? [])
+      .filter((r) => text.startsWith('/**', r.pos) && /^[ \t]*$/.test(text.slice(r.end, node.getStart(sourceFile))))
+      .pop();
+    if (!range) return undefined;
+    const snippet = ts.createSourceFile(sourceFile.fileName, `${text.slice(range.pos, range.end)}\nvar _;`,
+      { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseAll }, true);
+    const doc = ts.getJSDocCommentsAndTags(snippet.statements[0]!).filter(ts.isJSDoc).pop();
+    return doc ? this.toDocInfo(doc, node, range.pos) : undefined;
+  }
+
+  /** `offset`: where the parsed text starts in the node's file (0 unless a comment was parsed alone). */
+  private toDocInfo(doc: ts.JSDoc, node: ts.Node, offset: number): DocInfo {
     const tags: DocTag[] = [];
     const params = new Map<string, DocTag>();
     for (const tag of doc.tags ?? []) {
-      const entry: DocTag = { name: tag.tagName.text, text: tagText(tag), node: this.originalNode(node, tag) };
+      const entry: DocTag = { name: tag.tagName.text, text: tagText(tag), node: this.originalNode(node, tag, offset) };
       tags.push(entry);
       if (ts.isJSDocParameterTag(tag) && ts.isIdentifier(tag.name)) params.set(tag.name.text, entry);
     }
@@ -70,9 +92,9 @@ export class JsDocReader {
   }
 
   /** Diagnostics must point into the program's own source file, not the re-parsed copy. */
-  private originalNode(node: ts.Node, tag: ts.JSDocTag): ts.Node {
+  private originalNode(node: ts.Node, tag: ts.JSDocTag, offset: number): ts.Node {
     if (tag.getSourceFile() === node.getSourceFile()) return tag;
-    return new TextSpanNode(node.getSourceFile(), tag.getStart(), tag.getEnd()) as unknown as ts.Node;
+    return new TextSpanNode(node.getSourceFile(), offset + tag.getStart(), offset + tag.getEnd()) as unknown as ts.Node;
   }
 }
 

@@ -4,6 +4,7 @@ import {
   parseDuration, parseSize,
   type Determinism, type SafetyTier, type SideEffect, type ToolMetadata, type ToolOptions,
 } from '@toolwright/schema';
+import type { DIAGNOSTICS } from '../diagnostics.js';
 import type { DocInfo } from './jsdoc-reader.js';
 import type { Reporter } from './reporter.js';
 
@@ -70,34 +71,45 @@ export function readOptionsTags(docs: DocInfo): RawOptions {
   return options;
 }
 
+/** A rejected option value: the catalogue reason (wording lives in diagnostics.ts) and its arguments. */
+interface OptionProblem {
+  problem: OptionReason;
+  args?: Record<string, string>;
+}
+type OptionReason = keyof (typeof DIAGNOSTICS)['invalidOption']['reasons'];
+type Checked<T> = { value: T } | OptionProblem;
+
+const ok = <T>(value: T): Checked<T> => ({ value });
+const problem = (reason: OptionReason, value?: OptionValue, args: Record<string, string> = {}): OptionProblem =>
+  ({ problem: reason, args: value === undefined ? args : { value: String(value), ...args } });
+
 /** Merges raw options (literal over JSDoc), validates each, and fills in defaults. */
 export function resolveMetadata(sources: RawOptions[], reporter: Reporter): { metadata: ToolMetadata; name?: string; description?: string } {
   const merged: RawOptions = new Map();
   for (const source of sources) for (const [key, entry] of source) merged.set(key, entry);
-  const get = <T>(key: keyof ToolOptions, check: (value: OptionValue) => T | string): T | undefined => {
+  const get = <T>(key: keyof ToolOptions, check: (value: OptionValue) => Checked<T>): T | undefined => {
     const entry = merged.get(key);
     if (!entry) return undefined;
     const result = check(entry.value);
-    if (typeof result === 'string' && result.startsWith('!')) {
-      const [problem, hint] = result.slice(1).split('|');
-      reporter.report('invalidOption', { option: key, problem: problem!, hint: hint ?? '' }, entry.node);
+    if ('problem' in result) {
+      reporter.report(`invalidOption.${result.problem}`, { option: key, ...result.args }, entry.node);
       return undefined;
     }
-    return result as T;
+    return result.value;
   };
 
   const tier = get<SafetyTier>('tier', (v) => oneOf(v, SAFETY_TIERS)) ?? DEFAULT_TIER;
   const timeoutMs = get<number>('timeout', (v) => {
     const parsed = typeof v === 'string' || typeof v === 'number' ? parseDuration(v) : undefined;
-    return parsed ?? `!'${String(v)}' is not a duration|Write a duration such as '500ms', '5s' or '2m', or a number of milliseconds.`;
+    return parsed !== undefined ? ok(parsed) : problem('notDuration', v);
   }) ?? DEFAULT_TIMEOUT_MS;
   const sideEffects = get<SideEffect[]>('sideEffects', (v) => {
     const list = asList(v);
-    if (typeof list === 'string') return list;
-    const bad = list.find((item) => !SIDE_EFFECTS.includes(item as SideEffect));
-    if (bad !== undefined) return `!'${bad}' is not a side effect|Use ${SIDE_EFFECTS.join(', ')}.`;
-    if (list.includes('none') && list.length > 1) return `!'none' cannot be combined with other side effects|Declare either 'none' or the effects.`;
-    return [...new Set(list)] as SideEffect[];
+    if ('problem' in list) return list;
+    const bad = list.value.find((item) => !SIDE_EFFECTS.includes(item as SideEffect));
+    if (bad !== undefined) return problem('notSideEffect', bad, { allowed: SIDE_EFFECTS.join(', ') });
+    if (list.value.includes('none') && list.value.length > 1) return problem('noneWithOthers');
+    return ok([...new Set(list.value)] as SideEffect[]);
   }) ?? [];
   const determinism = get<Determinism>('determinism', (v) => oneOf(v, DETERMINISM_LEVELS)) ?? DEFAULT_DETERMINISM;
   const metadata: ToolMetadata = {
@@ -107,51 +119,51 @@ export function resolveMetadata(sources: RawOptions[], reporter: Reporter): { me
     capabilities: get<string[]>('capabilities', (v) => nonEmptyList(v)) ?? [],
     determinism,
     resources: { timeoutMs },
-    parallel: get<boolean>('parallel', (v) => (typeof v === 'boolean' ? v : `!'${String(v)}' is not a boolean|Write true or false.`)) ?? tier === 'read-only',
+    parallel: get<boolean>('parallel', (v) => (typeof v === 'boolean' ? ok(v) : problem('notBoolean', v))) ?? tier === 'read-only',
     tags: get<string[]>('tags', (v) => nonEmptyList(v)) ?? [],
   };
   const group = get<string>('group', (v) =>
-    typeof v === 'string' && /^[a-z][a-z0-9_-]{0,63}$/i.test(v) ? v : `!'${String(v)}' is not a group name|Use search, edit, exec, subtask, meta, or your own identifier.`);
+    typeof v === 'string' && /^[a-z][a-z0-9_-]{0,63}$/i.test(v) ? ok(v) : problem('notGroup', v));
   if (group) metadata.group = group;
   const version = get<string>('version', (v) =>
-    typeof v === 'string' && SEMVER_PATTERN.test(v) ? v : `!'${String(v)}' is not a semantic version|Write it as '1.2.3'.`);
+    typeof v === 'string' && SEMVER_PATTERN.test(v) ? ok(v) : problem('notSemver', v));
   if (version) metadata.version = version;
   const maxMemoryBytes = get<number>('maxMemory', (v) => sizeOf(v));
   if (maxMemoryBytes) metadata.resources.maxMemoryBytes = maxMemoryBytes;
   const maxRequests = get<number>('maxNetworkRequests', (v) =>
-    typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : `!'${String(v)}' is not a positive integer|Write a whole number of requests.`);
+    typeof v === 'number' && Number.isInteger(v) && v > 0 ? ok(v) : problem('notPositiveInteger', v));
   const maxBytes = get<number>('maxNetworkBytes', (v) => sizeOf(v));
   if (maxRequests || maxBytes) {
     metadata.resources.network = {};
     if (maxRequests) metadata.resources.network.maxRequests = maxRequests;
     if (maxBytes) metadata.resources.network.maxBytes = maxBytes;
   }
-  const name = get<string>('name', (v) => (typeof v === 'string' ? v : `!the name must be a string|Write name: 'my_tool'.`));
-  const description = get<string>('description', (v) => (typeof v === 'string' && v.trim() ? v.trim() : `!the description must be a non-empty string|Write a sentence that tells the model when to call the tool.`));
+  const name = get<string>('name', (v) => (typeof v === 'string' ? ok(v) : problem('nameNotString')));
+  const description = get<string>('description', (v) => (typeof v === 'string' && v.trim() ? ok(v.trim()) : problem('emptyDescription')));
   return { metadata, ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}) };
 }
 
-function oneOf<T extends string>(value: OptionValue, allowed: readonly T[]): T | string {
+function oneOf<T extends string>(value: OptionValue, allowed: readonly T[]): Checked<T> {
   return typeof value === 'string' && (allowed as readonly string[]).includes(value)
-    ? (value as T)
-    : `!'${String(value)}' is not one of ${allowed.join(', ')}|Use one of: ${allowed.join(', ')}.`;
+    ? ok(value as T)
+    : problem('notOneOf', value, { allowed: allowed.join(', ') });
 }
 
-function asList(value: OptionValue): string[] | string {
-  if (Array.isArray(value)) return value;
-  if (typeof value === 'string') return value.split(/[\s,]+/).filter(Boolean);
-  return `!expected a list of strings|Write an array literal such as ['fs-read'].`;
+function asList(value: OptionValue): Checked<string[]> {
+  if (Array.isArray(value)) return ok(value);
+  if (typeof value === 'string') return ok(value.split(/[\s,]+/).filter(Boolean));
+  return problem('notList');
 }
 
-function nonEmptyList(value: OptionValue): string[] | string {
+function nonEmptyList(value: OptionValue): Checked<string[]> {
   const list = asList(value);
-  if (typeof list === 'string') return list;
-  return list.some((item) => item.trim() === '') ? `!list items must be non-empty|Remove the empty entries.` : list;
+  if ('problem' in list) return list;
+  return list.value.some((item) => item.trim() === '') ? problem('emptyListItem') : list;
 }
 
-function sizeOf(value: OptionValue): number | string {
+function sizeOf(value: OptionValue): Checked<number> {
   const parsed = typeof value === 'string' || typeof value === 'number' ? parseSize(value) : undefined;
-  return parsed ?? `!'${String(value)}' is not a size|Write a size such as '64KB', '256MB' or a number of bytes.`;
+  return parsed !== undefined ? ok(parsed) : problem('notSize', value);
 }
 
 function unwrap(expression: ts.Expression): ts.Expression {

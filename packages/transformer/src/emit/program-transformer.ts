@@ -19,6 +19,8 @@ export interface ProgramTransformerOptions {
    * `"error"` hands them to tsc as well (and so fails the build on them).
    */
   warnings?: 'ignore' | 'error';
+  /** Parameters and results that take any JSON value are errors (TW1104), not warnings. */
+  strictJson?: boolean;
 }
 
 export function withToolDiagnostics(program: ts.Program, options: ProgramTransformerOptions = {}): ts.Program {
@@ -26,7 +28,10 @@ export function withToolDiagnostics(program: ts.Program, options: ProgramTransfo
   if (patched[PATCHED]) return program;
   patched[PATCHED] = true;
   const forFile = (sourceFile: ts.SourceFile | undefined): ts.Diagnostic[] => {
-    const { diagnostics } = analyzeProgram(program, options.rootDir !== undefined ? { rootDir: options.rootDir } : {});
+    const { diagnostics } = analyzeProgram(program, {
+      ...(options.rootDir !== undefined ? { rootDir: options.rootDir } : {}),
+      ...(options.strictJson ? { strictJson: true } : {}),
+    });
     return diagnostics
       .filter((d) => (!sourceFile || d.file.fileName === sourceFile.fileName) && (d.category === 'error' || options.warnings === 'error'))
       .map((d) => toTsDiagnostic(d.category === 'warning' ? { ...d, category: 'error' } : d));

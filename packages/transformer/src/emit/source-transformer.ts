@@ -11,9 +11,9 @@ import { jsonParseExpression } from './json-expression.js';
  *              `Object.defineProperty(f, Symbol.for("toolwright.declaration"), { value: declaration })`
  * Diagnostics are the program transformer's job, so nothing is reported twice.
  */
-export function createSourceTransformer(program: ts.Program): ts.TransformerFactory<ts.SourceFile> {
+export function createSourceTransformer(program: ts.Program, options: { strictJson?: boolean } = {}): ts.TransformerFactory<ts.SourceFile> {
   return (context) => (sourceFile) => {
-    const analysis = analyzeProgram(program);
+    const analysis = analyzeProgram(program, options.strictJson ? { strictJson: true } : {});
     if (analysis.bySite.size === 0) return sourceFile;
     const { factory } = context;
     const onPath = pathsToSites(analysis.bySite).get(sourceFile);

@@ -1,20 +1,24 @@
 import type { JsonSchema, JsonSchemaTypeName, JsonValue } from '@toolwright/schema';
+import type { DIAGNOSTICS } from '../diagnostics.js';
 import type { DocInfo, DocTag } from '../analysis/jsdoc-reader.js';
 import type { MapContext } from './type-mapper.js';
 
 type Kind = 'number' | 'string' | 'array' | 'any';
 
+type TagProblem = keyof (typeof DIAGNOSTICS)['invalidJsDocTag']['reasons'];
+type Fail = (problem: TagProblem, args?: Record<string, string>) => void;
+
 interface TagRule {
   kind: Kind;
-  apply(schema: JsonSchema, tag: DocTag, fail: (problem: string, hint: string) => void): void;
+  apply(schema: JsonSchema, tag: DocTag, fail: Fail): void;
 }
 
 const numeric = (key: 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum' | 'multipleOf'): TagRule => ({
   kind: 'number',
   apply: (schema, tag, fail) => {
     const value = Number(tag.text);
-    if (tag.text === '' || !Number.isFinite(value)) return fail(`needs a number, got '${tag.text}'`, `Write it as \`@${tag.name} 10\`.`);
-    if (key === 'multipleOf' && value <= 0) return fail('needs a number greater than 0', 'Write it as `@multipleOf 0.5`.');
+    if (tag.text === '' || !Number.isFinite(value)) return fail('notNumber', { value: tag.text });
+    if (key === 'multipleOf' && value <= 0) return fail('notPositive');
     schema[key] = value;
   },
 });
@@ -23,7 +27,7 @@ const count = (key: 'minLength' | 'maxLength' | 'minItems' | 'maxItems', kind: K
   kind,
   apply: (schema, tag, fail) => {
     const value = Number(tag.text);
-    if (!/^\d+$/.test(tag.text)) return fail(`needs a non-negative integer, got '${tag.text}'`, `Write it as \`@${tag.name} 1\`.`);
+    if (!/^\d+$/.test(tag.text)) return fail('notCount', { value: tag.text });
     schema[key] = value;
   },
 });
@@ -45,23 +49,23 @@ const TAG_RULES: Record<string, TagRule> = {
       try {
         new RegExp(tag.text, 'u');
       } catch (error) {
-        return fail(`is not a valid regular expression: ${(error as Error).message}`, 'Write an ECMAScript regular expression without slashes.');
+        return fail('invalidPattern', { error: (error as Error).message });
       }
-      if (tag.text === '') return fail('needs a pattern', 'Write it as `@pattern ^[a-z]+$`.');
+      if (tag.text === '') return fail('emptyPattern');
       schema.pattern = tag.text;
     },
   },
   format: {
     kind: 'string',
     apply: (schema, tag, fail) => {
-      if (!/^[a-z][a-z0-9-]*$/i.test(tag.text)) return fail(`needs a format name, got '${tag.text}'`, 'Write it as `@format email` (date-time, uri, uuid, ...).');
+      if (!/^[a-z][a-z0-9-]*$/i.test(tag.text)) return fail('notFormat', { value: tag.text });
       schema.format = tag.text;
     },
   },
   uniqueItems: {
     kind: 'array',
     apply: (schema, tag, fail) => {
-      if (tag.text !== '' && tag.text !== 'true' && tag.text !== 'false') return fail(`takes no value or true/false, got '${tag.text}'`, 'Write `@uniqueItems`.');
+      if (tag.text !== '' && tag.text !== 'true' && tag.text !== 'false') return fail('notFlag', { value: tag.text });
       schema.uniqueItems = tag.text !== 'false';
     },
   },
@@ -73,7 +77,7 @@ const TAG_RULES: Record<string, TagRule> = {
     kind: 'any',
     apply: (schema, tag, fail) => {
       if (tag.text !== 'integer') return;
-      if (!typesOf(schema).includes('number')) return fail('integer applies to number values', 'Use `@type integer` on a number.');
+      if (!typesOf(schema).includes('number')) return fail('integerOnNonNumber');
       setInteger(schema);
     },
   },
@@ -108,10 +112,12 @@ export function applyDocTags(schema: JsonSchema, docs: DocInfo, ctx: Pick<MapCon
   for (const tag of docs.tags) {
     const rule = TAG_RULES[tag.name];
     if (!rule) continue;
-    const fail = (problem: string, hint: string) =>
-      ctx.report('invalidJsDocTag', { tag: tag.name, path: ctx.position.path || 'returns', problem, hint }, tag.node);
+    const fail: Fail = (problem, args = {}) =>
+      ctx.report(`invalidJsDocTag.${problem}`, { tag: tag.name, path: ctx.position.path || 'returns', ...args }, tag.node);
     if (!fits(result, rule.kind)) {
-      fail(`applies to ${rule.kind} values, but this is ${describe(result)}`, `Remove @${tag.name} or move it to a ${rule.kind} property.`);
+      const types = typesOf(result);
+      if (types.length > 0) fail('wrongType', { kind: rule.kind, actual: types.join(' | ') });
+      else fail(result.$ref ? 'wrongReference' : result.anyOf ? 'wrongUnion' : 'wrongAnyJson', { kind: rule.kind });
       continue;
     }
     rule.apply(result, tag, fail);
@@ -134,12 +140,6 @@ function fits(schema: JsonSchema, kind: Kind): boolean {
   const types = typesOf(schema);
   if (kind === 'number') return types.includes('number') || types.includes('integer');
   return types.includes(kind);
-}
-
-function describe(schema: JsonSchema): string {
-  const types = typesOf(schema);
-  if (types.length > 0) return `of type ${types.join(' | ')}`;
-  return schema.$ref ? 'a reference' : 'a union';
 }
 
 /** Tag values are JSON when they parse as JSON; otherwise a string (so `@default fast` works). */

@@ -6,32 +6,42 @@ import type { JsonSchema } from '@toolwright/schema';
  * they refer to themselves: a type met again while it is still being mapped becomes a `$ref`, and its
  * finished schema moves into `$defs` under a stable name (the type's name; `_2`, `_3` on collisions,
  * in the order types are first met, which is the order of the signature).
+ *
+ * A cycle is closed at a *named* type (an interface, class or alias) whenever it has one: an anonymous
+ * type met again (`{ all: Condition[] }`, or `Category | null`) is mapped once more, inline, and the
+ * named type inside it is the one that becomes the `$ref`.
  */
 export class DefinitionRegistry {
   readonly definitions = new Map<string, JsonSchema>();
-  private readonly inProgress = new Set<ts.Type>();
+  /** The types being mapped, outermost first. */
+  private readonly stack: ts.Type[] = [];
   private readonly recursive = new Set<ts.Type>();
   private readonly names = new Map<ts.Type, string>();
   private readonly usedNames = new Set<string>();
+  /** `$ref`s handed out so far: a schema built while this changed depends on this registry. */
+  references = 0;
 
   constructor(private readonly checker: ts.TypeChecker) {}
 
   /** Maps `type` with `build`, or returns a `$ref` when `type` is already being mapped further up. */
   withDefinition(type: ts.Type, build: () => JsonSchema): JsonSchema {
-    if (this.inProgress.has(type)) {
+    const index = this.stack.lastIndexOf(type);
+    if (index >= 0 && (isNamed(type) || !this.stack.slice(index + 1).some(isNamed))) {
       this.recursive.add(type);
+      this.references++;
       return { $ref: `#/$defs/${this.nameOf(type)}` };
     }
-    this.inProgress.add(type);
+    this.stack.push(type);
     let schema: JsonSchema;
     try {
       schema = build();
     } finally {
-      this.inProgress.delete(type);
+      this.stack.pop();
     }
-    if (!this.recursive.has(type)) return schema;
+    if (!this.recursive.has(type) || this.stack.includes(type)) return schema;
     const name = this.nameOf(type);
     this.definitions.set(name, schema);
+    this.references++;
     return { $ref: `#/$defs/${name}` };
   }
 
@@ -66,6 +76,13 @@ export class DefinitionRegistry {
     }
     return 'Type';
   }
+}
+
+/** An interface, class or alias: a type with a name a reader recognises. */
+function isNamed(type: ts.Type): boolean {
+  if (type.aliasSymbol) return true;
+  const name = type.getSymbol()?.name;
+  return name !== undefined && !name.startsWith('__');
 }
 
 function sanitise(name: string): string {

@@ -1,4 +1,5 @@
-import ts from 'typescript';
+import type ts from 'typescript';
+import type { UnsupportedReason } from './type-mapper.js';
 
 /** Whether the type's symbol is declared in one of TypeScript's default library files (lib.*.d.ts). */
 export function isLibType(type: ts.Type, isLibFile: (file: ts.SourceFile) => boolean, names?: readonly string[]): boolean {
@@ -8,21 +9,21 @@ export function isLibType(type: ts.Type, isLibFile: (file: ts.SourceFile) => boo
   return (symbol.declarations ?? []).some((decl) => isLibFile(decl.getSourceFile()));
 }
 
-/** Hints for well-known library types with no JSON form. */
-export const LIB_TYPE_HINTS: Record<string, string> = {
-  Map: 'Use Record<string, V> (a JSON object) instead of a Map.',
-  ReadonlyMap: 'Use Record<string, V> (a JSON object) instead of a Map.',
-  Set: 'Use an array (V[]) instead of a Set, with `@uniqueItems` if order does not matter.',
-  ReadonlySet: 'Use an array (V[]) instead of a Set, with `@uniqueItems` if order does not matter.',
-  WeakMap: 'Weak collections cannot be serialised; take plain data instead.',
-  WeakSet: 'Weak collections cannot be serialised; take plain data instead.',
-  Promise: 'Take the resolved value; tool arguments are plain JSON data.',
-  PromiseLike: 'Take the resolved value; tool arguments are plain JSON data.',
-  RegExp: 'Take the pattern as a string (with `@format regex`) and build the RegExp inside the tool.',
-  Error: 'Take a message string or a plain object describing the error.',
-  Function: 'Tools receive data, not callbacks: take a value that describes what to do.',
-  Uint8Array: 'Take binary data as a base64 string (`@format byte`) and decode it inside the tool.',
-  ArrayBuffer: 'Take binary data as a base64 string (`@format byte`) and decode it inside the tool.',
-  Buffer: 'Take binary data as a base64 string (`@format byte`) and decode it inside the tool.',
-  URL: 'Take the URL as a string with `@format uri` and parse it inside the tool.',
+/** Well-known library types with no JSON form, and the catalogue hint for each (diagnostics.ts). */
+export const LIB_TYPE_REASONS: Readonly<Record<string, UnsupportedReason>> = {
+  Map: 'map',
+  ReadonlyMap: 'map',
+  Set: 'set',
+  ReadonlySet: 'set',
+  WeakMap: 'weakCollection',
+  WeakSet: 'weakCollection',
+  Promise: 'promise',
+  PromiseLike: 'promise',
+  RegExp: 'regexp',
+  Error: 'error',
+  Function: 'callback',
+  Uint8Array: 'binary',
+  ArrayBuffer: 'binary',
+  Buffer: 'binary',
+  URL: 'url',
 };

@@ -1,28 +1,33 @@
-import ts from 'typescript';
+import type ts from 'typescript';
 import type { JsonSchema } from '@toolwright/schema';
-import type { DiagnosticId } from '../diagnostics.js';
+import { POSITION_ROLES, type DiagnosticKey } from '../diagnostics.js';
 import type { Reporter } from '../analysis/reporter.js';
-import type { JsDocReader } from '../analysis/jsdoc-reader.js';
-import { arrayMapper, tupleMapper } from './array-mappers.js';
+import type { DocInfo, JsDocReader } from '../analysis/jsdoc-reader.js';
+import { anyJsonMapper, objectKeywordMapper } from './any-json-mappers.js';
+import { arrayLikeMapper, arrayMapper, tupleMapper } from './array-mappers.js';
 import { applyDocTags } from './constraint-tags.js';
-import { DefinitionRegistry } from './definition-registry.js';
+import type { DefinitionRegistry } from './definition-registry.js';
+import type { SchemaCache } from './schema-cache.js';
 import { booleanMapper, noJsonKeywordMapper, nullMapper, numberMapper, stringMapper } from './keyword-mappers.js';
 import { literalMapper } from './literal-mapper.js';
 import { dateMapper, noJsonObjectMapper, objectMapper } from './object-mappers.js';
 import { taggedIntersectionMapper } from './tagged-intersection-mapper.js';
 import { templateLiteralMapper } from './template-literal-mapper.js';
 import type { MapContext, TypeMapper, TypePosition } from './type-mapper.js';
+import { hasDocs, namedTypeDocs, resolveSyntax } from './type-syntax.js';
 import { unionMapper } from './union-mapper.js';
 
 /**
  * The mappers, in the order they are tried. The order matters where kinds overlap:
- * - keywords with no JSON form come first: `any` and `never` satisfy every other test vacuously;
+ * - `any` and `unknown` satisfy every other test vacuously, and keywords with no JSON form are next;
  * - `boolean` is the union `true | false`, and TS enums are unions of enum literals: before `union`;
+ * - a union the checker collapsed (`BuiltInRole | CustomRole` is `string`) is seen by `union` first;
  * - branded numbers and typia tags are intersections with an object part: before `object`;
  * - `Date`, functions and library classes are object types too: before `object`;
- * - tuples and arrays are object types: before `object`.
+ * - tuples, arrays and interfaces that extend `Array` are object types: before `object`.
  */
 export const TYPE_MAPPERS: readonly TypeMapper[] = [
+  anyJsonMapper,
   noJsonKeywordMapper,
   nullMapper,
   booleanMapper,
@@ -31,11 +36,13 @@ export const TYPE_MAPPERS: readonly TypeMapper[] = [
   stringMapper,
   numberMapper,
   templateLiteralMapper,
+  objectKeywordMapper,
   taggedIntersectionMapper,
   dateMapper,
   noJsonObjectMapper,
   tupleMapper,
   arrayMapper,
+  arrayLikeMapper,
   objectMapper,
 ];
 
@@ -48,10 +55,12 @@ export interface RootMapOptions {
   definitions: DefinitionRegistry;
   isLibFile(file: ts.SourceFile): boolean;
   isProjectFile(file: ts.SourceFile): boolean;
+  /** Shared by every tool of the program; absent, nothing is reused. */
+  cache?: SchemaCache;
 }
 
-/** Maps a type at a position of a signature to its JSON Schema, reporting what cannot be mapped. */
-export function mapTypeAt(type: ts.Type, position: TypePosition, root: RootMapOptions, depth = 0): JsonSchema {
+/** The context of one position: what mappers use to map children and report problems. */
+export function createMapContext(position: TypePosition, root: RootMapOptions, depth = 0): MapContext {
   const ctx: MapContext = {
     checker: root.checker,
     docs: root.docs,
@@ -59,38 +68,34 @@ export function mapTypeAt(type: ts.Type, position: TypePosition, root: RootMapOp
     isLibFile: root.isLibFile,
     isProjectFile: root.isProjectFile,
     position,
-    report: (id: DiagnosticId, args, node) => root.reporter.report(id, args, node ?? position.node),
+    report: (key: DiagnosticKey, args, node) => root.reporter.report(key, args, node ?? position.node),
     mapType: (child, childPosition) => mapTypeAt(child, childPosition ?? position, root, depth + 1),
-    unsupported: (unsupportedType, hint) => {
-      root.reporter.report('unsupportedType', {
-        role: position.role,
-        path: position.path,
-        type: root.checker.typeToString(unsupportedType),
-        hint,
-      }, position.node);
+    cached: (type, build) => (root.cache ? root.cache.get(type, build, () => root.reporter.reports + root.definitions.references) : build()),
+    subject: (type) => ({ role: POSITION_ROLES[position.role], path: position.path, type: root.checker.typeToString(type) }),
+    unsupported: (unsupportedType, reason, args = {}) => {
+      root.reporter.report(`unsupportedType.${reason}`, { ...args, ...ctx.subject(unsupportedType) }, position.node);
       return {};
     },
   };
-  if (depth > MAX_DEPTH) {
-    return ctx.unsupported(type, `Types nested deeper than ${MAX_DEPTH} levels are refused; name the recursive type so it becomes a $ref.`);
-  }
-  const mapper = TYPE_MAPPERS.find((candidate) => candidate.supports(type, ctx));
-  if (!mapper) return ctx.unsupported(type, 'Use JSON data types: string, number, boolean, arrays, and objects of those.');
-  const schema = mapper.map(type, ctx);
-  return withNamedTypeDocs(type, schema, ctx);
+  return ctx;
 }
 
-/**
- * JSDoc on an alias, interface or enum of the project describes every use of it. Docs of types from
- * other packages are written for their developers (e.g. `Integer`'s own `@example`) and stay out.
- */
-function withNamedTypeDocs(type: ts.Type, schema: JsonSchema, ctx: MapContext): JsonSchema {
-  const symbol = type.aliasSymbol ?? type.getSymbol();
-  const declaration = symbol?.declarations?.[0];
-  if (!declaration || declaration.getSourceFile().isDeclarationFile || !ctx.isProjectFile(declaration.getSourceFile())) return schema;
-  if (!ts.isTypeAliasDeclaration(declaration) && !ts.isInterfaceDeclaration(declaration) && !ts.isEnumDeclaration(declaration)) return schema;
-  const docs = ctx.docs.read(declaration);
-  if (!docs.summary && docs.tags.length === 0) return schema;
+/** Maps a type at a position of a signature to its JSON Schema, reporting what cannot be mapped. */
+export function mapTypeAt(type: ts.Type, position: TypePosition, root: RootMapOptions, depth = 0): JsonSchema {
+  const syntax = resolveSyntax(position.typeNode, type, root);
+  const { typeNode: _ignored, ...rest } = position;
+  const ctx = createMapContext(syntax.node ? { ...rest, typeNode: syntax.node } : rest, root, depth);
+  if (depth > MAX_DEPTH) return ctx.unsupported(type, 'tooDeep', { depth: MAX_DEPTH });
+  const mapper = TYPE_MAPPERS.find((candidate) => candidate.supports(type, ctx));
+  if (!mapper) return ctx.unsupported(type, 'notData');
+  let schema = mapper.map(type, ctx);
+  for (const docs of [...namedTypeDocs(type, ctx), ...syntax.aliasDocs]) schema = withDocs(schema, docs, ctx);
+  return schema;
+}
+
+/** Named types' docs apply to every use; a reference takes only the summary (its constraints live in the definition). */
+function withDocs(schema: JsonSchema, docs: DocInfo, ctx: MapContext): JsonSchema {
+  if (!hasDocs(docs)) return schema;
   if (schema.$ref) return docs.summary ? { ...schema, description: docs.summary } : schema;
   return applyDocTags(schema, docs, ctx);
 }

@@ -1,9 +1,8 @@
 import ts from 'typescript';
 import type { JsonSchema } from '@toolwright/schema';
-import { applyDocTags } from './constraint-tags.js';
-import { aliasDocsOfTypeNode } from './alias-docs.js';
-import { isLibType, LIB_TYPE_HINTS } from './lib-types.js';
-import type { MapContext, TypeMapper, TypePosition } from './type-mapper.js';
+import { isLibType, LIB_TYPE_REASONS } from './lib-types.js';
+import { isOnlyUndefined, mapMember } from './map-member.js';
+import type { MapContext, TypeMapper, TypePosition, UnsupportedReason } from './type-mapper.js';
 
 /** @example async function f(since: Date) {}   // { "type": "string", "format": "date-time" } */
 export const dateMapper: TypeMapper = {
@@ -13,91 +12,121 @@ export const dateMapper: TypeMapper = {
 };
 
 /**
- * Object types with no JSON form: functions, library classes (Map, Set, Promise, RegExp, ...),
- * the `object` keyword, and instances of user classes that have methods.
+ * Object types with no JSON form: functions and library classes (Map, Set, Promise, RegExp, ...).
  * @example async function f(callback: () => void) {}   // TW1002
  */
 export const noJsonObjectMapper: TypeMapper = {
   name: 'no-json-object',
-  supports: (type, ctx) => noJsonHint(type, ctx) !== undefined,
-  map: (type, ctx) => ctx.unsupported(type, noJsonHint(type, ctx)!),
+  supports: (type, ctx) => noJsonReason(type, ctx) !== undefined,
+  map: (type, ctx) => {
+    const { reason, name } = noJsonReason(type, ctx)!;
+    return ctx.unsupported(type, reason, name ? { name } : {});
+  },
 };
 
-function noJsonHint(type: ts.Type, ctx: MapContext): string | undefined {
-  if (type.flags & ts.TypeFlags.NonPrimitive) return "'object' says nothing the model can follow; describe the properties with an interface.";
+function noJsonReason(type: ts.Type, ctx: MapContext): { reason: UnsupportedReason; name?: string } | undefined {
   if (!(type.flags & ts.TypeFlags.Object)) return undefined;
-  if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) {
-    return 'Tools receive data, not callbacks: take a value that describes what to do.';
-  }
+  if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) return { reason: 'callback' };
   if (ctx.checker.isArrayType(type) || ctx.checker.isTupleType(type)) return undefined;
   // Only library interfaces and classes (Map, Promise, ...) are runtime objects: `Partial<T>`,
   // `Record<K, V>` and other library *mapped types* are plain data shapes.
   const symbol = type.getSymbol();
   const runtimeObject = symbol !== undefined && (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class)) !== 0 && !symbol.name.startsWith('__');
   if (symbol && runtimeObject && (symbol.declarations ?? []).some((d) => ctx.isLibFile(d.getSourceFile()))) {
-    return LIB_TYPE_HINTS[symbol.name] ?? `'${symbol.name}' is a runtime object, not JSON data; take a plain object or string instead.`;
-  }
-  if (symbol && symbol.flags & ts.SymbolFlags.Class) {
-    const hasMethods = ctx.checker.getPropertiesOfType(type).some((p) => p.flags & ts.SymbolFlags.Method);
-    if (hasMethods) return `Instances of class '${symbol.name}' have methods, which JSON cannot carry; take an interface of its data instead.`;
+    return { reason: LIB_TYPE_REASONS[symbol.name] ?? 'runtimeObject', name: symbol.name };
   }
   return undefined;
 }
 
 /**
- * Interfaces, type literals, intersections of objects and mapped types (Partial, Pick, Omit,
- * Readonly, Required, Record): one closed object per type, properties in declaration order.
- * String index signatures (and `Record<string, T>`) become `additionalProperties`.
+ * Interfaces, type literals, class instances, intersections of objects and mapped types (Partial,
+ * Pick, Omit, Readonly, Required, Record): one closed object per type, properties in declaration
+ * order. String index signatures (and `Record<string, T>`) become `additionalProperties`; a bag of
+ * `unknown` values is any JSON object. A class instance keeps its public data properties.
  * @example async function f(options: { depth?: number; follow: boolean }) {}
+ * @example async function f(metadata: Record<string, unknown>) {}   // { "type": "object" }  + TW1104
  */
 export const objectMapper: TypeMapper = {
   name: 'object',
   supports: (type) => (type.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection)) !== 0,
-  map: (type, ctx) => ctx.definitions.withDefinition(type, () => mapObject(type, ctx)),
+  map: (type, ctx) => ctx.cached(type, () => ctx.definitions.withDefinition(type, () => mapObject(type, ctx))),
 };
 
 function mapObject(type: ts.Type, ctx: MapContext): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
+  const leftOut: string[] = [];
+  const isClass = ((type.getSymbol()?.flags ?? 0) & ts.SymbolFlags.Class) !== 0;
   for (const property of ctx.checker.getPropertiesOfType(type)) {
     if (property.escapedName.toString().startsWith('__@')) continue; // symbol-keyed: invisible in JSON
     if (property.name === 'typia.tag') continue; // typia's phantom tag carrier, not data
     const declaration = property.valueDeclaration ?? property.declarations?.[0];
-    const position: TypePosition = {
-      path: ctx.position.path ? `${ctx.position.path}.${property.name}` : property.name,
-      role: 'Property',
-      node: reportNode(declaration, ctx.position.node),
-    };
+    if (isClass) {
+      const behaviour = classBehaviour(property, declaration);
+      if (behaviour) {
+        leftOut.push(behaviour);
+        continue;
+      }
+    }
     const propertyType = ctx.checker.getTypeOfSymbol(property);
-    let schema = ctx.mapType(propertyType, position);
-    const aliasDocs = aliasDocsOfTypeNode((declaration as { type?: ts.TypeNode } | undefined)?.type, ctx);
-    if (aliasDocs) schema = applyDocTags(schema, aliasDocs, { ...ctx, position });
-    if (declaration) schema = applyDocTags(schema, ctx.docs.read(declaration), { ...ctx, position });
-    properties[property.name] = schema;
-    const optional = (property.flags & ts.SymbolFlags.Optional) !== 0 || includesUndefined(propertyType);
-    if (!optional) required.push(property.name);
+    if (isOnlyUndefined(propertyType)) continue; // `legacy?: undefined`, `result: void`: nothing to send
+    const optional = (property.flags & ts.SymbolFlags.Optional) !== 0;
+    const member = mapMember({ name: property.name, role: 'property', type: propertyType, declaration, optional }, ctx);
+    properties[property.name] = member.schema;
+    if (member.required) required.push(property.name);
   }
-  const schema: JsonSchema = { type: 'object', properties };
-  if (required.length > 0) schema.required = required;
-  schema.additionalProperties = indexSignatureSchema(type, ctx) ?? false;
+  if (leftOut.length > 0) {
+    ctx.report('classInstance', { ...ctx.subject(type), members: leftOut.join(', ') }, classReportNode(type, ctx));
+  }
+  const index = indexSignature(type, ctx);
+  if (index && isAnyJson(index.type)) {
+    // A bag of arbitrary values: the object stays open (no `additionalProperties`).
+    if (Object.keys(properties).length === 0) {
+      ctx.report('anyJson.object', ctx.subject(type));
+      return { type: 'object' };
+    }
+    return withRequired({ type: 'object', properties }, required);
+  }
+  const schema = withRequired({ type: 'object', properties }, required);
+  schema.additionalProperties = index ? ctx.mapType(index.type, indexPosition(ctx)) : false;
   return schema;
 }
 
-function indexSignatureSchema(type: ts.Type, ctx: MapContext): JsonSchema | undefined {
-  const info = ctx.checker.getIndexInfosOfType(type).find((index) => index.keyType.flags & (ts.TypeFlags.String | ts.TypeFlags.Number));
-  if (!info) return undefined;
-  const position: TypePosition = { ...ctx.position, path: `${ctx.position.path}[string]`, role: 'Property' };
-  return ctx.mapType(info.type, position);
+function withRequired(schema: JsonSchema, required: string[]): JsonSchema {
+  if (required.length > 0) schema.required = required;
+  return schema;
 }
 
-/** Problems inside a type are reported at its declaration when that is the user's own code. */
-function reportNode(declaration: ts.Declaration | undefined, fallback: ts.Node): ts.Node {
-  if (!declaration || declaration.getSourceFile().isDeclarationFile) return fallback;
-  const typed = declaration as ts.Declaration & { type?: ts.TypeNode };
-  return typed.type ?? declaration;
+function indexSignature(type: ts.Type, ctx: MapContext): ts.IndexInfo | undefined {
+  return ctx.checker.getIndexInfosOfType(type).find((index) => index.keyType.flags & (ts.TypeFlags.String | ts.TypeFlags.Number));
 }
 
-export function includesUndefined(type: ts.Type): boolean {
-  if (type.flags & ts.TypeFlags.Undefined) return true;
-  return type.isUnion() && type.types.some((member) => (member.flags & ts.TypeFlags.Undefined) !== 0);
+function indexPosition(ctx: MapContext): TypePosition {
+  const { typeNode: _parent, ...position } = ctx.position;
+  return { ...position, path: `${ctx.position.path}[string]`, role: 'property' };
+}
+
+function isAnyJson(type: ts.Type): boolean {
+  return (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) !== 0;
+}
+
+/**
+ * What a plain object built from JSON lacks of a class instance: methods (`close()`), accessors
+ * and non-public properties. `undefined` for a public data property.
+ */
+function classBehaviour(property: ts.Symbol, declaration: ts.Declaration | undefined): string | undefined {
+  if (property.flags & ts.SymbolFlags.Method) return `${property.name}()`;
+  if (property.flags & ts.SymbolFlags.Accessor) return property.name;
+  const name = (declaration as { name?: ts.Node } | undefined)?.name;
+  if (name && ts.isPrivateIdentifier(name)) return property.name;
+  if (declaration && ts.getCombinedModifierFlags(declaration) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) return property.name;
+  return undefined;
+}
+
+/** The class name when the class is the project's own code (one warning per class), else the use. */
+function classReportNode(type: ts.Type, ctx: MapContext): ts.Node {
+  const declaration = type.getSymbol()?.declarations?.find(ts.isClassDeclaration);
+  return declaration?.name && !declaration.getSourceFile().isDeclarationFile && ctx.isProjectFile(declaration.getSourceFile())
+    ? declaration.name
+    : ctx.position.node;
 }

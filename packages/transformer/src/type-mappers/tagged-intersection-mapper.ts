@@ -54,7 +54,7 @@ export const taggedIntersectionMapper: TypeMapper = {
     let schema: JsonSchema;
     if (primitive) schema = ctx.mapType(primitive);
     else if (bases.length === 1) schema = ctx.mapType(bases[0]!);
-    else return ctx.unsupported(type, 'Write the intersection of object types as one interface (typia tags cannot be mixed into it).');
+    else return ctx.unsupported(type, 'mixedIntersection');
     if (integer && schema.type === 'number') schema = { ...schema, type: 'integer' };
     for (const tag of tags) schema = { ...schema, ...tag };
     return schema;

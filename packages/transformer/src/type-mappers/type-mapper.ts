@@ -1,17 +1,26 @@
 import type ts from 'typescript';
 import type { JsonSchema } from '@toolwright/schema';
-import type { DiagnosticId } from '../diagnostics.js';
+import type { DIAGNOSTICS, DiagnosticArgs, DiagnosticKey, PositionRole } from '../diagnostics.js';
 import type { JsDocReader } from '../analysis/jsdoc-reader.js';
 import type { DefinitionRegistry } from './definition-registry.js';
+
+/** Why a type has no JSON form: a reason of `unsupportedType` in the catalogue. */
+export type UnsupportedReason = keyof (typeof DIAGNOSTICS)['unsupportedType']['reasons'];
 
 /** Where in the signature a type sits: decides wording and which node a problem is reported at. */
 export interface TypePosition {
   /** `options.callback`, `items[]`, `returns.entries[]`. */
   path: string;
-  /** 'Parameter', 'Property', 'Element' or 'Return type': how messages name the position. */
-  role: string;
+  /** How messages name the position (wording in `POSITION_ROLES`). */
+  role: PositionRole;
   /** The node a problem at this position is reported at (the parameter, property or type node). */
   node: ts.Node;
+  /**
+   * The syntax that wrote the type here, when known: it carries what the checker forgets (docs of an
+   * alias of a primitive, the members of a union the checker collapsed). Ignored unless it denotes the
+   * very type being mapped (see `resolveSyntax`).
+   */
+  typeNode?: ts.TypeNode;
 }
 
 export interface MapContext {
@@ -23,11 +32,18 @@ export interface MapContext {
   /** Whether a file belongs to the project being analysed (not a library, not another package). */
   isProjectFile(file: ts.SourceFile): boolean;
   readonly position: TypePosition;
-  report(id: DiagnosticId, args: Record<string, string | number>, node?: ts.Node): void;
+  report(key: DiagnosticKey, args: DiagnosticArgs, node?: ts.Node): void;
+  /**
+   * Maps `type` once per program with `build` when the result does not depend on where it is used
+   * (see SchemaCache); for types that are expensive to walk and shared, such as interfaces.
+   */
+  cached(type: ts.Type, build: () => JsonSchema): JsonSchema;
   /** Maps a nested type; `position` describes the child (defaults to the current position). */
   mapType(type: ts.Type, position?: TypePosition): JsonSchema;
-  /** Reports that the type at the current position has no JSON form, with a hint for its kind. */
-  unsupported(type: ts.Type, hint: string): JsonSchema;
+  /** The `{role}`, `{path}` and `{type}` of a message about `type` at the current position. */
+  subject(type: ts.Type): DiagnosticArgs;
+  /** Reports that the type at the current position has no JSON form, with the catalogue's hint for its kind. */
+  unsupported(type: ts.Type, reason: UnsupportedReason, args?: DiagnosticArgs): JsonSchema;
 }
 
 /**

@@ -1,49 +1,109 @@
 import ts from 'typescript';
 import type { JsonSchema, JsonSchemaTypeName, JsonValue } from '@toolwright/schema';
 import { jsonTypeOf, literalValue } from './literal-mapper.js';
-import type { MapContext, TypeMapper } from './type-mapper.js';
+import type { MapContext, TypeMapper, TypePosition } from './type-mapper.js';
+import { hasDocs, namedTypeDocs, resolveSyntax, unionMemberNodes } from './type-syntax.js';
 
 /**
- * Unions, including TS enums (unions of enum literals) and nullable types. `undefined` members are
- * dropped (JSON has no undefined: they make a property optional instead); literal members collapse
- * into one `enum`; `T | null` becomes nullable; anything else becomes `anyOf`, which also covers
- * discriminated unions (each variant keeps its discriminant as a required `const`).
+ * Unions, including TS enums (unions of enum literals) and nullable types. `undefined` and `void`
+ * members are dropped (JSON has no undefined: they make a property optional instead); literal members
+ * collapse into one `enum`; `T | null` becomes nullable; anything else becomes `anyOf`, which also
+ * covers discriminated unions (each variant keeps its discriminant as a required `const`). A union
+ * alias that refers to itself becomes a `$defs` entry, as recursive interfaces do.
  * @example async function f(mode: 'fast' | 'safe') {}        // { "type": "string", "enum": ["fast", "safe"] }
  * @example async function f(limit: number | null) {}         // { "type": ["number", "null"] }
  * @example async function f(shape: Circle | Square) {}       // { "anyOf": [ {...}, {...} ] }
+ * @example type J = string | J[];  async function f(j: J) {}  // { "$ref": "#/$defs/J" }
+ *
+ * Members are read from the syntax when a member is an alias whose docs the checker would lose:
+ * `BuiltInRole | CustomRole` with `/** @pattern ^x- *\/ type CustomRole = string` is just `string` to
+ * the checker (the literals are absorbed), but keeps both alternatives here.
+ * @example async function f(role: BuiltInRole | CustomRole) {}  // { "anyOf": [ { "enum": [...] }, { "pattern": "^x-" } ] }
  */
 export const unionMapper: TypeMapper = {
   name: 'union',
-  supports: (type) => type.isUnion(),
+  supports: (type, ctx) => type.isUnion() || documentedMemberNodes(ctx) !== undefined,
   map: (type, ctx) => {
-    const union = type as ts.UnionType;
-    const members = sourceOrder(union, ctx).filter((member) => (member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) === 0);
-    if (members.length === 0) return ctx.unsupported(type, 'Make the parameter optional (`name?: T`) instead of typing it undefined.');
-
-    const hasNull = members.some((member) => (member.flags & ts.TypeFlags.Null) !== 0);
-    const nonNull = members.filter((member) => (member.flags & ts.TypeFlags.Null) === 0);
-    const booleans = nonNull.filter((member) => (member.flags & ts.TypeFlags.BooleanLiteral) !== 0 && !(member.flags & ts.TypeFlags.EnumLiteral));
-    const bothBooleans = booleans.length === 2;
-
-    const literals: JsonValue[] = [];
-    const others: JsonSchema[] = [];
-    for (const member of nonNull) {
-      if (bothBooleans && booleans.includes(member)) continue;
-      const literal = literalValue(member, ctx.checker);
-      if (literal) literals.push(literal.value);
-      else others.push(ctx.mapType(member));
-    }
-    if (bothBooleans) others.unshift({ type: 'boolean' });
-
-    const variants: JsonSchema[] = [];
-    if (literals.length > 0) variants.push(literalSchema(literals));
-    variants.push(...others);
-    if (variants.length === 0) return { type: 'null' };
-
-    const combined: JsonSchema = variants.length === 1 ? variants[0]! : { anyOf: variants };
-    return hasNull ? makeNullable(combined) : combined;
+    const nodes = documentedMemberNodes(ctx);
+    const build = () => ctx.definitions.withDefinition(type, () => {
+      const members: Member[] = nodes
+        ? nodes.map((node) => ({ type: ctx.checker.getTypeFromTypeNode(node), node }))
+        : sourceOrder(type as ts.UnionType, ctx).map((member) => ({ type: member }));
+      return mapMembers(type, members, ctx);
+    });
+    return !nodes && readsTheSameEverywhere(type as ts.UnionType, ctx) ? ctx.cached(type, build) : build();
   },
 };
+
+/**
+ * Whether the union maps to the same schema at every use, so it can be mapped once per program: an
+ * enum, or an alias referred to by name (its members are ordered by the alias's declaration). The same
+ * literal union written inline in two orders is one type to the checker, but two member orders here.
+ */
+function readsTheSameEverywhere(union: ts.UnionType, ctx: MapContext): boolean {
+  if ((union.getSymbol()?.flags ?? 0) & ts.SymbolFlags.Enum) return true;
+  const declared = unionNode(aliasTypeNode(union), ctx.checker);
+  return declared !== undefined && unionNode(ctx.position.typeNode ?? ctx.position.node, ctx.checker) === declared;
+}
+
+interface Member {
+  type: ts.Type;
+  /** The member's own syntax, when the union is read from its syntax. */
+  node?: ts.TypeNode;
+}
+
+function mapMembers(type: ts.Type, all: Member[], ctx: MapContext): JsonSchema {
+  const members = all.filter(({ type: member }) => (member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) === 0);
+  if (members.length === 0) return ctx.unsupported(type, 'undefined');
+
+  const hasNull = members.some(({ type: member }) => (member.flags & ts.TypeFlags.Null) !== 0);
+  const nonNull = members.filter(({ type: member }) => (member.flags & ts.TypeFlags.Null) === 0);
+  const isBooleanLiteral = (member: ts.Type) => (member.flags & ts.TypeFlags.BooleanLiteral) !== 0 && !(member.flags & ts.TypeFlags.EnumLiteral);
+  const booleans = nonNull.filter(({ type: member }) => isBooleanLiteral(member));
+  const bothBooleans = booleans.length === 2;
+
+  const literals: JsonValue[] = [];
+  const others: JsonSchema[] = [];
+  for (const member of nonNull) {
+    if (bothBooleans && booleans.includes(member)) continue;
+    const literal = literalValue(member.type, ctx.checker);
+    if (literal) literals.push(literal.value);
+    else others.push(ctx.mapType(member.type, memberPosition(ctx, member.node)));
+  }
+  if (bothBooleans) others.unshift({ type: 'boolean' });
+
+  const variants: JsonSchema[] = [];
+  if (literals.length > 0) variants.push(literalSchema(literals));
+  variants.push(...others);
+  if (variants.length === 0) return { type: 'null' };
+
+  const combined: JsonSchema = variants.length === 1 ? variants[0]! : { anyOf: variants };
+  return hasNull ? makeNullable(combined) : combined;
+}
+
+/**
+ * A member keeps the union's position; its syntax is its own node when the union is read from its
+ * syntax, else the union's (it still denotes the member when the union only added `undefined`).
+ */
+function memberPosition(ctx: MapContext, node: ts.TypeNode | undefined): TypePosition {
+  if (!node) return ctx.position;
+  return { ...ctx.position, typeNode: node };
+}
+
+/**
+ * The member nodes of the union written at this position, when reading the union from its syntax
+ * keeps something the checker's type loses: some member is an alias with docs the checker forgot.
+ */
+function documentedMemberNodes(ctx: MapContext): ts.TypeNode[] | undefined {
+  const nodes = unionMemberNodes(ctx.position.typeNode);
+  if (!nodes || nodes.length < 2) return undefined;
+  // A member that is a documented alias the checker forgot, or a documented union the checker flattens into this one.
+  const documented = nodes.some((node) => {
+    const type = ctx.checker.getTypeFromTypeNode(node);
+    return resolveSyntax(node, type, ctx).aliasDocs.some(hasDocs) || (type.isUnion() && namedTypeDocs(type, ctx).some(hasDocs));
+  });
+  return documented ? nodes : undefined;
+}
 
 /**
  * The checker keeps union members in type-creation order, which shifts with unrelated code; output
@@ -52,7 +112,7 @@ export const unionMapper: TypeMapper = {
  */
 function sourceOrder(union: ts.UnionType, ctx: MapContext): ts.Type[] {
   const rank = new Map<ts.Type, number>();
-  const node = unionNode(ctx.position.node) ?? unionNode(aliasTypeNode(union));
+  const node = unionNode(ctx.position.typeNode ?? ctx.position.node, ctx.checker) ?? unionNode(aliasTypeNode(union), ctx.checker);
   node?.types.forEach((member, index) => {
     const memberType = ctx.checker.getTypeFromTypeNode(member);
     for (const part of memberType.isUnion() ? memberType.types : [memberType]) if (!rank.has(part)) rank.set(part, index);
@@ -74,10 +134,18 @@ function sourceOrder(union: ts.UnionType, ctx: MapContext): ts.Type[] {
   });
 }
 
-function unionNode(node: ts.Node | undefined): ts.UnionTypeNode | undefined {
+/** The union type node written here, followed through an alias (`when?: Condition` lost the alias on its type). */
+function unionNode(node: ts.Node | undefined, checker: ts.TypeChecker): ts.UnionTypeNode | undefined {
   let current = node;
-  while (current && ts.isParenthesizedTypeNode(current)) current = current.type;
-  return current && ts.isUnionTypeNode(current) ? current : undefined;
+  for (let hops = 0; current && hops < 8; hops++) {
+    while (ts.isParenthesizedTypeNode(current)) current = current.type;
+    if (ts.isUnionTypeNode(current)) return current;
+    if (!ts.isTypeReferenceNode(current)) return undefined;
+    let symbol = checker.getSymbolAtLocation(current.typeName);
+    if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+    current = symbol?.declarations?.find(ts.isTypeAliasDeclaration)?.type;
+  }
+  return undefined;
 }
 
 function aliasTypeNode(union: ts.UnionType): ts.TypeNode | undefined {
