@@ -223,8 +223,12 @@ export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confinemen
   return { ok: true, commands, script: out.join(''), assignments, cwds: [...new Set(cwds)] };
 }
 
-/** Variables a command may never set: they change what runs or where (PATH, LD_PRELOAD, BASH_ENV, IFS, ...). */
-const UNSAFE_VARIABLE = /^(PATH|HOME|IFS|ENV|BASH_ENV|BASH_.*|BASHOPTS|SHELLOPTS|PS[0-4]|PROMPT_COMMAND|CDPATH|GLOBIGNORE|LD_.*|DYLD_.*|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PERL5LIB|PERL5OPT|RUBYOPT|GIT_.*|PAGER|EDITOR|VISUAL|SHELL|TMPDIR|.*_PROXY|.*_proxy|OLDPWD|PWD)$/;
+/**
+ * Variables a command may never set: they change what runs, where, or which configuration or code a
+ * program loads (PATH and every *PATH such as GCONV_PATH or RIPGREP_CONFIG_PATH, LD_PRELOAD,
+ * BASH_ENV, IFS, *_OPTIONS, *CONFIG*, *RC, editors and pagers, language runtimes' variables, ...).
+ */
+const UNSAFE_VARIABLE = /^(?:PATH|HOME|IFS|ENV|SHELL|TMPDIR|OLDPWD|PWD|SHLVL|CDPATH|GLOBIGNORE|PROMPT_COMMAND|PS[0-4]|BROWSER|MAGIC|NLSPATH|HOSTALIASES|LOCPATH|RESOLV_.*|BASH.*|SHELLOPTS|LD_.*|DYLD_.*|GLIBC_.*|MALLOC_.*|GCONV_.*|GIT_.*|NODE_.*|NPM_.*|PYTHON.*|PERL.*|RUBY.*|JAVA_.*|_JAVA_.*|LESS.*|GREP_.*|TAR_.*|SSH_.*|GNUPG.*|GPG_.*|XDG_.*|TERMINFO.*|.*PATH|.*_OPTIONS|.*_OPTS|.*OPT|.*CONFIG.*|.*_HOME|.*RC|.*EDITOR|.*PAGER|.*_PROXY)$/i;
 
 /** `NAME=value` with a safe upper-case name and a literal value. */
 export function judgeAssignment(name: string, value: string | undefined): string | undefined {

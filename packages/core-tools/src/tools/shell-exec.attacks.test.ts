@@ -104,6 +104,21 @@ describe('what the program receives: every word is passed exactly as judged', ()
   });
 });
 
+describe('variables a permitted assignment may not set', () => {
+  it.for(['RIPGREP_CONFIG_PATH', 'GCONV_PATH', 'LOCPATH', 'GLIBC_TUNABLES', 'LD_PRELOAD', 'GIT_DIR', 'NODE_OPTIONS', 'PYTHONSTARTUP', 'WGETRC', 'XDG_CONFIG_HOME', 'GREP_OPTIONS', 'TAR_OPTIONS', 'MANPAGER', 'JAVA_TOOL_OPTIONS', 'HOME', 'path'])('refuses %s=...', async (name) => {
+    const policy: ShellPolicy = { allow: ['echo', 'rg'], permit: ['assignment'] };
+    for (const command of [`${name}=x`, `export ${name}=x`]) {
+      const result = await run(session(policy), command);
+      expect(result, command).toBeInstanceOf(Error);
+    }
+  });
+
+  it('still lets ordinary names be set', async () => {
+    const result = await run(session({ allow: ['echo'], permit: ['assignment'] }), 'export CI=true FEATURE_FLAG=x; echo ok');
+    expect(result).toMatchObject({ stdout: 'ok\n' });
+  });
+});
+
 describe('programs that run other programs or take arguments from input', () => {
   it.for([
     'echo -exec touch PWNED ";" | xargs find .',
