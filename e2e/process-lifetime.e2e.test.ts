@@ -72,12 +72,22 @@ describe('shell commands die with their host', () => {
     ['host', (s: number) => `sleep ${s} | cat`, 'false'],
     ['session', (s: number) => `echo x; sleep ${s}`, 'false'],
     ['host', (s: number) => `sleep ${s}`, 'true'],
+    // GNU timeout moves itself into a process group of its own; it stays in the leader's session.
+    ['host', (s: number) => `echo started; timeout 900 sleep ${s}`, 'false'],
+    ['session', (s: number) => `timeout 900 sleep ${s}`, 'false'],
   ] as const)('a %s-backend command (%#) dies when its host is SIGKILLed', async ([backend, command, background]) => {
     const seconds = marker();
     const host = start(HOST, [workspace(), backend, command(seconds), background]);
     expect(await until(() => sleeping(seconds).length > 0)).toBe(true);
     host.kill('SIGKILL');
     expect(await until(() => sleeping(seconds).length === 0), `sleep ${seconds} outlived its host`).toBe(true);
+  });
+
+  it('a timed-out command under GNU timeout leaves nothing behind once the call has returned', async () => {
+    const seconds = marker();
+    const cli = start(CLI, ['call', 'shell_exec', '--args', JSON.stringify({ command: `timeout 900 sleep ${seconds}`, timeoutSeconds: 1 }), '--yes', '--audit', 'none', '--workspace', workspace()]);
+    await new Promise((resolve) => cli.on('exit', resolve));
+    expect(await until(() => sleeping(seconds).length === 0)).toBe(true);
   });
 
   it('a timed-out pipeline leaves nothing behind once the call has returned', async () => {

@@ -3,7 +3,7 @@
 const { ShellTool, WorkspacePolicy } = require('@toolwright/core-tools');
 
 const [workspace, backend, command, background] = process.argv.slice(2);
-const tool = new ShellTool({ workspace: new WorkspacePolicy({ root: workspace }), shell: { backend, policy: { allow: ['sleep', 'cat', 'echo'] } } });
+const tool = new ShellTool({ workspace: new WorkspacePolicy({ root: workspace }), shell: { backend, policy: { allow: ['sleep', 'cat', 'echo', 'timeout'] } } });
 const call = tool.shellExec(command, undefined, background === 'true');
 process.stdout.write(`running ${process.pid}\n`);
 call.then((result) => {

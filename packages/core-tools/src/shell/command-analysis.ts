@@ -4,6 +4,7 @@ import { expandGlob } from './glob-expansion.js';
 import { copiesTrees, dangerousOption, NEVER, OPAQUE, WRAPPERS } from './program-rules.js';
 import type { ShellConstruct, ShellPolicy } from './shell-policy.js';
 import { expandWord, quoteWord, type WordContext } from './shell-word.js';
+import { deceptiveCharacter, isWellFormed } from '../workspace/text-rules.js';
 
 /** One simple command after expansion and unwrapping, as it will run. */
 export interface SimpleCommand {
@@ -169,6 +170,8 @@ export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confinemen
         if (judged.program === 'cd') {
           const targets = argv.slice(1).filter((w) => w !== '--' && w !== '-P' && w !== '-L');
           if (targets.length !== 1 || targets[0] === '-') return "cd needs exactly one directory inside the workspace ('cd' alone and 'cd -' are not allowed)";
+          const refused = confine.check(targets[0]!, confine.root);
+          if (refused) return `cd to '${targets[0]}' is refused: ${refused}`;
           for (const cwd of [...cwds]) cwds.push(path.resolve(cwd, targets[0]!));
           if (cwds.length > 64) return 'too many cd commands in one command line; split it into several calls';
         }
@@ -292,9 +295,11 @@ export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathC
     }
     const option = dangerousOption(name, words.slice(1));
     if (option) return { ok: false, reason: option };
+    let operands = false;
     for (const arg of words.slice(1)) {
-      const refused = judgeArgument(arg, confine);
+      const refused = judgeArgument(arg, confine, operands);
       if (refused) return { ok: false, reason: `the argument '${arg}' is refused: ${refused}` };
+      if (arg === '--') operands = true;
     }
     if (copiesTrees(name, words.slice(1))) {
       for (const source of words.slice(1).filter((a) => !a.startsWith('-'))) {
@@ -309,25 +314,29 @@ export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathC
 
 /**
  * Every argument may name a file, so each is confined to the workspace, through symlinks too, and
- * may not name a protected path: a plain word as it is, an option's value after `=`
- * (`--files0-from=/etc/x`), and a value glued to a short option (`-f/etc/passwd`), found as any
- * tail of the option word that holds a `/`.
+ * may not name a protected path: a plain word as it is; after `--` every word, dashes or not (they
+ * are operands); a long option as a whole when it holds a `/` (`--x/../../etc`), and its value after
+ * `=`; every tail of a short-option cluster, where a value may be glued on (`-f/etc/passwd`,
+ * `-t.git`). Invisible bidi and C1 control characters are refused in every argument: a program
+ * could make a file whose name displays as another.
  */
-function judgeArgument(arg: string, confine: PathConfinement): string | undefined {
-  if (arg === '' || arg === '-' || arg === '--') return undefined;
-  if (!arg.startsWith('-')) return confine.check(arg, confine.root);
+function judgeArgument(arg: string, confine: PathConfinement, operand: boolean): string | undefined {
+  const deceptive = deceptiveCharacter(arg);
+  if (deceptive) return `it contains ${deceptive}, an invisible control character that changes how text is displayed`;
+  if (!isWellFormed(arg)) return 'it contains a lone UTF-16 surrogate';
+  if (arg === '' || arg === '-' || (arg === '--' && !operand)) return undefined;
+  if (operand || !arg.startsWith('-')) return confine.check(arg, confine.root);
   const eq = arg.indexOf('=');
   if (eq !== -1 && eq + 1 < arg.length) {
     const refused = confine.check(arg.slice(eq + 1), confine.root);
     if (refused) return refused;
   }
-  if (!arg.startsWith('--')) {
-    for (let i = 2; i < arg.length; i++) {
-      const tail = arg.slice(i);
-      if (!tail.includes('/') || tail === '/') continue;
-      const refused = confine.check(tail, confine.root);
-      if (refused) return refused;
-    }
+  if (arg.startsWith('--')) return arg.includes('/') ? confine.check(eq === -1 ? arg : arg.slice(0, eq), confine.root) : undefined;
+  for (let i = 2; i < arg.length; i++) {
+    const tail = arg.slice(i);
+    if (tail === '/') continue;
+    const refused = confine.check(tail, confine.root);
+    if (refused) return refused;
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import { GIT_OVERRIDES } from './shell-config.js';
 
 /**
@@ -17,6 +18,13 @@ const OVERRIDDEN = new Set(GIT_OVERRIDES.map(([key]) => key.toLowerCase()));
  * a setting that runs a program, with the file that sets it. Undefined when git may run.
  */
 export async function gitConfigGuard(cwds: readonly string[], env: Record<string, string>): Promise<string | undefined> {
+  // The repository is the workspace's `.git` (GIT_DIR): a real directory, not a link or a
+  // `gitdir:` file leading elsewhere.
+  const gitDir = env.GIT_DIR;
+  if (gitDir !== undefined) {
+    const stat = fs.lstatSync(gitDir, { throwIfNoEntry: false });
+    if (stat && !stat.isDirectory()) return `git is not run here: the workspace's .git is ${stat.isSymbolicLink() ? 'a symbolic link' : 'a file (such as a gitdir: pointer)'}, which would lead git to another repository`;
+  }
   for (const cwd of cwds) {
     const listing = await listConfig(cwd, env);
     if (typeof listing !== 'string') return listing.problem;

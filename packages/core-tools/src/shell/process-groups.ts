@@ -26,6 +26,12 @@ for g in "\${!groups[@]}"; do
     [ "\${fields[19]}" = "\${groups[$g]}" ] || continue
   fi
   kill -KILL -- "-$g" 2>/dev/null
+  # Members that left the group (GNU timeout makes its own) stay in the session the leader made.
+  for f in /proc/[0-9]*/stat; do
+    read -r stat 2>/dev/null < "$f" || continue
+    fields=(\${stat##*) })
+    [ "\${fields[3]}" = "$g" ] && [ "\${fields[19]}" -ge "\${groups[$g]:-0}" ] 2>/dev/null && kill -KILL "\${f//[^0-9]/}" 2>/dev/null
+  done
 done`;
 
 interface GroupRecord { pgid: number; start: string | undefined }
@@ -83,7 +89,7 @@ export class ProcessGroups {
 
   /** SIGKILL to every tracked group (synchronous: safe in an `exit` handler; their leaders have not exited). */
   killAll(): void {
-    for (const pgid of this.groups.keys()) killGroup(pgid);
+    for (const group of this.groups.values()) signalGroup(group.pgid, 'SIGKILL', false, group.start);
     this.groups.clear();
     this.save();
   }
@@ -154,7 +160,8 @@ export function reapOrphans(directory: string): number {
     for (const group of record.groups ?? []) {
       if (!Number.isInteger(group.pgid) || group.pgid <= 1) continue;
       if (group.start !== undefined && startTime(group.pgid) === group.start) {
-        if (killGroup(group.pgid)) killed++;
+        signalGroup(group.pgid, 'SIGKILL', false, group.start);
+        killed++;
       } else {
         killed += killMembers(group);
       }
@@ -171,59 +178,62 @@ export function reapOrphans(directory: string): number {
  * busy machine), and signalling it would hit a stranger's group. So after the leader has exited the
  * group is signalled only if it has members and no new process holds the leader's pid.
  */
-export function signalGroup(pgid: number, signal: NodeJS.Signals, leaderReaped: boolean): void {
-  if (leaderReaped && procStat(process.pid) !== undefined) {
-    if (procStat(pgid) !== undefined) return; // the number now belongs to another process
-    if (!hasMembers(pgid)) return;
+export function signalGroup(pgid: number, signal: NodeJS.Signals, leaderReaped: boolean, start = startTime(pgid)): void {
+  const onProc = procStat(process.pid) !== undefined;
+  if (leaderReaped && onProc && procStat(pgid) !== undefined) return; // the number now belongs to another process
+  const members = onProc ? sessionMembers(pgid, start) : [];
+  if (!leaderReaped || !onProc || members.length > 0) {
+    try {
+      process.kill(-pgid, signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
   }
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
+  // A member may have left the group (GNU `timeout` makes its own) but not the session the leader
+  // made (`detached` is setsid): those are signalled one by one. Started after the leader, so a
+  // reused pid is never one of them.
+  for (const pid of members) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
   }
 }
 
-function hasMembers(pgid: number): boolean {
+/** Processes in the session (or group) `leader` made, started no earlier than it. */
+function sessionMembers(leader: number, start: string | undefined): number[] {
   let pids: string[];
   try {
     pids = fs.readdirSync('/proc');
   } catch {
-    return true;
+    return [];
   }
-  return pids.some((pid) => /^\d+$/.test(pid) && Number(procStat(Number(pid))?.[2]) === pgid);
+  const members: number[] = [];
+  for (const entry of pids) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = procStat(Number(entry));
+    if (!stat || (Number(stat[3]) !== leader && Number(stat[2]) !== leader)) continue;
+    if (start !== undefined && Number(stat[19]) < Number(start)) continue;
+    members.push(Number(entry));
+  }
+  return members;
 }
 
-function killGroup(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 'SIGKILL');
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A group whose leader is gone may still have members: those started after the leader are its own —
  * unless a new process now holds the leader's pid (then the number was reused: nothing is ours).
  */
 function killMembers(group: GroupRecord): number {
-  if (procStat(group.pgid) !== undefined) return 0;
+  if (procStat(group.pgid) !== undefined || group.start === undefined) return 0;
   let killed = 0;
-  let pids: string[];
-  try {
-    pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p));
-  } catch {
-    return 0;
-  }
-  for (const pid of pids) {
-    const stat = procStat(Number(pid));
-    if (stat && Number(stat[2]) === group.pgid && Number(stat[19]) >= Number(group.start)) {
-      try {
-        process.kill(Number(pid), 'SIGKILL');
-        killed++;
-      } catch {
-        // already gone
-      }
+  for (const pid of sessionMembers(group.pgid, group.start)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+      killed++;
+    } catch {
+      // already gone
     }
   }
   return killed;
@@ -249,6 +259,6 @@ function procStat(pid: number): string[] | undefined {
 }
 
 /** When the process started (clock ticks since boot), or undefined where /proc is not there. */
-function startTime(pid: number): string | undefined {
+export function startTime(pid: number): string | undefined {
   return procStat(pid)?.[19];
 }

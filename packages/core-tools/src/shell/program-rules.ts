@@ -18,8 +18,10 @@ export const OPAQUE: Record<string, string> = {
 
 /** Wrappers judged by the command they run: how many of their own words to skip, or why not. */
 export const WRAPPERS: Record<string, (args: string[]) => number | string> = {
-  // `-S` / `--split-string` would split one argument into a new command line; `-C` moves elsewhere.
-  env: (args) => skipOptions('env', args, { flags: ['-i', '--ignore-environment', '-'], valued: ['-u', '--unset'] }),
+  // No options at all: `-S`/`--split-string` would split one argument into a new command line, `-C`
+  // moves elsewhere, and `-i`/`-u` would remove the environment that neutralises configuration
+  // (git's overrides, the private HOME).
+  env: (args) => skipOptions('env', args, { flags: [], valued: [] }),
   timeout: (args) => {
     const skip = skipOptions('timeout', args, { flags: ['--foreground', '--preserve-status', '-v', '--verbose'], valued: ['-s', '--signal', '-k', '--kill-after'] });
     return typeof skip === 'number' ? skip + 1 : skip;
@@ -85,8 +87,17 @@ const FOLLOWS_LINKS: Record<string, { short: string; valued?: string; long: stri
   wc: { short: '', long: ['--files0-from'] },
 };
 
+/** Options that read a list of file names from a file: those names would never be judged. */
+function readsNameList(program: string, args: string[]): string | undefined {
+  return findArg(args, (a) => isLong(a, '--files0-from', '--files-from')
+    || /^-files0-from$/.test(a)
+    || (program === 'file' && shortFlags(a, 'mfFeP').includes('f')));
+}
+
 /** Why these arguments make `program` dangerous, or undefined. `args` are the words after the program name. */
 export function dangerousOption(program: string, args: string[]): string | undefined {
+  const list = readsNameList(program, args);
+  if (list) return `${program} ${list} is not allowed: it reads file names from a file, which cannot be judged; name the files in the command`;
   const follows = FOLLOWS_LINKS[program];
   if (follows) {
     const bad = findArg(args, (a) => isLong(a, ...follows.long) || [...shortFlags(a, follows.valued)].some((c) => follows.short.includes(c)));
@@ -122,6 +133,11 @@ export function dangerousOption(program: string, args: string[]): string | undef
       return recursive && !noFollow ? `diff ${recursive} is only allowed with --no-dereference: a recursive diff follows symbolic links, which can lead outside the workspace` : undefined;
     }
     case 'printf': return args[0] === '-v' || args[0]?.startsWith('-v') ? 'printf -v is not allowed: it sets shell variables' : undefined;
+    case 'cp': {
+      // A backup suffix makes a name nobody wrote (`cp -b -S it a .g` renames `.g` to `.git`).
+      const bad = findArg(args, (a) => isLong(a, '--backup', '--suffix') || /[bS]/.test(shortFlags(a, 'St')));
+      return bad ? `cp ${bad} is not allowed: backups make file names that were never judged` : undefined;
+    }
     case 'cd': return undefined;
     default: return undefined;
   }
@@ -169,4 +185,19 @@ function sedOption(args: string[]): string | undefined {
 export function copiesTrees(program: string, args: string[]): boolean {
   if (program !== 'cp') return false;
   return args.some((a) => isLong(a, '--recursive', '--archive') || /[rRa]/.test(shortFlags(a, 'St')));
+}
+
+/** Programs that never write files (with the options `dangerousOption` lets through). */
+const READERS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'grep', 'rg', 'find', 'echo', 'printf', 'pwd', 'date', 'true', 'false', 'basename', 'dirname', 'realpath', 'stat', 'file', 'du', 'diff', 'sed', 'sort', 'cut', 'tr', 'seq', 'yes', 'which', 'cd', 'sleep', 'tree', 'git', 'export', 'assignment']);
+
+/**
+ * Why a command line may not run git: its repository configuration is read before the line runs,
+ * so nothing that may write files may run before git or beside it in a pipeline (`cp x .git/config;
+ * git status` would be judged on the old configuration). Undefined when the line is fine.
+ */
+export function gitOrderProblem(programs: readonly string[]): string | undefined {
+  const lastGit = programs.lastIndexOf('git');
+  if (lastGit === -1) return undefined;
+  const writer = programs.slice(0, lastGit).find((p) => !READERS.has(p));
+  return writer ? `'${writer}' runs before git in the same command line, and git's configuration is checked before the line runs; run git in a call of its own` : undefined;
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadTailBuffer } from './output-buffer.js';
-import { ProcessGroups, signalGroup } from './process-groups.js';
+import { ProcessGroups, signalGroup, startTime } from './process-groups.js';
 
 export interface ProcessOptions {
   command: string;
@@ -37,6 +37,7 @@ export class RunningProcess {
   private killing: NodeJS.Timeout | undefined;
   private timedOut = false;
   private cancelled = false;
+  private leaderStart: string | undefined;
   exited = false;
 
   constructor(private readonly options: ProcessOptions) {
@@ -55,6 +56,7 @@ export class RunningProcess {
       cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
     const pid = this.child.pid;
+    this.leaderStart = pid !== undefined ? startTime(pid) : undefined;
     const gate = this.child.stdio[3] as NodeJS.WritableStream | null;
     gate?.on('error', () => undefined); // EPIPE when bash died first: reported through 'exit'
     if (pid !== undefined) void groups.add(pid).then(() => gate?.end('1'));
@@ -105,6 +107,6 @@ export class RunningProcess {
   }
 
   private signalGroup(signal: NodeJS.Signals): void {
-    if (this.child.pid !== undefined) signalGroup(this.child.pid, signal, this.exited);
+    if (this.child.pid !== undefined) signalGroup(this.child.pid, signal, this.exited, this.leaderStart);
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadTailBuffer } from './output-buffer.js';
-import { ProcessGroups, signalGroup } from './process-groups.js';
+import { ProcessGroups, signalGroup, startTime } from './process-groups.js';
 import type { ProcessOutcome } from './run-process.js';
 
 /** What one command in a session shell produced, and where the shell stands afterwards. */
@@ -37,6 +37,7 @@ export class SessionShell {
   private child: ChildProcess | undefined;
   /** Settles once the current shell's group is registered with the watchdog: no command is sent before. */
   private registered: Promise<void> = Promise.resolve();
+  private leaderStart: string | undefined;
   private pending: Pending | undefined;
   private control = '';
   private queue: Promise<unknown> = Promise.resolve();
@@ -68,6 +69,7 @@ export class SessionShell {
     });
     const pid = child.pid;
     if (pid !== undefined) this.registered = groups.add(pid);
+    this.leaderStart = pid !== undefined ? startTime(pid) : undefined;
     this.exitReason = undefined;
     this.control = '';
     child.stdout!.on('data', (chunk: Buffer) => this.onOutput('stdout', chunk));
@@ -173,6 +175,6 @@ export class SessionShell {
   }
 
   private signalGroup(signal: NodeJS.Signals, pid = this.child?.pid, leaderReaped = this.exitReason !== undefined): void {
-    if (pid !== undefined) signalGroup(pid, signal, leaderReaped);
+    if (pid !== undefined) signalGroup(pid, signal, leaderReaped, this.leaderStart);
   }
 }

@@ -62,8 +62,8 @@ export const GIT_OVERRIDES: ReadonlyArray<readonly [string, string]> = [
  * BASH_ENV/ENV start-up files, no configuration paths). HOME is a private empty directory so user
  * dotfiles (.gitconfig, .npmrc, .bashrc) play no part; PATH keeps only absolute directories outside
  * the workspace (a planted `ls` cannot shadow the real one); git ignores system and global config,
- * never prompts or pages, stops looking for a repository at the workspace root, and runs with the
- * repository's program-running settings overridden (`GIT_OVERRIDES`).
+ * never prompts or pages, uses only the workspace root's `.git` (GIT_DIR, GIT_WORK_TREE: no
+ * discovery), and runs with the repository's program-running settings overridden (`GIT_OVERRIDES`).
  */
 export function commandEnvironment(config: RunningShellOptions, root?: string): Record<string, string> {
   const env: Record<string, string> = {};
@@ -74,7 +74,13 @@ export function commandEnvironment(config: RunningShellOptions, root?: string): 
   env.PATH = safePath(env.PATH ?? '/usr/local/bin:/usr/bin:/bin', root);
   env.HOME = privateHome();
   Object.assign(env, { TERM: 'dumb', NO_COLOR: '1', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_OPTIONAL_LOCKS: '0' });
-  if (root !== undefined) env.GIT_CEILING_DIRECTORIES = path.dirname(root);
+  if (root !== undefined) {
+    // git uses the workspace's own repository and no other: no discovery (a nested repository, a
+    // planted bare one, a `.git` file pointing elsewhere, a parent directory's repository).
+    env.GIT_CEILING_DIRECTORIES = path.dirname(root);
+    env.GIT_DIR = path.join(root, '.git');
+    env.GIT_WORK_TREE = root;
+  }
   env.GIT_CONFIG_COUNT = String(GIT_OVERRIDES.length);
   GIT_OVERRIDES.forEach(([key, value], i) => {
     env[`GIT_CONFIG_KEY_${i}`] = key;

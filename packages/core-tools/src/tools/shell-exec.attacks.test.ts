@@ -104,6 +104,55 @@ describe('what the program receives: every word is passed exactly as judged', ()
   });
 });
 
+describe('red-team findings: arguments that never looked like paths', () => {
+  const outsideOf = () => path.dirname(ws.root);
+  it.for([
+    'mkdir -- --x && cp -- notes.txt --x/../../victim-planted',
+    'cat -- --x/../../../../etc/hostname',
+    'cd -- --x/../../ && ls',
+    'cp -t.git notes.txt',
+    'date -f.env',
+    'cp -b -Sit notes.txt .g',
+    'cp --suffix=it notes.txt .g',
+    'env -i git status --short',
+    'env -u GIT_DIR git status',
+    'env - git status',
+    'sort --files0-from list',
+    'find -files0-from list -printf %p',
+    'du --files0-from=list',
+    'wc --files0-from=list',
+    'file -f list',
+    'touch "invoice\u202efdp.exe"',
+    'mkdir "\u2066x"',
+    'touch x && git status',
+    'mkdir d; git log',
+  ])('refuses %s', async (command) => {
+    ws.write('.env', 'API_KEY=secret\n');
+    ws.write('list', '/etc/passwd\0');
+    ws.write('.g', 'gitdir: repo\n');
+    fs.mkdirSync(path.join(ws.root, '--x'), { recursive: true });
+    const text = command.replace(/\\u([0-9a-f]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    const result = await run(host(), text);
+    expect(result, text).toBeInstanceOf(Error);
+    expect(fs.existsSync(path.join(outsideOf(), 'victim-planted'))).toBe(false);
+    expect(fs.existsSync(path.join(ws.root, '.git'))).toBe(false);
+  });
+
+  it('runs git only on the workspace\'s own .git directory: a gitdir file is refused, a planted repository is not used', async () => {
+    ws.write('repo/HEAD', 'ref: refs/heads/main\n');
+    ws.write('repo/objects/k', '');
+    ws.write('repo/refs/heads/k', '');
+    ws.write('repo/config', '[core]\n\trepositoryformatversion = 0\n[diff]\n\texternal = "touch PWNED;"\n');
+    ws.write('.git', 'gitdir: repo\n');
+    ws.write('a', 'a');
+    ws.write('b', 'b');
+    const result = await run(host(), 'git diff --no-index a b');
+    expect(result).toBeInstanceOf(Error);
+    expect(String(result)).toMatch(/\.git is a file/);
+    expect(pwned()).toBe(false);
+  });
+});
+
 describe('variables a permitted assignment may not set', () => {
   it.for(['RIPGREP_CONFIG_PATH', 'GCONV_PATH', 'LOCPATH', 'GLIBC_TUNABLES', 'LD_PRELOAD', 'GIT_DIR', 'NODE_OPTIONS', 'PYTHONSTARTUP', 'WGETRC', 'XDG_CONFIG_HOME', 'GREP_OPTIONS', 'TAR_OPTIONS', 'MANPAGER', 'JAVA_TOOL_OPTIONS', 'HOME', 'path'])('refuses %s=...', async (name) => {
     const policy: ShellPolicy = { allow: ['echo', 'rg'], permit: ['assignment'] };

@@ -3,6 +3,7 @@ import type { CoreToolsEnvironment } from '../environment.js';
 import { loadBashParser } from '../shell/bash-parser.js';
 import { analyzeCommand, type CommandVerdict } from '../shell/command-analysis.js';
 import { gitConfigGuard } from '../shell/git-config-guard.js';
+import { gitOrderProblem } from '../shell/program-rules.js';
 import { JobTable } from '../shell/jobs.js';
 import { RunningProcess, type ProcessOutcome } from '../shell/run-process.js';
 import { commandEnvironment, resolvedShellConfig, type RunningShellOptions, type ShellConfig } from '../shell/shell-config.js';
@@ -203,7 +204,7 @@ export class ShellTool {
     }
     if (!verdict.ok) throw new Error(`The command was refused: ${verdict.reason}.`);
     if (verdict.commands.some((c) => c.program === 'git')) {
-      const refused = await gitConfigGuard(verdict.cwds, env);
+      const refused = gitOrderProblem(verdict.commands.map((c) => c.program)) ?? await gitConfigGuard(verdict.cwds, env);
       if (refused) throw new Error(`The command was refused: ${refused}.`);
     }
     return verdict;

@@ -20,6 +20,12 @@ export function checkWellFormedPath(input: string): void {
   }
 }
 
+/** The first deceptive character in a text (see `DECEPTIVE`) as `U+XXXX`, or undefined. */
+export function deceptiveCharacter(text: string): string | undefined {
+  const found = DECEPTIVE.exec(text);
+  return found ? `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : undefined;
+}
+
 /** Refuses a name about to be created that holds a deceptive character (see `DECEPTIVE`). */
 export function checkNewName(name: string, shown: string): void {
   checkWellFormedPath(name);
