@@ -43,13 +43,16 @@ const DRAIN_BYTES = 64 * 1024 * 1024;
 const DRAIN_MS = 10_000;
 
 /**
- * Reads and discards what is left of a refused request body (up to 64 MiB or 10 s), so the refusal is
+ * Reads and discards what is left of a refused request body (up to 64 MiB or 10 s; a body declared
+ * larger is not waited for), so the refusal is
  * sent when the client has finished sending: a server that answers and closes while the client still
  * writes makes the kernel reset the connection, and the client may never read the answer. A client
  * that sent `Expect: 100-continue` sent nothing, and nothing is waited for.
  */
 export function drainRequest(req: http.IncomingMessage, expectsContinue: boolean): Promise<void> {
   if (expectsContinue || req.readableEnded || req.destroyed) return Promise.resolve();
+  // A body declared larger than what is drained is answered at once (and the connection closed).
+  if (Number(req.headers['content-length']) > DRAIN_BYTES) return Promise.resolve();
   return new Promise((resolve) => {
     let seen = 0;
     const done = () => {

@@ -168,6 +168,25 @@ describe('serveHttp: hostile requests', () => {
     expect((await send(server.port, { headers: { ...MCP_HEADERS, host }, body: callNote('after') })).status).toBe(200);
   });
 
+  it('answers a body declared far over the limit with 413 at once, without waiting for it', async () => {
+    const { server, calls, host } = await start({ maxBodyBytes: 64 * 1024 });
+    const started = Date.now();
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(server.port, '127.0.0.1', () => socket.write(`POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 99999999999\r\n\r\n{`));
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString();
+        if (received.includes('\r\n\r\n') && received.includes('}')) { socket.destroy(); resolve(received); }
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(received));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    // Well under the 10 s a drain may take: the declared size alone decides.
+    expect(Date.now() - started).toBeLessThan(9_000);
+    expect(calls).toEqual([]);
+  });
+
   it.for([
     ['text/plain', 415], ['application/x-www-form-urlencoded', 415], ['multipart/form-data; boundary=x', 415], ['text/plain; a=application/json', 415], ['', 415],
     ['application/json; charset=utf-8', 200], ['Application/JSON', 200],
