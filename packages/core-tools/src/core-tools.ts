@@ -12,6 +12,9 @@ import { WebSearchTool } from './tools/web-search.js';
 import { FileSearchTool } from './tools/file-search.js';
 import { VaultTool } from './tools/vault-copyto.js';
 import { WorkspaceError } from './workspace/workspace-error.js';
+import type { ResolvedPath } from './workspace/workspace-policy.js';
+import { MAX_TREE_ENTRIES, isRealDirectory, protectedPathsUnder } from './workspace/protected-under.js';
+import { spellingOf } from './path-resolvers.js';
 
 /** The core toolkit classes, in the order their tools are listed. */
 export const CORE_TOOLKITS = [FileReadTool, FileListTool, FileSearchTool, GlobTool, FileWriteTool, FileEditTool, FileDeleteTool, ShellTool, WebFetchTool, WebSearchTool, VaultTool] as const;
@@ -32,25 +35,52 @@ export type CoreToolRisk = 'safe' | { level: 'risky'; reason: string; protectedP
 
 /**
  * Per-call risk for the executor's `riskLevel` option: a write, edit or delete of a protected path
- * (`.git/`, `.toolwright/`, `.env`, at any depth, by default) is risky and names the path — it asks
- * for approval even when the tool's tier would run unasked, and blanket approval (`--yes`, an
- * approve-everything handler, a remembered "always") does not cover it. A path the workspace
- * refuses is left to the tool, which reports it.
+ * (`.git/`, `.toolwright/`, `.env`, Toolwright's own config and policy files, at any depth, by
+ * default) is risky and names the path — it asks for approval even when the tool's tier would run
+ * unasked, and blanket approval (`--yes`, an approve-everything handler, a remembered "always") does
+ * not cover it. A recursive delete also names every protected path inside the tree it removes
+ * (`sub` holding `sub/.git`); a tree too large to walk is reported whole (`sub/**`); `vault_copyto`
+ * names the protected path it would write. A path the workspace refuses is left to the tool, which
+ * reports it.
  */
 export function coreToolsRiskLevels(env: CoreToolsEnvironment): Record<string, (args: Record<string, unknown>) => CoreToolRisk> {
   const protectedPath = (args: Record<string, unknown>): CoreToolRisk => {
     if (typeof args.path !== 'string') return 'safe';
-    // The path itself (a delete acts on a link) and where it leads (a write follows one).
     const paths = new Set<string>();
+    let reason: string | undefined;
+    // The path itself (a delete acts on a link) and where it leads (a write follows one).
     for (const resolve of [() => env.workspace.resolveLink(args.path as string), () => env.workspace.resolve(args.path as string)]) {
-      try {
-        const resolved = resolve();
-        if (resolved.protected) paths.add(resolved.relative);
-      } catch (error) {
-        if (!(error instanceof WorkspaceError)) throw error;
+      const resolved = resolvedOrUndefined(resolve);
+      if (resolved?.protected) paths.add(spellingOf(resolved));
+    }
+    if (args.recursive === true) {
+      const tree = resolvedOrUndefined(() => env.workspace.resolveLink(args.path as string));
+      if (tree && !tree.protected && isRealDirectory(tree.absolute)) {
+        const found = protectedPathsUnder(tree.absolute, tree.relative, (relative) => env.workspace.protects(relative));
+        for (const relative of found.paths) paths.add(spellingOf({ ...tree, relative }));
+        if (!found.complete) {
+          const whole = `${spellingOf(tree)}/**`;
+          paths.add(whole);
+          reason = `it deletes ${spellingOf(tree)}, a tree too large to check for protected paths (more than ${MAX_TREE_ENTRIES} entries, or unreadable parts)`;
+        }
       }
     }
-    return paths.size > 0 ? { level: 'risky', reason: `it changes the protected path ${[...paths].join(' and ')}`, protectedPaths: [...paths] } : 'safe';
+    if (paths.size === 0) return 'safe';
+    return { level: 'risky', reason: reason ?? `it changes the protected path${paths.size > 1 ? 's' : ''} ${[...paths].join(' and ')}`, protectedPaths: [...paths] };
   };
-  return { file_write: protectedPath, file_edit: protectedPath, file_delete: protectedPath };
+  // vault_copyto writes `shared:/<name>` or `tmp/<name>`: a vault entry named `toolwright.config.json` is one.
+  const vaultTarget = (args: Record<string, unknown>): CoreToolRisk => {
+    if (typeof args.name !== 'string') return 'safe';
+    return protectedPath({ path: args.destination === 'tmp' ? `tmp/${args.name}` : `shared:/${args.name}` });
+  };
+  return { file_write: protectedPath, file_edit: protectedPath, file_delete: protectedPath, vault_copyto: vaultTarget };
+}
+
+function resolvedOrUndefined(resolve: () => ResolvedPath): ResolvedPath | undefined {
+  try {
+    return resolve();
+  } catch (error) {
+    if (error instanceof WorkspaceError) return undefined;
+    throw error;
+  }
 }

@@ -1,4 +1,4 @@
-export { WorkspacePolicy, isWithin, SCOPES } from './workspace/workspace-policy.js';
+export { WorkspacePolicy, isWithin, SCOPES, DEFAULT_PROTECTED_PATHS } from './workspace/workspace-policy.js';
 export type { Scope, WorkspaceConfig, ResolvedPath } from './workspace/workspace-policy.js';
 export { WorkspaceError } from './workspace/workspace-error.js';
 export type { WorkspaceErrorCode } from './workspace/workspace-error.js';
@@ -19,6 +19,7 @@ export type { FileDeleteResult } from './tools/file-delete.js';
 export { walk } from './workspace/walk.js';
 export type { WalkEntry, WalkOptions } from './workspace/walk.js';
 export { CORE_TOOLKITS, createCoreTools, registerCoreTools, coreToolsRiskLevels, type CoreToolRisk } from './core-tools.js';
+export { coreToolsPathResolvers, type CorePathResolver } from './path-resolvers.js';
 export { ShellTool } from './tools/shell-exec.js';
 export type { ShellResult, ShellJobStarted, ShellJobStatus } from './tools/shell-exec.js';
 export type { ShellConfig } from './shell/shell-config.js';

@@ -9,7 +9,7 @@ import { HOSTILE_RETURNS, HOSTILE_THROWS, trapEverything } from './test-support/
 
 const CODES: readonly ToolErrorCode[] = [
   'unknown_tool', 'invalid_json', 'invalid_arguments', 'approval_required', 'approval_denied', 'policy_denied', 'protected_path_unapproved',
-  'capability_denied', 'timeout', 'cancelled', 'tool_failed', 'invalid_output', 'hook_blocked', 'skipped', 'doom_loop', 'audit_failed', 'interrupted', 'internal_error',
+  'capability_denied', 'timeout', 'cancelled', 'tool_failed', 'invalid_output', 'output_too_large', 'hook_blocked', 'skipped', 'doom_loop', 'audit_failed', 'interrupted', 'internal_error',
 ];
 
 /** A well-formed result: what every call must resolve to, whatever happened. */
@@ -165,6 +165,32 @@ describe('tool failures', () => {
     registry.register(hostileTool(HOSTILE_RETURNS[name]!, 'read-only'));
     const result = await new ToolExecutor({ registry }).executeToolCall({ id: 't', name: 'hostile', arguments: '{}' });
     expect(result).toMatchObject({ status: 'error', error: { code: 'invalid_output', issues: [{ message: expect.stringContaining(message) }] } });
+  });
+
+  it.for([
+    ['a sparse array of length 2^32 - 1', 'the output.a is an array of 4,294,967,295 elements'],
+    ['a sparse array of length 1e8', 'the output.a is an array of 100,000,000 elements'],
+    ['a 50 MB Buffer', 'the output is binary data of 52,428,800 elements'],
+    ['a typed array of 10 million numbers', 'the output.samples is binary data of 10,000,000 elements'],
+  ] as const)('answers a tool returning %s with output_too_large, in every tier', async ([name, reason]) => {
+    for (const tier of ['read-only', 'side-effecting'] as const) {
+      const registry = new ToolRegistry();
+      registry.register(defineTool(HOSTILE_RETURNS[name]!, declaration('hostile', {}, { metadata: { tier }, returns: { type: 'object' } })));
+      const audit = new MemoryAuditSink();
+      const result = await new ToolExecutor({ registry, audit }).executeToolCall({ id: 't', name: 'hostile', arguments: '{}' });
+      expect(result).toMatchObject({ status: 'error', error: { code: 'output_too_large', reason: expect.stringContaining(reason), maxValues: 1_000_000 } });
+      expect(result.content).toMatch(/^Tool execution failed: 'hostile' returned a result too large to handle \(the output.* Ask for less at once/);
+      expect(audit.records.at(-1)).toMatchObject({ type: 'ToolCallFailed', code: 'output_too_large' });
+    }
+  });
+
+  it("reads each property of the output once, checking it against the tool's returns schema too", async () => {
+    let reads = 0;
+    const registry = new ToolRegistry();
+    registry.register(defineTool(() => ({ get rows() { reads++; return [1, 2]; } }), declaration('counted', {}, { returns: { type: 'object', properties: { rows: { type: 'array', items: { type: 'string' } } } } })));
+    const result = await new ToolExecutor({ registry }).executeToolCall({ id: 't', name: 'counted', arguments: '{}' });
+    expect(result.error?.code).toBe('invalid_output');
+    expect(reads).toBe(1);
   });
 
   it('keeps -0 as a plain zero', async () => {

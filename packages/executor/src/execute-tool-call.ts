@@ -7,7 +7,7 @@ import { checkGrantedCapabilities } from './steps/capability-check.js';
 import { assessCallRisk } from './steps/assess-risk.js';
 import { runTool } from './steps/run-tool.js';
 import type { RunOutcome } from './steps/run-with-timeout.js';
-import { canonicalJson, normaliseOutput, sha256Hex } from './steps/normalize-output.js';
+import { canonicalJson, MAX_JSON_CHARS, MAX_JSON_NODES, normaliseOutput, OutputTooLargeError, sha256Hex } from './steps/normalize-output.js';
 import { truncateOutput } from './steps/truncate-output.js';
 import { applyAfterHooks, applyBeforeHooks } from './steps/apply-hooks.js';
 import { describeThrown } from './steps/describe-thrown.js';
@@ -16,6 +16,7 @@ import type { ToolCall, ToolCallResult } from './tool-call.js';
 import type { CallContext, ToolExecutor } from './tool-executor.js';
 import { errorResult } from './error-result.js';
 import { sanitiseCall } from './sanitise-call.js';
+import { bindPathResolver } from './policy/path-subject.js';
 
 type Step<T> = T | Promise<T>;
 
@@ -37,7 +38,7 @@ function then<T>(value: Step<T>, next: (value: T) => Step<ToolCallResult>, audit
 
 /**
  * The pipeline: lookup → parse → validate → hooks → audit (write-ahead) → capabilities → doom loop →
- * policy and approval → run under a deadline → check output → normalise and hash → truncate → audit.
+ * policy and approval → run under a deadline → normalise and hash (bounded) → check output → truncate → audit.
  * Steps run synchronously until one must wait (a hook, an approval, a durable record, the tool), so a
  * read-only call costs the tool's own promise and little else. It never rejects: whatever a model, a
  * tool, a hook, a policy, a risk hook, an approver or a sink does becomes a result (`internal_error`
@@ -100,6 +101,7 @@ function authorise(executor: ToolExecutor, call: ToolCall, tool: RegisteredTool,
       callId: call.id, declaration, args, argsHash, memory: executor.approvals, progress: audit,
       risk: () => assessCallRisk(executor, declaration, args, context),
       policy: executor.options.policy, approve: executor.options.approve,
+      resolvePath: bindPathResolver(executor.options.pathResolvers?.[call.name], declaration, args),
       forceAsk: looping ? `the same call returned the same result ${doomLoop ? doomLoop.threshold ?? 3 : 3} times in a row` : undefined,
       preApproved: preApproved ? () => preApproved(call, argsHash) === true : undefined,
     });
@@ -107,7 +109,7 @@ function authorise(executor: ToolExecutor, call: ToolCall, tool: RegisteredTool,
   }, audit);
 }
 
-/** Runs an admitted call, then checks, normalises, hashes and truncates its output. */
+/** Runs an admitted call, then normalises and hashes (within the size budget), checks and truncates its output. */
 function execute(executor: ToolExecutor, call: ToolCall, tool: RegisteredTool, args: Record<string, unknown>, argsHash: string, context: CallContext, audit: CallAudit, gate: GateOutcome): Step<ToolCallResult> {
   audit.note({ type: 'PolicyDecision', callId: call.id, effect: gate.verdict?.effect ?? 'allow', rule: gate.verdict?.rule?.text, proof: gate.verdict?.proof, approval: gate.approval });
   const proof = gate.verdict?.proof;
@@ -118,15 +120,17 @@ function execute(executor: ToolExecutor, call: ToolCall, tool: RegisteredTool, a
     audit.stage = 'output';
     const output = executor.options.hooks?.length ? applyAfterHooks(executor, call, tool.declaration, args, run.value) : run.value;
     return then(output, (final) => {
-      const { returns } = tool.declaration;
-      const outputIssues = returns ? executor.validator.validate(returns, final === undefined ? null : final) : [];
-      if (outputIssues.length > 0) return audit.fail({ code: 'invalid_output', issues: outputIssues }, proof);
       let normalised;
       try {
         normalised = normaliseOutput(final);
       } catch (error) {
+        if (error instanceof OutputTooLargeError) return audit.fail({ code: 'output_too_large', reason: error.reason, maxValues: MAX_JSON_NODES, maxChars: MAX_JSON_CHARS }, proof);
         return audit.fail({ code: 'invalid_output', issues: [{ path: '$', message: describeThrown(error, 'the output').message }] }, proof);
       }
+      // The JSON copy is validated, not the tool's value: its getters and toJSON ran once, in the bounded walk.
+      const { returns } = tool.declaration;
+      const outputIssues = returns ? executor.validator.validate(returns, JSON.parse(normalised.normalised)) : [];
+      if (outputIssues.length > 0) return audit.fail({ code: 'invalid_output', issues: outputIssues }, proof);
       const truncation = truncateOutput(normalised.text, executor.options.maxOutputBytes);
       if (truncation.truncated) executor.fullOutputs.set(call.id, normalised.text);
       executor.doomLoop?.record(context.sessionId ?? 'default', call.name, argsHash, normalised.hash);

@@ -1,5 +1,6 @@
 import { Policy } from './policy/policy.js';
 import { explainDecision, type PolicyExplanation } from './policy/explain.js';
+import { bindPathResolver } from './policy/path-subject.js';
 import { assessCallRisk } from './steps/assess-risk.js';
 import { describeThrown } from './steps/describe-thrown.js';
 import { decideGate } from './steps/gate-decision.js';
@@ -25,14 +26,15 @@ export function previewGate(executor: ToolExecutor, name: string, args: Record<s
   const declaration = executor.registry.get(name)?.declaration;
   if (!declaration) return { decision: 'allow', reason: 'unknown tools fail at lookup' };
   try {
-    const verdict = executor.options.policy?.decide({ tool: name, args, declaration });
+    const resolvePath = bindPathResolver(executor.options.pathResolvers?.[name], declaration, args);
+    const verdict = executor.options.policy?.decide({ tool: name, args, declaration, ...(resolvePath ? { resolvePath } : {}) });
     if (verdict !== undefined) checkVerdict(verdict);
     if (verdict?.effect === 'deny') return { decision: 'deny', reason: verdict.rule?.reason ?? decideGate({ verdict, risk: { level: 'safe', reason: '' } }).why };
     const gate = decideGate({ ...(verdict ? { verdict } : {}), risk: assessCallRisk(executor, declaration, args, context) });
     if (gate.decision !== 'ask') return { decision: gate.decision, reason: gate.why };
     if (gate.protectedPaths.length > 0) return { decision: 'ask', reason: gate.reason, protectedPaths: gate.protectedPaths };
     const request = { callId: '', tool: name, args, argsHash: sha256Hex(canonicalJson(args, 'the arguments')), reason: gate.reason, declaration };
-    if (executor.approvals.lookup(request)) return { decision: 'allow', reason: 'approved earlier in this session' };
+    if (executor.approvals.lookup(request, resolvePath)) return { decision: 'allow', reason: 'approved earlier in this session' };
     return { decision: 'ask', reason: gate.reason };
   } catch (error) {
     return { decision: 'deny', reason: `the call could not be assessed: ${describeThrown(error, 'the assessment').message}` };
@@ -47,5 +49,6 @@ export function explainCall(executor: ToolExecutor, name: string, args: Record<s
   const declaration = executor.registry.get(name)?.declaration;
   const policy = executor.options.policy instanceof Policy ? executor.options.policy : new Policy({ rules: [] });
   const risk = declaration ? assessCallRisk(executor, declaration, args, context) : undefined;
-  return explainDecision(policy, name, args, declaration, risk);
+  const resolvePath = declaration ? bindPathResolver(executor.options.pathResolvers?.[name], declaration, args) : undefined;
+  return explainDecision(policy, name, args, declaration, risk, resolvePath);
 }

@@ -7,7 +7,7 @@ export { escapeTerminalControls, escapeTerminalControlsDeep } from './terminal-s
 export type { ExecutorEvent, ExecutorEventListener, ToolCallState } from './events.js';
 export type { ToolHooks, HookCall, BeforeHookResult, AfterHookResult } from './hooks.js';
 export { JsonText } from './ports.js';
-export type { AuditEntry, AuditSink, PolicyPort, PolicyVerdict, PolicyEffect, RiskMode, RiskLevel, RiskReport, RiskAssessment, ApprovalRequest, ApprovalAnswer, ApprovalHandler } from './ports.js';
+export type { AuditEntry, AuditSink, PathResolver, PolicyPort, PolicyVerdict, PolicyEffect, RiskMode, RiskLevel, RiskReport, RiskAssessment, ApprovalRequest, ApprovalAnswer, ApprovalHandler } from './ports.js';
 export type { GatePreview } from './gate-preview.js';
 export { decideGate } from './steps/gate-decision.js';
 export type { GateDecision, GateFacts } from './steps/gate-decision.js';

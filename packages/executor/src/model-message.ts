@@ -46,6 +46,8 @@ export function formatModelMessage(tool: string, error: ToolError): string {
       return `Tool execution failed: ${error.message}${error.errorCode && !error.message.includes(error.errorCode) ? ` (${error.errorCode})` : ''}`;
     case 'invalid_output':
       return `Tool execution failed: '${tool}' returned a result that does not match its declared output (${error.issues.map((i) => i.message).join('; ')}). This is a bug in the tool, not in your call.`;
+    case 'output_too_large':
+      return `Tool execution failed: '${tool}' returned a result too large to handle (${error.reason}; a result may hold at most ${error.maxValues.toLocaleString('en-US')} values and ${error.maxChars.toLocaleString('en-US')} characters of text). Ask for less at once (a narrower path, a smaller range, fewer results); if that does not help, the tool is at fault: tell the user.`;
     case 'hook_blocked':
       return `Tool execution blocked: ${error.reason}`;
     case 'skipped':

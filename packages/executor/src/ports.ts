@@ -47,9 +47,19 @@ export interface PolicyVerdict {
   proof: unknown;
 }
 
+/**
+ * The paths a path argument names, as the tool host resolves them (canonical, workspace-relative,
+ * `shared:/` or `public:/` for other scopes): `private:/.env`, `/abs/ws/.env` and `sub/../.env` are all
+ * `.env`. A link and where it leads are both named; a call that acts on a whole tree (a recursive
+ * delete, which `args` shows) names the paths in it. `undefined` when the host refuses the path (the
+ * tool reports it). Path rules are matched against these spellings, so no spelling dodges a rule.
+ */
+export type PathResolver = (argument: string, value: string, args: Readonly<Record<string, unknown>>) => readonly string[] | undefined;
+
 /** A loaded policy: decides a call, and says why. */
 export interface PolicyPort {
-  decide(input: { tool: string; args: Record<string, unknown>; declaration: ToolDeclaration }): PolicyVerdict;
+  /** `resolvePath`, when given, is how the tool host spells the call's path arguments (see `PathResolver`). */
+  decide(input: { tool: string; args: Record<string, unknown>; declaration: ToolDeclaration; resolvePath?: PathResolver }): PolicyVerdict;
 }
 
 export type RiskMode = 'autorun_all' | 'autorun_no_public' | 'autorun_none';

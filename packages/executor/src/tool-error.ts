@@ -40,6 +40,8 @@ export type ToolError =
   /** `errorCode`: the thrown error's own string `code` (`not_found`, `outside_workspace`, `ENOENT`, ...). */
   | { code: 'tool_failed'; message: string; name?: string; errorCode?: string }
   | { code: 'invalid_output'; issues: ArgumentIssue[] }
+  /** The output holds more than `maxValues` values or `maxChars` characters of text; `reason` says where. */
+  | { code: 'output_too_large'; reason: string; maxValues: number; maxChars: number }
   | { code: 'hook_blocked'; hook: string; reason: string }
   | { code: 'skipped'; reason: string }
   | { code: 'doom_loop'; repeats: number }

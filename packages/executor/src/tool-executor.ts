@@ -6,7 +6,7 @@ import { DoomLoopGuard } from './doom-loop.js';
 import type { ToolHooks } from './hooks.js';
 import { formatModelMessage } from './model-message.js';
 import { errorResult } from './error-result.js';
-import { JsonText, type ApprovalHandler, type AuditEntry, type AuditSink, type PolicyPort, type RiskAssessment, type RiskLevel, type RiskMode, type RiskReport } from './ports.js';
+import { JsonText, type ApprovalHandler, type AuditEntry, type AuditSink, type PathResolver, type PolicyPort, type RiskAssessment, type RiskLevel, type RiskMode, type RiskReport } from './ports.js';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './steps/parse-arguments.js';
 import type { ApprovalMemory } from './steps/safety-gate.js';
 import { SchemaValidator } from './steps/schema-validator.js';
@@ -40,6 +40,12 @@ export interface ExecutorOptions {
   /** Assesses a call's risk; the default applies the tier and the risk mode (see `defaultRiskAssessment`). */
   assessRisk?: (input: { declaration: ToolDeclaration; args: Record<string, unknown>; mode: RiskMode; riskLevel?: RiskLevelFn; context: CallContext }) => RiskAssessment;
   riskLevel?: Record<string, RiskLevelFn>;
+  /**
+   * Per tool, how its host resolves path arguments (core tools: `coreToolsPathResolvers`, through the
+   * workspace): policy path rules, in the gate, `previewGate` and `explainCall` alike, match the paths
+   * so resolved as well as spelled, so `private:/.env` or `/abs/ws/.env` cannot dodge `file_read(.env)`.
+   */
+  pathResolvers?: Record<string, PathResolver>;
   approve?: ApprovalHandler;
   approvals?: ApprovalMemory;
   /** Capabilities granted to callers of this executor (default `['*']`: everything). */

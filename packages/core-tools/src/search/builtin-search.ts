@@ -1,18 +1,41 @@
 import fs from 'node:fs';
 import { openCheckedFile, readBounded } from '../workspace/confined-file.js';
 import { walk } from '../workspace/walk.js';
+import { runRegexJob } from './regex-worker.js';
 import { compileQuery, pathFilter, type MatchedLine, type MatchLines, type SearchQuery } from './search-query.js';
+
+/** Text handed to the regex worker at once: large enough to amortise a round trip, small enough for its budget. */
+const BATCH_CHARS = 1 << 20;
 
 /**
  * The built-in engine: walks the tree (.gitignore respected, .git and symlinks skipped), skips
  * binary and oversized files (naming the oversized ones in `tooLarge`), and runs one regex over
  * each file's text, recording matching lines. Each file is opened without following links and
  * checked, and read no further than the size cap, so a file swapped during the walk is skipped.
+ * The regex runs in the regex worker, in batches of files, each under its own time budget
+ * (`runRegexJob`): a pattern that backtracks catastrophically is stopped with `PatternTooSlowError`.
  */
-export function builtinSearch(root: string, query: SearchQuery, signal?: AbortSignal, tooLarge?: string[]): MatchLines {
+export async function builtinSearch(root: string, query: SearchQuery, signal?: AbortSignal, tooLarge?: string[]): Promise<MatchLines> {
   const regex = compileQuery(query);
   const accept = pathFilter(query);
   const found: MatchLines = new Map();
+  let batch: { file: string; text: string }[] = [];
+  let chars = 0;
+  // The worker matches one batch while this thread walks and reads the next.
+  let matching: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    const files = batch;
+    batch = [];
+    chars = 0;
+    await matching;
+    matching = runRegexJob({ mode: 'lines', source: regex.source, flags: regex.flags, texts: files.map((f) => f.text) }, { signal, hint: SEARCH_HINT }).then((results) => {
+      files.forEach(({ file, text }, i) => {
+        const lines = results[i] ?? [];
+        if (lines.length > 0) found.set(file, lineTexts(text, lines));
+      });
+    });
+    matching.catch(() => undefined); // awaited by the next flush or at the end
+  };
   for (const entry of walk(root).entries) {
     if (signal?.aborted) break;
     if (entry.kind !== 'file' || !accept(entry.relative)) continue;
@@ -23,11 +46,16 @@ export function builtinSearch(root: string, query: SearchQuery, signal?: AbortSi
     const buffer = readSearchedFile(root, entry.relative, query.maxFileBytes, tooLarge);
     if (!buffer || buffer.includes(0)) continue; // unreadable, grown past the cap, or binary as ripgrep judges it
     const text = buffer.toString('utf8');
-    const lines = matchingLines(text, regex);
-    if (lines.length > 0) found.set(entry.relative, lineTexts(text, lines));
+    if (chars > 0 && chars + text.length > BATCH_CHARS) await flush();
+    batch.push({ file: entry.relative, text });
+    chars += text.length;
   }
+  if (batch.length > 0 && !signal?.aborted) await flush();
+  await matching;
   return found;
 }
+
+const SEARCH_HINT = 'or search for plain text with literal: true';
 
 /** A searched file's bytes, or undefined when it is gone, swapped, not a regular file or over the cap. */
 export function readSearchedFile(root: string, relative: string, maxBytes: number, tooLarge?: string[]): Buffer | undefined {
@@ -62,25 +90,4 @@ function lineTexts(text: string, numbers: number[]): MatchedLine[] {
     out.push({ line: wanted, text: raw.endsWith('\r') ? raw.slice(0, -1) : raw });
   }
   return out;
-}
-
-/** Line numbers (1-based) with at least one match; the regex must have the g and m flags. */
-export function matchingLines(text: string, regex: RegExp): number[] {
-  const lines: number[] = [];
-  regex.lastIndex = 0;
-  let line = 1;
-  let scanned = 0;
-  let match: RegExpExecArray | null;
-  while ((match = regex.exec(text)) !== null) {
-    for (let i = text.indexOf('\n', scanned); i !== -1 && i < match.index; i = text.indexOf('\n', i + 1)) line++;
-    scanned = match.index;
-    if (lines[lines.length - 1] !== line) lines.push(line);
-    // Continue at the next line: one entry per line, and empty matches cannot loop.
-    const next = text.indexOf('\n', match.index);
-    if (next === -1) break;
-    line++;
-    scanned = next + 1;
-    regex.lastIndex = next + 1;
-  }
-  return lines;
 }

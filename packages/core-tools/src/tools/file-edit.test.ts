@@ -91,4 +91,40 @@ describe('file_edit', () => {
     await expect(edit.fileEdit('app.js', '(', 'x', false, 'regex')).rejects.toThrow('not a valid regular expression');
     await expect(edit.fileEdit('app.js', 'z*', 'x', false, 'regex')).rejects.toThrow('matches empty text');
   });
+
+  it('stops a regex that backtracks catastrophically with a clear error, leaving the file as it was', async () => {
+    ws.write('as.txt', `${'a'.repeat(30)}!\n${'a'.repeat(30)}\n`);
+    await expect(edit.fileEdit('as.txt', '^(a+)+$', 'x', true, 'regex')).rejects.toMatchObject({
+      code: 'pattern_too_slow', message: expect.stringMatching(/^The pattern took longer than 1 s and was stopped: .*Simplify it, or use mode: "exact" with the literal text\.$/),
+    });
+    expect(ws.read('as.txt')).toBe(`${'a'.repeat(30)}!\n${'a'.repeat(30)}\n`);
+  });
+
+  it('answers a long needle against a huge repetitive file at once: no match, and the closest part is not searched for', async () => {
+    ws.write('rep.txt', 'a\n'.repeat(1_000_000));
+    await expect(edit.fileEdit('rep.txt', `${' a\n'.repeat(3000)}b`, 'x')).rejects.toThrow(/not found in 'rep.txt' \(not even when ignoring whitespace differences\)\. The file repeats the lines of `oldText` too often to show the closest part/);
+  });
+
+  it('still forgives whitespace in a huge repetitive file', async () => {
+    ws.write('rep2.txt', `${'a\n'.repeat(200_000)}b\n`);
+    const result = await edit.fileEdit('rep2.txt', `${' a\n'.repeat(3000)}b`, 'x');
+    expect(result).toMatchObject({ matchedBy: 'tolerant', replacements: 1 });
+    expect(ws.read('rep2.txt')).toBe(`${'a\n'.repeat(197_000)}x\n`);
+  });
+
+  it('gives up on a diff too large to compute quickly and says so, after making the edit', async () => {
+    ws.write('many.txt', 'a\n'.repeat(20_000));
+    const result = await edit.fileEdit('many.txt', 'a', 'b', true);
+    expect(result.replacements).toBe(20_000);
+    expect(result.diff).toBe('(no diff: comparing the 20000 changes took longer than 1 s; read the file with file_read to review it)');
+    expect(ws.read('many.txt')).toBe('b\n'.repeat(20_000));
+  });
+
+  it('refuses a regex edit when the file changed while the pattern ran', async () => {
+    ws.write('race.txt', 'one\ntwo\n');
+    const editing = edit.fileEdit('race.txt', 't.o', 'TWO', false, 'regex');
+    ws.write('race.txt', 'one\ntwo\nthree\n'); // lands while the regex worker runs
+    await expect(editing).rejects.toThrow("'race.txt' changed while the edit was being prepared");
+    expect(ws.read('race.txt')).toBe('one\ntwo\nthree\n');
+  });
 });

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
-import { tool } from '@toolwright/tool';
+import { getToolContext, tool } from '@toolwright/tool';
+import { runRegexJob } from '../search/regex-worker.js';
 import type { CoreToolsEnvironment } from '../environment.js';
-import { openForReading, readBounded, writeFileAtomic } from '../workspace/confined-file.js';
+import { openForReading, readBounded, writeFileAtomic, type ConfinedPath } from '../workspace/confined-file.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { checkWellFormedContent } from '../workspace/text-rules.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
@@ -21,10 +22,12 @@ export interface FileEditResult {
   hash: string;
 }
 
-/** Regex edits run synchronously: bounded input keeps a pathological pattern from stalling the process. */
+/** Regex edits hand the whole file to the regex worker, whose time budget assumes about a mebibyte. */
 const MAX_REGEX_INPUT = 1 << 20;
 /** Largest file edited: it is held in memory with its new version and a diff of the two. */
 export const MAX_EDIT_BYTES = 16 * 1024 * 1024;
+/** Myers' diff is quadratic in the lines changed (20,000 changed lines take a minute): it gives up after this. */
+const DIFF_BUDGET_MS = 1_000;
 
 /** Edits files inside the workspace by replacing text. */
 export class FileEditTool {
@@ -51,7 +54,7 @@ export class FileEditTool {
     return withWorkspaceErrors(path, () => this.edit(path, oldText, newText, replaceAll, mode, expectedHash));
   }
 
-  private edit(path: string, oldText: string, newText: string, replaceAll: boolean, mode: 'exact' | 'regex', expectedHash?: string): FileEditResult {
+  private async edit(path: string, oldText: string, newText: string, replaceAll: boolean, mode: 'exact' | 'regex', expectedHash?: string): Promise<FileEditResult> {
     checkWellFormedContent(newText, '`newText`', path);
     const resolved = this.env.workspace.resolve(path, { kind: 'file' });
     if (oldText === '') {
@@ -62,13 +65,7 @@ export class FileEditTool {
       return this.done(resolved.absolute, resolved.relative, '', newText, 1, 'created');
     }
     if (!resolved.exists) throw new WorkspaceError('not_found', `'${path}' does not exist. To create it, call file_edit with an empty \`oldText\`, or use file_write.`, path);
-    const fd = openForReading(resolved);
-    let buffer: Buffer;
-    try {
-      buffer = readBounded(fd, MAX_EDIT_BYTES, path, (size) => `'${path}' is ${mebibytes(size)}; file_edit edits files up to ${mebibytes(MAX_EDIT_BYTES)}. Read the part you need with file_read (offset and limit) and change it with a shell tool such as sed, or split the file.`);
-    } finally {
-      fs.closeSync(fd);
-    }
+    const buffer = readEdited(resolved, path);
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buffer);
@@ -80,10 +77,19 @@ export class FileEditTool {
     if ((expectedHash !== undefined && expectedHash !== currentHash) || (lastRead !== undefined && lastRead !== currentHash)) {
       throw new Error(`'${path}' changed since you last read it; read it again with file_read and redo the edit on its current content.`);
     }
-    const { matches, matchedBy } = this.find(text, oldText, mode, path);
+    const { matches, matchedBy } = await this.find(text, oldText, mode, path);
+    // A regex edit waited for the worker: another call may have edited the file meanwhile.
+    if (mode === 'regex' && sha256(readEdited(resolved, path)) !== currentHash) {
+      throw new Error(`'${path}' changed while the edit was being prepared; read it again with file_read and redo the edit on its current content.`);
+    }
     if (matches.length === 0) {
-      const region = closestRegion(text, oldText);
-      throw new Error(`The text to replace was not found in '${path}'${mode === 'exact' ? ' (not even when ignoring whitespace differences)' : ''}.${region ? `\nThe closest part of the file is:\n${region}\nCopy the exact text from there (without the line numbers) and try again.` : ' Read the file again and copy the exact text.'}`);
+      const closest = closestRegion(text, oldText);
+      const advice = closest.kind === 'found'
+        ? `\nThe closest part of the file is:\n${closest.region}\nCopy the exact text from there (without the line numbers) and try again.`
+        : closest.kind === 'too_costly'
+          ? ' The file repeats the lines of `oldText` too often to show the closest part; read the lines you mean with file_read and copy a shorter, unique text.'
+          : ' Read the file again and copy the exact text.';
+      throw new Error(`The text to replace was not found in '${path}'${mode === 'exact' ? ' (not even when ignoring whitespace differences)' : ''}.${advice}`);
     }
     if (matches.length > 1 && !replaceAll) {
       const lines = matches.slice(0, 10).map((m) => lineOf(text, m.start));
@@ -101,20 +107,17 @@ export class FileEditTool {
     return this.done(resolved.absolute, resolved.relative, text, updated, matches.length, matchedBy);
   }
 
-  private find(text: string, oldText: string, mode: 'exact' | 'regex', path: string): { matches: Match[]; matchedBy: FileEditResult['matchedBy'] } {
+  private async find(text: string, oldText: string, mode: 'exact' | 'regex', path: string): Promise<{ matches: Match[]; matchedBy: FileEditResult['matchedBy'] }> {
     if (mode === 'regex') {
       if (text.length > MAX_REGEX_INPUT) throw new Error(`'${path}' is larger than ${MAX_REGEX_INPUT} bytes; regex edits are limited to smaller files. Use an exact edit.`);
-      let pattern: RegExp;
       try {
-        pattern = new RegExp(oldText, 'gm');
+        new RegExp(oldText, 'gm'); // refused here with its syntax error; it runs in the regex worker
       } catch (error) {
         throw new Error(`\`oldText\` is not a valid regular expression: ${(error as Error).message}`);
       }
+      const [spans = []] = await runRegexJob({ mode: 'spans', source: oldText, flags: 'gm', texts: [text] }, { signal: getToolContext()?.signal, hint: 'or use mode: "exact" with the literal text' });
       const matches: Match[] = [];
-      for (const m of text.matchAll(pattern)) {
-        if (m[0].length === 0) throw new Error('The regular expression matches empty text; make it match at least one character.');
-        matches.push({ start: m.index, end: m.index + m[0].length });
-      }
+      for (let i = 0; i + 1 < spans.length; i += 2) matches.push({ start: spans[i]!, end: spans[i + 1]! });
       return { matches, matchedBy: 'regex' };
     }
     const exact = exactMatches(text, oldText);
@@ -125,7 +128,19 @@ export class FileEditTool {
   private done(absolute: string, relative: string, before: string, after: string, replacements: number, matchedBy: FileEditResult['matchedBy']): FileEditResult {
     const hash = sha256(Buffer.from(after, 'utf8'));
     this.env.readHashes?.set(absolute, hash);
-    return { path: relative, replacements, matchedBy, diff: createTwoFilesPatch(`a/${relative}`, `b/${relative}`, before, after, '', '', { context: 3 }), hash };
+    const diff = createTwoFilesPatch(`a/${relative}`, `b/${relative}`, before, after, '', '', { context: 3, timeout: DIFF_BUDGET_MS })
+      ?? `(no diff: comparing the ${replacements === 1 ? 'change' : `${replacements} changes`} took longer than ${DIFF_BUDGET_MS / 1000} s; read the file with file_read to review it)`;
+    return { path: relative, replacements, matchedBy, diff, hash };
+  }
+}
+
+/** The bytes of the file to edit, opened without following links, refused past `MAX_EDIT_BYTES`. */
+function readEdited(resolved: ConfinedPath, path: string): Buffer {
+  const fd = openForReading(resolved);
+  try {
+    return readBounded(fd, MAX_EDIT_BYTES, path, (size) => `'${path}' is ${mebibytes(size)}; file_edit edits files up to ${mebibytes(MAX_EDIT_BYTES)}. Read the part you need with file_read (offset and limit) and change it with a shell tool such as sed, or split the file.`);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import fc from 'fast-check';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
 import { confirmReportedLines, findRipgrep } from '../search/ripgrep-search.js';
-import { matchingLines } from '../search/builtin-search.js';
+import { CATASTROPHIC } from '../test-support/catastrophic-patterns.js';
 import { FileSearchTool } from './file-search.js';
 
 const ws = tempWorkspace({
@@ -119,12 +118,22 @@ describe(confirmReportedLines, () => {
   });
 });
 
-describe('matchingLines', () => {
-  it('finds the same lines as a line-by-line test', () => {
-    fc.assert(fc.property(fc.array(fc.stringMatching(/^[ab\n]{0,6}$/), { maxLength: 8 }), fc.constantFrom('a', 'ab', '^b', 'a$', 'b+'), (parts, pattern) => {
-      const text = parts.join('\n');
-      const expected = text.split('\n').flatMap((line, i) => (new RegExp(pattern).test(line) ? [i + 1] : []));
-      expect(matchingLines(text, new RegExp(pattern, 'gmu'))).toEqual(expected);
-    }), { numRuns: 500 });
+describe('file_search: patterns that backtrack catastrophically', () => {
+  const slow = tempWorkspace({ 'a.txt': `${'a'.repeat(35)}\n`, 'b.txt': `${'a'.repeat(40)}!\n` });
+  afterAll(() => slow.cleanup());
+
+  it.for(CATASTROPHIC)('answers %s with a clear error instead of freezing the process', async ([pattern, text]) => {
+    slow.write('c.txt', `${text}\n`);
+    await expect(new FileSearchTool({ ...slow.env, ripgrep: false }).fileSearch(pattern, '.', false, 'sensitive'))
+      .rejects.toThrow(/^The pattern took longer than 1 s and was stopped: it backtracks too much .*Simplify it, or search for plain text with literal: true\.$/);
+  });
+
+  it.runIf(rg)('answers the same when ripgrep refuses the pattern and the built-in engine runs it', async () => {
+    await expect(new FileSearchTool({ ...slow.env, ripgrep: rg as string }).fileSearch('^(a+)+(?=b)')).rejects.toMatchObject({ code: 'pattern_too_slow' });
+  });
+
+  it('still searches literally for the same text', async () => {
+    const result = await new FileSearchTool({ ...slow.env, ripgrep: false }).fileSearch('^(a+)+(?=b)', '.', true);
+    expect(result.matches).toEqual([]);
   });
 });

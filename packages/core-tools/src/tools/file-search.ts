@@ -80,7 +80,7 @@ export class FileSearchTool {
         if (found) engine = 'ripgrep';
       }
       const tooLarge: string[] = [];
-      found ??= builtinSearch(root, query, signal, tooLarge);
+      found ??= await builtinSearch(root, query, signal, tooLarge);
       return { ...collect(root, found, context, maxResults, engine), ...(tooLarge.length > 0 ? { note: skippedNote(tooLarge) } : {}) };
     });
   }

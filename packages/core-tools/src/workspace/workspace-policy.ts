@@ -21,7 +21,8 @@ export interface WorkspaceConfig {
   /**
    * Paths writable only with approval, gitignore-style (globs not supported): a name without `/`
    * (`.git`) is protected at any depth, an entry with one (`/build`, `config/keys`) only below its
-   * scope root. Default: `.git`, `.toolwright`, `.env`.
+   * scope root. Default: `DEFAULT_PROTECTED_PATHS` (`.git`, `.toolwright`, `.env` and Toolwright's
+   * own `toolwright.config.json` and `toolwright.policy.json`, which decide what the next session may do).
    */
   protectedPaths?: readonly string[];
   /** Longest path accepted, in bytes (default 4096, Linux's PATH_MAX). */
@@ -43,7 +44,12 @@ export interface ResolvedPath {
   protected: boolean;
 }
 
-const DEFAULT_PROTECTED = ['.git', '.toolwright', '.env'];
+/**
+ * Protected unless a workspace says otherwise: git's internals and hooks, Toolwright's state and audit
+ * logs, secrets, and the files that configure Toolwright itself (a model that could rewrite them would
+ * choose its own shell allowlist and policy for the next session).
+ */
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze(['.git', '.toolwright', '.env', 'toolwright.config.json', 'toolwright.policy.json']);
 const MAX_SEGMENT_BYTES = 255;
 
 /** Where an input lies before links are resolved: its scope, that scope's canonical root, the lexical path. */
@@ -84,8 +90,13 @@ export class WorkspacePolicy {
       for (const spelling of new Set([path.resolve(given), canonical])) this.spellings.push({ scope, spelling });
     }
     this.spellings.sort((a, b) => b.spelling.length - a.spelling.length);
-    this.isProtected = protectedPathMatcher(config.protectedPaths ?? DEFAULT_PROTECTED);
+    this.isProtected = protectedPathMatcher(config.protectedPaths ?? DEFAULT_PROTECTED_PATHS);
     this.maxPathBytes = config.maxPathBytes ?? 4096;
+  }
+
+  /** Whether a scope-relative, `/`-separated path is protected (writes need explicit approval). */
+  protects(relative: string): boolean {
+    return this.isProtected(relative);
   }
 
   /** The canonical root of a scope, or an error naming the configured scopes. */

@@ -1,8 +1,9 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ToolRegistry } from '@toolwright/registry';
 import { ToolExecutor, type ExecutorOptions } from '../tool-executor.js';
-import type { ApprovalAnswer, RiskMode } from '../ports.js';
+import type { ApprovalAnswer, PathResolver, RiskMode } from '../ports.js';
 import { declaration, defineTool } from '../test-support/declare-tool.js';
 import { explainDecision } from './explain.js';
 import { loadPolicy, type PolicyDocument, type PolicyRuleSource } from './policy.js';
@@ -15,14 +16,17 @@ const TOOLS = [
 ];
 const SUBJECTS: Record<string, string[]> = {
   shell_exec: ['npm test', 'npm test; rm -rf /', 'rm -rf build', 'cp notes .git/config', 'git status'],
-  file_write: ['src/a.ts', '.git/config', '.git/hooks/pre-commit', '.env', 'public:/site/index.html', 'src/../.git/config', 'README.md'],
-  file_read: ['src/a.ts', '.env', 'public:/x'],
+  file_write: ['src/a.ts', '.git/config', '.git/hooks/pre-commit', '.env', 'public:/site/index.html', 'src/../.git/config', 'README.md', '/ws/.env', 'private:/src/a.ts', 'src/link'],
+  file_read: ['src/a.ts', '.env', 'public:/x', './.env', 'private:/.env', '/ws/.env', 'sub/../.env', './/.ENV', 'src/link'],
   web_fetch: ['https://docs.example.com/a', 'http://169.254.169.254/latest'],
 };
 const RULE_TEXTS = [
   '*', 'shell_exec', 'shell_exec(npm test*)', 'shell_exec(*rm*)', 'shell_exec(cp * .git/config)', 'file_*', 'file_write', 'file_write(src/**)',
   'file_write(**)', 'file_write(.git/**)', 'file_write(.git/hooks/*)', 'file_write(.env)', 'file_read(.env)', 'web_fetch(url=https://*)', 'web_*',
+  'file_read(src/**)', 'file_read(./.env)', 'file_read(private:/.env)',
 ];
+/** Spellings of `.env` in SUBJECTS.file_read: a deny rule naming `.env` refuses every one. */
+const ENV_SPELLINGS = new Set(['.env', './.env', 'private:/.env', '/ws/.env', 'sub/../.env', './/.ENV', 'src/link']);
 
 const rule: fc.Arbitrary<PolicyRuleSource> = fc.tuple(fc.constantFrom('allow', 'ask', 'deny'), fc.constantFrom(...RULE_TEXTS))
   .map(([effect, text]) => ({ [effect]: text }) as PolicyRuleSource);
@@ -40,6 +44,14 @@ const riskLevel: ExecutorOptions['riskLevel'] = {
   },
 };
 
+/** A host's path resolver, as core-tools' would answer in a workspace at /ws where src/link leads to .env. */
+const resolvePath: PathResolver = (_argument, value) => {
+  if (value === 'src/link') return ['src/link', '.env'];
+  const relative = value.startsWith('/ws/') ? value.slice('/ws/'.length) : value;
+  return relative.startsWith('/') ? undefined : [path.posix.normalize(relative.replace(/^private:\//, ''))];
+};
+const pathResolvers: ExecutorOptions['pathResolvers'] = { file_write: resolvePath, file_read: resolvePath };
+
 /**
  * One executor per approver, reused across runs (building one compiles its validators, which would
  * dominate the run time): each run installs its policy and risk mode.
@@ -48,7 +60,7 @@ function executorWith(answer: ApprovalAnswer | null) {
   let asked = 0;
   const registry = new ToolRegistry();
   for (const tool of TOOLS) registry.register(defineTool(async () => 'ran', tool));
-  const executor = new ToolExecutor({ registry, riskLevel, doomLoop: false, ...(answer ? { approve: async () => (asked++, answer) } : {}) });
+  const executor = new ToolExecutor({ registry, riskLevel, pathResolvers, doomLoop: false, ...(answer ? { approve: async () => (asked++, answer) } : {}) });
   return {
     executor,
     asked: () => asked,
@@ -73,8 +85,10 @@ describe('explain and the executor', () => {
       const explanation = probe.executor.explainCall(tool, args);
       if (riskMode === 'autorun_no_public' && !riskLevel[tool]) {
         // Without risk hooks, the bare explainDecision (as `policy explain` with no executor) says the same.
-        expect(explainDecision(policy, tool, args, probe.executor.registry.get(tool)!.declaration).decision).toBe(explanation.decision);
+        expect(explainDecision(policy, tool, args, probe.executor.registry.get(tool)!.declaration, undefined, pathResolvers[tool]).decision).toBe(explanation.decision);
       }
+      const deniesEnv = policyDocument.rules.some((r) => 'deny' in r && ['file_read(.env)', 'file_read(./.env)', 'file_read(private:/.env)'].includes(r.deny));
+      if (tool === 'file_read' && ENV_SPELLINGS.has(subject) && deniesEnv) expect(explanation.decision).toBe('deny');
       const isProtected = (explanation.protectedPaths?.length ?? 0) > 0;
       for (const { answer, run } of runners) {
         run.install(policyDocument, riskMode);

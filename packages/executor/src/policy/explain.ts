@@ -1,5 +1,5 @@
 import type { ToolDeclaration } from '@toolwright/schema';
-import type { PolicyEffect, RiskAssessment } from '../ports.js';
+import type { PathResolver, PolicyEffect, RiskAssessment } from '../ports.js';
 import { defaultRiskAssessment } from '../steps/assess-risk.js';
 import { decideGate } from '../steps/gate-decision.js';
 import type { Policy, PolicyProof } from './policy.js';
@@ -41,24 +41,25 @@ export interface PolicyExplanation {
  * each), the one that decides (the default applies when none matches), and what the executor then
  * does with the call given its risk — by the same `decideGate` the executor runs, so they agree.
  * Without `risk`, the default risk assessment of the declaration applies (risk mode autorun_no_public);
- * pass the executor's own (`ToolExecutor.explainCall` does) when it has risk hooks.
+ * pass the executor's own (`ToolExecutor.explainCall` does) when it has risk hooks, and its
+ * `resolvePath` (the tool host's spelling of path arguments) when it has one.
  */
-export function explainDecision(policy: Policy, tool: string, args: Record<string, unknown>, declaration?: ToolDeclaration, risk?: RiskAssessment): PolicyExplanation {
-  const verdict = policy.decide({ tool, args, ...(declaration ? { declaration } : {}) });
+export function explainDecision(policy: Policy, tool: string, args: Record<string, unknown>, declaration?: ToolDeclaration, risk?: RiskAssessment, resolvePath?: PathResolver): PolicyExplanation {
+  const verdict = policy.decide({ tool, args, ...(declaration ? { declaration } : {}), ...(resolvePath ? { resolvePath } : {}) });
   const assessed = risk ?? (declaration ? defaultRiskAssessment({ declaration, args, mode: 'autorun_no_public', context: {} }) : { level: 'safe', reason: 'auto-run' });
   const gate = decideGate({ verdict, risk: assessed });
   const order: PolicyEffect[] = ['deny', 'ask', 'allow'];
   const rules = [...policy.rules]
     .sort((a, b) => order.indexOf(a.effect) - order.indexOf(b.effect) || a.index - b.index)
     .map((rule): RuleExplanation => {
-      const matched = policy.matches(rule, tool, args, declaration);
+      const matched = policy.matches(rule, tool, args, declaration, resolvePath);
       let why: string;
       if (!toolMatches(rule, tool)) why = `the tool pattern "${rule.tool}" does not match "${tool}"`;
       else if (rule.pattern === undefined) why = 'matches every call of the tool';
       else {
         const subject = subjectOf(rule, declaration, args);
         if (!subject) why = rule.argument ? `the call has no string argument "${rule.argument}"` : 'the tool has no string subject argument to match';
-        else why = `${subject.name} = ${JSON.stringify(subject.value)} ${matched ? 'matches' : 'does not match'} "${rule.pattern}"`;
+        else why = `${subject.name} = ${JSON.stringify(subject.value)} ${matched ? 'matches' : 'does not match'} "${rule.pattern}"${resolvedAs(subject, args, resolvePath)}`;
       }
       return {
         index: rule.index, effect: rule.effect, rule: rule.text, ...(rule.reason ? { reason: rule.reason } : {}),
@@ -67,6 +68,14 @@ export function explainDecision(policy: Policy, tool: string, args: Record<strin
     });
   const protectedPaths = gate.decision === 'ask' && gate.protectedPaths.length > 0 ? { protectedPaths: gate.protectedPaths } : {};
   return { tool, decision: gate.decision, policyDecision: verdict.effect, why: gate.why, ...protectedPaths, proof: verdict.proof, rules };
+}
+
+/** ` (resolved as ".env")` when the tool host spells a path argument otherwise than the call. */
+function resolvedAs(subject: { name: string; value: string }, args: Record<string, unknown>, resolvePath: PathResolver | undefined): string {
+  const spellings = resolvePath?.(subject.name, subject.value, args);
+  if (!Array.isArray(spellings) || spellings.length === 0 || (spellings.length === 1 && spellings[0] === subject.value)) return '';
+  const shown = spellings.slice(0, 3).map((s) => JSON.stringify(s)).join(' and ');
+  return ` (resolved as ${shown}${spellings.length > 3 ? ` and ${spellings.length - 3} more paths` : ''})`;
 }
 
 /** The explanation as text for a terminal. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ToolDeclaration } from '@toolwright/schema';
-import type { PolicyEffect, PolicyPort, PolicyVerdict } from '../ports.js';
+import type { PathResolver, PolicyEffect, PolicyPort, PolicyVerdict } from '../ports.js';
 import { parseRule, PolicyError, subjectMatches, subjectOf, toolMatches, type RulePattern } from './rule-pattern.js';
 
 /** The policy file: rules in any order, each with an effect and optional examples. */
@@ -53,12 +53,15 @@ export class Policy implements PolicyPort {
     this.hash = createHash('sha256').update(JSON.stringify(document)).digest('hex');
   }
 
-  /** The first matching rule in deny → ask → allow order, else the default. */
-  decide(input: { tool: string; args: Record<string, unknown>; declaration?: ToolDeclaration }): PolicyVerdict & { proof: PolicyProof } {
+  /**
+   * The first matching rule in deny → ask → allow order, else the default. Path rules match the paths
+   * as `resolvePath` (the tool host) resolves them, when given (see `pathSubjectMatches`).
+   */
+  decide(input: { tool: string; args: Record<string, unknown>; declaration?: ToolDeclaration; resolvePath?: PathResolver }): PolicyVerdict & { proof: PolicyProof } {
     const declaration = input.declaration ?? this.declarations(input.tool);
     for (const effect of ORDER) {
       for (const rule of this.rules) {
-        if (rule.effect !== effect || !this.matches(rule, input.tool, input.args, declaration)) continue;
+        if (rule.effect !== effect || !this.matches(rule, input.tool, input.args, declaration, input.resolvePath)) continue;
         const subject = subjectOf(rule, declaration, input.args);
         return {
           effect,
@@ -74,11 +77,11 @@ export class Policy implements PolicyPort {
     return { effect: fallback, proof: this.proof(fallback) };
   }
 
-  matches(rule: PolicyRule, tool: string, args: Record<string, unknown>, declaration: ToolDeclaration | undefined): boolean {
+  matches(rule: PolicyRule, tool: string, args: Record<string, unknown>, declaration: ToolDeclaration | undefined, resolvePath?: PathResolver): boolean {
     if (!toolMatches(rule, tool)) return false;
     if (rule.pattern === undefined) return true;
     const subject = subjectOf(rule, declaration, args);
-    return subject !== undefined && subjectMatches(rule, subject, declaration, rule.effect);
+    return subject !== undefined && subjectMatches(rule, subject, declaration, rule.effect, resolvePath && ((argument, value) => resolvePath(argument, value, args)));
   }
 
   private proof(decision: PolicyEffect, rule?: PolicyRule, subject?: { name: string; value: string }): PolicyProof {

@@ -1,7 +1,8 @@
-import path from 'node:path';
 import picomatch from 'picomatch';
 import type { ToolDeclaration } from '@toolwright/schema';
 import { isPathParameter } from '../call-resources.js';
+import type { PathResolver } from '../ports.js';
+import { pathSubjectMatches } from './path-subject.js';
 
 /** A syntax error in a policy rule, with the column it was found at. */
 export class PolicyError extends Error {
@@ -57,11 +58,13 @@ export function toolMatches(rule: RulePattern, tool: string): boolean {
 
 /**
  * Matches a subject. Paths (parameters named path, file, dir, ... or `format: "path"`) use glob
- * semantics (`*` within a segment, `**` across, dotfiles included) after normalisation, so
- * `src/../etc/passwd` never matches `src/**`. Everything else uses wildcards: `*` is any run of
- * characters (spaces and slashes included), `?` one character, the rest literal.
+ * semantics (`*` within a segment, `**` across, dotfiles included) over the path as the tool host
+ * resolves it (`resolvePath`) and its lexical normal form, so `src/../etc/passwd` never matches
+ * `src/**` and `private:/.env`, `./.env` or `/abs/ws/.env` are all `.env` (see `pathSubjectMatches`).
+ * Everything else uses wildcards: `*` is any run of characters (spaces and slashes included), `?` one
+ * character, the rest literal.
  */
-export function subjectMatches(rule: RulePattern, subject: { name: string; value: string }, declaration: ToolDeclaration | undefined, effect: 'allow' | 'ask' | 'deny' = 'deny'): boolean {
+export function subjectMatches(rule: RulePattern, subject: { name: string; value: string }, declaration: ToolDeclaration | undefined, effect: 'allow' | 'ask' | 'deny' = 'deny', resolvePath?: PathResolver): boolean {
   if (rule.pattern === undefined) return true;
   if (effect !== 'deny' && isCommandParameter(subject.name)) {
     // An allow (or ask) rule over a command never stretches across a shell operator: `npm test *`
@@ -69,14 +72,7 @@ export function subjectMatches(rule: RulePattern, subject: { name: string; value
     return commandWildcard(rule.pattern).test(subject.value);
   }
   const pathLike = declaration ? isPathParameter(declaration, subject.name) : ['path', 'file', 'dir'].includes(subject.name);
-  if (pathLike) {
-    const scoped = /^(?:private|shared|public):\//.exec(subject.value);
-    const rest = scoped ? subject.value.slice(scoped[0].length) : subject.value;
-    const normalised = path.posix.normalize(rest.replace(/\\/g, '/')).replace(/^\.\//, '').replace(/^\/+/, '');
-    if (normalised === '..' || normalised.startsWith('../')) return false;
-    const target = scoped ? `${scoped[0]}${normalised}` : normalised;
-    return picomatch.isMatch(target, rule.pattern, { dot: true });
-  }
+  if (pathLike) return pathSubjectMatches(rule.pattern, subject, effect, resolvePath);
   return wildcard(rule.pattern).test(subject.value);
 }
 

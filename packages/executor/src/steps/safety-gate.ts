@@ -1,12 +1,13 @@
 import type { ToolDeclaration } from '@toolwright/schema';
 import type { PipelineStage, ToolError } from '../tool-error.js';
-import type { ApprovalAnswer, ApprovalHandler, ApprovalRequest, PolicyPort, PolicyVerdict, RiskAssessment } from '../ports.js';
+import type { ApprovalAnswer, ApprovalHandler, ApprovalRequest, PathResolver, PolicyPort, PolicyVerdict, RiskAssessment } from '../ports.js';
 import { decideGate } from './gate-decision.js';
 import { describeThrown } from './describe-thrown.js';
 
 /** Remembers `always` answers for the session and answers matching calls without asking again. */
 export interface ApprovalMemory {
-  lookup(request: ApprovalRequest): boolean;
+  /** `resolvePath`: how the tool host resolves the call's path arguments, for approvals scoped to a path pattern. */
+  lookup(request: ApprovalRequest, resolvePath?: PathResolver): boolean;
   remember(request: ApprovalRequest, answer: Extract<ApprovalAnswer, { kind: 'always' }>): void;
 }
 
@@ -16,6 +17,8 @@ export interface GateInput {
   args: Record<string, unknown>;
   argsHash: string;
   policy: PolicyPort | undefined;
+  /** How the tool host resolves the call's path arguments, for the policy's path rules. */
+  resolvePath?: PathResolver | undefined;
   /** The call's risk, assessed only when the policy does not deny it. */
   risk: () => RiskAssessment;
   /** Extra reason to ask (e.g. a doom loop), whatever policy and risk say. */
@@ -44,7 +47,7 @@ export type GateOutcome =
 export function passSafetyGate(input: GateInput): GateOutcome | Promise<GateOutcome> {
   const { progress } = input;
   progress.stage = 'policy';
-  const verdict = input.policy?.decide({ tool: input.declaration.name, args: input.args, declaration: input.declaration });
+  const verdict = input.policy?.decide({ tool: input.declaration.name, args: input.args, declaration: input.declaration, ...(input.resolvePath ? { resolvePath: input.resolvePath } : {}) });
   if (verdict !== undefined) checkVerdict(verdict);
   if (verdict?.effect !== 'deny') progress.stage = 'risk';
   const gate = decideGate({ verdict, risk: verdict?.effect === 'deny' ? SAFE : input.risk(), forceAsk: input.forceAsk });
@@ -59,7 +62,7 @@ export function passSafetyGate(input: GateInput): GateOutcome | Promise<GateOutc
     callId: input.callId, tool: input.declaration.name, args: input.args, argsHash: input.argsHash,
     reason: gate.reason, declaration: input.declaration, ...(protectedPaths.length > 0 ? { protectedPaths } : {}),
   };
-  if (!input.forceAsk && protectedPaths.length === 0 && input.memory.lookup(request)) return { ok: true, ...withVerdict, approval: 'remembered' };
+  if (!input.forceAsk && protectedPaths.length === 0 && input.memory.lookup(request, input.resolvePath)) return { ok: true, ...withVerdict, approval: 'remembered' };
   if (!input.approve) {
     return { ok: false, ...withVerdict, error: protectedPaths.length > 0 ? { code: 'protected_path_unapproved', paths: protectedPaths, approval: 'none' } : { code: 'approval_required', reason: request.reason } };
   }

@@ -1,0 +1,137 @@
+// Policy path rules and protected paths through the CLI, as a hijacked model's calls arrive under `--yes`:
+// a deny rule holds however the path is spelled, a recursive delete cannot take protected paths with it,
+// and the files that configure Toolwright itself cannot be rewritten.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { toolwright } from './support/run.js';
+
+const temporary: string[] = [];
+afterAll(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+function workspace(): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-paths-')));
+  temporary.push(dir);
+  fs.writeFileSync(path.join(dir, '.env'), 'TOKEN=SECRET-VALUE\n');
+  fs.mkdirSync(path.join(dir, 'secrets'));
+  fs.mkdirSync(path.join(dir, 'sub', '.git'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'sub', '.git', 'config'), '[core]\n');
+  fs.writeFileSync(path.join(dir, 'sub', 'a.txt'), 'a');
+  fs.symlinkSync('../.env', path.join(dir, 'sub', 'env-link'));
+  fs.writeFileSync(path.join(dir, 'deny.json'), JSON.stringify({ rules: [{ deny: 'file_read(.env)' }, { deny: 'file_write(secrets/**)' }, { allow: 'file_*' }] }));
+  return dir;
+}
+
+const json = (text: string) => JSON.parse(text) as Record<string, any>;
+const call = (dir: string, tool: string, args: unknown, extra: string[] = ['--policy', 'deny.json', '--audit', 'none']) =>
+  toolwright(['call', tool, '--yes', '--workspace', dir, '--args', JSON.stringify(args), ...extra], dir);
+
+/** Spellings the workspace resolves to `relative`; a handful per run, drawn from every combination. */
+function spellings(dir: string, relative: string, count: number): string[] {
+  const prefix = fc.constantFrom('', './', './/', 'private:/', 'private:/./', `${dir}/`, `${dir}//`, 'sub/../', 'secrets/../sub/../');
+  const parts = relative.split('/');
+  const spelled = fc.tuple(prefix, fc.array(fc.constantFrom('/', '//', '/./', '/x/../'), { minLength: parts.length - 1, maxLength: parts.length - 1 }))
+    .map(([p, joins]) => p + parts.map((part, i) => (i === 0 ? part : `${joins[i - 1]}${part}`)).join(''));
+  return [...new Set([`private:/${relative}`, `${dir}/${relative}`, ...fc.sample(spelled, count)])];
+}
+
+describe('policy path rules hold however the path is spelled', () => {
+  it('file_read of every spelling of .env is denied, and policy explain says DENY', () => {
+    const dir = workspace();
+    for (const spelled of [...spellings(dir, '.env', 6), 'sub/env-link', '.env/', './.env/.', `${dir}/sub/../.env`]) {
+      const result = call(dir, 'file_read', { path: spelled });
+      expect(result.status, spelled).toBe(1);
+      expect(json(result.stdout).error.code, spelled).toBe('policy_denied');
+      expect(result.stdout).not.toContain('SECRET-VALUE');
+      const explain = toolwright(['policy', 'explain', 'file_read', '--policy', 'deny.json', '--args', JSON.stringify({ path: spelled })], dir);
+      expect(explain.stdout, spelled).toMatch(/^file_read: DENY/);
+    }
+  });
+
+  it('file_write of every spelling under secrets/ is denied and writes nothing', () => {
+    const dir = workspace();
+    for (const spelled of spellings(dir, 'secrets/k', 6)) {
+      const result = call(dir, 'file_write', { path: spelled, content: 'PWNED' });
+      expect(json(result.stdout).error.code, spelled).toBe('policy_denied');
+    }
+    expect(fs.readdirSync(path.join(dir, 'secrets'))).toEqual([]);
+  });
+
+  it('a deny rule naming a path inside a tree holds against a recursive delete of any ancestor (property)', () => {
+    const dir = workspace();
+    fs.mkdirSync(path.join(dir, 'a', 'b', 'c'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'a', 'b', 'c', 'keep.txt'), 'keep');
+    fs.writeFileSync(path.join(dir, 'keep.json'), JSON.stringify({ rules: [{ deny: 'file_delete(a/b/c/keep.txt)' }, { allow: 'file_*' }] }));
+    for (const target of [...spellings(dir, 'a', 2), ...spellings(dir, 'a/b', 2), 'a/b/c']) {
+      const result = call(dir, 'file_delete', { path: target, recursive: true }, ['--policy', 'keep.json', '--audit', 'none']);
+      expect(json(result.stdout).error?.code, target).toBe('policy_denied');
+    }
+    expect(fs.readFileSync(path.join(dir, 'a', 'b', 'c', 'keep.txt'), 'utf8')).toBe('keep');
+  });
+
+  it('a path the workspace refuses still reaches the tool, which reports it', () => {
+    const dir = workspace();
+    const result = call(dir, 'file_read', { path: '../../etc/passwd' });
+    expect(json(result.stdout).error.code).toBe('tool_failed');
+  });
+});
+
+describe('a recursive delete names the protected paths inside its tree', () => {
+  it.for(['sub', './sub', 'private:/sub', 'sub/'])('file_delete %s with --yes leaves sub/.git in place', (spelled) => {
+    const dir = workspace();
+    const result = call(dir, 'file_delete', { path: spelled, recursive: true }, ['--audit', 'none']);
+    expect(json(result.stdout).error).toMatchObject({ code: 'protected_path_unapproved', details: { paths: ['sub/.git'] } });
+    expect(fs.existsSync(path.join(dir, 'sub', '.git', 'config'))).toBe(true);
+  });
+
+  it('a tree without protected paths is deleted as before', () => {
+    const dir = workspace();
+    fs.mkdirSync(path.join(dir, 'build', 'deep'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'build', 'deep', 'x.js'), '');
+    expect(json(call(dir, 'file_delete', { path: 'build', recursive: true }, ['--audit', 'none']).stdout).status).toBe('completed');
+    expect(fs.existsSync(path.join(dir, 'build'))).toBe(false);
+  });
+});
+
+describe("Toolwright's own configuration is protected from the file tools", () => {
+  function configured(): string {
+    const dir = workspace();
+    fs.mkdirSync(path.join(dir, 'conf'));
+    fs.writeFileSync(path.join(dir, 'conf', 'rules.json'), JSON.stringify({ rules: [{ allow: 'file_*' }] }));
+    fs.writeFileSync(path.join(dir, 'toolwright.config.json'), JSON.stringify({ policy: 'conf/rules.json', audit: { path: 'logs/calls.jsonl' } }));
+    return dir;
+  }
+
+  it.for([
+    ['the config file', 'toolwright.config.json'],
+    ['the default policy file name', 'toolwright.policy.json'],
+    ['the policy file the config names', 'conf/rules.json'],
+    ['the audit log the config names', 'logs/calls.jsonl'],
+    ['a nested config file', 'sub/toolwright.config.json'],
+  ])('a --yes file_write to %s is refused with protected_path_unapproved', ([, file]) => {
+    const dir = configured();
+    const before = fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : undefined;
+    for (const spelled of [file, `./${file}`, `${dir}/${file}`]) {
+      for (const [tool, args] of [['file_write', { path: spelled, content: '{"shell":{"allow":["node"]}}' }], ['file_delete', { path: spelled }]] as const) {
+        const result = toolwright(['call', tool, '--yes', '--workspace', dir, '--args', JSON.stringify(args)], dir);
+        expect(json(result.stdout).error?.code, `${tool} ${spelled}`).toBe('protected_path_unapproved');
+      }
+    }
+    const after = fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : undefined;
+    expect(after === undefined || after === before || file === 'logs/calls.jsonl').toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'toolwright.config.json'), 'utf8')).not.toContain('node');
+  });
+
+  it('protects a policy file given by --policy and an audit log given by --audit', () => {
+    const dir = workspace();
+    fs.mkdirSync(path.join(dir, 'ops'));
+    fs.writeFileSync(path.join(dir, 'ops', 'p.json'), JSON.stringify({ rules: [{ allow: 'file_*' }] }));
+    for (const file of ['ops/p.json', 'ops/audit.log']) {
+      const result = call(dir, 'file_write', { path: file, content: '{}' }, ['--policy', 'ops/p.json', '--audit', 'ops/audit.log']);
+      expect(json(result.stdout).error?.code, file).toBe('protected_path_unapproved');
+    }
+    expect(json(call(dir, 'file_write', { path: 'ops/other.json', content: '{}' }, ['--policy', 'ops/p.json', '--audit', 'ops/audit.log']).stdout).status).toBe('completed');
+  });
+});
