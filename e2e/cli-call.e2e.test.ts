@@ -37,6 +37,15 @@ describe('toolwright call', () => {
     expect(report.outputHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('writes a tool output holding terminal or bidi controls as \\u escapes, still JSON', () => {
+    const dir = workspace();
+    fs.writeFileSync(path.join(dir, 'hostile.txt'), 'a\u001b[2Jb\u009b31mc\u202ed\u0007e\n');
+    const result = toolwright(['call', 'file_read', '--args', '{"path":"hostile.txt"}', '--workspace', dir, '--audit', 'none'], dir);
+    expect(result.status).toBe(0);
+    expect(result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(json(result.stdout).output.content).toContain('a\u001b[2Jb\u009b31mc\u202ed\u0007e');
+  });
+
   it('answers a malformed call with the correction text, exit 1', () => {
     const dir = workspace();
     const result = toolwright(['call', 'file_read', '--args', '{"limit":0}'], dir);

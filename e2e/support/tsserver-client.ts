@@ -19,8 +19,8 @@ export class TsServerClient {
   private readonly pending = new Map<number, (message: Message) => void>();
   readonly events: Message[] = [];
 
-  constructor(cwd: string) {
-    const tsserver = path.join(REPO, 'node_modules', 'typescript', 'lib', 'tsserver.js');
+  /** Starts `tsserver` (the repository's unless another is given) with `cwd` as its working directory. */
+  constructor(cwd: string, tsserver = path.join(REPO, 'node_modules', 'typescript', 'lib', 'tsserver.js')) {
     this.child = spawn(process.execPath, [tsserver, '--disableAutomaticTypingAcquisition'], { cwd });
     this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
   }

@@ -3,6 +3,8 @@ import { CliError } from './cli-error.js';
 import { LIST_FORMATS } from './commands/list-formats.js';
 import { preloadTypeScript } from './typescript-code-cache.js';
 import type { ServeFlags } from './commands/serve.js';
+import { commandHelpRequest } from './help/command-help.js';
+import type { ConfigFlags } from './config/cli-settings.js';
 
 // Commands load what they need when they run: `toolwright emit` never loads the executor, the core
 // tools or the MCP SDK, and `toolwright call` never loads the compiler unless a project is given.
@@ -10,6 +12,11 @@ import type { ServeFlags } from './commands/serve.js';
 const USAGE = `Usage: toolwright <command> [options]
 
 Commands:
+  init    Set up a project for tools: a tsconfig with the transformer entries (added to an existing
+          one), src/tools.ts, toolwright.config.json, toolwright.policy.json and npm scripts
+          (build, emit, serve). Existing files are kept and named; --force overwrites them
+          (a tsconfig is only ever added to).
+          --force                    overwrite existing files and npm scripts of the same name
   emit    Write every @tool declaration of a project as JSON (and/or a module).
           --project, -p <tsconfig>   project to analyse (default: tsconfig.json)
           --out <file>               manifest path (default: tools.json beside the tsconfig)
@@ -58,7 +65,10 @@ Commands:
           --project, -p <tsconfig>   the project whose tools to load
   policy check <file>
           Load a policy and check its rules' match / not_match examples.
-  help    Show this text.
+  help [command]  Show this text, or a command's help (also: toolwright <command> --help).
+
+Configuration: call, serve, list and policy read toolwright.config.json (--config <file>, else the
+  one in the current directory, else in --workspace); flags override it. See docs/configuration.md.
 
 Exit codes: 0 ok, 1 findings (diagnostics, drift, a failed call), 2 usage errors.
 `;
@@ -67,7 +77,14 @@ Exit codes: 0 ok, 1 findings (diagnostics, drift, a failed call), 2 usage errors
 export async function main(argv: readonly string[], io = { out: (s: string) => process.stdout.write(s), err: (s: string) => process.stderr.write(s) }): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    const help = commandHelpRequest(argv, USAGE);
+    if (help !== undefined) {
+      io.out(help);
+      return 0;
+    }
     switch (command) {
+      case 'init':
+        return await runInit(rest, io);
       case 'emit':
         return await runEmit(rest, io);
       case 'build':
@@ -96,6 +113,13 @@ export async function main(argv: readonly string[], io = { out: (s: string) => p
     }
     throw error;
   }
+}
+
+async function runInit(args: readonly string[], io: { out: (s: string) => void }): Promise<number> {
+  const { values } = parse(args, { force: { type: 'boolean', default: false } });
+  const { init, formatInitResult } = await import('./commands/init.js');
+  io.out(formatInitResult(init({ dir: process.cwd(), force: values.force as boolean })));
+  return 0;
 }
 
 async function runEmit(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): Promise<number> {
@@ -143,12 +167,13 @@ async function runList(args: readonly string[], io: { out: (s: string) => void; 
     project: { type: 'string', short: 'p' },
     format: { type: 'string', default: 'json' },
     'no-core': { type: 'boolean', default: false },
-    workspace: { type: 'string', default: '.' },
+    workspace: { type: 'string' },
+    config: { type: 'string' },
   });
   if (values.project !== undefined) preloadTypeScript();
-  const { buildRegistry } = await import('./call-environment.js');
+  const { openToolEnvironment } = await import('./call-environment.js');
   const { listTools } = await import('./commands/list.js');
-  const registry = buildRegistry({ project: values.project as string | undefined, core: !values['no-core'], workspace: values.workspace as string }, io);
+  const { registry } = openToolEnvironment({ ...configFlags(values), ...(values['no-core'] ? { core: false } : {}) }, io);
   io.out(`${JSON.stringify(listTools(registry, values.format as string), null, 2)}\n`);
   return 0;
 }
@@ -157,7 +182,8 @@ async function runCall(args: readonly string[], io: { out: (s: string) => void; 
   const { values, positionals } = parse(args, {
     args: { type: 'string' },
     project: { type: 'string', short: 'p' },
-    workspace: { type: 'string', default: '.' },
+    workspace: { type: 'string' },
+    config: { type: 'string' },
     policy: { type: 'string' },
     audit: { type: 'string' },
     yes: { type: 'boolean', default: false },
@@ -168,12 +194,8 @@ async function runCall(args: readonly string[], io: { out: (s: string) => void; 
   if (values.project !== undefined) preloadTypeScript();
   const { openCallEnvironment } = await import('./call-environment.js');
   const { callTool } = await import('./commands/call.js');
-  const environment = await openCallEnvironment({
-    workspace: values.workspace as string,
-    ...(values.project !== undefined ? { project: values.project as string } : {}),
-    ...(values.policy !== undefined ? { policy: values.policy as string } : {}),
-    ...(values.audit !== undefined ? { audit: values.audit as string } : {}),
-  }, io);
+  const { escapeTerminalControls } = await import('@toolwright/executor');
+  const environment = await openCallEnvironment(configFlags(values), io);
   try {
     const report = await callTool(environment.registry, {
       tool,
@@ -182,7 +204,8 @@ async function runCall(args: readonly string[], io: { out: (s: string) => void; 
       workspace: environment.workspaceRoot,
       executor: environment.executorOptions,
     });
-    io.out(`${JSON.stringify(report, null, 2)}\n`);
+    // A tool's output may hold terminal or bidi controls: written as \uXXXX escapes (still JSON).
+    io.out(`${escapeTerminalControls(JSON.stringify(report, null, 2))}\n`);
     return report.status === 'completed' ? 0 : 1;
   } finally {
     await environment.close();
@@ -204,7 +227,8 @@ async function runServe(args: readonly string[], io: { out: (s: string) => void;
     'max-body-bytes': { type: 'string' },
     'request-timeout': { type: 'string' },
     project: { type: 'string', short: 'p' },
-    workspace: { type: 'string', default: '.' },
+    workspace: { type: 'string' },
+    config: { type: 'string' },
     policy: { type: 'string' },
     audit: { type: 'string' },
   });
@@ -215,12 +239,7 @@ async function runServe(args: readonly string[], io: { out: (s: string) => void;
   if (values.project !== undefined) preloadTypeScript();
   const { openCallEnvironment } = await import('./call-environment.js');
   const { McpToolServer, serveHttp, serveStdio, HttpServeError } = await import('@toolwright/mcp');
-  const environment = await openCallEnvironment({
-    workspace: values.workspace as string, defaultAuditName: `audit-serve-${process.pid}.jsonl`,
-    ...(values.project !== undefined ? { project: values.project as string } : {}),
-    ...(values.policy !== undefined ? { policy: values.policy as string } : {}),
-    ...(values.audit !== undefined ? { audit: values.audit as string } : {}),
-  }, io);
+  const environment = await openCallEnvironment({ ...configFlags(values), defaultAuditName: `audit-serve-${process.pid}.jsonl` }, io);
   const tools = new McpToolServer({ registry: environment.registry, executor: environment.executorOptions });
   let running: { close(): Promise<void>; url?: string };
   try {
@@ -249,13 +268,14 @@ async function runServe(args: readonly string[], io: { out: (s: string) => void;
 
 async function runPolicy(args: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }): Promise<number> {
   const [sub, ...rest] = args;
-  const { buildRegistry, loadPolicyFile } = await import('./call-environment.js');
+  const { openToolEnvironment, loadPolicySource } = await import('./call-environment.js');
   if (sub === 'check') {
-    const { positionals } = parse(rest, {}, true);
-    if (positionals.length !== 1) throw new CliError('toolwright policy check takes one policy file.', 2);
-    const environment = buildRegistry({ core: true, workspace: '.' }, io);
-    const policy = loadPolicyFile(positionals[0]!, environment);
-    io.out(`${positionals[0]}: ${policy.rules.length} rule(s), every example holds\n`);
+    const { values, positionals } = parse(rest, { config: { type: 'string' } }, true);
+    if (positionals.length > 1) throw new CliError('toolwright policy check takes one policy file.', 2);
+    const { settings, registry } = openToolEnvironment({ ...configFlags(values), ...(positionals[0] !== undefined ? { policy: positionals[0] } : {}) }, io);
+    if (!settings.policy) throw new CliError('toolwright policy check takes a policy file (or reads "policy" from toolwright.config.json).', 2);
+    const policy = loadPolicySource(settings.policy, registry);
+    io.out(`${'file' in settings.policy ? positionals[0] ?? settings.policy.file : `${settings.policy.configFile} $.policy`}: ${policy.rules.length} rule(s), every example holds\n`);
     return 0;
   }
   if (sub !== 'explain') throw new CliError(`toolwright policy takes 'explain' or 'check'.\n\n${USAGE}`, 2);
@@ -264,15 +284,26 @@ async function runPolicy(args: readonly string[], io: { out: (s: string) => void
     policy: { type: 'string' },
     project: { type: 'string', short: 'p' },
     format: { type: 'string', default: 'text' },
+    config: { type: 'string' },
   }, true);
   const [tool, ...extra] = positionals;
   if (!tool || extra.length > 0) throw new CliError('toolwright policy explain takes exactly one tool name.', 2);
-  if (values.policy === undefined) throw new CliError('toolwright policy explain needs --policy <file>.', 2);
-  const registry = buildRegistry({ core: true, workspace: '.', ...(values.project !== undefined ? { project: values.project as string } : {}) }, io);
+  const { settings, env, registry } = openToolEnvironment(configFlags(values), io);
+  if (!settings.policy) throw new CliError('toolwright policy explain needs --policy <file> (or "policy" in toolwright.config.json).', 2);
   const { explainPolicy } = await import('./commands/policy.js');
-  const result = explainPolicy(registry, loadPolicyFile(values.policy as string, registry), tool, values.args as string, values.format as string);
+  const { coreToolsRiskLevels, coreToolsPathResolvers } = await import('@toolwright/core-tools');
+  const result = explainPolicy(registry, loadPolicySource(settings.policy, registry), tool, values.args as string, values.format as string, coreToolsRiskLevels(env), settings.executor.riskMode, coreToolsPathResolvers(env));
   io.out(`${result.text}\n`);
   return 0;
+}
+
+/** The flags that lay over toolwright.config.json (see config/cli-settings.ts). */
+function configFlags(values: Record<string, unknown>): ConfigFlags & { project?: string } {
+  const flags: ConfigFlags & { project?: string } = {};
+  for (const key of ['config', 'workspace', 'policy', 'audit', 'project'] as const) {
+    if (typeof values[key] === 'string') flags[key] = values[key] as string;
+  }
+  return flags;
 }
 
 function parse(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>, allowPositionals = false) {

@@ -8,3 +8,6 @@ export { renderModule } from './generated-module.js';
 export type { ModuleEntry } from './generated-module.js';
 export { loadProject } from './load-project.js';
 export { CliError } from './cli-error.js';
+export { findConfigFile, loadConfigFile, CONFIG_FILE_NAME } from './config/load-config.js';
+export type { LoadedConfig } from './config/load-config.js';
+export type { ToolwrightConfig, WorkspaceSection, ShellSection, WebSection, SearchSection, VaultSection, AuditSection, RepeatedCallsSection, ToolsSection } from './config/toolwright-config.js';

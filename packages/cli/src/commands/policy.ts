@@ -1,16 +1,17 @@
 import { formatExplanation, nearestNames, parseArguments, ToolExecutor, type ExecutorOptions, type Policy } from '@toolwright/executor';
 import type { ToolRegistry } from '@toolwright/registry';
-import { coreToolsRiskLevels } from '@toolwright/core-tools';
+import { coreToolsPathResolvers, coreToolsRiskLevels } from '@toolwright/core-tools';
 import { CliError } from '../cli-error.js';
 import { openWorkspace } from '../call-environment.js';
 
 /**
  * `toolwright policy explain`: which rule decides a call, every rule's verdict on it, and what the
  * executor then does — the executor's own decision (`ToolExecutor.explainCall`), with the core tools'
- * risk hooks (`riskLevel`, default: bound to the workspace `.`, as `toolwright call` uses them), so
- * explain and `call` agree.
+ * risk hooks (`riskLevel`) and path resolvers (`pathResolvers`, which policy path rules match) — both
+ * bound to the workspace `.` when `riskLevel` is not given, as `toolwright call` binds them — and the
+ * config file's risk mode, so explain and `call` agree.
  */
-export function explainPolicy(registry: ToolRegistry, policy: Policy, tool: string, argsText: string, format: string, riskLevel?: ExecutorOptions['riskLevel']): { text: string; decision: string } {
+export function explainPolicy(registry: ToolRegistry, policy: Policy, tool: string, argsText: string, format: string, riskLevel?: ExecutorOptions['riskLevel'], riskMode?: ExecutorOptions['riskMode'], pathResolvers?: ExecutorOptions['pathResolvers']): { text: string; decision: string } {
   if (format !== 'text' && format !== 'json') throw new CliError(`Unknown --format '${format}'. Use text or json.`, 2);
   const declaration = registry.get(tool)?.declaration;
   if (!declaration && !/[*?[{]/.test(tool)) {
@@ -19,7 +20,8 @@ export function explainPolicy(registry: ToolRegistry, policy: Policy, tool: stri
   }
   const parsed = parseArguments(argsText);
   if (!parsed.ok) throw new CliError(`--args is not a usable JSON object: ${parsed.error.code === 'invalid_json' ? parsed.error.message : parsed.error.issues.map((i) => i.message).join('; ')}`, 2);
-  const executor = new ToolExecutor({ registry, policy, riskLevel: riskLevel ?? coreToolsRiskLevels({ workspace: openWorkspace('.') }) });
+  const hooks = riskLevel !== undefined ? { riskLevel, ...(pathResolvers ? { pathResolvers } : {}) } : coreHooksAt('.');
+  const executor = new ToolExecutor({ registry, policy, ...hooks, ...(riskMode !== undefined ? { riskMode } : {}) });
   let explanation;
   try {
     explanation = executor.explainCall(tool, parsed.value);
@@ -27,4 +29,9 @@ export function explainPolicy(registry: ToolRegistry, policy: Policy, tool: stri
     throw new CliError(`Cannot assess the risk of this call: ${error instanceof Error ? error.message : String(error)}`, 1);
   }
   return { decision: explanation.decision, text: format === 'json' ? JSON.stringify(explanation, null, 2) : formatExplanation(explanation) };
+}
+
+function coreHooksAt(root: string): Pick<ExecutorOptions, 'riskLevel' | 'pathResolvers'> {
+  const env = { workspace: openWorkspace(root) };
+  return { riskLevel: coreToolsRiskLevels(env), pathResolvers: coreToolsPathResolvers(env) };
 }

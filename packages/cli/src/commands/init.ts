@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { addToolwrightPlugins, effectivePlugins } from './init-tsconfig.js';
+import { nextCommand, planPackageJson } from './init-package-json.js';
+import { CONFIG_FILE, CONFIG_TEMPLATE, EXAMPLE_TOOLS, EXAMPLE_TOOLS_FILE, POLICY_FILE, POLICY_TEMPLATE, TSCONFIG_TEMPLATE } from './init-templates.js';
+
+export interface InitOptions {
+  /** The project folder (created when missing). */
+  dir: string;
+  /** Overwrite files that exist and replace npm scripts of the same name (tsconfig.json is only ever added to). */
+  force?: boolean;
+}
+
+export interface InitStep {
+  /** Relative to the project folder. */
+  file: string;
+  action: 'created' | 'updated' | 'unchanged' | 'skipped';
+  detail?: string;
+}
+
+export interface InitResult {
+  steps: InitStep[];
+  notes: string[];
+  /** The command to run next: install what the project lacks, then build. */
+  next: string;
+}
+
+interface PlannedStep extends InitStep {
+  /** What to write; undefined writes nothing. */
+  text?: string;
+}
+
+/**
+ * `toolwright init`: sets up a project for Toolwright tools, in an empty folder or an existing
+ * TypeScript project. Everything is planned before anything is written, so a tsconfig or package.json
+ * that cannot be read stops the command with no file changed.
+ */
+export function init(options: InitOptions): InitResult {
+  const dir = path.resolve(options.dir);
+  const force = options.force ?? false;
+  const read = (file: string) => (fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : undefined);
+  const packageJson = planPackageJson(dir, read('package.json'), force);
+  const steps: PlannedStep[] = [
+    planTsconfig(path.join(dir, 'tsconfig.json'), read('tsconfig.json')),
+    planFile(EXAMPLE_TOOLS_FILE, EXAMPLE_TOOLS, read(EXAMPLE_TOOLS_FILE), force),
+    planFile(CONFIG_FILE, CONFIG_TEMPLATE, read(CONFIG_FILE), force),
+    planFile(POLICY_FILE, POLICY_TEMPLATE, read(POLICY_FILE), force),
+    packageJsonStep(packageJson, read('package.json') === undefined),
+  ];
+  for (const step of steps) {
+    if (step.text === undefined) continue;
+    fs.mkdirSync(path.dirname(path.join(dir, step.file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, step.file), step.text);
+  }
+  return {
+    steps: steps.map(({ text: _text, ...step }) => step),
+    notes: compiledFilesNote(dir),
+    next: nextCommand(packageJson.manifest, ts.version),
+  };
+}
+
+/** The lines `toolwright init` prints. */
+export function formatInitResult(result: InitResult): string {
+  const width = 'unchanged'.length;
+  const lines = result.steps.map((step) => `${step.action.padEnd(width)}  ${step.file}${step.detail ? ` (${step.detail})` : ''}`);
+  return [
+    ...lines,
+    ...result.notes.map((note) => `note: ${note}`),
+    '',
+    'Next:',
+    `  ${result.next}`,
+    'Then `npx toolwright list -p tsconfig.json` lists your tools, and an MCP host can run `npm run --silent serve`.',
+    '',
+  ].join('\n');
+}
+
+function planTsconfig(configPath: string, existing: string | undefined): PlannedStep {
+  const file = 'tsconfig.json';
+  if (existing === undefined) return { file, action: 'created', text: TSCONFIG_TEMPLATE };
+  const edit = addToolwrightPlugins(existing, configPath, effectivePlugins(configPath));
+  if (edit.text === undefined) return { file, action: 'unchanged', detail: 'it has the Toolwright plugin entries' };
+  return { file, action: 'updated', detail: `added ${edit.added.join(', ')} to compilerOptions.plugins; your other settings are as they were`, text: edit.text };
+}
+
+function planFile(file: string, content: string, existing: string | undefined, force: boolean): PlannedStep {
+  if (existing === undefined) return { file, action: 'created', text: content };
+  if (existing === content) return { file, action: 'unchanged' };
+  if (force) return { file, action: 'updated', detail: 'overwritten (--force)', text: content };
+  return { file, action: 'skipped', detail: 'it exists; --force overwrites it' };
+}
+
+function packageJsonStep(plan: ReturnType<typeof planPackageJson>, isNew: boolean): PlannedStep {
+  const file = 'package.json';
+  const details = [
+    ...(plan.added.length > 0 ? [`added scripts ${plan.added.join(', ')}`] : []),
+    ...(plan.replaced.length > 0 ? [`replaced scripts ${plan.replaced.join(', ')} (--force)`] : []),
+    ...plan.kept.map((script) => `kept your "${script.name}" script (${script.command}); --force replaces it`),
+  ];
+  const detail = details.length > 0 ? details.join('; ') : undefined;
+  const action = isNew ? 'created' : plan.text !== undefined ? 'updated' : plan.kept.length > 0 ? 'skipped' : 'unchanged';
+  return { file, action, ...(detail !== undefined ? { detail } : {}), ...(plan.text !== undefined ? { text: plan.text } : {}) };
+}
+
+/** An existing tsconfig may not compile src/tools.ts (`include` elsewhere, or `files`). */
+function compiledFilesNote(dir: string): string[] {
+  const configPath = path.join(dir, 'tsconfig.json');
+  const read = ts.readConfigFile(configPath, ts.sys.readFile);
+  if (read.error) return [];
+  const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dir, undefined, configPath);
+  const tools = path.join(dir, EXAMPLE_TOOLS_FILE);
+  if (parsed.fileNames.some((name) => path.resolve(name) === tools)) return [];
+  return [`tsconfig.json does not compile ${EXAMPLE_TOOLS_FILE}; add it to "include" (or "files") to build the example tools.`];
+}
