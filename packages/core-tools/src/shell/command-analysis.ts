@@ -24,6 +24,8 @@ export interface PathConfinement {
   check(value: string, cwd: string): string | undefined;
   /** Why copying the tree at `value` is refused (it holds a protected path such as `.git/`) — or undefined. */
   checkTree?(value: string, cwd: string): string | undefined;
+  /** Where `value` leads from `cwd`, as the kernel resolves it (symbolic links before `..`). */
+  locate?(value: string, cwd: string): string;
 }
 
 /**
@@ -172,7 +174,7 @@ export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confinemen
           if (targets.length !== 1 || targets[0] === '-') return "cd needs exactly one directory inside the workspace ('cd' alone and 'cd -' are not allowed)";
           const refused = confine.check(targets[0]!, confine.root);
           if (refused) return `cd to '${targets[0]}' is refused: ${refused}`;
-          for (const cwd of [...cwds]) cwds.push(path.resolve(cwd, targets[0]!));
+          for (const cwd of [...cwds]) cwds.push(confinement.locate?.(targets[0]!, cwd) ?? path.resolve(cwd, targets[0]!));
           if (cwds.length > 64) return 'too many cd commands in one command line; split it into several calls';
         }
         commands.push({ argv, program: judged.program, text: node.text });

@@ -19,12 +19,13 @@ const MAX_TREE_ENTRIES = 20_000;
 export function workspaceConfinement(workspace: WorkspacePolicy, cwd?: string): PathConfinement {
   const root = workspace.rootOf('private');
   const relativeOf = (value: string, base: string): { relative: string } | { refused: string } => {
-    // Relative arguments are read from the shell's working directory (the root, unless a session
-    // shell has moved); absolute ones as they are.
-    if (!value.startsWith('/') && base === root) return { relative: value };
-    const absolute = path.resolve(base, value);
-    if (!isWithin(root, absolute)) return { refused: `'${value}' is outside the workspace` };
-    return { relative: path.relative(root, absolute) || '.' };
+    // Read the path as the kernel will: from the shell's working directory (or `/`), following each
+    // symbolic link before the next `..` — `link/..` is the parent of the link's target, not the
+    // directory holding the link, so a text-level normalisation would judge another file.
+    const located = kernelPath(value, base);
+    if (located === undefined) return { refused: `'${value}' goes through too many symbolic links` };
+    if (!isWithin(root, located)) return { refused: `'${value}' is outside the workspace` };
+    return { relative: path.relative(root, located) || '.' };
   };
   const resolve = (value: string, base: string) => {
     const where = relativeOf(value, base);
@@ -39,6 +40,7 @@ export function workspaceConfinement(workspace: WorkspacePolicy, cwd?: string): 
   return {
     root,
     ...(cwd !== undefined ? { cwd } : {}),
+    locate: (value, base) => kernelPath(value, base) ?? path.resolve(base, value),
     check: (value, base) => {
       if (value === '/dev/null') return undefined;
       const result = resolve(value, base);
@@ -77,6 +79,60 @@ export function workspaceConfinement(workspace: WorkspacePolicy, cwd?: string): 
       return undefined;
     },
   };
+}
+
+/** Most symbolic links followed while locating one argument (Linux's own limit is 40). */
+const MAX_LINKS = 40;
+
+/**
+ * Where `value`, read from the directory `base`, leads, as the kernel resolves it: segment by
+ * segment, each existing symbolic link replaced by its target before the next segment (`..`
+ * included) applies; a missing segment ends the walk (the rest is taken as written). Undefined
+ * when the links loop.
+ */
+export function kernelPath(value: string, base: string): string | undefined {
+  let current = value.startsWith('/') ? '/' : realOr(base);
+  const pending = value.split('/').filter((s) => s !== '' && s !== '.');
+  let links = 0;
+  while (pending.length > 0) {
+    const segment = pending.shift()!;
+    if (segment === '..') {
+      current = path.dirname(current);
+      continue;
+    }
+    const next = path.join(current, segment);
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.lstatSync(next, { throwIfNoEntry: false });
+    } catch {
+      stat = undefined;
+    }
+    if (stat?.isSymbolicLink()) {
+      if (++links > MAX_LINKS) return undefined;
+      let target: string;
+      try {
+        target = fs.readlinkSync(next);
+      } catch {
+        return path.join(next, ...pending);
+      }
+      if (target.startsWith('/')) current = '/';
+      pending.unshift(...target.split('/').filter((s) => s !== '' && s !== '.'));
+      continue;
+    }
+    current = next;
+    // Below a missing name nothing is a link: the rest applies as written.
+    if (!stat) return path.resolve(current, ...pending);
+  }
+  return current;
+}
+
+/** The real path of a directory, or the path as given when it cannot be resolved. */
+function realOr(dir: string): string {
+  try {
+    return fs.realpathSync.native(dir);
+  } catch {
+    return path.resolve(dir);
+  }
 }
 
 function protectedMessage(value: string): string {

@@ -153,6 +153,55 @@ describe('red-team findings: arguments that never looked like paths', () => {
   });
 });
 
+describe('red-team round 2: .. after a symbolic link is read as the kernel reads it', () => {
+  // npm and pnpm workspaces hold links like node_modules/@scope/pkg -> ../../packages/pkg: `link/..` is
+  // the parent of the link's target, so a chain of them climbs out of a text-normalised check.
+  const setUp = () => {
+    fs.mkdirSync(path.join(ws.root, 'packages/cli'), { recursive: true });
+    fs.mkdirSync(path.join(ws.root, 'node_modules/@t'), { recursive: true });
+    fs.symlinkSync('../../packages/cli', path.join(ws.root, 'node_modules/@t/cli'));
+    fs.mkdirSync(path.join(ws.root, 'd/e'), { recursive: true });
+    fs.symlinkSync('../..', path.join(ws.root, 'd/e/up'));
+  };
+  it.for([
+    'head -2 node_modules/@t/cli/../../node_modules/@t/cli/../../node_modules/@t/cli/../../../../../etc/passwd',
+    'ls node_modules/@t/cli/../../..',
+    'cp notes.txt node_modules/@t/cli/../../../PWN3',
+    'head -1 d/e/up/../../../etc/passwd',
+    'touch d/e/up/../PWNED_OUTSIDE',
+    'cd d/e/up/.. && ls',
+    'cd node_modules/@t/cli && cat ../../../../etc/hostname',
+  ])('refuses %s', async (command) => {
+    setUp();
+    const result = await run(host(), command);
+    expect(result, command).toBeInstanceOf(Error);
+    expect(String(result)).toMatch(/outside/);
+    expect(fs.existsSync(path.join(path.dirname(ws.root), 'PWN3'))).toBe(false);
+    expect(fs.existsSync(path.join(path.dirname(ws.root), 'PWNED_OUTSIDE'))).toBe(false);
+  });
+
+  it('still lets a link lead where it leads inside', async () => {
+    setUp();
+    ws.write('packages/cli/index.js', 'x');
+    ws.write('packages/readme.md', 'r');
+    expect(await run(host(), 'cat node_modules/@t/cli/index.js')).toMatchObject({ stdout: 'x' });
+    expect(await run(host(), 'cat node_modules/@t/cli/../readme.md')).toMatchObject({ stdout: 'r' });
+  });
+
+  it('property: for random chains of links and .., the verdict matches where the kernel goes', async () => {
+    setUp();
+    const segment = fc.constantFrom('..', 'd', 'e', 'up', 'node_modules', '@t', 'cli', 'packages', '.');
+    await fc.assert(fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 9 }), async (parts) => {
+      const target = parts.join('/');
+      const result = await run(host({ allow: ['realpath'] }), `realpath -e -- ${target}`);
+      if (result instanceof Error) return;
+      // Accepted: where the kernel really went must be inside the workspace.
+      const real = result.stdout.trim();
+      if (result.exitCode === 0) expect(real === ws.root || real.startsWith(`${ws.root}/`), `${target} -> ${real}`).toBe(true);
+    }), { numRuns: 60 });
+  });
+});
+
 describe('variables a permitted assignment may not set', () => {
   it.for(['RIPGREP_CONFIG_PATH', 'GCONV_PATH', 'LOCPATH', 'GLIBC_TUNABLES', 'LD_PRELOAD', 'GIT_DIR', 'NODE_OPTIONS', 'PYTHONSTARTUP', 'WGETRC', 'XDG_CONFIG_HOME', 'GREP_OPTIONS', 'TAR_OPTIONS', 'MANPAGER', 'JAVA_TOOL_OPTIONS', 'HOME', 'path'])('refuses %s=...', async (name) => {
     const policy: ShellPolicy = { allow: ['echo', 'rg'], permit: ['assignment'] };
