@@ -3,10 +3,8 @@ import path from 'node:path';
 import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { isWithin } from '../workspace/workspace-policy.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
+import { protectedPathsUnder } from '../workspace/protected-under.js';
 import type { PathConfinement } from './command-analysis.js';
-
-/** Entries a recursive copy may walk before it is refused as too large to check. */
-const MAX_TREE_ENTRIES = 20_000;
 
 /**
  * Confinement of shell arguments, relative to the shell's working directory `cwd` (default: the
@@ -52,31 +50,9 @@ export function workspaceConfinement(workspace: WorkspacePolicy, cwd?: string): 
       const result = resolve(value, base);
       if ('refused' in result) return result.refused;
       if (!result.resolved.exists) return undefined;
-      let seen = 0;
-      const stack = [result.resolved.absolute];
-      while (stack.length > 0) {
-        const dir = stack.pop()!;
-        let entries: fs.Dirent[];
-        try {
-          entries = fs.readdirSync(dir, { withFileTypes: true });
-        } catch {
-          continue;
-        }
-        for (const entry of entries) {
-          if (++seen > MAX_TREE_ENTRIES) return `it holds more than ${MAX_TREE_ENTRIES} entries, too many to check; copy smaller parts`;
-          const absolute = path.join(dir, entry.name);
-          const relative = path.relative(root, absolute).split(path.sep).join('/');
-          let holds = false;
-          try {
-            holds = workspace.resolveLink(relative).protected;
-          } catch {
-            holds = false;
-          }
-          if (holds) return `it holds the protected path '${relative}', which a copy would recreate`;
-          if (entry.isDirectory()) stack.push(absolute);
-        }
-      }
-      return undefined;
+      const found = protectedPathsUnder(result.resolved.absolute, result.resolved.relative, (relative) => workspace.protects(relative));
+      if (found.paths.length > 0) return `it holds the protected path '${found.paths[0]}', which a copy would recreate`;
+      return found.complete ? undefined : 'it is too large (or partly unreadable) to check for protected paths; copy smaller parts';
     },
   };
 }

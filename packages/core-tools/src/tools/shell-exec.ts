@@ -12,6 +12,7 @@ import { isWithin } from '../workspace/workspace-policy.js';
 import path from 'node:path';
 import { DEFAULT_SHELL_POLICY } from '../shell/shell-policy.js';
 import { workspaceConfinement } from '../shell/confinement.js';
+import { isWellFormed } from '../workspace/text-rules.js';
 
 /** What `shell_exec` returns. */
 export interface ShellResult {
@@ -192,7 +193,7 @@ export class ShellTool {
     if (command.trim() === '') throw new Error('The command is empty.');
     if (command.length > maxLength) throw new Error(`The command is ${command.length} characters long; the limit is ${maxLength}. Put long content in a file with file_write.`);
     if (/[\0\r]/.test(command)) throw new Error('The command contains a NUL or carriage-return character.');
-    if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(command)) throw new Error('The command contains a lone UTF-16 surrogate, which no program can receive; send well-formed text.');
+    if (!isWellFormed(command)) throw new Error('The command contains a lone UTF-16 surrogate, which no program can receive; send well-formed text.');
     const parser = await loadBashParser();
     const tree = parser.parse(command);
     if (!tree) throw new Error('The command could not be parsed.');

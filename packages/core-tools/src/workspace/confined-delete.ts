@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { at, changed, hasDescriptorPaths, openDirectory, openParentDirectory } from './directory-descriptor.js';
-import { errnoOf, toWorkspaceError } from './fs-error.js';
+import { errnoOf, toWorkspaceError, lstatOrUndefined } from './fs-error.js';
 import { WorkspaceError } from './workspace-error.js';
 import type { ResolvedPath } from './workspace-policy.js';
 
@@ -95,15 +95,6 @@ function deleteByPath(resolved: ResolvedPath, recursive: boolean): DeletedKind {
 function checkDeletable(stat: fs.Stats, shown: string): fs.Stats {
   if (!stat.isFile() && !stat.isSymbolicLink()) throw new WorkspaceError('special_file', `'${shown}' is not a file, link or directory; it is refused.`, shown);
   return stat;
-}
-
-function lstatOrUndefined(pathname: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(pathname);
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return undefined;
-    throw error;
-  }
 }
 
 function notFound(shown: string): WorkspaceError {

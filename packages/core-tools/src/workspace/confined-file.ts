@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { at, changed, hasDescriptorPaths, openParentDirectory, pathOfDescriptor } from './directory-descriptor.js';
-import { errnoOf, toWorkspaceError } from './fs-error.js';
+import { errnoOf, toWorkspaceError, lstatOrUndefined } from './fs-error.js';
 import { isWithin } from './is-within.js';
 import { checkNewName, checkWellFormedContent } from './text-rules.js';
 import { WorkspaceError } from './workspace-error.js';
@@ -212,15 +212,6 @@ function writeTemporary(pathname: string, content: string | Buffer, mode: number
 /** Short, so that a target name of 255 bytes still leaves room for it. */
 function temporaryName(): string {
   return `.tw-${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
-}
-
-function lstatOrUndefined(pathname: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(pathname);
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT') return undefined;
-    throw error;
-  }
 }
 
 function fromOpenError(error: unknown, resolved: ConfinedPath): unknown {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { WorkspaceError } from './workspace-error.js';
 
 /** The errno code of a Node.js file-system error (`ENOENT`, `ELOOP`, ...), if it is one. */
@@ -50,5 +51,15 @@ function describe(code: string): string {
     case 'EEXIST': return 'an entry appeared';
     case 'ENOTEMPTY': return 'a directory gained entries';
     default: return code;
+  }
+}
+
+/** lstat, or undefined when nothing is there (other failures are thrown). */
+export function lstatOrUndefined(pathname: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(pathname);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return undefined;
+    throw error;
   }
 }
