@@ -8,6 +8,12 @@ export interface RegisteredTool {
    * they are spread into the function's positional parameters in `declaration.parameterOrder`.
    */
   invoke(args: Readonly<Record<string, unknown>>): Promise<unknown>;
+  /**
+   * The text the model reads for a successful output (numbered lines, an exit code and output
+   * blocks, one line per match), when it should differ from the output's JSON. Hosts still get the
+   * structured output (MCP `structuredContent`, the AI SDK's `toModelOutput`).
+   */
+  renderForModel?(output: unknown): string;
 }
 
 type AnyFunction = (...args: unknown[]) => unknown;

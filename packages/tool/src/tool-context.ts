@@ -26,6 +26,18 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** Streams a partial result; cheap to call often (the executor throttles delivery). */
   progress(update: ToolProgress): void;
+  /**
+   * How much model-facing text the executor passes on uncut. A tool that can produce more (a long
+   * file, a large listing) returns at most this much and says how to get the rest, so the
+   * executor's own truncation stays a safety net. Absent outside an executor.
+   */
+  outputBudget?: OutputBudget;
+}
+
+/** The size of the text the model will read back from one call. */
+export interface OutputBudget {
+  /** UTF-16 characters of model-facing text (the executor's truncation limit). */
+  maxChars: number;
 }
 
 const storage = new AsyncLocalStorage<ToolCallContext>();
