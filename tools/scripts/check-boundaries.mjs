@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Module boundaries between packages, read from each package's `nx.tags` (the same tags `nx graph` shows):
 // a package may import only packages of a lower layer, and runtime packages never import `typescript`.
+// Dependencies agree with imports both ways: an imported package is declared, and a declared one is imported.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -24,13 +25,17 @@ for (const dir of fs.readdirSync(path.join(root, 'packages'))) {
 
 const problems = [];
 for (const [name, pkg] of packages) {
+  const imported = new Set();
   for (const file of walk(path.join(pkg.dir, 'src'))) {
     if (file.endsWith('.test.ts')) continue;
     const text = fs.readFileSync(file, 'utf8');
     // The compiler's own pre-processor finds imports, exports, dynamic imports and requires (not strings).
     const { importedFiles } = ts.preProcessFile(text, true, true);
-    for (const { fileName: spec } of importedFiles) {
+    // Files a package loads by resolving a path inside another package (a grammar's .wasm) count as imports.
+    const resolved = [...text.matchAll(/require\.resolve\(\s*['"]([^'"]+)['"]/g)].map((m) => ({ fileName: m[1] }));
+    for (const { fileName: spec } of [...importedFiles, ...resolved]) {
       const target = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+      imported.add(target);
       const where = `${path.relative(root, file)}: imports '${spec}'`;
       if (packages.has(target) && target !== name) {
         const dep = packages.get(target);
@@ -39,6 +44,12 @@ for (const [name, pkg] of packages) {
         if (!(target in declared)) problems.push(`${where}, but ${name} does not list it in dependencies`);
       }
       if (pkg.runtime && BUILD_ONLY.has(target)) problems.push(`${where}: runtime packages never load the compiler`);
+    }
+  }
+  const manifestFile = path.relative(root, path.join(pkg.dir, 'package.json'));
+  for (const field of ['dependencies', 'peerDependencies']) {
+    for (const dep of Object.keys(pkg.manifest[field] ?? {})) {
+      if (!imported.has(dep)) problems.push(`${manifestFile}: lists '${dep}' in ${field}, but no source file of ${name} imports it`);
     }
   }
 }
