@@ -1,27 +1,26 @@
-/** How dangerous a call is; drives approval and parallelism (seed 000: SafetyTier). */
+/** How dangerous a call is; drives approval and parallelism. */
 export type SafetyTier = 'read-only' | 'side-effecting' | 'privileged';
 export const SAFETY_TIERS: readonly SafetyTier[] = ['read-only', 'side-effecting', 'privileged'];
 
-/** Declared side effects (seed 001: SideEffect). */
+/** Declared side effects. */
 export type SideEffect = 'fs-read' | 'fs-write' | 'net-read' | 'net-write' | 'db-read' | 'db-write' | 'process-spawn' | 'none';
 export const SIDE_EFFECTS: readonly SideEffect[] = ['fs-read', 'fs-write', 'net-read', 'net-write', 'db-read', 'db-write', 'process-spawn', 'none'];
 
-/** Determinism levels (seed 001: DeterminismLevel); decides whether an output may be cached and replayed. */
+/** Determinism levels; decides whether an output may be cached and replayed. */
 export type Determinism = 'pure' | 'deterministic' | 'maybe' | 'non-deterministic';
 export const DETERMINISM_LEVELS: readonly Determinism[] = ['pure', 'deterministic', 'maybe', 'non-deterministic'];
 
-/** Built-in tool groups (seed 004); any other non-empty identifier is a user group. */
+/** Built-in tool groups; any other non-empty identifier is a user group. */
 export type BuiltinToolGroup = 'search' | 'edit' | 'exec' | 'subtask' | 'meta';
-export const BUILTIN_TOOL_GROUPS: readonly BuiltinToolGroup[] = ['search', 'edit', 'exec', 'subtask', 'meta'];
 export type ToolGroup = BuiltinToolGroup | (string & {});
 
-/** Network limits of one call (seed 001: NetworkBounds). */
+/** Network limits of one call. */
 export interface NetworkBounds {
   maxRequests?: number;
   maxBytes?: number;
 }
 
-/** Resource limits of one call (seed 001: ResourceBounds). */
+/** Resource limits of one call. */
 export interface ResourceBounds {
   timeoutMs: number;
   maxMemoryBytes?: number;

@@ -24,7 +24,7 @@ export interface ToolCallContext {
   workspace?: string;
   /** Aborted at the deadline, on cancellation, or when the user interrupts. */
   signal: AbortSignal;
-  /** Streams a partial result; cheap to call often (the executor throttles delivery). */
+  /** Streams a partial result to the executor's `tool_call_update` listeners (a no-op when none is attached). */
   progress(update: ToolProgress): void;
   /**
    * How much model-facing text the executor passes on uncut. A tool that can produce more (a long
