@@ -9,19 +9,19 @@ import { createIncrementalAnalyzer, toTsDiagnostic } from '@toolwright/transform
  */
 export function decorateLanguageService(service: ts.LanguageService, log: (message: string) => void, options: { strictJson?: boolean } = {}): ts.LanguageService {
   const analyze = createIncrementalAnalyzer(options.strictJson ? { strictJson: true } : {});
-  const proxy: ts.LanguageService = Object.create(null);
+  const proxy = Object.create(null) as ts.LanguageService;
   for (const key of Object.keys(service) as (keyof ts.LanguageService)[]) {
-    const member = service[key];
-    (proxy as unknown as Record<string, unknown>)[key] = typeof member === 'function' ? (member as Function).bind(service) : member;
+    const member: unknown = Reflect.get(service, key);
+    (proxy as unknown as Record<string, unknown>)[key] = typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(service) : member;
   }
   proxy.getSemanticDiagnostics = (fileName) => {
     const own = service.getSemanticDiagnostics(fileName);
     try {
       const program = service.getProgram();
       if (!program) return own;
-      const extra = analyze(program as unknown as Parameters<typeof analyze>[0]).diagnostics
+      const extra = analyze(program).diagnostics
         .filter((d) => d.file.fileName === fileName)
-        .map((d) => toTsDiagnostic(d) as unknown as ts.Diagnostic);
+        .map((d) => toTsDiagnostic(d));
       return [...own, ...extra];
     } catch (error) {
       // An editor must keep working whatever the plugin meets: log and fall back to TypeScript's own diagnostics.

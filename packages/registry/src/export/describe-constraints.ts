@@ -13,18 +13,18 @@ export function describeDropped(schema: JsonSchema, keywords: readonly (keyof Js
       case 'default': notes.push(`default: ${show(value as JsonValue)}`); break;
       case 'examples': notes.push(`e.g. ${(value as JsonValue[]).map(show).join(', ')}`); break;
       case 'deprecated': if (value === true) notes.push('deprecated'); break;
-      case 'minLength': notes.push(`at least ${String(value)} character${value === 1 ? '' : 's'}`); break;
-      case 'maxLength': notes.push(`at most ${String(value)} characters`); break;
-      case 'minItems': notes.push(`at least ${String(value)} item${value === 1 ? '' : 's'}`); break;
-      case 'maxItems': notes.push(`at most ${String(value)} items`); break;
+      case 'minLength': notes.push(`at least ${text(value)} character${value === 1 ? '' : 's'}`); break;
+      case 'maxLength': notes.push(`at most ${text(value)} characters`); break;
+      case 'minItems': notes.push(`at least ${text(value)} item${value === 1 ? '' : 's'}`); break;
+      case 'maxItems': notes.push(`at most ${text(value)} items`); break;
       case 'uniqueItems': if (value === true) notes.push('items must be unique'); break;
-      case 'pattern': notes.push(`must match /${String(value)}/`); break;
-      case 'format': notes.push(`format: ${String(value)}`); break;
-      case 'minimum': notes.push(`≥ ${String(value)}`); break;
-      case 'maximum': notes.push(`≤ ${String(value)}`); break;
-      case 'exclusiveMinimum': notes.push(`> ${String(value)}`); break;
-      case 'exclusiveMaximum': notes.push(`< ${String(value)}`); break;
-      case 'multipleOf': notes.push(`a multiple of ${String(value)}`); break;
+      case 'pattern': notes.push(`must match /${text(value)}/`); break;
+      case 'format': notes.push(`format: ${text(value)}`); break;
+      case 'minimum': notes.push(`≥ ${text(value)}`); break;
+      case 'maximum': notes.push(`≤ ${text(value)}`); break;
+      case 'exclusiveMinimum': notes.push(`> ${text(value)}`); break;
+      case 'exclusiveMaximum': notes.push(`< ${text(value)}`); break;
+      case 'multipleOf': notes.push(`a multiple of ${text(value)}`); break;
       case 'title': break;
       default: notes.push(`${keyword}: ${show(value as JsonValue)}`);
     }
@@ -41,4 +41,9 @@ export function withNotes(description: string | undefined, notes: readonly strin
 
 function show(value: JsonValue): string {
   return JSON.stringify(value);
+}
+
+/** A number or string as itself (`at most 80 characters`, `/^a+$/`); anything else as its JSON. */
+function text(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : show(value as JsonValue);
 }
