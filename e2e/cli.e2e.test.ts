@@ -57,6 +57,29 @@ describe('toolwright emit', () => {
     expect(fs.existsSync(path.join(dir, 'tools.json'))).toBe(false);
   });
 
+  it('--keep-going reports the refused tools, still writes those that compiled and exits 1', () => {
+    const dir = project('broken-project', 'keep-going');
+    fs.writeFileSync(path.join(dir, 'src', 'good.ts'), [
+      "import { tool } from '@toolwright/tool';",
+      '/** Says hello. */',
+      'export const hello = tool(async function hello(name: string) { return `hello ${name}`; });',
+    ].join('\n'));
+    const strict = toolwright(['emit'], dir);
+    expect(strict.status).toBe(1);
+    expect(strict.output).toContain('nothing was written');
+    expect(fs.existsSync(path.join(dir, 'tools.json'))).toBe(false);
+
+    const result = toolwright(['emit', '--keep-going', '--module', 'src/tools.gen.ts', '--out', 'tools.json'], dir);
+    expect(result.status).toBe(1);
+    expect(result.output).toContain('error TW1002');
+    expect(result.output).toContain('--keep-going: writing the 1 tool that compiled (refused: schedule, runGeneric).');
+    expect(result.output).toMatch(/1 tool from 2 files in \d+ ms, 2 refused\n$/);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'tools.json'), 'utf8'));
+    expect(manifest.map((d: { name: string }) => d.name)).toEqual(['hello']);
+    const generated = fs.readFileSync(path.join(dir, 'src', 'tools.gen.ts'), 'utf8');
+    expect(generated).toContain('export const toolNames = ["hello"] as const;');
+  });
+
   it('--module writes a module that attaches the declarations in a build with no transformer', () => {
     const dir = project('basic-project', 'module');
     expect(toolwright(['emit', '--module', 'src/tools.gen.ts'], dir).status).toBe(0);
