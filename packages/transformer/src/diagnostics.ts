@@ -168,6 +168,8 @@ export const DIAGNOSTICS = {
       wrongReference: { problem: 'applies to {kind} values, but this is a reference', hint: 'Remove @{tag} or move it to a {kind} property.' },
       wrongUnion: { problem: 'applies to {kind} values, but this is a union', hint: 'Remove @{tag} or move it to a {kind} property.' },
       wrongAnyJson: { problem: 'applies to {kind} values, but this accepts any JSON value', hint: 'Remove @{tag} or give the value a {kind} type.' },
+      notNullable: { problem: 'says the value may be null, but {actual} does not admit null', hint: "Write `| null` in the type (`string | null`), so the tool's code handles null too; the tag alone would let the model send a value the code does not expect." },
+      refUnsupported: { problem: 'is not supported', hint: 'Named types are inlined, and only recursive types become `$defs` entries, named after the type: remove @{tag} (rename the type to rename its definition).' },
       wireUnknownParameter: { problem: "names no parameter: '{value}'", hint: 'Write it as `@wire <parameter> <argument name>`.' },
       wireMissingName: { problem: 'needs an argument name', hint: 'Write `@wire <parameter> <argument name>` in the tool\'s JSDoc, or `/** @wire <argument name> */` before the parameter.' },
     },
