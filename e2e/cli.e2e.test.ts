@@ -118,6 +118,26 @@ describe('toolwright emit', () => {
     expect(bad.output).toContain("bad-args.ts(5,48): error TS2322: Type 'number' is not assignable to type 'string'");
   });
 
+  it('--module types a flattened tool\'s argument object as its options type', () => {
+    const dir = project('basic-project', 'toolargs-flat');
+    fs.writeFileSync(path.join(dir, 'src', 'scrape.ts'), [
+      "import { tool } from '@toolwright/tool';",
+      'export interface ScrapeOptions { url: string; onlyMainContent?: boolean }',
+      '/** Scrapes one page. */',
+      'export const scrapePage = tool(async function scrapePage(options?: Partial<ScrapeOptions>) { return options?.url; }, { flatten: true });',
+    ].join('\n'));
+    expect(toolwright(['emit', '--module', 'src/tools.gen.ts'], dir).status).toBe(0);
+    const tsc = path.join(BIN, '..', 'typescript', 'bin', 'tsc');
+    fs.writeFileSync(path.join(dir, 'src', 'use-args.ts'), [
+      "import type { ToolArgs } from '@toolwright/tool';", "import { scrapePage } from './scrape.js';", "import './tools.gen.js';",
+      "export const byName: ToolArgs<'scrape_page'> = { url: 'https://example.com', onlyMainContent: true };",
+      'export const byType: ToolArgs<typeof scrapePage> = {};',
+      "export const wrong: ToolArgs<'scrape_page'> = { url: 7 };",
+    ].join('\n'));
+    const checked = run(process.execPath, [tsc, '-p', '.', '--noEmit'], dir);
+    expect(checked.output.trim().split('\n')).toEqual([expect.stringContaining("use-args.ts(6,49): error TS2322: Type 'number' is not assignable to type 'string'")]);
+  });
+
   it('answers usage errors with exit code 2 and a clear message', () => {
     expect(toolwright(['frobnicate'], BASIC)).toMatchObject({ status: 2, output: expect.stringContaining("Unknown command 'frobnicate'") });
     expect(toolwright(['emit', '--project', 'missing.json'], BASIC)).toMatchObject({ status: 2, output: expect.stringContaining('Cannot find a tsconfig') });
