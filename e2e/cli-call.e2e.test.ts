@@ -174,3 +174,32 @@ describe('toolwright list', () => {
     expect(result.stderr).toContain('openai-strict');
   });
 });
+
+describe('a flattened tool, compiled and called', () => {
+  it('declares its options object\'s properties as arguments and receives one object built from them', () => {
+    const dir = copyProject('basic-project', 'flatten');
+    temporary.push(dir);
+    fs.writeFileSync(path.join(dir, 'src', 'scrape.ts'), [
+      "import { tool } from '@toolwright/tool';",
+      '/** What to scrape. */',
+      'export interface ScrapeOptions {',
+      '  /** The page. @format uri */',
+      '  url: string;',
+      '  /** Keep only the main content. */',
+      '  onlyMainContent?: boolean;',
+      '}',
+      '/** Scrapes one page. */',
+      'export const scrapePage = tool(async function scrapePage(options: ScrapeOptions) {',
+      '  return { received: options, count: arguments.length };',
+      "}, { flatten: true, tier: 'read-only' });",
+    ].join('\n'));
+    const listed = toolwright(['list', '-p', 'tsconfig.json', '--no-core', '--format', 'openai-strict'], dir);
+    expect(listed.status, listed.stderr).toBe(0);
+    const declared = json(listed.stdout).find((t: any) => t.function.name === 'scrape_page');
+    expect(Object.keys(declared.function.parameters.properties)).toEqual(['url', 'onlyMainContent']);
+
+    const result = toolwright(['call', 'scrape_page', '--args', '{"url":"https://example.com"}', '-p', 'tsconfig.json', '--audit', 'none'], dir);
+    expect(result.status, result.stderr).toBe(0);
+    expect(json(result.stdout).output).toEqual({ received: { url: 'https://example.com' }, count: 1 });
+  });
+});

@@ -57,6 +57,29 @@ describe('toolwright emit', () => {
     expect(fs.existsSync(path.join(dir, 'tools.json'))).toBe(false);
   });
 
+  it('--keep-going reports the refused tools, still writes those that compiled and exits 1', () => {
+    const dir = project('broken-project', 'keep-going');
+    fs.writeFileSync(path.join(dir, 'src', 'good.ts'), [
+      "import { tool } from '@toolwright/tool';",
+      '/** Says hello. */',
+      'export const hello = tool(async function hello(name: string) { return `hello ${name}`; });',
+    ].join('\n'));
+    const strict = toolwright(['emit'], dir);
+    expect(strict.status).toBe(1);
+    expect(strict.output).toContain('nothing was written');
+    expect(fs.existsSync(path.join(dir, 'tools.json'))).toBe(false);
+
+    const result = toolwright(['emit', '--keep-going', '--module', 'src/tools.gen.ts', '--out', 'tools.json'], dir);
+    expect(result.status).toBe(1);
+    expect(result.output).toContain('error TW1002');
+    expect(result.output).toContain('--keep-going: writing the 1 tool that compiled (refused: schedule, runGeneric).');
+    expect(result.output).toMatch(/1 tool from 2 files in \d+ ms, 2 refused\n$/);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'tools.json'), 'utf8'));
+    expect(manifest.map((d: { name: string }) => d.name)).toEqual(['hello']);
+    const generated = fs.readFileSync(path.join(dir, 'src', 'tools.gen.ts'), 'utf8');
+    expect(generated).toContain('export const toolNames = ["hello"] as const;');
+  });
+
   it('--module writes a module that attaches the declarations in a build with no transformer', () => {
     const dir = project('basic-project', 'module');
     expect(toolwright(['emit', '--module', 'src/tools.gen.ts'], dir).status).toBe(0);
@@ -93,6 +116,26 @@ describe('toolwright emit', () => {
     const bad = run(process.execPath, [tsc, '-p', '.', '--noEmit'], dir);
     expect(bad.output).toContain("bad-args.ts(4,14): error TS2741: Property 'path' is missing");
     expect(bad.output).toContain("bad-args.ts(5,48): error TS2322: Type 'number' is not assignable to type 'string'");
+  });
+
+  it('--module types a flattened tool\'s argument object as its options type', () => {
+    const dir = project('basic-project', 'toolargs-flat');
+    fs.writeFileSync(path.join(dir, 'src', 'scrape.ts'), [
+      "import { tool } from '@toolwright/tool';",
+      'export interface ScrapeOptions { url: string; onlyMainContent?: boolean }',
+      '/** Scrapes one page. */',
+      'export const scrapePage = tool(async function scrapePage(options?: Partial<ScrapeOptions>) { return options?.url; }, { flatten: true });',
+    ].join('\n'));
+    expect(toolwright(['emit', '--module', 'src/tools.gen.ts'], dir).status).toBe(0);
+    const tsc = path.join(BIN, '..', 'typescript', 'bin', 'tsc');
+    fs.writeFileSync(path.join(dir, 'src', 'use-args.ts'), [
+      "import type { ToolArgs } from '@toolwright/tool';", "import { scrapePage } from './scrape.js';", "import './tools.gen.js';",
+      "export const byName: ToolArgs<'scrape_page'> = { url: 'https://example.com', onlyMainContent: true };",
+      'export const byType: ToolArgs<typeof scrapePage> = {};',
+      "export const wrong: ToolArgs<'scrape_page'> = { url: 7 };",
+    ].join('\n'));
+    const checked = run(process.execPath, [tsc, '-p', '.', '--noEmit'], dir);
+    expect(checked.output.trim().split('\n')).toEqual([expect.stringContaining("use-args.ts(6,49): error TS2322: Type 'number' is not assignable to type 'string'")]);
   });
 
   it('answers usage errors with exit code 2 and a clear message', () => {

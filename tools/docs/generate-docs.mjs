@@ -81,7 +81,8 @@ function typeMappingPage() {
       const declarations = Array.isArray(expected) ? expected : [expected];
       lines.push(`### ${name}\n`, '```ts', source, '```', '');
       for (const d of declarations) {
-        lines.push(`\`${d.name}\` parameters${d.returns ? ' and result' : ''}:`, '', '```json', JSON.stringify(d.returns ? { parameters: d.parameters, returns: d.returns } : d.parameters, null, 2), '```', '');
+        const flattened = d.argumentPassing === 'object' ? ' (flattened: the function receives one object holding these arguments)' : '';
+        lines.push(`\`${d.name}\` parameters${d.returns ? ' and result' : ''}${flattened}:`, '', '```json', JSON.stringify(d.returns ? { parameters: d.parameters, returns: d.returns } : d.parameters, null, 2), '```', '');
       }
       const warnings = path.join(dir, 'expected.diagnostics.txt');
       if (fs.existsSync(warnings)) lines.push('Warnings:', '', '```text', fs.readFileSync(warnings, 'utf8').trimEnd(), '```', '');

@@ -24,6 +24,8 @@ Commands:
                                      for builds that do not run TypeScript transformers
           --check                    fail when the files on disk differ (CI drift check)
           --watch                    re-emit after every change
+          --keep-going               when some tools are refused, report them and still write
+                                     the tools that compiled (the exit code is still 1)
   build   Compile a project like tsc -p, with Toolwright's transformers (no ts-patch needed):
           the emitted JavaScript carries every declaration; bad tools fail the build.
           --project, -p <tsconfig>   project to build (default: tsconfig.json)
@@ -129,12 +131,14 @@ async function runEmit(args: readonly string[], io: { out: (s: string) => void; 
     module: { type: 'string' },
     check: { type: 'boolean', default: false },
     watch: { type: 'boolean', default: false },
+    'keep-going': { type: 'boolean', default: false },
   });
   const options = {
     project: values.project as string,
     ...(values.out !== undefined ? { out: values.out as string } : {}),
     ...(values.module !== undefined ? { module: values.module as string } : {}),
     check: values.check as boolean,
+    keepGoing: values['keep-going'] as boolean,
   };
   const log = (line: string) => io.err(`${line}\n`);
   preloadTypeScript();

@@ -35,9 +35,10 @@ export function renderModule(entries: readonly ModuleEntry[], moduleFile: string
     const [binding, ...rest] = exportName.split('.');
     const target = [localFor(fileName, binding!), ...rest].join('.');
     lines.push(`attachToolDeclaration(${target}, ${JSON.stringify(declaration)});`);
-    const fields = declaration.parameterOrder.map((name, index) =>
-      `${propertyKey(name)}${declaration.parameters.required.includes(name) ? '' : '?'}: Parameters<typeof ${target}>[${index}]`);
-    argTypes.push(`    ${propertyKey(declaration.name)}: { fn: typeof ${target}; args: { ${fields.join('; ')} } };`);
+    // A flattened tool's argument object is its one parameter's type (the object it receives).
+    const args = declaration.argumentPassing === 'object' ? `NonNullable<Parameters<typeof ${target}>[0]>` : `{ ${declaration.parameterOrder.map((name, index) =>
+      `${propertyKey(name)}${declaration.parameters.required.includes(name) ? '' : '?'}: Parameters<typeof ${target}>[${index}]`).join('; ')} }`;
+    argTypes.push(`    ${propertyKey(declaration.name)}: { fn: typeof ${target}; args: ${args} };`);
   }
   const importLines = [...imports.entries()].map(([specifier, bindings]) => {
     const names = [...bindings.entries()].map(([binding, local]) => (binding === 'default' ? `default as ${local}` : `${binding} as ${local}`));

@@ -5,7 +5,8 @@ export interface RegisteredTool {
   readonly declaration: ToolDeclaration;
   /**
    * Calls the implementation. `args` must already be validated against `declaration.parameters`;
-   * they are spread into the function's positional parameters in `declaration.parameterOrder`.
+   * they are spread into the function's positional parameters in `declaration.parameterOrder`, or,
+   * for a flattened tool (`argumentPassing: 'object'`), passed as one object holding them.
    */
   invoke(args: Readonly<Record<string, unknown>>): Promise<unknown>;
   /**
@@ -21,11 +22,12 @@ type AnyFunction = (...args: unknown[]) => unknown;
 /** Adapts a function (optionally bound to a toolkit instance) to the `RegisteredTool` shape. */
 export function fromFunction(declaration: ToolDeclaration, fn: AnyFunction, self?: object): RegisteredTool {
   const order = declaration.parameterOrder;
+  const asObject = declaration.argumentPassing === 'object';
   return {
     declaration,
     invoke: (args) => {
-      const values = new Array<unknown>(order.length);
-      for (let i = 0; i < order.length; i++) values[i] = args[order[i]!];
+      const values = asObject ? [argumentObject(args, order)] : new Array<unknown>(order.length);
+      if (!asObject) for (let i = 0; i < order.length; i++) values[i] = args[order[i]!];
       try {
         return Promise.resolve(fn.apply(self, values));
       } catch (error) {
@@ -33,6 +35,16 @@ export function fromFunction(declaration: ToolDeclaration, fn: AnyFunction, self
       }
     },
   };
+}
+
+/**
+ * The one object a flattened tool receives: a fresh object with the declared arguments that were
+ * sent (absent ones stay absent, so destructuring defaults apply), in declaration order.
+ */
+function argumentObject(args: Readonly<Record<string, unknown>>, order: readonly string[]): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  for (const name of order) if (Object.hasOwn(args, name) && args[name] !== undefined) object[name] = args[name];
+  return object;
 }
 
 /**

@@ -19,7 +19,7 @@ export {
   DEFAULT_TIER,
   DEFAULT_DETERMINISM,
 } from './tool-metadata.js';
-export type { ToolDeclaration, ToolSource } from './tool-declaration.js';
+export type { ArgumentPassing, ToolDeclaration, ToolSource } from './tool-declaration.js';
 export type { Integer } from './integer.js';
 export { WIRE_NAME_PATTERN, toSnakeCase } from './wire-name.js';
 export { parseDuration, parseSize } from './units.js';

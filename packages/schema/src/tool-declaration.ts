@@ -11,6 +11,9 @@ export interface ToolSource {
   form: 'wrapper' | 'decorator' | 'jsdoc';
 }
 
+/** How a tool's function receives its arguments: see {@link ToolDeclaration.argumentPassing}. */
+export type ArgumentPassing = 'positional' | 'object';
+
 /** The function declaration of one tool: what the model is shown and what the executor enforces. */
 export interface ToolDeclaration {
   name: string;
@@ -18,8 +21,18 @@ export interface ToolDeclaration {
   parameters: ParametersSchema;
   /** Schema of the resolved value of the returned Promise; absent for `Promise<void>`. */
   returns?: JsonSchema;
-  /** Parameter names in declaration order: how an argument object is spread into a call. */
+  /**
+   * Argument names in declaration order. Positional tools: how the argument object is spread into
+   * the function's parameters. Flattened tools: the properties of the one options object.
+   */
   parameterOrder: string[];
+  /**
+   * How the function receives the validated arguments: spread into its parameters in
+   * `parameterOrder` (`'positional'`, the default when absent), or as one object holding the
+   * arguments (`'object'`: a tool written with the `flatten` option, whose one parameter is an
+   * options object whose properties are the declared arguments).
+   */
+  argumentPassing?: ArgumentPassing;
   metadata: ToolMetadata;
   source?: ToolSource;
 }

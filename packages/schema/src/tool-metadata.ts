@@ -64,6 +64,12 @@ export interface ToolOptions {
   maxNetworkBytes?: string | number;
   parallel?: boolean;
   tags?: string[];
+  /**
+   * The tool's one parameter is an options object whose properties are the declared arguments (as
+   * published MCP servers expose them): `scrape(options: ScrapeOptions)` declares `url`, `formats`, ...
+   * rather than one `options` argument, and receives the object built from them.
+   */
+  flatten?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

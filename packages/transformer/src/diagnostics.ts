@@ -60,7 +60,7 @@ export const DIAGNOSTICS = {
   destructuredParameter: {
     code: 1003, category: 'error',
     message: "A destructured parameter has no name for the model to use in tool '{tool}'.",
-    hint: 'Take a named parameter (e.g. `options: Options`) and destructure it inside the body.',
+    hint: 'Take a named parameter (e.g. `options: Options`) and destructure it inside the body, or give the tool the `flatten` option to declare the properties of an object pattern as its arguments.',
   },
   restParameter: {
     code: 1004, category: 'error',
@@ -168,6 +168,8 @@ export const DIAGNOSTICS = {
       wrongReference: { problem: 'applies to {kind} values, but this is a reference', hint: 'Remove @{tag} or move it to a {kind} property.' },
       wrongUnion: { problem: 'applies to {kind} values, but this is a union', hint: 'Remove @{tag} or move it to a {kind} property.' },
       wrongAnyJson: { problem: 'applies to {kind} values, but this accepts any JSON value', hint: 'Remove @{tag} or give the value a {kind} type.' },
+      notNullable: { problem: 'says the value may be null, but {actual} does not admit null', hint: "Write `| null` in the type (`string | null`), so the tool's code handles null too; the tag alone would let the model send a value the code does not expect." },
+      refUnsupported: { problem: 'is not supported', hint: 'Named types are inlined, and only recursive types become `$defs` entries, named after the type: remove @{tag} (rename the type to rename its definition).' },
       wireUnknownParameter: { problem: "names no parameter: '{value}'", hint: 'Write it as `@wire <parameter> <argument name>`.' },
       wireMissingName: { problem: 'needs an argument name', hint: 'Write `@wire <parameter> <argument name>` in the tool\'s JSDoc, or `/** @wire <argument name> */` before the parameter.' },
     },
@@ -190,6 +192,45 @@ export const DIAGNOSTICS = {
     reasons: {
       pattern: { problem: 'does not match ^[a-zA-Z0-9_.-]{1,64}$', hint: 'Providers reject other property names: use letters, digits, `_`, `.` and `-`, at most 64 characters.' },
       duplicate: { problem: "is already the argument name of parameter '{other}'", hint: 'Give each parameter its own argument name with `@wire`.' },
+    },
+  },
+  invalidFlatten: {
+    code: 1019, category: 'error',
+    message: "Tool '{tool}' cannot be flattened: {problem}.",
+    hint: '{hint}',
+    reasons: {
+      parameterCount: {
+        problem: 'it has {count} parameters, and flattening needs exactly one options object',
+        hint: 'Take one parameter whose type is an object (`options: ScrapeOptions`), or remove the `flatten` option.',
+      },
+      notObject: {
+        problem: "parameter '{param}' has type '{type}', which is not an object with named properties",
+        hint: 'Flatten a parameter whose type is an interface or an object type, or remove the `flatten` option.',
+      },
+      union: {
+        problem: "parameter '{param}' has type '{type}', a union, and the declared arguments must be one object",
+        hint: 'Providers require the arguments to be one object: take the alternatives as a property (`{ target: A | B }`), or write one object type whose properties are optional.',
+      },
+      openObject: {
+        problem: "parameter '{param}' has type '{type}', which accepts properties of any name",
+        hint: 'Flattened arguments need names: list the properties in the type, or take the map as a property (`{ headers: Record<string, string> }`).',
+      },
+      optionalWithRequired: {
+        problem: "parameter '{param}' is optional but its properties {properties} are required",
+        hint: 'A flattened tool always receives an object (`{}` when no argument is sent): make the parameter required, or the properties optional.',
+      },
+      initializer: {
+        problem: "the default of parameter '{param}' would never be used: the tool always receives the object built from the arguments",
+        hint: 'Remove the default (`= {}` is allowed) and give properties their defaults with `@default`, or in a destructuring pattern.',
+      },
+      wireTag: {
+        problem: "parameter '{param}' is not an argument of its own, so `@wire` does not apply to it",
+        hint: "The arguments are the object's property names: name the property as the model should send it (`'max-results'?: number`).",
+      },
+      argumentName: {
+        problem: "property '{name}' is an argument name that does not match ^[a-zA-Z0-9_.-]{1,64}$",
+        hint: 'Providers reject other argument names: rename the property (letters, digits, `_`, `.` and `-`, at most 64 characters).',
+      },
     },
   },
   missingDescription: {

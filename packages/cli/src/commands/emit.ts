@@ -15,6 +15,11 @@ export interface EmitOptions {
   check?: boolean;
   module?: string;
   cwd?: string;
+  /**
+   * When some tools are refused, still write the declarations of every tool that compiled (the
+   * diagnostics are reported and the result still counts the errors, so the build fails).
+   */
+  keepGoing?: boolean;
 }
 
 export interface EmitResult {
@@ -55,9 +60,14 @@ export function writeOutputs(
     toolCount: declarations.length, fileCount: analysis.fileCount, errorCount, warningCount,
     elapsedMs: performance.now() - started, report,
   });
-  if (errorCount > 0) {
+  const refused = analysis.tools.flatMap((t) => (t.declaration ? [] : [t.candidate.functionName]));
+  if (errorCount > 0 && !options.keepGoing) {
     log(`Found ${errorCount} error${errorCount === 1 ? '' : 's'} in tool declarations; nothing was written.`);
     return result();
+  }
+  if (errorCount > 0) {
+    const names = refused.length > 0 ? ` (refused: ${refused.join(', ')})` : '';
+    log(`Found ${errorCount} error${errorCount === 1 ? '' : 's'} in tool declarations; --keep-going: writing the ${declarations.length} tool${declarations.length === 1 ? '' : 's'} that compiled${names}.`);
   }
 
   const outputs: { file: string; content: string }[] = [];
@@ -84,6 +94,6 @@ export function writeOutputs(
     fs.renameSync(temporary, file);
   }
   const summary = result();
-  log(`${summary.toolCount} tool${summary.toolCount === 1 ? '' : 's'} from ${summary.fileCount} file${summary.fileCount === 1 ? '' : 's'} in ${Math.round(summary.elapsedMs)} ms${options.check ? ' (up to date)' : ''}`);
+  log(`${summary.toolCount} tool${summary.toolCount === 1 ? '' : 's'} from ${summary.fileCount} file${summary.fileCount === 1 ? '' : 's'} in ${Math.round(summary.elapsedMs)} ms${refused.length > 0 ? `, ${refused.length} refused` : ''}${options.check ? ' (up to date)' : ''}`);
   return summary;
 }

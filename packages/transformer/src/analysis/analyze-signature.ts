@@ -8,6 +8,7 @@ import { mapMember } from '../type-mappers/map-member.js';
 import type { SchemaCache } from '../type-mappers/schema-cache.js';
 import { createMapContext, mapTypeAt } from '../type-mappers/map-type.js';
 import { canonicalSchema } from './canonical-schema.js';
+import { flattenParameter } from './flatten-parameter.js';
 import type { JsDocReader } from './jsdoc-reader.js';
 import { literalDefault } from './literal-default.js';
 import type { Reporter } from './reporter.js';
@@ -76,7 +77,15 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
   const parameterOrder: string[] = [];
   const wireNames = readWireNames([doc, fnDoc], fn.parameters, docs, reporter, tool);
   const wireOwners = new Map<string, string>();
-  for (const parameter of fn.parameters) {
+  if (resolved.flatten) {
+    const flattened = flattenParameter(fn, tool, candidate.nameNode, { checker, reporter, context: parameterContext, definitions, wireNames });
+    if (flattened) {
+      Object.assign(properties, flattened.properties);
+      required.push(...flattened.required);
+      parameterOrder.push(...flattened.order);
+    }
+  }
+  for (const parameter of resolved.flatten ? [] : fn.parameters) {
     if (ts.isIdentifier(parameter.name) && parameter.name.text === 'this') {
       reporter.report('thisParameter', { tool }, parameter);
       continue;
@@ -147,6 +156,7 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
     description,
     parameters: canonicalSchema(parameters) as ParametersSchema,
     parameterOrder,
+    ...(resolved.flatten ? { argumentPassing: 'object' as const } : {}),
     metadata: resolved.metadata,
     source,
   };

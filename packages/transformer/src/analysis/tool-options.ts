@@ -13,7 +13,7 @@ type RawOptions = Map<keyof ToolOptions, { value: OptionValue; node: ts.Node }>;
 
 const OPTION_NAMES: readonly (keyof ToolOptions)[] = [
   'name', 'description', 'tier', 'timeout', 'group', 'version', 'sideEffects', 'capabilities', 'determinism',
-  'maxMemory', 'maxNetworkRequests', 'maxNetworkBytes', 'parallel', 'tags',
+  'maxMemory', 'maxNetworkRequests', 'maxNetworkBytes', 'parallel', 'tags', 'flatten',
 ];
 
 /** JSDoc tags accepted as options on every form; repeated list tags accumulate. */
@@ -21,8 +21,10 @@ const JSDOC_OPTION_TAGS: Record<string, keyof ToolOptions> = {
   name: 'name', tier: 'tier', timeout: 'timeout', group: 'group', version: 'version',
   sideEffects: 'sideEffects', sideEffect: 'sideEffects', capability: 'capabilities', capabilities: 'capabilities',
   determinism: 'determinism', maxMemory: 'maxMemory', maxNetworkRequests: 'maxNetworkRequests',
-  maxNetworkBytes: 'maxNetworkBytes', parallel: 'parallel', tag: 'tags', tags: 'tags',
+  maxNetworkBytes: 'maxNetworkBytes', parallel: 'parallel', tag: 'tags', tags: 'tags', flatten: 'flatten',
 };
+/** Flags written as a bare tag (`@parallel`, `@flatten`) or with `true`/`false`. */
+const FLAG_OPTIONS = new Set<keyof ToolOptions>(['parallel', 'flatten']);
 const LIST_OPTIONS = new Set<keyof ToolOptions>(['sideEffects', 'capabilities', 'tags']);
 
 /** Reads an options object literal; every value must be a literal, known by name. */
@@ -62,7 +64,7 @@ export function readOptionsTags(docs: DocInfo): RawOptions {
       const items = tag.text.split(/[\s,]+/).filter(Boolean);
       const previous = options.get(name)?.value;
       options.set(name, { value: [...(Array.isArray(previous) ? previous : []), ...items], node: tag.node });
-    } else if (name === 'parallel') {
+    } else if (FLAG_OPTIONS.has(name)) {
       options.set(name, { value: tag.text === '' ? true : tag.text === 'true' ? true : tag.text === 'false' ? false : tag.text, node: tag.node });
     } else {
       options.set(name, { value: /^\d+$/.test(tag.text) && name !== 'version' && name !== 'name' ? Number(tag.text) : tag.text, node: tag.node });
@@ -84,7 +86,7 @@ const problem = (reason: OptionReason, value?: OptionValue, args: Record<string,
   ({ problem: reason, args: value === undefined ? args : { value: String(value), ...args } });
 
 /** Merges raw options (literal over JSDoc), validates each, and fills in defaults. */
-export function resolveMetadata(sources: RawOptions[], reporter: Reporter): { metadata: ToolMetadata; name?: string; description?: string } {
+export function resolveMetadata(sources: RawOptions[], reporter: Reporter): { metadata: ToolMetadata; name?: string; description?: string; flatten?: true } {
   const merged: RawOptions = new Map();
   for (const source of sources) for (const [key, entry] of source) merged.set(key, entry);
   const get = <T>(key: keyof ToolOptions, check: (value: OptionValue) => Checked<T>): T | undefined => {
@@ -140,7 +142,13 @@ export function resolveMetadata(sources: RawOptions[], reporter: Reporter): { me
   }
   const name = get<string>('name', (v) => (typeof v === 'string' ? ok(v) : problem('nameNotString')));
   const description = get<string>('description', (v) => (typeof v === 'string' && v.trim() ? ok(v.trim()) : problem('emptyDescription')));
-  return { metadata, ...(name !== undefined ? { name } : {}), ...(description !== undefined ? { description } : {}) };
+  const flatten = get<boolean>('flatten', (v) => (typeof v === 'boolean' ? ok(v) : problem('notBoolean', v)));
+  return {
+    metadata,
+    ...(name !== undefined ? { name } : {}),
+    ...(description !== undefined ? { description } : {}),
+    ...(flatten ? { flatten: true as const } : {}),
+  };
 }
 
 function oneOf<T extends string>(value: OptionValue, allowed: readonly T[]): Checked<T> {

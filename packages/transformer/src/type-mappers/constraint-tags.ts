@@ -99,6 +99,20 @@ const TAG_RULES: Record<string, TagRule> = {
       schema.deprecated = true;
     },
   },
+  // Nullability comes from the type (`T | null`), which the tool's code sees too: the tag is only
+  // accepted where the type already admits null, never adds null on its own.
+  nullable: {
+    kind: 'any',
+    apply: (schema, tag, fail) => {
+      if (tag.text !== '' && tag.text !== 'true' && tag.text !== 'false') return fail('notFlag', { value: tag.text });
+      if (tag.text !== 'false' && !admitsNull(schema)) fail('notNullable', { actual: describeSchema(schema) });
+    },
+  },
+  // Other generators' `@ref` names a shared definition; ours inline named types (see DefinitionRegistry).
+  ref: {
+    kind: 'any',
+    apply: (_schema, _tag, fail) => fail('refUnsupported'),
+  },
 };
 
 /**
@@ -123,6 +137,22 @@ export function applyDocTags(schema: JsonSchema, docs: DocInfo, ctx: Pick<MapCon
     rule.apply(result, tag, fail);
   }
   return result;
+}
+
+function admitsNull(schema: JsonSchema): boolean {
+  if (schema.const !== undefined) return schema.const === null;
+  if (schema.enum) return schema.enum.includes(null);
+  if (schema.anyOf) return schema.anyOf.some(admitsNull);
+  if (schema.$ref) return false;
+  return schema.type === undefined || typesOf(schema).includes('null');
+}
+
+function describeSchema(schema: JsonSchema): string {
+  const types = typesOf(schema);
+  if (types.length > 0) return `type ${types.join(' | ')}`;
+  if (schema.const !== undefined) return `the constant ${JSON.stringify(schema.const)}`;
+  if (schema.enum) return `the values ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+  return schema.$ref ? `the reference ${schema.$ref}` : 'the union';
 }
 
 function setInteger(schema: JsonSchema): void {

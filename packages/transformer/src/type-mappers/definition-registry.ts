@@ -18,6 +18,7 @@ export class DefinitionRegistry {
   private readonly recursive = new Set<ts.Type>();
   private readonly names = new Map<ts.Type, string>();
   private readonly usedNames = new Set<string>();
+  private readonly edited = new WeakSet<JsonSchema>();
   /** `$ref`s handed out so far: a schema built while this changed depends on this registry. */
   references = 0;
 
@@ -43,6 +44,19 @@ export class DefinitionRegistry {
     this.definitions.set(name, schema);
     this.references++;
     return { $ref: `#/$defs/${name}` };
+  }
+
+  /**
+   * Applies `edit` to the finished definition of `type`, once per built definition: the docs of a
+   * recursive named type (`@default`, `@nullable`, constraints) belong to its definition, not to each `$ref`.
+   */
+  editDefinition(type: ts.Type, edit: (schema: JsonSchema) => JsonSchema): void {
+    const name = this.names.get(type);
+    const current = name === undefined || this.stack.includes(type) ? undefined : this.definitions.get(name);
+    if (!current || this.edited.has(current)) return;
+    const next = edit(current);
+    this.edited.add(next);
+    this.definitions.set(name!, next);
   }
 
   /** The collected `$defs`, sorted by name so output is stable. */

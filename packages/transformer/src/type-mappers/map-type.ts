@@ -89,7 +89,12 @@ export function mapTypeAt(type: ts.Type, position: TypePosition, root: RootMapOp
   const mapper = TYPE_MAPPERS.find((candidate) => candidate.supports(type, ctx));
   if (!mapper) return ctx.unsupported(type, 'notData');
   let schema = mapper.map(type, ctx);
-  for (const docs of [...namedTypeDocs(type, ctx), ...syntax.aliasDocs]) schema = withDocs(schema, docs, ctx);
+  const named = namedTypeDocs(type, ctx);
+  if (schema.$ref && named.some((docs) => docs.tags.length > 0)) {
+    // A recursive named type became a definition: its tags apply there (each reference shows the summary).
+    root.definitions.editDefinition(type, (definition) => named.reduce((result, docs) => applyDocTags(result, docs, ctx, { description: false }), definition));
+  }
+  for (const docs of [...named, ...syntax.aliasDocs]) schema = withDocs(schema, docs, ctx);
   return schema;
 }
 
