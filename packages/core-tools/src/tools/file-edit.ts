@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
-import { getToolContext, tool } from '@toolwright/tool';
+import { withModelRendering } from '@toolwright/registry';
+import { getToolContext, tool, type Integer } from '@toolwright/tool';
+import { headWithin, outputBudget } from '../model-text/output-budget.js';
 import { runRegexJob } from '../search/regex-worker.js';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { openForReading, readBounded, writeFileAtomic, type ConfinedPath } from '../workspace/confined-file.js';
@@ -16,8 +18,10 @@ export interface FileEditResult {
   replacements: number;
   /** How the text was found: `exact`, `tolerant` (whitespace forgiven), `regex`, or `created`. */
   matchedBy: 'exact' | 'tolerant' | 'regex' | 'created';
-  /** Unified diff of the change. */
+  /** Unified diff of the change, cut at a line when longer than the call's output budget. */
   diff: string;
+  /** Lines of the diff left out to fit the output budget. */
+  diffOmittedLines?: Integer;
   /** sha-256 of the new content (pass it as `expectedHash` to chain edits safely). */
   hash: string;
 }
@@ -28,6 +32,8 @@ const MAX_REGEX_INPUT = 1 << 20;
 export const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 /** Myers' diff is quadratic in the lines changed (20,000 changed lines take a minute): it gives up after this. */
 const DIFF_BUDGET_MS = 1_000;
+/** Room kept for the summary line and the note of what the diff left out. */
+const SUMMARY_ROOM = 400;
 
 /** Edits files inside the workspace by replacing text. */
 export class FileEditTool {
@@ -47,7 +53,7 @@ export class FileEditTool {
    * @param newText The replacement text, inserted exactly as given.
    * @param replaceAll Replace every occurrence instead of requiring exactly one.
    * @param mode `exact` (default) or `regex`.
-   * @param expectedHash The `hash` from your last `file_read` or `file_edit` of this file; the edit is refused if the file changed since.
+   * @param expectedHash The file's sha-256 as last seen (the `hash` in file_read's or file_edit's structured output); the edit is refused if the file changed since.
    */
   @tool({ tier: 'side-effecting', group: 'edit', sideEffects: ['fs-read', 'fs-write'], capabilities: ['fs.read', 'fs.write'], determinism: 'deterministic', timeout: '15s' })
   async fileEdit(path: string, oldText: string, newText: string, replaceAll: boolean = false, mode: 'exact' | 'regex' = 'exact', expectedHash?: string): Promise<FileEditResult> {
@@ -130,7 +136,10 @@ export class FileEditTool {
     this.env.readHashes?.set(absolute, hash);
     const diff = createTwoFilesPatch(`a/${relative}`, `b/${relative}`, before, after, '', '', { context: 3, timeout: DIFF_BUDGET_MS })
       ?? `(no diff: comparing the ${replacements === 1 ? 'change' : `${replacements} changes`} took longer than ${DIFF_BUDGET_MS / 1000} s; read the file with file_read to review it)`;
-    return { path: relative, replacements, matchedBy, diff, hash };
+    const shown = headWithin(diff, outputBudget() - SUMMARY_ROOM - relative.length);
+    if (shown === diff) return { path: relative, replacements, matchedBy, diff, hash };
+    const omitted = diff.slice(shown.length).split('\n').filter((line, i, all) => i < all.length - 1 || line !== '').length;
+    return { path: relative, replacements, matchedBy, diff: shown, diffOmittedLines: omitted, hash };
   }
 }
 
@@ -151,3 +160,22 @@ function mebibytes(bytes: number): string {
 function sha256(buffer: Buffer): string {
   return createHash('sha256').update(buffer).digest('hex');
 }
+
+const MATCHED_BY: Record<FileEditResult['matchedBy'], string> = {
+  exact: 'matched exactly', tolerant: 'matched ignoring whitespace differences', regex: 'matched by the regular expression', created: 'a new file',
+};
+
+/**
+ * A summary line, then the diff (and what it left out).
+ * @example "Edited src/a.ts: 1 replacement (matched exactly).\n--- a/src/a.ts\n+++ b/src/a.ts\n..."
+ */
+export function renderFileEdit(edit: FileEditResult): string {
+  const summary = edit.matchedBy === 'created' ? `Created ${edit.path}.`
+    : `Edited ${edit.path}: ${edit.replacements} replacement${edit.replacements === 1 ? '' : 's'} (${MATCHED_BY[edit.matchedBy]}).`;
+  const diff = edit.diff.endsWith('\n') ? edit.diff.slice(0, -1) : edit.diff;
+  const lines = [summary, diff];
+  if (edit.diffOmittedLines) lines.push(`[${edit.diffOmittedLines} more lines of the diff did not fit; read the file with file_read to review the change]`);
+  return lines.join('\n');
+}
+
+withModelRendering(FileEditTool.prototype.fileEdit, renderFileEdit);

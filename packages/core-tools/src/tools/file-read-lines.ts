@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { WorkspaceError } from '../workspace/workspace-error.js';
+import { modelSize } from '../model-text/output-budget.js';
 
 /** A page of numbered lines, read from an open file without loading the whole of it. */
 export interface LinePage {
@@ -18,7 +19,7 @@ export interface LinePage {
 export interface LinePageOptions {
   offset: number;
   limit: number;
-  /** Most bytes of numbered text to return; a single longer line is cut. */
+  /** Most numbered text to return, as `modelSize` counts it; a single longer line is cut. */
   maxBytes: number;
   /** Files up to this size are read to the end, for their line count and hash; larger ones only as far as needed. */
   wholeFileBytes: number;
@@ -68,7 +69,7 @@ export async function readLinePage(fd: number, options: LinePageOptions): Promis
     if (cut) text = `${text}… [line cut: only its first ${partBytes} bytes are shown]`;
     else if (endedByNewline && text.endsWith('\r')) text = text.slice(0, -1);
     const numbered = `${line}\t${text}`;
-    const bytes = Buffer.byteLength(numbered) + 1;
+    const bytes = modelSize(numbered) + 1;
     parts = [];
     partBytes = 0;
     if (used + bytes > maxBytes && lines.length > 0) {

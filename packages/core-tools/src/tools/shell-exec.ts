@@ -1,4 +1,7 @@
+import { withModelRendering } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
+import { outputBudget } from '../model-text/output-budget.js';
+import { fitStreams } from '../shell/fit-streams.js';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { loadBashParser } from '../shell/bash-parser.js';
 import { analyzeCommand, type CommandVerdict } from '../shell/command-analysis.js';
@@ -6,6 +9,7 @@ import { gitConfigGuard } from '../shell/git-config-guard.js';
 import { gitOrderProblem } from '../shell/program-rules.js';
 import { JobTable } from '../shell/jobs.js';
 import { RunningProcess, type ProcessOutcome } from '../shell/run-process.js';
+import type { HeadTailBuffer } from '../shell/output-buffer.js';
 import { commandEnvironment, resolvedShellConfig, type RunningShellOptions, type ShellConfig } from '../shell/shell-config.js';
 import { SessionShell, type SessionOutcome } from '../shell/session-shell.js';
 import { isWithin } from '../workspace/workspace-policy.js';
@@ -22,7 +26,7 @@ export interface ShellResult {
   signal: string | null;
   stdout: string;
   stderr: string;
-  /** Whether stdout or stderr was longer than the cap (their middle is omitted, with a marker). */
+  /** Whether stdout or stderr was longer than the cap or the output budget (their middle is omitted, with a marker). */
   truncated: boolean;
   stdoutBytes: Integer;
   stderrBytes: Integer;
@@ -53,6 +57,8 @@ export interface ShellJobStatus {
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_OUTPUT = 32 * 1024;
+/** Room kept for the status line and notes around the output blocks. */
+const HEADER_ROOM = 300;
 
 /** Runs shell commands in the workspace, each judged by a bash parser against an allowlist. */
 export class ShellTool {
@@ -70,8 +76,8 @@ export class ShellTool {
    * The command is parsed as bash and every command in it must be on the allowlist; command
    * substitution, variables, redirections to files, subshells, loops and `&` are refused, as are
    * paths outside the workspace. Use the file tools to read and change files, not the shell.
-   * stdin is closed (commands must not wait for input); stdout and stderr keep their first and last
-   * 16 KiB each. The command is killed with its whole process tree at the timeout. In a session
+   * stdin is closed (commands must not wait for input); output longer than the call's output budget
+   * (about 16 KiB for both streams) keeps its first and last lines with a note of what was left out. The command is killed with its whole process tree at the timeout. In a session
    * shell (when configured) `cd` and permitted variables persist between calls and `cwd` reports the
    * working directory. With
    * `background: true` it returns a job id at once; read the output with shell_job_output and stop
@@ -125,7 +131,8 @@ export class ShellTool {
       this.jobs.forget(jobId);
       return { jobId, running: false, result: toResult(outcome) };
     }
-    return { jobId, running: true, stdout: job.process.stdout.text(), stderr: job.process.stderr.text() };
+    const [stdout, stderr] = fittedStreams(job.process.stdout, job.process.stderr);
+    return { jobId, running: true, stdout, stderr };
   }
 
   /**
@@ -220,15 +227,59 @@ interface Session {
   variables: Map<string, string>;
 }
 
+/** What the model reads of both streams: each buffer's text, cut to the call's output budget. */
+function fittedStreams(stdout: HeadTailBuffer, stderr: HeadTailBuffer): [string, string, boolean] {
+  const out = { text: stdout.text(), totalBytes: stdout.totalBytes };
+  const err = { text: stderr.text(), totalBytes: stderr.totalBytes };
+  const fitted = fitStreams(out, err, outputBudget() - HEADER_ROOM);
+  return fitted ? [...fitted, true] : [out.text, err.text, stdout.truncated || stderr.truncated];
+}
+
 function toResult(outcome: ProcessOutcome): ShellResult {
+  const [stdout, stderr, truncated] = fittedStreams(outcome.stdout, outcome.stderr);
   return {
-    exitCode: outcome.exitCode, signal: outcome.signal,
-    stdout: outcome.stdout.text(), stderr: outcome.stderr.text(),
-    truncated: outcome.stdout.truncated || outcome.stderr.truncated,
+    exitCode: outcome.exitCode, signal: outcome.signal, stdout, stderr, truncated,
     stdoutBytes: outcome.stdout.totalBytes, stderrBytes: outcome.stderr.totalBytes,
     timedOut: outcome.timedOut, durationMs: outcome.durationMs,
   };
 }
+
+/**
+ * The status on one line (exit code or signal, duration, the session's directory), then each
+ * stream that wrote anything under a `[stdout]` or `[stderr]` heading.
+ * @example 'exit code 1 (40 ms)\n[stderr]\nls: cannot access \'missing\': No such file or directory'
+ */
+export function renderShellResult(result: ShellResult): string {
+  const status = result.timedOut ? `timed out and was killed${result.signal ? ` (${result.signal})` : ''}`
+    : result.exitCode !== null ? `exit code ${result.exitCode}` : `ended by signal ${result.signal ?? 'unknown'}`;
+  const lines = [`${status} (${duration(result.durationMs)})${result.cwd !== undefined ? `; working directory: ${result.cwd}` : ''}`];
+  if (result.sessionRestarted) lines.push('[the session shell was started afresh: its working directory and variables were reset]');
+  lines.push(...streamBlocks(result.stdout, result.stderr));
+  return lines.join('\n');
+}
+
+/** A background job: how to follow it, its output so far, or its result. */
+export function renderShellJob(job: ShellJobStarted | ShellJobStatus): string {
+  if ('command' in job) return `Started background job ${job.jobId}: ${job.command}\nRead its output with shell_job_output (jobId "${job.jobId}"); stop it with shell_job_kill.`;
+  if (job.result) return `job ${job.jobId} has finished: ${renderShellResult(job.result)}`;
+  return [`job ${job.jobId} is still running; its output so far:`, ...streamBlocks(job.stdout ?? '', job.stderr ?? '')].join('\n');
+}
+
+function streamBlocks(stdout: string, stderr: string): string[] {
+  const blocks: string[] = [];
+  if (stdout !== '') blocks.push('[stdout]', stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout);
+  if (stderr !== '') blocks.push('[stderr]', stderr.endsWith('\n') ? stderr.slice(0, -1) : stderr);
+  if (blocks.length === 0) blocks.push('[no output]');
+  return blocks;
+}
+
+function duration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+withModelRendering(ShellTool.prototype.shellExec, (output) => ('jobId' in output ? renderShellJob(output) : renderShellResult(output)));
+withModelRendering(ShellTool.prototype.shellJobOutput, renderShellJob);
+withModelRendering(ShellTool.prototype.shellJobKill, renderShellResult);
 
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { withModelRendering } from '@toolwright/registry';
 import { tool, type Integer } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { openForReading, writeFileAtomic } from '../workspace/confined-file.js';
@@ -56,3 +57,10 @@ export class VaultTool {
     return { name, path: target, bytes: content.length };
   }
 }
+
+/** @example 'Copied the vault entry templates/report.md (2048 bytes) to shared:/templates/report.md.' */
+export function renderVaultCopy(copy: VaultCopyResult): string {
+  return `Copied the vault entry ${copy.name} (${copy.bytes} bytes) to ${copy.path}.`;
+}
+
+withModelRendering(VaultTool.prototype.vaultCopyto, renderVaultCopy);
