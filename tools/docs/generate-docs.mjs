@@ -134,7 +134,9 @@ function modelTextSection() {
     'bytes, control characters as their `\\uXXXX` escape), and its last line says what was left out and how to get it:',
     '`file_read`, `file_search` and `web_fetch` take an `offset` to read on from; listings, shell output and diffs say how',
     'to narrow the call. A line is never dropped silently, so the executor\'s own head-and-tail truncation stays a safety',
-    'net. Failures reach the model as the tool\'s error message, a sentence that says what to do.\n',
+    'net. A failure is a `CoreToolError` with a stable `code` (`not_found`, `outside_workspace`, `no_match`,',
+    '`command_refused`, `invalid_pattern`, ... — the catalogue is `CoreToolErrorCode`), which the executor keeps as',
+    '`errorCode`; the model reads its message, a sentence that says what to do.\n',
     '`npm run bench` (`tools/bench/model-tokens.mjs`) counts the tokens the model reads for five calls before and after the rendering.\n'];
   for (const [name, what, output] of samples) lines.push(`\`${name}\`: ${what}.\n`, '```text', render(name, output), '```\n');
   return lines;

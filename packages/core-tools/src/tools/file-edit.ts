@@ -11,6 +11,7 @@ import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { checkWellFormedContent } from '../workspace/text-rules.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
 import { closestRegion, exactMatches, lineOf, tolerantMatches, type Match } from './edit-matching.js';
+import { CoreToolError } from '../core-tool-error.js';
 
 export interface FileEditResult {
   path: string;
@@ -81,12 +82,12 @@ export class FileEditTool {
     const currentHash = sha256(buffer);
     const lastRead = this.env.readHashes?.get(resolved.absolute);
     if ((expectedHash !== undefined && expectedHash !== currentHash) || (lastRead !== undefined && lastRead !== currentHash)) {
-      throw new Error(`'${path}' changed since you last read it; read it again with file_read and redo the edit on its current content.`);
+      throw new CoreToolError('stale_read', `'${path}' changed since you last read it; read it again with file_read and redo the edit on its current content.`);
     }
     const { matches, matchedBy } = await this.find(text, oldText, mode, path);
     // A regex edit waited for the worker: another call may have edited the file meanwhile.
     if (mode === 'regex' && sha256(readEdited(resolved, path)) !== currentHash) {
-      throw new Error(`'${path}' changed while the edit was being prepared; read it again with file_read and redo the edit on its current content.`);
+      throw new CoreToolError('stale_read', `'${path}' changed while the edit was being prepared; read it again with file_read and redo the edit on its current content.`);
     }
     if (matches.length === 0) {
       const closest = closestRegion(text, oldText);
@@ -95,11 +96,11 @@ export class FileEditTool {
         : closest.kind === 'too_costly'
           ? ' The file repeats the lines of `oldText` too often to show the closest part; read the lines you mean with file_read and copy a shorter, unique text.'
           : ' Read the file again and copy the exact text.';
-      throw new Error(`The text to replace was not found in '${path}'${mode === 'exact' ? ' (not even when ignoring whitespace differences)' : ''}.${advice}`);
+      throw new CoreToolError('no_match', `The text to replace was not found in '${path}'${mode === 'exact' ? ' (not even when ignoring whitespace differences)' : ''}.${advice}`);
     }
     if (matches.length > 1 && !replaceAll) {
       const lines = matches.slice(0, 10).map((m) => lineOf(text, m.start));
-      throw new Error(`The text to replace occurs ${matches.length} times in '${path}' (at lines ${lines.join(', ')}${matches.length > 10 ? ', …' : ''}). Include more surrounding lines so it is unique, or set replaceAll: true.`);
+      throw new CoreToolError('ambiguous_match', `The text to replace occurs ${matches.length} times in '${path}' (at lines ${lines.join(', ')}${matches.length > 10 ? ', …' : ''}). Include more surrounding lines so it is unique, or set replaceAll: true.`);
     }
     let updated = '';
     let cursor = 0;
@@ -115,11 +116,11 @@ export class FileEditTool {
 
   private async find(text: string, oldText: string, mode: 'exact' | 'regex', path: string): Promise<{ matches: Match[]; matchedBy: FileEditResult['matchedBy'] }> {
     if (mode === 'regex') {
-      if (text.length > MAX_REGEX_INPUT) throw new Error(`'${path}' is larger than ${MAX_REGEX_INPUT} bytes; regex edits are limited to smaller files. Use an exact edit.`);
+      if (text.length > MAX_REGEX_INPUT) throw new WorkspaceError('too_large', `'${path}' is larger than ${MAX_REGEX_INPUT} bytes; regex edits are limited to smaller files. Use an exact edit.`, path);
       try {
         new RegExp(oldText, 'gm'); // refused here with its syntax error; it runs in the regex worker
       } catch (error) {
-        throw new Error(`\`oldText\` is not a valid regular expression: ${(error as Error).message}`);
+        throw new CoreToolError('invalid_pattern', `\`oldText\` is not a valid regular expression: ${(error as Error).message}. Correct it, or use mode: "exact" with the literal text.`);
       }
       const [spans = []] = await runRegexJob({ mode: 'spans', source: oldText, flags: 'gm', texts: [text] }, { signal: getToolContext()?.signal, hint: 'or use mode: "exact" with the literal text' });
       const matches: Match[] = [];

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { WorkspaceError } from '../workspace/workspace-error.js';
 import { modelSize } from '../model-text/output-budget.js';
+import { CoreToolError } from '../core-tool-error.js';
 
 /** A page of numbered lines, read from an open file without loading the whole of it. */
 export interface LinePage {
@@ -83,7 +84,7 @@ export async function readLinePage(fd: number, options: LinePageOptions): Promis
   };
 
   for (;;) {
-    if (signal?.aborted) throw signal.reason ?? new Error('The read was cancelled.');
+    if (signal?.aborted) throw signal.reason ?? new CoreToolError('cancelled', 'The read was cancelled.');
     const read = await readAt(fd, chunk, position);
     if (read === 0) break;
     const data = chunk.subarray(0, read);

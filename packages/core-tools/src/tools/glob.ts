@@ -4,6 +4,7 @@ import { tool, type Integer } from '@toolwright/tool';
 import { linesWithin, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { walk } from '../workspace/walk.js';
+import { CoreToolError } from '../core-tool-error.js';
 
 export interface GlobResult {
   /** Matching file paths, relative to the searched directory, newest first. */
@@ -32,7 +33,7 @@ export class GlobTool {
     tier: 'read-only', group: 'search', sideEffects: ['fs-read'], capabilities: ['fs.read'], determinism: 'deterministic', timeout: '30s',
   })
   async glob(pattern: string, path: string = '.', /** @minimum 1 @maximum 5000 */ limit: Integer = 200): Promise<GlobResult> {
-    if (pattern.trim() === '') throw new Error('The pattern is empty; give a glob such as `**/*.ts`.');
+    if (pattern.trim() === '') throw new CoreToolError('invalid_pattern', 'The pattern is empty; give a glob such as `**/*.ts`.');
     const resolved = this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' });
     const matches = picomatch(pattern, { dot: true });
     const files = walk(resolved.absolute, {}).entries.filter((e) => e.kind === 'file' && matches(e.relative));

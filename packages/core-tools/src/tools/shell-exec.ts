@@ -17,6 +17,7 @@ import path from 'node:path';
 import { DEFAULT_SHELL_POLICY } from '../shell/shell-policy.js';
 import { workspaceConfinement } from '../shell/confinement.js';
 import { isWellFormed } from '../workspace/text-rules.js';
+import { CoreToolError } from '../core-tool-error.js';
 
 /** What `shell_exec` returns. */
 export interface ShellResult {
@@ -90,7 +91,7 @@ export class ShellTool {
   async shellExec(command: string, /** @minimum 1 @maximum 600 */ timeoutSeconds?: Integer, background: boolean = false): Promise<ShellResult | ShellJobStarted> {
     const config = this.config;
     if (config.backend === 'disabled') {
-      throw new Error(`The shell is disabled in this workspace${config.reason ? `: ${config.reason}` : ''}. Use the file tools instead.`);
+      throw new CoreToolError('not_configured', `The shell is disabled in this workspace${config.reason ? `: ${config.reason}` : ''}. Use the file tools instead.`);
     }
     const context = getToolContext();
     if (config.backend === 'session' && !background) return this.runInSession(command, timeoutSeconds, config, context?.sessionId ?? 'default', context?.signal);
@@ -109,7 +110,7 @@ export class ShellTool {
       return { jobId: job.id, command };
     }
     const outcome = await running.done;
-    if (outcome.cancelled) throw new Error('The command was cancelled and its process tree killed.');
+    if (outcome.cancelled) throw new CoreToolError('cancelled', 'The command was cancelled and its process tree killed.');
     return toResult(outcome);
   }
 
@@ -180,7 +181,7 @@ export class ShellTool {
       ...(signal ? { signal } : {}),
       ...(session.cwd !== root && !isWithin(root, session.cwd) ? { resetTo: root } : {}),
     });
-    if (outcome.cancelled) throw new Error('The command was cancelled; the session shell was ended with its process tree (the next call starts a fresh one).');
+    if (outcome.cancelled) throw new CoreToolError('cancelled', 'The command was cancelled; the session shell was ended with its process tree (the next call starts a fresh one).');
     // A shell that left the workspace (e.g. `cd` with no argument goes to HOME) is moved back.
     const inside = outcome.cwd === root || isWithin(root, outcome.cwd);
     session.cwd = outcome.restarted ? root : inside ? outcome.cwd : root;
@@ -197,23 +198,23 @@ export class ShellTool {
   private async judge(command: string, config: RunningShellOptions, env: Record<string, string>, cwd?: string, variables?: ReadonlyMap<string, string>): Promise<Extract<CommandVerdict, { ok: true }>> {
     const policy = config.policy ?? DEFAULT_SHELL_POLICY;
     const maxLength = policy.maxLength ?? 4096;
-    if (command.trim() === '') throw new Error('The command is empty.');
-    if (command.length > maxLength) throw new Error(`The command is ${command.length} characters long; the limit is ${maxLength}. Put long content in a file with file_write.`);
-    if (/[\0\r]/.test(command)) throw new Error('The command contains a NUL or carriage-return character.');
-    if (!isWellFormed(command)) throw new Error('The command contains a lone UTF-16 surrogate, which no program can receive; send well-formed text.');
+    if (command.trim() === '') throw new CoreToolError('invalid_command', 'The command is empty; give the command line to run.');
+    if (command.length > maxLength) throw new CoreToolError('invalid_command', `The command is ${command.length} characters long; the limit is ${maxLength}. Put long content in a file with file_write.`);
+    if (/[\0\r]/.test(command)) throw new CoreToolError('invalid_command', 'The command contains a NUL or carriage-return character; remove it.');
+    if (!isWellFormed(command)) throw new CoreToolError('invalid_command', 'The command contains a lone UTF-16 surrogate, which no program can receive; send well-formed text.');
     const parser = await loadBashParser();
     const tree = parser.parse(command);
-    if (!tree) throw new Error('The command could not be parsed.');
+    if (!tree) throw new CoreToolError('invalid_command', 'The command could not be parsed as bash; check its quoting.');
     let verdict: CommandVerdict;
     try {
       verdict = analyzeCommand(tree.rootNode, policy, workspaceConfinement(this.env.workspace, cwd), variables ?? new Map(Object.entries(env)));
     } finally {
       tree.delete();
     }
-    if (!verdict.ok) throw new Error(`The command was refused: ${verdict.reason}.`);
+    if (!verdict.ok) throw new CoreToolError('command_refused', `The command was refused: ${verdict.reason}.`);
     if (verdict.commands.some((c) => c.program === 'git')) {
       const refused = gitOrderProblem(verdict.commands.map((c) => c.program)) ?? await gitConfigGuard(verdict.cwds, env);
-      if (refused) throw new Error(`The command was refused: ${refused}.`);
+      if (refused) throw new CoreToolError('command_refused', `The command was refused: ${refused}.`);
     }
     return verdict;
   }

@@ -65,7 +65,7 @@ export class WebFetchTool {
     const contentType = response.contentType.split(';')[0]!.trim().toLowerCase() || 'application/octet-stream';
     const isHtml = contentType === 'text/html' || contentType === 'application/xhtml+xml';
     if (!isHtml && !TEXTUAL.test(contentType) && looksBinary(response.body)) {
-      throw new WebFetchError(`${response.url} is ${contentType} (${response.body.length}${response.truncated ? '+' : ''} bytes), not text; web_fetch only returns text, HTML and JSON`);
+      throw new WebFetchError('not_text', `${response.url} is ${contentType} (${response.body.length}${response.truncated ? '+' : ''} bytes), not text; web_fetch only returns text, HTML and JSON`);
     }
     const text = decode(response.body, response.contentType);
     const page = isHtml && format === 'markdown' ? htmlToMarkdown(text) : undefined;
