@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import { withModelRendering } from '@toolwright/registry';
@@ -6,7 +5,8 @@ import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import { headWithin, outputBudget } from '../model-text/output-budget.js';
 import { runRegexJob } from '../search/regex-worker.js';
 import type { CoreToolsEnvironment } from '../environment.js';
-import { openForReading, readBounded, writeFileAtomic, type ConfinedPath } from '../workspace/confined-file.js';
+import { readConfined, writeFileAtomic, type ConfinedPath } from '../workspace/confined-file.js';
+import { contentHash } from '../workspace/content-hash.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { checkWellFormedContent } from '../workspace/text-rules.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
@@ -79,14 +79,14 @@ export class FileEditTool {
     } catch {
       throw new WorkspaceError('binary_file', `'${path}' is not valid UTF-8 text; file_edit would corrupt its bytes, so it is refused.`, path);
     }
-    const currentHash = sha256(buffer);
+    const currentHash = contentHash(buffer);
     const lastRead = this.env.readHashes?.get(resolved.absolute);
     if ((expectedHash !== undefined && expectedHash !== currentHash) || (lastRead !== undefined && lastRead !== currentHash)) {
       throw new CoreToolError('stale_read', `'${path}' changed since you last read it; read it again with file_read and redo the edit on its current content.`);
     }
     const { matches, matchedBy } = await this.find(text, oldText, mode, path);
     // A regex edit waited for the worker: another call may have edited the file meanwhile.
-    if (mode === 'regex' && sha256(readEdited(resolved, path)) !== currentHash) {
+    if (mode === 'regex' && contentHash(readEdited(resolved, path)) !== currentHash) {
       throw new CoreToolError('stale_read', `'${path}' changed while the edit was being prepared; read it again with file_read and redo the edit on its current content.`);
     }
     if (matches.length === 0) {
@@ -133,7 +133,7 @@ export class FileEditTool {
   }
 
   private done(absolute: string, relative: string, before: string, after: string, replacements: number, matchedBy: FileEditResult['matchedBy']): FileEditResult {
-    const hash = sha256(Buffer.from(after, 'utf8'));
+    const hash = contentHash(after);
     this.env.readHashes?.set(absolute, hash);
     const diff = createTwoFilesPatch(`a/${relative}`, `b/${relative}`, before, after, '', '', { context: 3, timeout: DIFF_BUDGET_MS })
       ?? `(no diff: comparing the ${replacements === 1 ? 'change' : `${replacements} changes`} took longer than ${DIFF_BUDGET_MS / 1000} s; read the file with file_read to review it)`;
@@ -146,21 +146,13 @@ export class FileEditTool {
 
 /** The bytes of the file to edit, opened without following links, refused past `MAX_EDIT_BYTES`. */
 function readEdited(resolved: ConfinedPath, path: string): Buffer {
-  const fd = openForReading(resolved);
-  try {
-    return readBounded(fd, MAX_EDIT_BYTES, path, (size) => `'${path}' is ${mebibytes(size)}; file_edit edits files up to ${mebibytes(MAX_EDIT_BYTES)}. Read the part you need with file_read (offset and limit) and change it with a shell tool such as sed, or split the file.`);
-  } finally {
-    fs.closeSync(fd);
-  }
+  return readConfined(resolved, MAX_EDIT_BYTES, (size) => `'${path}' is ${mebibytes(size)}; file_edit edits files up to ${mebibytes(MAX_EDIT_BYTES)}. Read the part you need with file_read (offset and limit) and change it with a shell tool such as sed, or split the file.`, { shown: path });
 }
 
 function mebibytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
 }
 
-function sha256(buffer: Buffer): string {
-  return createHash('sha256').update(buffer).digest('hex');
-}
 
 const MATCHED_BY: Record<FileEditResult['matchedBy'], string> = {
   exact: 'matched exactly', tolerant: 'matched ignoring whitespace differences', regex: 'matched by the regular expression', created: 'a new file',

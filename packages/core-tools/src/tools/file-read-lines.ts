@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { WorkspaceError } from '../workspace/workspace-error.js';
+import { contentHasher } from '../workspace/content-hash.js';
 import { modelSize } from '../model-text/output-budget.js';
 import { CoreToolError } from '../core-tool-error.js';
 
@@ -45,7 +45,7 @@ export async function readLinePage(fd: number, options: LinePageOptions): Promis
   const { offset, limit, maxBytes, shown, signal } = options;
   const size = fs.fstatSync(fd).size;
   const whole = size <= options.wholeFileBytes;
-  const hash = createHash('sha256');
+  const hash = contentHasher();
   const head = Buffer.allocUnsafe(Math.min(size, BINARY_SNIFF_BYTES));
   if (size > 0 && isBinary(head.subarray(0, await readAt(fd, head, 0)), size > BINARY_SNIFF_BYTES)) {
     throw new WorkspaceError('binary_file', `'${shown}' is a binary file (${size} bytes); file_read only returns text. Use a tool made for that format.`, shown);
@@ -125,7 +125,7 @@ export async function readLinePage(fd: number, options: LinePageOptions): Promis
   const totalLines = position === 0 ? 0 : line - (lastByte === NEWLINE ? 1 : 0);
   if (!done && line >= offset && lastByte !== NEWLINE) finishLine(false);
   const first = Math.min(offset, totalLines + 1);
-  return { lines, first, more: first + lines.length - 1 < totalLines, totalLines, hash: hash.digest('hex') };
+  return { lines, first, more: first + lines.length - 1 < totalLines, totalLines, hash: hash.digest() };
 }
 
 /** The bytes up to the last whole UTF-8 character (a line cut mid-character loses the partial one). */

@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import { withModelRendering } from '@toolwright/registry';
 import { tool, type Integer } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
-import { openForReading, writeFileAtomic } from '../workspace/confined-file.js';
+import { readConfined, writeFileAtomic } from '../workspace/confined-file.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { CoreToolError } from '../core-tool-error.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
@@ -43,15 +42,7 @@ export class VaultTool {
       throw new CoreToolError('invalid_name', `'${name}' is not a vault entry name: use segments of letters, digits, '.', '_' and '-' separated by '/', each starting with a letter or digit (no '..', no leading '/').`);
     }
     const source = this.vault.resolve(name, { mustExist: true, kind: 'file' });
-    const fd = openForReading(source);
-    let content: Buffer;
-    try {
-      const size = fs.fstatSync(fd).size;
-      if (size > MAX_ENTRY_BYTES) throw new WorkspaceError('too_large', `The vault entry '${name}' is ${size} bytes; vault_copyto copies entries up to ${MAX_ENTRY_BYTES} bytes.`, name);
-      content = fs.readFileSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    const content = readConfined(source, MAX_ENTRY_BYTES, (size) => `The vault entry '${name}' is ${size} bytes; vault_copyto copies entries up to ${MAX_ENTRY_BYTES} bytes.`, { shown: name });
     const target = destination === 'shared' ? `shared:/${name}` : `tmp/${name}`;
     const resolved = this.env.workspace.resolve(target, { kind: 'file' });
     if (resolved.exists && !overwrite) throw new WorkspaceError('already_exists', `'${target}' already exists; pass overwrite: true to replace it.`, target);
