@@ -42,8 +42,8 @@ export class FileReadTool {
    * Reads at most `limit` lines (default 2000) starting at line `offset` (default 1), and no more text
    * than the call's output budget (about 16 KiB; a longer line is cut); when more remains, the last
    * line says which lines you got and the offset to read on from. Binary files are refused. Files
-   * over 16 MiB are read only as far as needed, so their lines are not counted. Paths are relative to the workspace root (an absolute path must lie inside
-   * it); `shared:/` and `public:/` select other scopes.
+   * over 16 MiB are read only as far as needed, so their lines are not counted. Paths are relative to
+   * the workspace root (an absolute path must lie inside it); `shared:/` and `public:/` select other scopes.
    * @param path File to read, e.g. `src/index.ts`.
    * @param offset Line number to start at (1 = the first line).
    * @param limit Maximum number of lines to return.

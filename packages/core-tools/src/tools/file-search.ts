@@ -38,8 +38,8 @@ export interface FileSearchResult {
 
 const MAX_LINE_CHARS = 500;
 const MAX_NAMED_SKIPS = 20;
-/** Room kept for the lines that say where the matches stop and what was skipped. */
-const FOOTER_ROOM = 1_200;
+/** Room kept for the line that says where the matches stop (the note of skipped files is counted apart). */
+const FOOTER_ROOM = 300;
 
 /** Searches file contents in the workspace. */
 export class FileSearchTool {
@@ -90,8 +90,9 @@ export class FileSearchTool {
       }
       const tooLarge: string[] = [];
       found ??= await builtinSearch(root, query, signal, tooLarge);
-      const result = collect(root, found, { context, offset, maxResults, room: outputBudget() - FOOTER_ROOM }, engine);
-      return { ...result, ...(tooLarge.length > 0 ? { note: skippedNote(tooLarge) } : {}) };
+      const note = tooLarge.length > 0 ? skippedNote(tooLarge) : undefined;
+      const room = outputBudget() - FOOTER_ROOM - (note ? modelSize(note) + 3 : 0);
+      return { ...collect(root, found, { context, offset, maxResults, room }, engine), ...(note ? { note } : {}) };
     });
   }
 }

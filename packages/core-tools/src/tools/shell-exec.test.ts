@@ -159,6 +159,20 @@ describe('shell_exec (session backend)', () => {
   const inSession = (tool: ShellTool, command: string, sessionId = 's1', timeoutSeconds?: number) =>
     runWithToolContext({ callId: 'c', toolName: 'shell_exec', sessionId, signal: new AbortController().signal, progress: () => {} }, () => tool.shellExec(command, timeoutSeconds)) as Promise<ShellResult>;
 
+  it('fits the output of a session command and its working directory into the output budget', async () => {
+    ws.write('sub/long.txt', Array.from({ length: 5000 }, (_, i) => `row ${i}`).join('\n'));
+    const tool = session();
+    try {
+      await inSession(tool, 'cd sub');
+      const result = await runWithToolContext({ callId: 'c', toolName: 'shell_exec', sessionId: 's1', signal: new AbortController().signal, progress: () => {}, outputBudget: { maxChars: 1_500 } }, () => tool.shellExec('cat long.txt')) as ShellResult;
+      const text = renderShellResult(result);
+      expect(modelSize(text)).toBeLessThanOrEqual(1_500);
+      expect(text).toMatch(/^exit code 0 \(\d+(\.\d)? m?s\); working directory: sub\n\[stdout\]\nrow 0\n[\s\S]*bytes omitted[\s\S]*row 4999$/);
+    } finally {
+      tool.dispose();
+    }
+  });
+
   it('keeps the working directory and exported variables between calls, per session', async () => {
     ws.write('sub/inner.txt', 'inner');
     const tool = session();

@@ -1,6 +1,6 @@
 import { withModelRendering } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
-import { outputBudget } from '../model-text/output-budget.js';
+import { modelSize, outputBudget } from '../model-text/output-budget.js';
 import { fitStreams } from '../shell/fit-streams.js';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { loadBashParser } from '../shell/bash-parser.js';
@@ -78,11 +78,11 @@ export class ShellTool {
    * substitution, variables, redirections to files, subshells, loops and `&` are refused, as are
    * paths outside the workspace. Use the file tools to read and change files, not the shell.
    * stdin is closed (commands must not wait for input); output longer than the call's output budget
-   * (about 16 KiB for both streams) keeps its first and last lines with a note of what was left out. The command is killed with its whole process tree at the timeout. In a session
-   * shell (when configured) `cd` and permitted variables persist between calls and `cwd` reports the
-   * working directory. With
-   * `background: true` it returns a job id at once; read the output with shell_job_output and stop
-   * it with shell_job_kill.
+   * (about 16 KiB for both streams) keeps its first and last lines with a note of what was left out.
+   * The command is killed with its whole process tree at the timeout. In a session shell (when
+   * configured) `cd` and permitted variables persist between calls and the working directory is
+   * reported. With `background: true` it returns a job id at once; read the output with
+   * shell_job_output and stop it with shell_job_kill.
    * @param command The command line, e.g. `npm test -- --run` or `git diff --stat | tail -5`.
    * @param timeoutSeconds Kill the command after this many seconds (default 120).
    * @param background Start the command and return a job id instead of waiting for it.
@@ -185,10 +185,12 @@ export class ShellTool {
     // A shell that left the workspace (e.g. `cd` with no argument goes to HOME) is moved back.
     const inside = outcome.cwd === root || isWithin(root, outcome.cwd);
     session.cwd = outcome.restarted ? root : inside ? outcome.cwd : root;
-    const result = toResult(outcome);
-    if (!inside) result.stderr += `${result.stderr && !result.stderr.endsWith('\n') ? '\n' : ''}[the working directory left the workspace and was reset to its root]`;
+    const cwd = path.relative(root, session.cwd).split(path.sep).join('/') || '.';
+    const reset = '[the working directory left the workspace and was reset to its root]';
+    const result = toResult(outcome, modelSize(cwd) + (inside ? 0 : reset.length + 1));
+    if (!inside) result.stderr += `${result.stderr && !result.stderr.endsWith('\n') ? '\n' : ''}${reset}`;
     if (outcome.restarted || outcome.timedOut) this.sessions.set(sessionId, { ...session, cwd: root, variables: new Map(Object.entries(session.env)) });
-    return { ...result, cwd: path.relative(root, session.cwd).split(path.sep).join('/') || '.', sessionRestarted: outcome.restarted || outcome.timedOut };
+    return { ...result, cwd, sessionRestarted: outcome.restarted || outcome.timedOut };
   }
 
   /**
@@ -229,15 +231,16 @@ interface Session {
 }
 
 /** What the model reads of both streams: each buffer's text, cut to the call's output budget. */
-function fittedStreams(stdout: HeadTailBuffer, stderr: HeadTailBuffer): [string, string, boolean] {
+function fittedStreams(stdout: HeadTailBuffer, stderr: HeadTailBuffer, reserved = 0): [string, string, boolean] {
   const out = { text: stdout.text(), totalBytes: stdout.totalBytes };
   const err = { text: stderr.text(), totalBytes: stderr.totalBytes };
-  const fitted = fitStreams(out, err, outputBudget() - HEADER_ROOM);
+  const fitted = fitStreams(out, err, outputBudget() - HEADER_ROOM - reserved);
   return fitted ? [...fitted, true] : [out.text, err.text, stdout.truncated || stderr.truncated];
 }
 
-function toResult(outcome: ProcessOutcome): ShellResult {
-  const [stdout, stderr, truncated] = fittedStreams(outcome.stdout, outcome.stderr);
+/** The outcome as a result, its streams fitted to the output budget less `reserved` (text added around them). */
+function toResult(outcome: ProcessOutcome, reserved = 0): ShellResult {
+  const [stdout, stderr, truncated] = fittedStreams(outcome.stdout, outcome.stderr, reserved);
   return {
     exitCode: outcome.exitCode, signal: outcome.signal, stdout, stderr, truncated,
     stdoutBytes: outcome.stdout.totalBytes, stderrBytes: outcome.stderr.totalBytes,
