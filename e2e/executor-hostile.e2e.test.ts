@@ -65,5 +65,8 @@ describe('the executor under hostile calls (issue 10)', () => {
     expect(missing.error.details).toMatchObject({ code: 'tool_failed', errorCode: 'not_found' });
     const outside = report(toolwright(['call', 'file_read', '--args', '{"path":"../../etc/passwd"}', '--audit', 'none'], dir, '').stdout);
     expect(outside.error.details).toMatchObject({ code: 'tool_failed', errorCode: 'outside_workspace' });
+    const pattern = report(toolwright(['call', 'file_search', '--args', '{"pattern":"func("}', '--audit', 'none'], dir, '').stdout);
+    expect(pattern.error.details).toMatchObject({ code: 'tool_failed', errorCode: 'invalid_pattern' });
+    expect(pattern.content).toContain('Pass literal: true to search for the text as it is.');
   });
 });

@@ -96,6 +96,7 @@ function coreToolsPage() {
   const lines = [HEADER, '# Core tools reference\n', 'What the model sees for each core tool (from `packages/core-tools/src/__snapshots__/declarations.json`).\n',
     '| tool | tier | group | side effects | timeout |', '|---|---|---|---|---|'];
   for (const d of declarations) lines.push(`| [\`${d.name}\`](#${d.name}) | ${d.metadata.tier} | ${d.metadata.group ?? ''} | ${d.metadata.sideEffects.join(', ')} | ${d.metadata.timeoutMs / 1000} s |`);
+  lines.push('', ...modelTextSection());
   for (const d of declarations) {
     lines.push(`\n## ${d.name}\n`, d.description, '', '| parameter | type | required | description |', '|---|---|---|---|');
     for (const name of d.parameterOrder) {
@@ -106,6 +107,40 @@ function coreToolsPage() {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** What the model reads back: the budget, then each tool's rendering of a sample output (rendered by the tools themselves). */
+function modelTextSection() {
+  const core = require(path.join(root, 'packages/core-tools/dist/index.js'));
+  const { ToolRegistry } = require(path.join(root, 'packages/registry/dist/index.js'));
+  const registry = new ToolRegistry();
+  core.registerCoreTools(registry, { workspace: new core.WorkspacePolicy({ root }) });
+  const render = (name, output) => registry.get(name).renderForModel(output);
+  const samples = [
+    ['file_read', 'numbered lines, then where the page ends and the offset to read on from', { content: '1\timport fs from \'node:fs\';\n2\t\n3\texport const x = 1;', startLine: 1, endLine: 3, totalLines: 3000, truncated: true, hash: 'c0ffee' }],
+    ['file_list', 'one entry per line', { entries: [{ path: 'src/', kind: 'directory', size: 0 }, { path: 'src/index.ts', kind: 'file', size: 1234 }, { path: 'link', kind: 'symlink', size: 0 }], truncated: false, omitted: 40 }],
+    ['file_search', "matches under their file, in ripgrep's `--heading` format", { matches: [{ path: 'src/a.ts', line: 12, text: '  const ctx = getToolContext();', before: ['async run() {'], after: [] }, { path: 'src/b.ts', line: 3, text: 'import { getToolContext } from \'@toolwright/tool\';', before: [''], after: [] }], files: 9, truncated: true, offset: 1, engine: 'ripgrep' }],
+    ['glob', 'one path per line', { files: ['src/new.ts', 'src/old.ts'], truncated: true }],
+    ['shell_exec', 'the exit code, then each stream that wrote anything', { exitCode: 1, signal: null, stdout: 'built 3 packages\n', stderr: 'error: missing file\n', truncated: false, stdoutBytes: 17, stderrBytes: 20, timedOut: false, durationMs: 2310 }],
+    ['file_edit', 'a summary line, then the diff', { path: 'src/a.ts', replacements: 1, matchedBy: 'exact', diff: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,1 +1,1 @@\n-const x = 1;\n+const x = 2;\n', hash: 'c0ffee' }],
+    ['web_fetch', 'where the text came from, its title, the text, and the offset to read on from', { url: 'https://example.com/guide', status: 200, contentType: 'text/html', title: 'Guide', content: 'The first part of the guide…', offset: 1, totalChars: 54321, truncated: false, redirects: [] }],
+    ['web_search', 'a numbered list', { query: 'node fs', provider: 'searxng', results: [{ title: 'File system | Node.js', url: 'https://nodejs.org/api/fs.html', snippet: 'The node:fs module…' }] }],
+    ['file_write', 'a sentence', { path: 'notes.md', bytes: 12, created: true }],
+  ];
+  const lines = ['## What the model reads back\n',
+    'Hosts get each tool\'s structured output as declared below (MCP `structuredContent`, the AI SDK\'s `toModelOutput`).',
+    'The model reads a text rendering of it instead (`RegisteredTool.renderForModel`), and never more than the call\'s',
+    'output budget (`ToolCallContext.outputBudget`, the executor\'s truncation limit; 16 KiB when a tool runs outside an',
+    'executor). Each tool fits its output to the budget itself, counting the rendered text as the executor will (UTF-8',
+    'bytes, control characters as their `\\uXXXX` escape), and its last line says what was left out and how to get it:',
+    '`file_read`, `file_search` and `web_fetch` take an `offset` to read on from; listings, shell output and diffs say how',
+    'to narrow the call. A line is never dropped silently, so the executor\'s own head-and-tail truncation stays a safety',
+    'net. A failure is a `CoreToolError` with a stable `code` (`not_found`, `outside_workspace`, `no_match`,',
+    '`command_refused`, `invalid_pattern`, ... — the catalogue is `CoreToolErrorCode`), which the executor keeps as',
+    '`errorCode`; the model reads its message, a sentence that says what to do.\n',
+    '`npm run bench` (`tools/bench/model-tokens.mjs`) counts the tokens the model reads for five calls before and after the rendering.\n'];
+  for (const [name, what, output] of samples) lines.push(`\`${name}\`: ${what}.\n`, '```text', render(name, output), '```\n');
+  return lines;
 }
 
 /** Guides embed example files between `<!-- include: path -->` and `<!-- /include -->`: refresh the copies. */

@@ -1,8 +1,10 @@
 import { getToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { toAnthropicTools, toGeminiFunctionDeclarations, toMcpTools, toOpenAIChatTools } from '@toolwright/registry';
-import { CORE_TOOLKITS } from './core-tools.js';
+import os from 'node:os';
+import { ToolRegistry, toAnthropicTools, toGeminiFunctionDeclarations, toMcpTools, toOpenAIChatTools } from '@toolwright/registry';
+import { CORE_TOOLKITS, registerCoreTools } from './core-tools.js';
+import { WorkspacePolicy } from './workspace/workspace-policy.js';
 
 /** Every core tool class; each method decorated with @tool() is one tool. */
 const TOOL_CLASSES = CORE_TOOLKITS;
@@ -38,5 +40,13 @@ describe('core tool declarations ("what the model sees")', () => {
     ['mcp', () => toMcpTools(declarations)],
   ])('matches the pinned %s export', async (format, exported) => {
     await expect(`${JSON.stringify(exported(), null, 2)}\n`).toMatchFileSnapshot(path.join(__dirname, '__snapshots__', `export.${format}.json`));
+  });
+});
+
+describe('what the model reads back', () => {
+  it('every core tool renders its output as text for the model', () => {
+    const registry = new ToolRegistry();
+    const tools = registerCoreTools(registry, { workspace: new WorkspacePolicy({ root: os.tmpdir() }) });
+    expect(tools.filter((t) => typeof t.renderForModel !== 'function').map((t) => t.declaration.name)).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import type { WebConfig } from './web/web-config.js';
 /** What the core tools are bound to: the workspace they are confined to, and their limits. */
 export interface CoreToolsEnvironment {
   workspace: WorkspacePolicy;
-  /** Largest text a read returns at once, in bytes (default 64 KiB). */
+  /** Largest text a read returns at once, in bytes (default 64 KiB); the call's output budget, when smaller, wins. */
   maxReadBytes?: number;
   /**
    * sha-256 of each file's content when `file_read` last returned it, by absolute path: `file_edit`

@@ -1,5 +1,7 @@
 export { WorkspacePolicy, isWithin, SCOPES, DEFAULT_PROTECTED_PATHS } from './workspace/workspace-policy.js';
 export type { Scope, WorkspaceConfig, ResolvedPath } from './workspace/workspace-policy.js';
+export { CoreToolError } from './core-tool-error.js';
+export type { CoreToolErrorCode } from './core-tool-error.js';
 export { WorkspaceError } from './workspace/workspace-error.js';
 export type { WorkspaceErrorCode } from './workspace/workspace-error.js';
 export { openForReading, writeFileAtomic } from './workspace/confined-file.js';

@@ -1,6 +1,6 @@
 export { ToolRegistry } from './tool-registry.js';
 export type { ToolFilter, RegistryChange } from './tool-registry.js';
-export { fromFunction, lazyTool } from './registered-tool.js';
+export { fromFunction, lazyTool, withModelRendering } from './registered-tool.js';
 export type { RegisteredTool } from './registered-tool.js';
 export { RegistryError } from './registry-error.js';
 export type { RegistryErrorCode } from './registry-error.js';

@@ -1,6 +1,7 @@
+import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
 import { describe, expect, it } from 'vitest';
-import type { ToolDeclaration } from '@toolwright/schema';
-import { fromFunction, lazyTool } from './registered-tool.js';
+import { fromFunction, lazyTool, withModelRendering } from './registered-tool.js';
+import { ToolRegistry } from './tool-registry.js';
 
 function declare(parameterOrder: string[], argumentPassing?: ToolDeclaration['argumentPassing']): ToolDeclaration {
   return {
@@ -56,5 +57,31 @@ describe(lazyTool, () => {
   it('passes a flattened tool one object once loaded', async () => {
     const tool = lazyTool(declare(['url'], 'object'), async () => async (...args: unknown[]) => args);
     await expect(tool.invoke({ url: 'x' })).resolves.toEqual([{ url: 'x' }]);
+  });
+});
+
+const declared = (name: string): ToolDeclaration => ({
+  name, description: `${name} for tests`, parameters: { type: 'object', properties: {}, required: [], additionalProperties: false }, parameterOrder: [],
+  metadata: { tier: 'read-only', sideEffects: ['none'], capabilities: [], tags: [], determinism: 'deterministic', timeoutMs: 1000 },
+} as unknown as ToolDeclaration);
+
+describe(withModelRendering, () => {
+  it('gives the registered tool the renderer, however it is registered', async () => {
+    const count = async () => ({ n: 3 });
+    withModelRendering(count, (output) => `${output.n} items`);
+    expect(fromFunction(declared('count'), count).renderForModel?.({ n: 2 })).toBe('2 items');
+
+    class Kit {
+      async list() { return ['a', 'b']; }
+    }
+    attachToolDeclaration(Kit.prototype.list, declared('list'));
+    withModelRendering(Kit.prototype.list, (names) => names.join('\n'));
+    const [tool] = new ToolRegistry().registerToolkit(new Kit());
+    expect(tool!.renderForModel?.(await tool!.invoke({}))).toBe('a\nb');
+  });
+
+  it('leaves tools without one to the JSON of their output', () => {
+    expect(fromFunction(declared('plain'), async () => 1).renderForModel).toBeUndefined();
+    expect('renderForModel' in lazyTool(declared('lazy'), async () => async () => 1)).toBe(false);
   });
 });

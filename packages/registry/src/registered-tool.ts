@@ -19,12 +19,26 @@ export interface RegisteredTool {
 
 type AnyFunction = (...args: unknown[]) => unknown;
 
+const MODEL_RENDERING = Symbol.for('toolwright.renderForModel');
+
+/**
+ * Gives a tool function (or a toolkit's `@tool()` method) the text rendering the model reads for its
+ * output; `fromFunction` carries it to `renderForModel`, however the tool is registered.
+ * @example withModelRendering(FileReadTool.prototype.fileRead, (page) => page.content)
+ */
+export function withModelRendering<F extends (...args: never[]) => unknown>(fn: F, render: (output: Awaited<ReturnType<F>>) => string): F {
+  Object.defineProperty(fn, MODEL_RENDERING, { value: render, configurable: true });
+  return fn;
+}
+
 /** Adapts a function (optionally bound to a toolkit instance) to the `RegisteredTool` shape. */
 export function fromFunction(declaration: ToolDeclaration, fn: AnyFunction, self?: object): RegisteredTool {
   const order = declaration.parameterOrder;
   const asObject = declaration.argumentPassing === 'object';
+  const render = (fn as { [MODEL_RENDERING]?: (output: unknown) => string })[MODEL_RENDERING];
   return {
     declaration,
+    ...(render ? { renderForModel: render } : {}),
     invoke: (args) => {
       const values = asObject ? [argumentObject(args, order)] : new Array<unknown>(order.length);
       if (!asObject) for (let i = 0; i < order.length; i++) values[i] = args[order[i]!];

@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import { openCheckedFile, readBounded } from '../workspace/confined-file.js';
+import { openCheckedFile, readConfined } from '../workspace/confined-file.js';
 import { walk } from '../workspace/walk.js';
 import { runRegexJob } from './regex-worker.js';
 import { compileQuery, pathFilter, type MatchedLine, type MatchLines, type SearchQuery } from './search-query.js';
@@ -59,19 +58,11 @@ const SEARCH_HINT = 'or search for plain text with literal: true';
 
 /** A searched file's bytes, or undefined when it is gone, swapped, not a regular file or over the cap. */
 export function readSearchedFile(root: string, relative: string, maxBytes: number, tooLarge?: string[]): Buffer | undefined {
-  let fd: number;
   try {
-    fd = openCheckedFile({ absolute: `${root}/${relative}`, relative, root });
-  } catch {
-    return undefined;
-  }
-  try {
-    return readBounded(fd, maxBytes, relative, () => 'over the cap');
+    return readConfined({ absolute: `${root}/${relative}`, relative, root }, maxBytes, () => 'over the cap', { open: openCheckedFile });
   } catch (error) {
     if ((error as { code?: string }).code === 'too_large') tooLarge?.push(relative);
     return undefined;
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

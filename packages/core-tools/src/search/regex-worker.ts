@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { CoreToolError } from '../core-tool-error.js';
 
 /**
  * JavaScript regexes backtrack: `^(a+)+$` on 30 `a`s runs for minutes, and a running regex cannot be
@@ -11,11 +12,9 @@ export const REGEX_BUDGET_MS = 1_000;
 const MEBIBYTE_CHARS = 1 << 20;
 
 /** A pattern that ran past its budget (or exhausted the worker's memory): refuse it, do not retry it. */
-export class PatternTooSlowError extends Error {
-  readonly code = 'pattern_too_slow';
-
+export class PatternTooSlowError extends CoreToolError {
   constructor(message: string) {
-    super(message);
+    super('pattern_too_slow', message);
     this.name = 'PatternTooSlowError';
   }
 }
@@ -117,7 +116,7 @@ export function runRegexJob(job: RegexJob, options: RegexJobOptions = {}): Promi
     const onMessage = (reply: { results?: number[][]; error?: string }) => {
       finish(true);
       if (reply.results) resolve(reply.results);
-      else reject(reply.error === 'empty' ? new Error('The regular expression matches empty text; make it match at least one character.') : new Error(`The regular expression failed: ${reply.error}`));
+      else reject(new CoreToolError('invalid_pattern', reply.error === 'empty' ? 'The regular expression matches empty text; make it match at least one character.' : `The regular expression failed: ${reply.error}. Correct it, or search for plain text.`));
     };
     const onError = (error: Error) => {
       finish(false);
@@ -139,5 +138,5 @@ export function runRegexJob(job: RegexJob, options: RegexJobOptions = {}): Promi
 }
 
 function abortError(signal: AbortSignal): unknown {
-  return signal.reason ?? new Error('The search was cancelled.');
+  return signal.reason ?? new CoreToolError('cancelled', 'The search was cancelled.');
 }

@@ -4,7 +4,7 @@ import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { isWithin } from '../workspace/workspace-policy.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
 import { protectedPathsUnder } from '../workspace/protected-under.js';
-import type { PathConfinement } from './command-analysis.js';
+import type { PathConfinement } from './command-verdict.js';
 
 /**
  * Confinement of shell arguments, relative to the shell's working directory `cwd` (default: the

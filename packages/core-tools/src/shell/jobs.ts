@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RunningProcess, ProcessOutcome } from './run-process.js';
+import { CoreToolError } from '../core-tool-error.js';
 
 export interface Job {
   id: string;
@@ -17,7 +18,7 @@ export class JobTable {
   start(command: string, process: RunningProcess): Job {
     if (this.jobs.size >= this.maxJobs) this.evictFinished();
     if (this.jobs.size >= this.maxJobs) {
-      throw new Error(`${this.maxJobs} background jobs are already running; wait for one (shell_job_output) or stop one (shell_job_kill) first.`);
+      throw new CoreToolError('too_many_jobs', `${this.maxJobs} background jobs are already running; wait for one (shell_job_output) or stop one (shell_job_kill) first.`);
     }
     const job: Job = { id: `job_${randomBytes(6).toString('hex')}`, command, process };
     void process.done.then((outcome) => { job.outcome = outcome; });
@@ -29,7 +30,7 @@ export class JobTable {
     const job = this.jobs.get(id);
     if (!job) {
       const known = [...this.jobs.keys()];
-      throw new Error(`There is no background job '${id}'.${known.length ? ` Known jobs: ${known.join(', ')}.` : ' No jobs are running.'}`);
+      throw new CoreToolError('unknown_job', `There is no background job '${id}'.${known.length ? ` Known jobs: ${known.join(', ')}.` : ' No jobs are running.'}`);
     }
     return job;
   }

@@ -1,3 +1,4 @@
+import { withModelRendering } from '@toolwright/registry';
 import { tool } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { deleteConfined } from '../workspace/confined-delete.js';
@@ -32,3 +33,11 @@ export class FileDeleteTool {
     });
   }
 }
+
+/** @example 'Deleted the file notes.md.' */
+export function renderFileDelete(deletion: FileDeleteResult): string {
+  if (deletion.kind === 'symlink') return `Deleted the symbolic link ${deletion.path} (its target is untouched).`;
+  return `Deleted the ${deletion.kind} ${deletion.path}.`;
+}
+
+withModelRendering(FileDeleteTool.prototype.fileDelete, renderFileDelete);

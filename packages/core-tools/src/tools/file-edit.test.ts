@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
-import { FileEditTool } from './file-edit.js';
+import { FileEditTool, renderFileEdit } from './file-edit.js';
+import { withBudget } from '../test-support/with-budget.js';
+import { modelSize } from '../model-text/output-budget.js';
 import { FileReadTool } from './file-read.js';
 
 const ws = tempWorkspace();
@@ -22,6 +24,29 @@ describe('file_edit', () => {
     expect(result).toMatchObject({ replacements: 1, matchedBy: 'exact' });
     expect(result.diff).toContain('-  const greeting = "Hello";\n+  const greeting = "Hi";');
     expect(ws.read('app.js')).toContain('const greeting = "Hi";');
+  });
+
+  it('renders a summary line and the diff', async () => {
+    expect(renderFileEdit(await edit.fileEdit('app.js', '"Hello"', '"Hi"'))).toBe([
+      'Edited app.js: 1 replacement (matched exactly).',
+      '===================================================================',
+      '--- a/app.js', '+++ b/app.js', '@@ -1,5 +1,5 @@', ' function greet(name) {', '-  const greeting = "Hello";', '+  const greeting = "Hi";',
+      '   return `${greeting}, ${name}`;', ' }', ' ',
+    ].join('\n'));
+    expect(renderFileEdit(await edit.fileEdit('new.txt', '', 'x'))).toMatch(/^Created new\.txt\.\n/);
+  });
+
+  it('cuts a diff longer than the output budget at a line and says how many lines were left out', async () => {
+    ws.write('long.txt', Array.from({ length: 400 }, (_, i) => `row ${i}`).join('\n'));
+    const result = await withBudget(2_000, () => edit.fileEdit('long.txt', 'row', 'line', true));
+    const text = renderFileEdit(result);
+    expect(modelSize(text)).toBeLessThanOrEqual(2_000);
+    ws.write('long.txt', Array.from({ length: 400 }, (_, i) => `row ${i}`).join('\n'));
+    ws.env.readHashes?.clear();
+    const whole = (await edit.fileEdit('long.txt', 'row', 'line', true)).diff;
+    expect(whole.startsWith(result.diff) && result.diff.endsWith('\n')).toBe(true);
+    expect(result.diff.split('\n').length - 1 + result.diffOmittedLines!).toBe(whole.split('\n').length - 1);
+    expect(text.split('\n').at(-1)).toBe(`[${result.diffOmittedLines} more lines of the diff did not fit; read the file with file_read to review the change]`);
   });
 
   it('inserts the replacement literally: $& $1 $$ are not patterns', async () => {

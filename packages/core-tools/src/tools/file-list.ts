@@ -1,4 +1,6 @@
+import { withModelRendering } from '@toolwright/registry';
 import { tool, type Integer } from '@toolwright/tool';
+import { linesWithin, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { walk } from '../workspace/walk.js';
@@ -16,7 +18,12 @@ export interface FileListResult {
   entries: ListedEntry[];
   /** True when the cap stopped the listing early. */
   truncated: boolean;
+  /** Entries found but left out so the listing fits the call's output budget. */
+  omitted?: Integer;
 }
+
+/** Room kept for the line that says what was left out. */
+const FOOTER_ROOM = 200;
 
 /** Lists directories inside the workspace. */
 export class FileListTool {
@@ -26,8 +33,9 @@ export class FileListTool {
    * Lists the entries of a workspace directory with their kind and size, sorted by path. By default only
    * the directory's direct children (depth 1); raise `depth` to descend. Files ignored by `.gitignore`
    * and the `.git` and `.toolwright` folders are left out, as are entries matching `exclude` (gitignore-style patterns such
-   * as `node_modules/` or `*.log`). At most `limit` entries (default 500); `truncated` says when more exist.
-   * Symbolic links are listed as `symlink` and never followed.
+   * as `node_modules/` or `*.log`). At most `limit` entries (default 500), and no more than fits the
+   * call's output budget; the last line says when more exist. Symbolic links are listed as `symlink`
+   * and never followed.
    * @param path Directory to list (default: the workspace root).
    * @param depth How many levels to descend (1 = direct children).
    * @param exclude Extra gitignore-style patterns to leave out.
@@ -38,11 +46,41 @@ export class FileListTool {
     return withWorkspaceErrors(path, () => {
       const resolved = this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' });
       const { entries, truncated } = walk(resolved.absolute, { maxDepth: depth, exclude, limit });
-      return {
-        entries: entries.map((e) => ({ path: e.kind === 'directory' ? `${e.relative}/` : e.relative, kind: e.kind, size: e.size }))
-          .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
-        truncated,
-      };
+      const listed = entries.map((e): ListedEntry => ({ path: e.kind === 'directory' ? `${e.relative}/` : e.relative, kind: e.kind, size: e.size }))
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      const shown = linesWithin(listed.map(entryLine), outputBudget() - FOOTER_ROOM);
+      if (shown === listed.length) return { entries: listed, truncated };
+      return { entries: listed.slice(0, shown), truncated, omitted: listed.length - shown };
     });
   }
 }
+
+/** `src/` for a directory, `src/index.ts  (1234 bytes)` for a file, a word in brackets for the rest. */
+function entryLine(entry: ListedEntry): string {
+  switch (entry.kind) {
+    case 'directory': return entry.path;
+    case 'file': return `${entry.path}  (${entry.size} bytes)`;
+    case 'symlink': return `${entry.path}  (symbolic link)`;
+    default: return `${entry.path}  (special file)`;
+  }
+}
+
+/**
+ * One line per entry, then a line saying what was left out and how to see it.
+ * @example 'src/\nsrc/index.ts  (1234 bytes)\n[2 of 5 entries shown; 3 more did not fit: ...]'
+ */
+export function renderFileList(listing: FileListResult): string {
+  const lines = listing.entries.map(entryLine);
+  const narrow = 'list a subdirectory (path) or leave entries out with exclude';
+  if (listing.omitted) {
+    const found = listing.entries.length + listing.omitted;
+    lines.push(`[${listing.entries.length} of ${found}${listing.truncated ? '+' : ''} entries shown; the rest did not fit: ${narrow}]`);
+  } else if (listing.truncated) {
+    lines.push(`[the listing stopped at ${listing.entries.length} entries (the limit); more exist: raise limit, ${narrow}]`);
+  } else if (lines.length === 0) {
+    lines.push('[no entries: the directory is empty, or everything in it is ignored or excluded]');
+  }
+  return lines.join('\n');
+}
+
+withModelRendering(FileListTool.prototype.fileList, renderFileList);

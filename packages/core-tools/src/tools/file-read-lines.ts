@@ -1,6 +1,8 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { WorkspaceError } from '../workspace/workspace-error.js';
+import { contentHasher } from '../workspace/content-hash.js';
+import { modelSize } from '../model-text/output-budget.js';
+import { CoreToolError } from '../core-tool-error.js';
 
 /** A page of numbered lines, read from an open file without loading the whole of it. */
 export interface LinePage {
@@ -18,7 +20,7 @@ export interface LinePage {
 export interface LinePageOptions {
   offset: number;
   limit: number;
-  /** Most bytes of numbered text to return; a single longer line is cut. */
+  /** Most numbered text to return, as `modelSize` counts it; a single longer line is cut. */
   maxBytes: number;
   /** Files up to this size are read to the end, for their line count and hash; larger ones only as far as needed. */
   wholeFileBytes: number;
@@ -43,7 +45,7 @@ export async function readLinePage(fd: number, options: LinePageOptions): Promis
   const { offset, limit, maxBytes, shown, signal } = options;
   const size = fs.fstatSync(fd).size;
   const whole = size <= options.wholeFileBytes;
-  const hash = createHash('sha256');
+  const hash = contentHasher();
   const head = Buffer.allocUnsafe(Math.min(size, BINARY_SNIFF_BYTES));
   if (size > 0 && isBinary(head.subarray(0, await readAt(fd, head, 0)), size > BINARY_SNIFF_BYTES)) {
     throw new WorkspaceError('binary_file', `'${shown}' is a binary file (${size} bytes); file_read only returns text. Use a tool made for that format.`, shown);
@@ -68,7 +70,7 @@ export async function readLinePage(fd: number, options: LinePageOptions): Promis
     if (cut) text = `${text}… [line cut: only its first ${partBytes} bytes are shown]`;
     else if (endedByNewline && text.endsWith('\r')) text = text.slice(0, -1);
     const numbered = `${line}\t${text}`;
-    const bytes = Buffer.byteLength(numbered) + 1;
+    const bytes = modelSize(numbered) + 1;
     parts = [];
     partBytes = 0;
     if (used + bytes > maxBytes && lines.length > 0) {
@@ -82,7 +84,7 @@ export async function readLinePage(fd: number, options: LinePageOptions): Promis
   };
 
   for (;;) {
-    if (signal?.aborted) throw signal.reason ?? new Error('The read was cancelled.');
+    if (signal?.aborted) throw signal.reason ?? new CoreToolError('cancelled', 'The read was cancelled.');
     const read = await readAt(fd, chunk, position);
     if (read === 0) break;
     const data = chunk.subarray(0, read);
@@ -123,7 +125,7 @@ export async function readLinePage(fd: number, options: LinePageOptions): Promis
   const totalLines = position === 0 ? 0 : line - (lastByte === NEWLINE ? 1 : 0);
   if (!done && line >= offset && lastByte !== NEWLINE) finishLine(false);
   const first = Math.min(offset, totalLines + 1);
-  return { lines, first, more: first + lines.length - 1 < totalLines, totalLines, hash: hash.digest('hex') };
+  return { lines, first, more: first + lines.length - 1 < totalLines, totalLines, hash: hash.digest() };
 }
 
 /** The bytes up to the last whole UTF-8 character (a line cut mid-character loses the partial one). */

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
-import { FileReadTool } from './file-read.js';
+import { FileReadTool, renderFileRead } from './file-read.js';
+import { withBudget } from '../test-support/with-budget.js';
+import { modelSize } from '../model-text/output-budget.js';
 
 let root: string;
 let tool: FileReadTool;
@@ -15,6 +17,7 @@ beforeAll(() => {
   fs.writeFileSync(path.join(root, 'empty.txt'), '');
   fs.writeFileSync(path.join(root, 'image.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]));
   fs.writeFileSync(path.join(root, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+  fs.writeFileSync(path.join(root, 'long.ts'), Array.from({ length: 3000 }, (_, i) => `const line${i + 1} = "${'é'.repeat(i % 7)}\u001b";`).join('\n'));
   fs.writeFileSync(path.join(root, 'big.txt'), Array.from({ length: 5000 }, (_, i) => `line ${i + 1} ${'x'.repeat(40)}`).join('\n'));
   fs.writeFileSync(path.join(root, 'emoji.txt'), `${'🙂'.repeat(2047)}\n`);
   // 16 KiB of text, then a hole up to 5 GiB: far past what a Buffer (or a string) can hold.
@@ -42,11 +45,39 @@ describe('file_read', () => {
     expect(await tool.fileRead('five.txt', 99)).toMatchObject({ content: '', truncated: false });
   });
 
-  it('caps the bytes returned and tells the model where to continue', async () => {
+  it('caps the text returned at the default budget outside an executor and tells the model where to continue', async () => {
     const result = await tool.fileRead('big.txt');
-    expect(Buffer.byteLength(result.content)).toBeLessThanOrEqual(64 * 1024);
+    expect(modelSize(renderFileRead(result))).toBeLessThanOrEqual(16 * 1024);
     expect(result.truncated).toBe(true);
     expect(result.next).toBe(`file_read with path "big.txt" and offset ${result.endLine + 1}`);
+  });
+
+  it.for([600, 2_000, 16 * 1024])('returns at most a budget of %i and reads on from where it stopped, never losing a line', async (budget) => {
+    const seen: number[] = [];
+    let offset = 1;
+    for (;;) {
+      const page = await withBudget(budget, () => tool.fileRead('long.ts', offset));
+      const text = renderFileRead(page);
+      expect(modelSize(text)).toBeLessThanOrEqual(budget);
+      const numbers = page.content.split('\n').map((line) => Number(line.slice(0, line.indexOf('\t'))));
+      seen.push(...numbers);
+      if (!page.truncated) {
+        expect(text.split('\n').at(-1)).toBe(`[lines ${page.startLine}–3000 of 3000; this is the end of the file]`);
+        break;
+      }
+      expect(text.split('\n').at(-1)).toBe(`[lines ${page.startLine}–${page.endLine} of 3000; read on with offset ${page.endLine + 1}]`);
+      offset = page.endLine + 1;
+    }
+    expect(seen).toEqual(Array.from({ length: 3000 }, (_, i) => i + 1));
+  });
+
+  it('renders numbered lines as plain text, with a line saying where the page ends', async () => {
+    expect(renderFileRead(await tool.fileRead('five.txt'))).toBe('1\tone\n2\ttwo\n3\tthree\n4\tfour\n5\tfive');
+    expect(renderFileRead(await tool.fileRead('five.txt', 2, 2))).toBe('2\ttwo\n3\tthree\n[lines 2–3 of 5; read on with offset 4]');
+    expect(renderFileRead(await tool.fileRead('five.txt', 4))).toBe('4\tfour\n5\tfive\n[lines 4–5 of 5; this is the end of the file]');
+    expect(renderFileRead(await tool.fileRead('five.txt', 99))).toBe('[the file has 5 lines; there are none from line 6 on]');
+    expect(renderFileRead(await tool.fileRead('empty.txt'))).toBe('[the file is empty]');
+    expect(renderFileRead(await tool.fileRead('huge.log', 1, 2))).toBe('1\tentry         1\n2\tentry         2\n[lines 1–2 of a file over 16 MiB, not counted; read on with offset 3]');
   });
 
   it('refuses binary files and invalid UTF-8 with a clear message', async () => {

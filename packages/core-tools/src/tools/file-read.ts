@@ -1,9 +1,11 @@
 import fs from 'node:fs';
+import { withModelRendering } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { openForReading } from '../workspace/confined-file.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { readLinePage } from './file-read-lines.js';
+import { outputBudget } from '../model-text/output-budget.js';
 
 /** What `file_read` returns. */
 export interface FileReadResult {
@@ -24,6 +26,10 @@ export interface FileReadResult {
 }
 
 const DEFAULT_LIMIT = 2000;
+/** Room kept for the line that says where the page ends and how to read on. */
+const FOOTER_ROOM = 120;
+/** The smallest page, whatever the budget: one line cut to about this size. */
+const MIN_PAGE_BYTES = 256;
 /** Files up to this size are read whole (for `totalLines` and `hash`); `file_edit` edits no larger ones. */
 export const WHOLE_FILE_BYTES = 16 * 1024 * 1024;
 
@@ -33,11 +39,11 @@ export class FileReadTool {
 
   /**
    * Reads a UTF-8 text file from the workspace and returns its lines numbered from 1 (`<n>\t<line>`).
-   * Reads at most `limit` lines (default 2000) starting at line `offset` (default 1), and at most 64 KiB
-   * of text (a longer line is cut); when more remains, `truncated` is true and `next` says which call
-   * continues. Binary files are refused. Files over 16 MiB are read only as far as needed, without
-   * `totalLines` and `hash`. Paths are relative to the workspace root (an absolute path must lie inside
-   * it); `shared:/` and `public:/` select other scopes.
+   * Reads at most `limit` lines (default 2000) starting at line `offset` (default 1), and no more text
+   * than the call's output budget (about 16 KiB; a longer line is cut); when more remains, the last
+   * line says which lines you got and the offset to read on from. Binary files are refused. Files
+   * over 16 MiB are read only as far as needed, so their lines are not counted. Paths are relative to
+   * the workspace root (an absolute path must lie inside it); `shared:/` and `public:/` select other scopes.
    * @param path File to read, e.g. `src/index.ts`.
    * @param offset Line number to start at (1 = the first line).
    * @param limit Maximum number of lines to return.
@@ -50,7 +56,8 @@ export class FileReadTool {
       let page;
       try {
         const signal = getToolContext()?.signal;
-        page = await readLinePage(fd, { offset, limit, maxBytes: this.env.maxReadBytes ?? 64 * 1024, wholeFileBytes: WHOLE_FILE_BYTES, shown: path, ...(signal ? { signal } : {}) });
+        const maxBytes = Math.max(MIN_PAGE_BYTES, Math.min(this.env.maxReadBytes ?? 64 * 1024, outputBudget() - FOOTER_ROOM));
+        page = await readLinePage(fd, { offset, limit, maxBytes, wholeFileBytes: WHOLE_FILE_BYTES, shown: path, ...(signal ? { signal } : {}) });
       } finally {
         fs.closeSync(fd);
       }
@@ -68,3 +75,19 @@ export class FileReadTool {
     });
   }
 }
+
+/**
+ * The numbered lines as plain text, then (unless the whole file was shown) a line saying which lines
+ * these are and where to read on:
+ * @example '1\tone\n2\ttwo\n[lines 1–2 of 5; read on with offset 3]'
+ */
+export function renderFileRead(page: FileReadResult): string {
+  if (page.totalLines === 0) return '[the file is empty]';
+  const of = page.totalLines !== undefined ? `of ${page.totalLines}` : 'of a file over 16 MiB, not counted';
+  if (page.content === '') return `[the file has ${page.totalLines} lines; there are none from line ${page.startLine} on]`;
+  if (!page.truncated && page.startLine === 1) return page.content;
+  const where = `lines ${page.startLine}–${page.endLine} ${of}`;
+  return `${page.content}\n[${page.truncated ? `${where}; read on with offset ${page.endLine + 1}` : `${where}; this is the end of the file`}]`;
+}
+
+withModelRendering(FileReadTool.prototype.fileRead, renderFileRead);

@@ -4,7 +4,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
 import { confirmReportedLines, findRipgrep } from '../search/ripgrep-search.js';
 import { CATASTROPHIC } from '../test-support/catastrophic-patterns.js';
-import { FileSearchTool } from './file-search.js';
+import { FileSearchTool, renderFileSearch } from './file-search.js';
+import { withBudget } from '../test-support/with-budget.js';
+import { modelSize } from '../model-text/output-budget.js';
 
 const ws = tempWorkspace({
   'src/load.ts': 'export function loadConfig() {}\nconst x = 1;\nexport function LoadAll() {}\n',
@@ -53,6 +55,38 @@ describe('file_search (built-in engine)', () => {
     const result = await builtin.fileSearch('load', '.', false, 'smart', [], [], 0, 2);
     expect(result).toMatchObject({ truncated: true });
     expect(result.matches).toHaveLength(2);
+  });
+
+  it('renders matches under their file as line:text, context as line-text shown once, groups apart', async () => {
+    expect(renderFileSearch(await builtin.fileSearch('LoadAll'))).toBe('src/load.ts\n3:export function LoadAll() {}');
+    expect(renderFileSearch(await builtin.fileSearch('load', 'src', false, 'smart', ['*.ts'], ['deep/**'], 1)))
+      .toBe('load.ts\n1:export function loadConfig() {}\n2-const x = 1;\n3:export function LoadAll() {}\n4-');
+    expect(renderFileSearch({ matches: [{ path: 'a.ts', line: 2, text: 'x', before: ['w'], after: [] }, { path: 'a.ts', line: 9, text: 'y', before: ['v'], after: [] }], files: 1, truncated: false, offset: 1, engine: 'builtin' }))
+      .toBe('a.ts\n1-w\n2:x\n--\n8-v\n9:y');
+    expect(renderFileSearch(await builtin.fileSearch('nothing-matches-this'))).toBe('[no matches]');
+    expect(renderFileSearch(await builtin.fileSearch('load', '.', false, 'smart', [], [], 0, 2)))
+      .toBe('.hidden/config.ts\n1:function loadHidden() {}\n\nREADME.md\n1:load the config\n[matches 1–2 shown; more matched (in 5 files in all): read on with offset 3, or narrow the search]');
+  });
+
+  it('returns no more matches than fit the output budget and reads on from the offset it gives, never losing one', async () => {
+    const many = tempWorkspace({ 'a.txt': Array.from({ length: 500 }, (_, i) => `needle ${i + 1}`).join('\n'), 'b.txt': 'needle in b\n' });
+    try {
+      const tool = new FileSearchTool({ ...many.env, ripgrep: false });
+      const seen: string[] = [];
+      let offset = 1;
+      for (;;) {
+        const result = await withBudget(1_500, () => tool.fileSearch('needle', '.', false, 'smart', [], [], 0, 5000, offset));
+        const text = renderFileSearch(result);
+        expect(modelSize(text)).toBeLessThanOrEqual(1_500);
+        seen.push(...result.matches.map((m) => m.text));
+        if (!result.truncated) break;
+        expect(text.split('\n').at(-1)).toBe(`[matches ${offset}–${offset + result.matches.length - 1} shown; more matched (in 2 files in all): read on with offset ${offset + result.matches.length}, or narrow the search]`);
+        offset += result.matches.length;
+      }
+      expect(seen).toEqual([...Array.from({ length: 500 }, (_, i) => `needle ${i + 1}`), 'needle in b']);
+    } finally {
+      many.cleanup();
+    }
   });
 
   it('refuses an invalid regex with a hint, and paths outside the workspace', async () => {

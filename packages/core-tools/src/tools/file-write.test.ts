@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
-import { FileDeleteTool } from './file-delete.js';
-import { FileWriteTool } from './file-write.js';
+import { FileDeleteTool, renderFileDelete } from './file-delete.js';
+import { FileWriteTool, renderFileWrite } from './file-write.js';
 
 const ws = tempWorkspace({ 'keep.txt': 'old', 'dir/a.txt': 'a', 'empty/.keep': '' });
 fs.mkdirSync(path.join(ws.root, 'empty-dir'));
@@ -22,6 +22,11 @@ describe('file_write', () => {
     expect(fs.readdirSync(ws.root).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('renders what was written as a sentence', () => {
+    expect(renderFileWrite({ path: 'notes.md', bytes: 12, created: true })).toBe('Wrote 12 bytes to notes.md (a new file).');
+    expect(renderFileWrite({ path: 'notes.md', bytes: 3, created: false })).toBe('Wrote 3 bytes to notes.md (its previous content replaced).');
+  });
+
   it('refuses to write through symlinks, outside the workspace, or onto a directory', async () => {
     await expect(tool.fileWrite('link-out', 'x')).rejects.toMatchObject({ code: 'symlink_escape' });
     await expect(tool.fileWrite('../escape.txt', 'x')).rejects.toMatchObject({ code: 'outside_workspace' });
@@ -38,6 +43,12 @@ describe('file_delete', () => {
     expect(await tool.fileDelete('link-out')).toEqual({ path: 'link-out', kind: 'symlink' });
     expect(fs.existsSync('/etc/hostname')).toBe(true);
     expect(await tool.fileDelete('keep.txt')).toEqual({ path: 'keep.txt', kind: 'file' });
+  });
+
+  it('renders what was deleted as a sentence', () => {
+    expect(renderFileDelete({ path: 'a.txt', kind: 'file' })).toBe('Deleted the file a.txt.');
+    expect(renderFileDelete({ path: 'dir', kind: 'directory' })).toBe('Deleted the directory dir.');
+    expect(renderFileDelete({ path: 'link', kind: 'symlink' })).toBe('Deleted the symbolic link link (its target is untouched).');
   });
 
   it('needs recursive for a non-empty directory, deletes an empty one without it', async () => {

@@ -1,3 +1,4 @@
+import { withModelRendering } from '@toolwright/registry';
 import { tool } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { writeFileAtomic } from '../workspace/confined-file.js';
@@ -35,3 +36,10 @@ export class FileWriteTool {
     });
   }
 }
+
+/** @example 'Wrote 12 bytes to notes.md (a new file).' */
+export function renderFileWrite(write: FileWriteResult): string {
+  return `Wrote ${write.bytes} bytes to ${write.path} (${write.created ? 'a new file' : 'its previous content replaced'}).`;
+}
+
+withModelRendering(FileWriteTool.prototype.fileWrite, renderFileWrite);

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runWithToolContext } from '@toolwright/tool';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
-import { ShellTool, type ShellJobStarted, type ShellResult } from './shell-exec.js';
+import { ShellTool, renderShellJob, renderShellResult, type ShellJobStarted, type ShellResult } from './shell-exec.js';
+import { withBudget } from '../test-support/with-budget.js';
+import { modelSize } from '../model-text/output-budget.js';
 import type { ShellConfig } from '../shell/shell-config.js';
 
 const ws = tempWorkspace({ 'notes.txt': 'alpha\nbeta\ngamma\n' });
@@ -93,6 +95,28 @@ describe('shell_exec (host backend)', () => {
     expect(Buffer.byteLength(result.stdout)).toBeLessThan(1200);
   });
 
+  it('fits stdout and stderr into the output budget, keeping first and last lines and saying how much was left out', async () => {
+    const result = await withBudget(2_000, () => run(shell(), 'seq 1 100000'));
+    const text = renderShellResult(result);
+    expect(modelSize(text)).toBeLessThanOrEqual(2_000);
+    expect(result).toMatchObject({ exitCode: 0, truncated: true, stdoutBytes: 588895 });
+    expect(result.stdout).toMatch(/^1\n2\n3\n[\s\S]*\n\[\.\.\. \d+ bytes omitted; rerun piped through head, tail or grep to see them \.\.\.\]\n[\s\S]*\n99999\n100000\n$/);
+    const omitted = Number(/\[\.\.\. (\d+) bytes omitted/.exec(result.stdout)![1]);
+    const [head, tail] = result.stdout.split(/\[\.\.\. \d+ bytes omitted[^\]]*\]\n/);
+    expect(Buffer.byteLength(head!) + omitted + Buffer.byteLength(tail!)).toBe(588895);
+  });
+
+  it('leaves output that fits the budget as it is, and renders the exit code and output blocks', async () => {
+    const ok = await withBudget(2_000, () => run(shell(), 'cat notes.txt'));
+    expect(renderShellResult({ ...ok, durationMs: 12 })).toBe('exit code 0 (12 ms)\n[stdout]\nalpha\nbeta\ngamma');
+    const failed = await run(shell(), 'ls missing-file');
+    expect(renderShellResult({ ...failed, durationMs: 1500 })).toMatch(/^exit code 2 \(1\.5 s\)\n\[stderr\]\nls: cannot access 'missing-file': No such file or directory$/);
+    expect(renderShellResult({ ...ok, stdout: '', durationMs: 3 })).toBe('exit code 0 (3 ms)\n[no output]');
+    expect(renderShellResult({ ...ok, exitCode: null, signal: 'SIGKILL', timedOut: true, stdout: '', durationMs: 5000 })).toBe('timed out and was killed (SIGKILL) (5.0 s)\n[no output]');
+    expect(renderShellJob({ jobId: 'job-1', command: 'sleep 5' })).toBe('Started background job job-1: sleep 5\nRead its output with shell_job_output (jobId "job-1"); stop it with shell_job_kill.');
+    expect(renderShellJob({ jobId: 'job-1', running: true, stdout: 'partial\n', stderr: '' })).toBe('job job-1 is still running; its output so far:\n[stdout]\npartial');
+  });
+
   it('stops when the call is cancelled through its AbortSignal', async () => {
     const controller = new AbortController();
     const started = Date.now();
@@ -134,6 +158,20 @@ describe('shell_exec (session backend)', () => {
     new ShellTool({ ...ws.env, shell: { backend: 'session', killGraceMs: 200, policy: { allow: ['ls', 'cd', 'pwd', 'echo', 'cat', 'sleep', 'printenv'], permit: ['assignment'] }, ...extra } });
   const inSession = (tool: ShellTool, command: string, sessionId = 's1', timeoutSeconds?: number) =>
     runWithToolContext({ callId: 'c', toolName: 'shell_exec', sessionId, signal: new AbortController().signal, progress: () => {} }, () => tool.shellExec(command, timeoutSeconds)) as Promise<ShellResult>;
+
+  it('fits the output of a session command and its working directory into the output budget', async () => {
+    ws.write('sub/long.txt', Array.from({ length: 5000 }, (_, i) => `row ${i}`).join('\n'));
+    const tool = session();
+    try {
+      await inSession(tool, 'cd sub');
+      const result = await runWithToolContext({ callId: 'c', toolName: 'shell_exec', sessionId: 's1', signal: new AbortController().signal, progress: () => {}, outputBudget: { maxChars: 1_500 } }, () => tool.shellExec('cat long.txt')) as ShellResult;
+      const text = renderShellResult(result);
+      expect(modelSize(text)).toBeLessThanOrEqual(1_500);
+      expect(text).toMatch(/^exit code 0 \(\d+(\.\d)? m?s\); working directory: sub\n\[stdout\]\nrow 0\n[\s\S]*bytes omitted[\s\S]*row 4999$/);
+    } finally {
+      tool.dispose();
+    }
+  });
 
   it('keeps the working directory and exported variables between calls, per session', async () => {
     ws.write('sub/inner.txt', 'inner');

@@ -1,4 +1,7 @@
+import { withModelRendering } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
+import { modelSize, outputBudget } from '../model-text/output-budget.js';
+import { fitStreams } from '../shell/fit-streams.js';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { loadBashParser } from '../shell/bash-parser.js';
 import { analyzeCommand, type CommandVerdict } from '../shell/command-analysis.js';
@@ -6,6 +9,7 @@ import { gitConfigGuard } from '../shell/git-config-guard.js';
 import { gitOrderProblem } from '../shell/program-rules.js';
 import { JobTable } from '../shell/jobs.js';
 import { RunningProcess, type ProcessOutcome } from '../shell/run-process.js';
+import type { HeadTailBuffer } from '../shell/output-buffer.js';
 import { commandEnvironment, resolvedShellConfig, type RunningShellOptions, type ShellConfig } from '../shell/shell-config.js';
 import { SessionShell, type SessionOutcome } from '../shell/session-shell.js';
 import { isWithin } from '../workspace/workspace-policy.js';
@@ -13,6 +17,7 @@ import path from 'node:path';
 import { DEFAULT_SHELL_POLICY } from '../shell/shell-policy.js';
 import { workspaceConfinement } from '../shell/confinement.js';
 import { isWellFormed } from '../workspace/text-rules.js';
+import { CoreToolError } from '../core-tool-error.js';
 
 /** What `shell_exec` returns. */
 export interface ShellResult {
@@ -22,7 +27,7 @@ export interface ShellResult {
   signal: string | null;
   stdout: string;
   stderr: string;
-  /** Whether stdout or stderr was longer than the cap (their middle is omitted, with a marker). */
+  /** Whether stdout or stderr was longer than the cap or the output budget (their middle is omitted, with a marker). */
   truncated: boolean;
   stdoutBytes: Integer;
   stderrBytes: Integer;
@@ -53,6 +58,8 @@ export interface ShellJobStatus {
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_OUTPUT = 32 * 1024;
+/** Room kept for the status line and notes around the output blocks. */
+const HEADER_ROOM = 300;
 
 /** Runs shell commands in the workspace, each judged by a bash parser against an allowlist. */
 export class ShellTool {
@@ -70,12 +77,12 @@ export class ShellTool {
    * The command is parsed as bash and every command in it must be on the allowlist; command
    * substitution, variables, redirections to files, subshells, loops and `&` are refused, as are
    * paths outside the workspace. Use the file tools to read and change files, not the shell.
-   * stdin is closed (commands must not wait for input); stdout and stderr keep their first and last
-   * 16 KiB each. The command is killed with its whole process tree at the timeout. In a session
-   * shell (when configured) `cd` and permitted variables persist between calls and `cwd` reports the
-   * working directory. With
-   * `background: true` it returns a job id at once; read the output with shell_job_output and stop
-   * it with shell_job_kill.
+   * stdin is closed (commands must not wait for input); output longer than the call's output budget
+   * (about 16 KiB for both streams) keeps its first and last lines with a note of what was left out.
+   * The command is killed with its whole process tree at the timeout. In a session shell (when
+   * configured) `cd` and permitted variables persist between calls and the working directory is
+   * reported. With `background: true` it returns a job id at once; read the output with
+   * shell_job_output and stop it with shell_job_kill.
    * @param command The command line, e.g. `npm test -- --run` or `git diff --stat | tail -5`.
    * @param timeoutSeconds Kill the command after this many seconds (default 120).
    * @param background Start the command and return a job id instead of waiting for it.
@@ -84,7 +91,7 @@ export class ShellTool {
   async shellExec(command: string, /** @minimum 1 @maximum 600 */ timeoutSeconds?: Integer, background: boolean = false): Promise<ShellResult | ShellJobStarted> {
     const config = this.config;
     if (config.backend === 'disabled') {
-      throw new Error(`The shell is disabled in this workspace${config.reason ? `: ${config.reason}` : ''}. Use the file tools instead.`);
+      throw new CoreToolError('not_configured', `The shell is disabled in this workspace${config.reason ? `: ${config.reason}` : ''}. Use the file tools instead.`);
     }
     const context = getToolContext();
     if (config.backend === 'session' && !background) return this.runInSession(command, timeoutSeconds, config, context?.sessionId ?? 'default', context?.signal);
@@ -103,7 +110,7 @@ export class ShellTool {
       return { jobId: job.id, command };
     }
     const outcome = await running.done;
-    if (outcome.cancelled) throw new Error('The command was cancelled and its process tree killed.');
+    if (outcome.cancelled) throw new CoreToolError('cancelled', 'The command was cancelled and its process tree killed.');
     return toResult(outcome);
   }
 
@@ -125,7 +132,8 @@ export class ShellTool {
       this.jobs.forget(jobId);
       return { jobId, running: false, result: toResult(outcome) };
     }
-    return { jobId, running: true, stdout: job.process.stdout.text(), stderr: job.process.stderr.text() };
+    const [stdout, stderr] = fittedStreams(job.process.stdout, job.process.stderr);
+    return { jobId, running: true, stdout, stderr };
   }
 
   /**
@@ -173,14 +181,16 @@ export class ShellTool {
       ...(signal ? { signal } : {}),
       ...(session.cwd !== root && !isWithin(root, session.cwd) ? { resetTo: root } : {}),
     });
-    if (outcome.cancelled) throw new Error('The command was cancelled; the session shell was ended with its process tree (the next call starts a fresh one).');
+    if (outcome.cancelled) throw new CoreToolError('cancelled', 'The command was cancelled; the session shell was ended with its process tree (the next call starts a fresh one).');
     // A shell that left the workspace (e.g. `cd` with no argument goes to HOME) is moved back.
     const inside = outcome.cwd === root || isWithin(root, outcome.cwd);
     session.cwd = outcome.restarted ? root : inside ? outcome.cwd : root;
-    const result = toResult(outcome);
-    if (!inside) result.stderr += `${result.stderr && !result.stderr.endsWith('\n') ? '\n' : ''}[the working directory left the workspace and was reset to its root]`;
+    const cwd = path.relative(root, session.cwd).split(path.sep).join('/') || '.';
+    const reset = '[the working directory left the workspace and was reset to its root]';
+    const result = toResult(outcome, modelSize(cwd) + (inside ? 0 : reset.length + 1));
+    if (!inside) result.stderr += `${result.stderr && !result.stderr.endsWith('\n') ? '\n' : ''}${reset}`;
     if (outcome.restarted || outcome.timedOut) this.sessions.set(sessionId, { ...session, cwd: root, variables: new Map(Object.entries(session.env)) });
-    return { ...result, cwd: path.relative(root, session.cwd).split(path.sep).join('/') || '.', sessionRestarted: outcome.restarted || outcome.timedOut };
+    return { ...result, cwd, sessionRestarted: outcome.restarted || outcome.timedOut };
   }
 
   /**
@@ -190,23 +200,23 @@ export class ShellTool {
   private async judge(command: string, config: RunningShellOptions, env: Record<string, string>, cwd?: string, variables?: ReadonlyMap<string, string>): Promise<Extract<CommandVerdict, { ok: true }>> {
     const policy = config.policy ?? DEFAULT_SHELL_POLICY;
     const maxLength = policy.maxLength ?? 4096;
-    if (command.trim() === '') throw new Error('The command is empty.');
-    if (command.length > maxLength) throw new Error(`The command is ${command.length} characters long; the limit is ${maxLength}. Put long content in a file with file_write.`);
-    if (/[\0\r]/.test(command)) throw new Error('The command contains a NUL or carriage-return character.');
-    if (!isWellFormed(command)) throw new Error('The command contains a lone UTF-16 surrogate, which no program can receive; send well-formed text.');
+    if (command.trim() === '') throw new CoreToolError('invalid_command', 'The command is empty; give the command line to run.');
+    if (command.length > maxLength) throw new CoreToolError('invalid_command', `The command is ${command.length} characters long; the limit is ${maxLength}. Put long content in a file with file_write.`);
+    if (/[\0\r]/.test(command)) throw new CoreToolError('invalid_command', 'The command contains a NUL or carriage-return character; remove it.');
+    if (!isWellFormed(command)) throw new CoreToolError('invalid_command', 'The command contains a lone UTF-16 surrogate, which no program can receive; send well-formed text.');
     const parser = await loadBashParser();
     const tree = parser.parse(command);
-    if (!tree) throw new Error('The command could not be parsed.');
+    if (!tree) throw new CoreToolError('invalid_command', 'The command could not be parsed as bash; check its quoting.');
     let verdict: CommandVerdict;
     try {
       verdict = analyzeCommand(tree.rootNode, policy, workspaceConfinement(this.env.workspace, cwd), variables ?? new Map(Object.entries(env)));
     } finally {
       tree.delete();
     }
-    if (!verdict.ok) throw new Error(`The command was refused: ${verdict.reason}.`);
+    if (!verdict.ok) throw new CoreToolError('command_refused', `The command was refused: ${verdict.reason}.`);
     if (verdict.commands.some((c) => c.program === 'git')) {
       const refused = gitOrderProblem(verdict.commands.map((c) => c.program)) ?? await gitConfigGuard(verdict.cwds, env);
-      if (refused) throw new Error(`The command was refused: ${refused}.`);
+      if (refused) throw new CoreToolError('command_refused', `The command was refused: ${refused}.`);
     }
     return verdict;
   }
@@ -220,15 +230,60 @@ interface Session {
   variables: Map<string, string>;
 }
 
-function toResult(outcome: ProcessOutcome): ShellResult {
+/** What the model reads of both streams: each buffer's text, cut to the call's output budget. */
+function fittedStreams(stdout: HeadTailBuffer, stderr: HeadTailBuffer, reserved = 0): [string, string, boolean] {
+  const out = { text: stdout.text(), totalBytes: stdout.totalBytes };
+  const err = { text: stderr.text(), totalBytes: stderr.totalBytes };
+  const fitted = fitStreams(out, err, outputBudget() - HEADER_ROOM - reserved);
+  return fitted ? [...fitted, true] : [out.text, err.text, stdout.truncated || stderr.truncated];
+}
+
+/** The outcome as a result, its streams fitted to the output budget less `reserved` (text added around them). */
+function toResult(outcome: ProcessOutcome, reserved = 0): ShellResult {
+  const [stdout, stderr, truncated] = fittedStreams(outcome.stdout, outcome.stderr, reserved);
   return {
-    exitCode: outcome.exitCode, signal: outcome.signal,
-    stdout: outcome.stdout.text(), stderr: outcome.stderr.text(),
-    truncated: outcome.stdout.truncated || outcome.stderr.truncated,
+    exitCode: outcome.exitCode, signal: outcome.signal, stdout, stderr, truncated,
     stdoutBytes: outcome.stdout.totalBytes, stderrBytes: outcome.stderr.totalBytes,
     timedOut: outcome.timedOut, durationMs: outcome.durationMs,
   };
 }
+
+/**
+ * The status on one line (exit code or signal, duration, the session's directory), then each
+ * stream that wrote anything under a `[stdout]` or `[stderr]` heading.
+ * @example 'exit code 1 (40 ms)\n[stderr]\nls: cannot access \'missing\': No such file or directory'
+ */
+export function renderShellResult(result: ShellResult): string {
+  const status = result.timedOut ? `timed out and was killed${result.signal ? ` (${result.signal})` : ''}`
+    : result.exitCode !== null ? `exit code ${result.exitCode}` : `ended by signal ${result.signal ?? 'unknown'}`;
+  const lines = [`${status} (${duration(result.durationMs)})${result.cwd !== undefined ? `; working directory: ${result.cwd}` : ''}`];
+  if (result.sessionRestarted) lines.push('[the session shell was started afresh: its working directory and variables were reset]');
+  lines.push(...streamBlocks(result.stdout, result.stderr));
+  return lines.join('\n');
+}
+
+/** A background job: how to follow it, its output so far, or its result. */
+export function renderShellJob(job: ShellJobStarted | ShellJobStatus): string {
+  if ('command' in job) return `Started background job ${job.jobId}: ${job.command}\nRead its output with shell_job_output (jobId "${job.jobId}"); stop it with shell_job_kill.`;
+  if (job.result) return `job ${job.jobId} has finished: ${renderShellResult(job.result)}`;
+  return [`job ${job.jobId} is still running; its output so far:`, ...streamBlocks(job.stdout ?? '', job.stderr ?? '')].join('\n');
+}
+
+function streamBlocks(stdout: string, stderr: string): string[] {
+  const blocks: string[] = [];
+  if (stdout !== '') blocks.push('[stdout]', stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout);
+  if (stderr !== '') blocks.push('[stderr]', stderr.endsWith('\n') ? stderr.slice(0, -1) : stderr);
+  if (blocks.length === 0) blocks.push('[no output]');
+  return blocks;
+}
+
+function duration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+withModelRendering(ShellTool.prototype.shellExec, (output) => ('jobId' in output ? renderShellJob(output) : renderShellResult(output)));
+withModelRendering(ShellTool.prototype.shellJobOutput, renderShellJob);
+withModelRendering(ShellTool.prototype.shellJobKill, renderShellResult);
 
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {

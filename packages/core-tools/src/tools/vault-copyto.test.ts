@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
-import { VaultTool } from './vault-copyto.js';
+import { VaultTool, renderVaultCopy } from './vault-copyto.js';
 
 const ws = tempWorkspace();
 const shared = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-shared-')));
@@ -22,6 +22,7 @@ describe('vault_copyto', () => {
     expect(fs.readFileSync(path.join(shared, 'templates', 'report.md'), 'utf8')).toBe('# Report\n');
     expect((await tool.vaultCopyto('templates/report.md', 'tmp')).path).toBe('tmp/templates/report.md');
     expect(ws.read('tmp/templates/report.md')).toBe('# Report\n');
+    expect(renderVaultCopy({ name: 'templates/report.md', path: 'shared:/templates/report.md', bytes: 9 })).toBe('Copied the vault entry templates/report.md (9 bytes) to shared:/templates/report.md.');
   });
 
   it('refuses to overwrite unless asked', async () => {

@@ -1,8 +1,10 @@
-import fs from 'node:fs';
+import { withModelRendering } from '@toolwright/registry';
 import { tool, type Integer } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
-import { openForReading, writeFileAtomic } from '../workspace/confined-file.js';
+import { readConfined, writeFileAtomic } from '../workspace/confined-file.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
+import { CoreToolError } from '../core-tool-error.js';
+import { WorkspaceError } from '../workspace/workspace-error.js';
 
 /** What `vault_copyto` returns. */
 export interface VaultCopyResult {
@@ -35,24 +37,23 @@ export class VaultTool {
    */
   @tool({ tier: 'side-effecting', group: 'edit', sideEffects: ['fs-read', 'fs-write'], capabilities: ['vault.read', 'fs.write'], determinism: 'deterministic', timeout: '30s' })
   async vaultCopyto(/** @maxLength 1024 */ name: string, destination: 'shared' | 'tmp' = 'shared', overwrite: boolean = false): Promise<VaultCopyResult> {
-    if (!this.vault) throw new Error('No vault is configured for this workspace.');
+    if (!this.vault) throw new CoreToolError('not_configured', 'No vault is configured for this workspace, so there is nothing to copy; go on without it.');
     if (!ENTRY_NAME.test(name)) {
-      throw new Error(`'${name}' is not a vault entry name: use segments of letters, digits, '.', '_' and '-' separated by '/', each starting with a letter or digit (no '..', no leading '/').`);
+      throw new CoreToolError('invalid_name', `'${name}' is not a vault entry name: use segments of letters, digits, '.', '_' and '-' separated by '/', each starting with a letter or digit (no '..', no leading '/').`);
     }
     const source = this.vault.resolve(name, { mustExist: true, kind: 'file' });
-    const fd = openForReading(source);
-    let content: Buffer;
-    try {
-      const size = fs.fstatSync(fd).size;
-      if (size > MAX_ENTRY_BYTES) throw new Error(`The vault entry '${name}' is ${size} bytes; the limit is ${MAX_ENTRY_BYTES}.`);
-      content = fs.readFileSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    const content = readConfined(source, MAX_ENTRY_BYTES, (size) => `The vault entry '${name}' is ${size} bytes; vault_copyto copies entries up to ${MAX_ENTRY_BYTES} bytes.`, { shown: name });
     const target = destination === 'shared' ? `shared:/${name}` : `tmp/${name}`;
     const resolved = this.env.workspace.resolve(target, { kind: 'file' });
-    if (resolved.exists && !overwrite) throw new Error(`'${target}' already exists; pass overwrite: true to replace it.`);
+    if (resolved.exists && !overwrite) throw new WorkspaceError('already_exists', `'${target}' already exists; pass overwrite: true to replace it.`, target);
     writeFileAtomic(resolved, content);
     return { name, path: target, bytes: content.length };
   }
 }
+
+/** @example 'Copied the vault entry templates/report.md (2048 bytes) to shared:/templates/report.md.' */
+export function renderVaultCopy(copy: VaultCopyResult): string {
+  return `Copied the vault entry ${copy.name} (${copy.bytes} bytes) to ${copy.path}.`;
+}
+
+withModelRendering(VaultTool.prototype.vaultCopyto, renderVaultCopy);

@@ -6,7 +6,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { tempWorkspace } from '../test-support/temp-workspace.js';
 import { AddressPolicy } from '../web/address-policy.js';
 import type { WebConfig } from '../web/web-config.js';
-import { WebFetchTool } from './web-fetch.js';
+import { WebFetchTool, renderWebFetch } from './web-fetch.js';
+import { withBudget } from '../test-support/with-budget.js';
+import { modelSize } from '../model-text/output-budget.js';
 
 const ws = tempWorkspace();
 let server: http.Server;
@@ -16,11 +18,14 @@ const ARTICLE = `<html><head><title>Ocean facts</title><script>alert(1)</script>
 <article><h1>The ocean</h1>${'<p>The ocean covers most of the planet and holds most of its water; it shapes the weather everywhere. </p>'.repeat(6)}
 <ul><li>Pacific</li><li>Atlantic</li></ul></article><footer>© ads and more ads</footer></body></html>`;
 
+const LONG = Array.from({ length: 400 }, (_, i) => `paragraph ${i + 1}: ${'wörds '.repeat(i % 13)}`).join('\n');
+
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     switch (url.pathname) {
       case '/article': res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); return res.end(ARTICLE);
+      case '/long': res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }); return res.end(LONG);
       case '/json': res.writeHead(200, { 'content-type': 'application/json' }); return res.end('{"ok":true}');
       case '/gzip': res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }); return res.end(zlib.gzipSync('compressed hello'));
       case '/bomb': res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }); return res.end(zlib.gzipSync(Buffer.alloc(50 * 1024 * 1024, 0x61)));
@@ -84,7 +89,30 @@ describe('web_fetch', () => {
   it('caps the decompressed body (a gzip bomb stops at the cap)', async () => {
     const result = await open({ allowAddresses: ['127.0.0.1'], maxBytes: 64 * 1024 }).webFetch(`${base}/bomb`);
     expect(result.truncated).toBe(true);
-    expect(result.content.length).toBe(64 * 1024);
+    expect(result.totalChars).toBe(64 * 1024);
+    expect(renderWebFetch(result).split('\n').at(-1)).toBe('[the body was longer than the size cap and was cut there; the rest cannot be fetched]');
+  });
+
+  it('returns at most the output budget and reads on from the offset it gives, never losing text', async () => {
+    const whole = LONG.length;
+    let text = '';
+    let offset = 1;
+    for (;;) {
+      const page = await withBudget(3_000, () => open().webFetch(`${base}/long`, 'markdown', offset));
+      const rendered = renderWebFetch(page);
+      expect(modelSize(rendered)).toBeLessThanOrEqual(3_000);
+      text += page.content;
+      const end = offset + page.content.length - 1;
+      if (end >= page.totalChars) break;
+      expect(rendered).toContain(`[characters ${offset}–${end} of ${whole}; read on with offset ${end + 1}]`);
+      offset = end + 1;
+    }
+    expect(text).toBe(LONG);
+  });
+
+  it('renders where the text came from, its title and the text', async () => {
+    expect(renderWebFetch({ url: 'https://example.com/', status: 200, contentType: 'text/html', title: 'Example', content: 'Some text.', offset: 1, totalChars: 10, truncated: false, redirects: ['https://example.com/'] }))
+      .toBe('https://example.com/ (200 text/html, after 1 redirect)\n# Example\n\nSome text.');
   });
 
   it('refuses binary content', async () => {

@@ -1,4 +1,6 @@
+import { withModelRendering } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
+import { headWithin, modelSize, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { AddressPolicy } from '../web/address-policy.js';
 import { guardedGet, WebFetchError, type Destinations } from '../web/guarded-request.js';
@@ -12,13 +14,22 @@ export interface WebFetchResult {
   status: Integer;
   contentType: string;
   title?: string;
-  /** Markdown for HTML pages (main content only), the text itself for text and JSON. */
+  /** Markdown for HTML pages (main content only), the text itself for text and JSON: from character `offset`, as much as fits the output budget. */
   content: string;
+  /** Number of the first character of `content` in the whole text, counting from 1. */
+  offset: Integer;
+  /** Characters in the whole text (Markdown or text); more remain when `offset + content.length - 1` is less. */
+  totalChars: Integer;
   /** Whether the body was longer than the size cap and cut. */
   truncated: boolean;
   /** Redirects followed, in order. */
   redirects: string[];
 }
+
+/** Room kept for the lines that say where the text stops and how to read on. */
+const FOOTER_ROOM = 200;
+/** The smallest piece of text returned, whatever the budget and the header's length. */
+const MIN_CONTENT = 256;
 
 const TEXTUAL = /^(text\/|application\/(json|[\w.+-]*\+json|xml|[\w.+-]*\+xml|javascript|x-javascript|ecmascript|x-ndjson|yaml|x-yaml|toml|csv)\b)/i;
 
@@ -35,12 +46,14 @@ export class WebFetchTool {
    * (navigation, ads and scripts removed), text and JSON as they are. Binary content (images, PDF,
    * archives) is refused. Follows up to 5 redirects; reads at most 2 MiB of decompressed body (then
    * `truncated` is true) and gives up after 30 seconds. Only public internet hosts can be reached:
-   * localhost, private networks and cloud metadata addresses are refused.
+   * localhost, private networks and cloud metadata addresses are refused. Returns as much of the text
+   * as fits the call's output budget (about 16 KiB); the last line then gives the `offset` to read on from.
    * @param url The absolute http or https URL, e.g. `https://nodejs.org/api/fs.html`.
    * @param format `markdown` (default) converts HTML; `raw` returns the HTML source unchanged.
+   * @param offset Character of the text to start at (1 = the beginning), to read on after a cut.
    */
   @tool({ tier: 'side-effecting', group: 'search', sideEffects: ['net-read'], capabilities: ['net.fetch'], determinism: 'non-deterministic', timeout: '45s', parallel: true })
-  async webFetch(/** @format uri @maxLength 8192 */ url: string, format: 'markdown' | 'raw' = 'markdown'): Promise<WebFetchResult> {
+  async webFetch(/** @format uri @maxLength 8192 */ url: string, format: 'markdown' | 'raw' = 'markdown', /** @minimum 1 */ offset: Integer = 1): Promise<WebFetchResult> {
     const config = this.env.web ?? {};
     const callSignal = getToolContext()?.signal;
     const timeout = AbortSignal.timeout(config.timeoutMs ?? 30_000);
@@ -52,17 +65,40 @@ export class WebFetchTool {
     const contentType = response.contentType.split(';')[0]!.trim().toLowerCase() || 'application/octet-stream';
     const isHtml = contentType === 'text/html' || contentType === 'application/xhtml+xml';
     if (!isHtml && !TEXTUAL.test(contentType) && looksBinary(response.body)) {
-      throw new WebFetchError(`${response.url} is ${contentType} (${response.body.length}${response.truncated ? '+' : ''} bytes), not text; web_fetch only returns text, HTML and JSON`);
+      throw new WebFetchError('not_text', `${response.url} is ${contentType} (${response.body.length}${response.truncated ? '+' : ''} bytes), not text; web_fetch only returns text, HTML and JSON`);
     }
     const text = decode(response.body, response.contentType);
-    const base = { url: response.url, status: response.status, contentType, truncated: response.truncated, redirects: response.redirects };
-    if (isHtml && format === 'markdown') {
-      const page = htmlToMarkdown(text);
-      return { ...base, ...(page.title ? { title: page.title } : {}), content: page.markdown };
-    }
-    return { ...base, content: text };
+    const page = isHtml && format === 'markdown' ? htmlToMarkdown(text) : undefined;
+    const whole = page ? page.markdown : text;
+    const result: WebFetchResult = {
+      url: response.url, status: response.status, contentType, ...(page?.title ? { title: page.title } : {}),
+      content: '', offset, totalChars: whole.length, truncated: response.truncated, redirects: response.redirects,
+    };
+    const room = Math.max(MIN_CONTENT, outputBudget() - modelSize(renderWebFetch(result)) - FOOTER_ROOM);
+    result.content = headWithin(whole.slice(offset - 1), room);
+    return result;
   }
 }
+
+/**
+ * Where the text came from on one line, the page title as a heading, the text, then a line saying
+ * where it stops and how to read on.
+ * @example 'https://example.com/ (200 text/html)\n# Example\n\nSome text.'
+ */
+export function renderWebFetch(page: WebFetchResult): string {
+  const from = page.redirects.length > 0 ? `, after ${page.redirects.length} redirect${page.redirects.length === 1 ? '' : 's'}` : '';
+  const lines = [`${page.url} (${page.status} ${page.contentType}${from})`];
+  if (page.title) lines.push(`# ${page.title}`);
+  lines.push('', page.content);
+  const end = page.offset + page.content.length - 1;
+  if (page.offset > page.totalChars && page.totalChars > 0) lines.push(`[the text has ${page.totalChars} characters; there are none from ${page.offset} on]`);
+  else if (end < page.totalChars) lines.push(`[characters ${page.offset}–${end} of ${page.totalChars}; read on with offset ${end + 1}]`);
+  else if (page.offset > 1) lines.push(`[characters ${page.offset}–${end} of ${page.totalChars}; this is the end of the text]`);
+  if (page.truncated) lines.push('[the body was longer than the size cap and was cut there; the rest cannot be fetched]');
+  return lines.join('\n');
+}
+
+withModelRendering(WebFetchTool.prototype.webFetch, renderWebFetch);
 
 function decode(body: Buffer, contentType: string): string {
   const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];

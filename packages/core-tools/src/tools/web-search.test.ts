@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
 import { braveSearchProvider, searxngProvider } from '../web/search-provider.js';
-import { WebSearchTool } from './web-search.js';
+import { WebSearchTool, renderWebSearch } from './web-search.js';
+import { withBudget } from '../test-support/with-budget.js';
+import { modelSize } from '../model-text/output-budget.js';
 
 const ws = tempWorkspace();
 let server: http.Server;
@@ -48,6 +50,16 @@ describe('web_search', () => {
       { title: 'Second', url: 'https://example.com/2', snippet: 'two' },
     ] });
     expect(seen.at(-1)?.url).toBe('/searx/search?q=node+fs&format=json');
+  });
+
+  it('renders a numbered list, and leaves out what does not fit the output budget, saying so', async () => {
+    const tool = new WebSearchTool({ ...ws.env, web: { search: searxngProvider({ endpoint: `${base}/searx` }) } });
+    expect(renderWebSearch(await tool.webSearch('node fs', 5))).toBe('1. Node fs\n   https://nodejs.org/api/fs.html\n   The fs module\n2. Second\n   https://example.com/2\n   two');
+    const small = await withBudget(280, () => tool.webSearch('node fs', 5));
+    expect(small).toMatchObject({ results: [{ title: 'Node fs' }], omitted: 1 });
+    expect(modelSize(renderWebSearch(small))).toBeLessThanOrEqual(280);
+    expect(renderWebSearch(small).split('\n').at(-1)).toBe('[1 more result did not fit; ask for fewer (limit) or a narrower query]');
+    expect(renderWebSearch({ query: 'q', provider: 'x', results: [] })).toBe('[no results for "q"]');
   });
 
   it('sends the Brave API key and reports a refused key clearly', async () => {

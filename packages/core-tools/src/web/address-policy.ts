@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { CoreToolError } from '../core-tool-error.js';
 
 /**
  * Which addresses `web_fetch` may connect to. Only public unicast addresses pass: loopback, private
@@ -16,7 +17,7 @@ export class AddressPolicy {
       try {
         return entry.includes('/') ? ipaddr.parseCIDR(entry) : (() => { const a = ipaddr.parse(entry); return [a, a.kind() === 'ipv4' ? 32 : 128] as [ipaddr.IPv4 | ipaddr.IPv6, number]; })();
       } catch {
-        throw new Error(`'${entry}' in the web allowlist is not an IP address or CIDR range (e.g. 10.0.0.0/8)`);
+        throw new CoreToolError('invalid_config', `'${entry}' in the web allowlist is not an IP address or CIDR range (e.g. 10.0.0.0/8)`);
       }
     });
   }

@@ -5,6 +5,7 @@ import net from 'node:net';
 import zlib from 'node:zlib';
 import type { AddressPolicy } from './address-policy.js';
 import { PortPolicy } from './port-policy.js';
+import { CoreToolError, type CoreToolErrorCode } from '../core-tool-error.js';
 
 export interface FetchLimits {
   /** Largest decompressed body kept, in bytes. */
@@ -33,10 +34,15 @@ export interface Destinations {
   ports: PortPolicy;
 }
 
+/** Why `web_fetch` refused a URL or could not fetch it. */
+export type WebFetchErrorCode = Extract<CoreToolErrorCode, 'invalid_url' | 'address_refused' | 'fetch_failed' | 'not_text'>;
+
 /** A refusal or failure the model can act on; never a stack trace. */
-export class WebFetchError extends Error {
-  constructor(message: string) {
-    super(message);
+export class WebFetchError extends CoreToolError {
+  declare readonly code: WebFetchErrorCode;
+
+  constructor(code: WebFetchErrorCode, message: string) {
+    super(code, message);
     this.name = 'WebFetchError';
   }
 }
@@ -54,12 +60,12 @@ export async function guardedGet(url: string, policy: Destinations, limits: Fetc
   for (;;) {
     const response = await requestOnce(current, policy, limits);
     if (response.redirect) {
-      if (redirects.length >= limits.maxRedirects) throw new WebFetchError(`more than ${limits.maxRedirects} redirects (last to ${response.redirect}); fetch the final URL directly`);
+      if (redirects.length >= limits.maxRedirects) throw new WebFetchError('fetch_failed', `more than ${limits.maxRedirects} redirects (last to ${response.redirect}); fetch the final URL directly`);
       let next: URL;
       try {
         next = new URL(response.redirect, current);
       } catch {
-        throw new WebFetchError(`the server redirected to an invalid URL '${response.redirect}'`);
+        throw new WebFetchError('fetch_failed', `the server redirected to an invalid URL '${response.redirect}'`);
       }
       redirects.push(next.href);
       current = parseUrl(next.href);
@@ -74,10 +80,10 @@ function parseUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new WebFetchError(`'${text}' is not a valid absolute URL (e.g. https://example.com/page)`);
+    throw new WebFetchError('invalid_url', `'${text}' is not a valid absolute URL (e.g. https://example.com/page)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebFetchError(`only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, '')}:`);
-  if (url.username || url.password) throw new WebFetchError('URLs with credentials (user:password@) are refused');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebFetchError('invalid_url', `only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, '')}:`);
+  if (url.username || url.password) throw new WebFetchError('invalid_url', 'URLs with credentials (user:password@) are refused');
   return url;
 }
 
@@ -89,22 +95,22 @@ function requestOnce(url: URL, { addresses: policy, ports }: Destinations, limit
   // nothing is allowlisted or the host is a literal, else on every address the name resolves to.
   const webPort = ports.allows(PortPolicy.portOf(url));
   const portRefusal = (address: string) => (webPort || policy.isAllowlisted(address) ? undefined : ports.refusal(url));
-  if (!webPort && !policy.hasAllowlist) return Promise.reject(new WebFetchError(ports.refusal(url)));
+  if (!webPort && !policy.hasAllowlist) return Promise.reject(new WebFetchError('address_refused', ports.refusal(url)));
   if (net.isIP(host)) {
     const byPort = portRefusal(host);
-    if (byPort) return Promise.reject(new WebFetchError(byPort));
+    if (byPort) return Promise.reject(new WebFetchError('address_refused', byPort));
     const refused = policy.check(host);
-    if (refused) return Promise.reject(new WebFetchError(`refused ${url.host}: ${refused}`));
+    if (refused) return Promise.reject(new WebFetchError('address_refused', `refused ${url.host}: ${refused}`));
   }
   const lookup: net.LookupFunction = (hostname, options, callback) => {
     dns.lookup(hostname, { all: true, family: (options as dns.LookupOptions).family ?? 0 }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const list = addresses as dns.LookupAddress[];
       const byPort = list.map((a) => portRefusal(a.address)).find((r) => r !== undefined);
-      if (byPort) return callback(Object.assign(new WebFetchError(byPort), { code: 'EREFUSED_SSRF' }), '', 0);
+      if (byPort) return callback(new WebFetchError('address_refused', byPort), '', 0);
       const refused = list.map((a) => policy.check(a.address)).find((r) => r !== undefined);
       // One private address among the answers refuses the host: DNS answers can rotate.
-      if (refused) return callback(Object.assign(new WebFetchError(`refused ${hostname}: ${refused}`), { code: 'EREFUSED_SSRF' }), '', 0);
+      if (refused) return callback(new WebFetchError('address_refused', `refused ${hostname}: ${refused}`), '', 0);
       const first = list[0];
       if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
       if ((options as dns.LookupOptions).all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, [first]);
@@ -123,7 +129,7 @@ function requestOnce(url: URL, { addresses: policy, ports }: Destinations, limit
       const byPort = address ? portRefusal(address) : undefined;
       if (refused || byPort) {
         response.destroy();
-        return reject(new WebFetchError(byPort ?? `refused ${url.host}: ${refused}`));
+        return reject(new WebFetchError('address_refused', byPort ?? `refused ${url.host}: ${refused}`));
       }
       const status = response.statusCode ?? 0;
       if ([301, 302, 303, 307, 308].includes(status) && response.headers.location) {
@@ -136,10 +142,10 @@ function requestOnce(url: URL, { addresses: policy, ports }: Destinations, limit
     });
     request.on('error', (error: Error & { code?: string }) => {
       if (error instanceof WebFetchError) return reject(error);
-      if (error.name === 'AbortError' || limits.signal.aborted) return reject(new WebFetchError(`the request to ${url.host} timed out or was cancelled`));
+      if (error.name === 'AbortError' || limits.signal.aborted) return reject(new WebFetchError('fetch_failed', `the request to ${url.host} timed out or was cancelled`));
       const cause = (error as { cause?: unknown }).cause;
       if (cause instanceof WebFetchError) return reject(cause);
-      reject(new WebFetchError(`could not fetch ${url.href}: ${error.code === 'ENOTFOUND' ? `the host ${url.hostname} was not found` : error.message}`));
+      reject(new WebFetchError('fetch_failed', `could not fetch ${url.href}: ${error.code === 'ENOTFOUND' ? `the host ${url.hostname} was not found` : error.message}`));
     });
     request.end();
   });
@@ -154,7 +160,7 @@ function readBody(response: http.IncomingMessage, maxBytes: number): Promise<{ b
     : undefined;
   if (encoding && encoding !== 'identity' && !decoder) {
     response.destroy();
-    return Promise.reject(new WebFetchError(`the server sent an unsupported content encoding '${encoding}'`));
+    return Promise.reject(new WebFetchError('fetch_failed', `the server sent an unsupported content encoding '${encoding}'`));
   }
   const stream: NodeJS.ReadableStream = decoder ? response.pipe(decoder) : response;
   return new Promise((resolve, reject) => {
@@ -184,8 +190,8 @@ function readBody(response: http.IncomingMessage, maxBytes: number): Promise<{ b
       if (done) return;
       done = true;
       response.destroy();
-      reject(new WebFetchError(`the response body could not be read: ${error.message}`));
+      reject(new WebFetchError('fetch_failed', `the response body could not be read: ${error.message}`));
     });
-    response.on('aborted', () => { if (!done) { done = true; reject(new WebFetchError('the server closed the connection mid-body')); } });
+    response.on('aborted', () => { if (!done) { done = true; reject(new WebFetchError('fetch_failed', 'the server closed the connection mid-body')); } });
   });
 }

@@ -1,3 +1,5 @@
+import { CoreToolError } from '../core-tool-error.js';
+
 /** The ports `web_fetch` connects to on any public host. */
 export const WEB_PORTS: readonly number[] = [80, 443];
 
@@ -12,7 +14,7 @@ export class PortPolicy {
 
   constructor(allow: readonly number[] = []) {
     for (const port of allow) {
-      if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`'${String(port)}' in web.allowPorts is not a port number (1-65535)`);
+      if (!Number.isInteger(port) || port < 1 || port > 65535) throw new CoreToolError('invalid_config', `'${String(port)}' in web.allowPorts is not a port number (1-65535)`);
     }
     this.allowed = new Set([...WEB_PORTS, ...allow]);
   }

@@ -1,3 +1,5 @@
+import { CoreToolError } from '../core-tool-error.js';
+
 /** One search hit. */
 export interface SearchResult {
   title: string;
@@ -12,9 +14,9 @@ export interface WebSearchProvider {
 }
 
 /** A search provider's failure, in words the model (and the operator) can act on. */
-export class WebSearchError extends Error {
+export class WebSearchError extends CoreToolError {
   constructor(message: string) {
-    super(message);
+    super('search_failed', message);
     this.name = 'WebSearchError';
   }
 }

@@ -4,7 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFlipping } from '../test-support/path-flipper.js';
 import { FileWriteTool } from '../tools/file-write.js';
-import { writeFileAtomic, writeFileAtomicByPath } from './confined-file.js';
+import { openCheckedFile, readConfined, writeFileAtomic, writeFileAtomicByPath } from './confined-file.js';
+import { contentHash } from './content-hash.js';
+import { FileReadTool } from '../tools/file-read.js';
+import { FileEditTool } from '../tools/file-edit.js';
 import { hasDescriptorPaths } from './directory-descriptor.js';
 import { WorkspaceError } from './workspace-error.js';
 import { WorkspacePolicy } from './workspace-policy.js';
@@ -23,6 +26,26 @@ beforeAll(() => {
   policy = new WorkspacePolicy({ root });
 });
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+
+describe(readConfined, () => {
+  it('reads a checked file whole, refusing it past the limit with the message given, through either opener', () => {
+    fs.writeFileSync(path.join(root, 'ten.txt'), '0123456789');
+    const resolved = policy.resolve('ten.txt', { mustExist: true, kind: 'file' });
+    expect(readConfined(resolved, 10, () => 'too big').toString()).toBe('0123456789');
+    expect(readConfined(resolved, 10, () => 'too big', { open: openCheckedFile }).toString()).toBe('0123456789');
+    expect(() => readConfined(resolved, 9, (size) => `${size} bytes is too big`, { shown: 'shown.txt' })).toThrow(expect.objectContaining({ code: 'too_large', message: '10 bytes is too big', path: 'shown.txt' }));
+  });
+});
+
+describe(contentHash, () => {
+  it('is the hash file_read reports and file_edit returns and checks', async () => {
+    fs.writeFileSync(path.join(root, 'hashed.txt'), 'héllo\n');
+    const env = { workspace: policy, readHashes: new Map<string, string>() };
+    expect((await new FileReadTool(env).fileRead('hashed.txt')).hash).toBe(contentHash('héllo\n'));
+    const edited = await new FileEditTool(env).fileEdit('hashed.txt', 'héllo', 'hi');
+    expect(edited.hash).toBe(contentHash(Buffer.from('hi\n')));
+  });
+});
 
 describe(writeFileAtomic, () => {
   it.runIf(hasDescriptorPaths)('creates no directory outside while a parent flips to a link outside (1,000 writes)', async () => {

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import type { PathConfinement } from './command-verdict.js';
+import { judgeAssignment } from './judge-assignment.js';
+import { copiesTrees, dangerousOption, NEVER, OPAQUE, WRAPPERS } from './program-rules.js';
+import type { ShellPolicy } from './shell-policy.js';
+import { deceptiveCharacter, isWellFormed } from '../workspace/text-rules.js';
+
+/** Judges one simple command's words; returns the program it runs. */
+export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathConfinement): { ok: true; program: string } | { ok: false; reason: string } {
+  let words = argv;
+  for (let depth = 0; depth < 8; depth++) {
+    const name = programName(words[0]!, confine);
+    if (name === undefined) return { ok: false, reason: `'${words[0]}' is a program outside the workspace and the system paths` };
+    if (name === 'export' && policy.permit?.includes('assignment')) {
+      for (const arg of words.slice(1)) {
+        const eq = arg.indexOf('=');
+        const problem = eq <= 0 ? `export takes NAME=value, not '${arg}'` : judgeAssignment(arg.slice(0, eq), arg.slice(eq + 1));
+        if (problem) return { ok: false, reason: problem };
+      }
+      return words.length > 1 ? { ok: true, program: 'export' } : { ok: false, reason: 'export needs NAME=value' };
+    }
+    if (NEVER.has(name)) return { ok: false, reason: `'${name}' is never allowed: it runs arbitrary code or changes privileges` };
+    if (OPAQUE[name]) return { ok: false, reason: OPAQUE[name] };
+    const unwrap = WRAPPERS[name];
+    if (unwrap) {
+      if (name === 'env' && words.slice(1).some((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a))) return { ok: false, reason: "setting environment variables through 'env' is not allowed" };
+      const skip = unwrap(words.slice(1));
+      if (typeof skip === 'string') return { ok: false, reason: skip };
+      if (1 + skip >= words.length) return { ok: false, reason: `'${name}' must name the command it runs` };
+      words = words.slice(1 + skip);
+      continue;
+    }
+    if (!allowed(name, words, policy)) {
+      return { ok: false, reason: `'${[name, ...words.slice(1, 2)].join(' ')}' is not in the shell allowlist (${policy.allow.slice(0, 12).join(', ')}${policy.allow.length > 12 ? ', ...' : ''})` };
+    }
+    const option = dangerousOption(name, words.slice(1));
+    if (option) return { ok: false, reason: option };
+    let operands = false;
+    for (const arg of words.slice(1)) {
+      const refused = judgeArgument(arg, confine, operands);
+      if (refused) return { ok: false, reason: `the argument '${arg}' is refused: ${refused}` };
+      if (arg === '--') operands = true;
+    }
+    if (copiesTrees(name, words.slice(1))) {
+      for (const source of words.slice(1).filter((a) => !a.startsWith('-'))) {
+        const refused = confine.checkTree?.(source, confine.root);
+        if (refused) return { ok: false, reason: `${name} would copy '${source}': ${refused}` };
+      }
+    }
+    return { ok: true, program: name };
+  }
+  return { ok: false, reason: 'too many nested wrappers' };
+}
+
+/**
+ * Every argument may name a file, so each is confined to the workspace, through symlinks too, and
+ * may not name a protected path: a plain word as it is; after `--` every word, dashes or not (they
+ * are operands); a long option as a whole when it holds a `/` (`--x/../../etc`), and its value after
+ * `=`; every tail of a short-option cluster, where a value may be glued on (`-f/etc/passwd`,
+ * `-t.git`). Invisible bidi and C1 control characters are refused in every argument: a program
+ * could make a file whose name displays as another.
+ */
+function judgeArgument(arg: string, confine: PathConfinement, operand: boolean): string | undefined {
+  const deceptive = deceptiveCharacter(arg);
+  if (deceptive) return `it contains ${deceptive}, an invisible control character that changes how text is displayed`;
+  if (!isWellFormed(arg)) return 'it contains a lone UTF-16 surrogate';
+  if (arg === '' || arg === '-' || (arg === '--' && !operand)) return undefined;
+  if (operand || !arg.startsWith('-')) return confine.check(arg, confine.root);
+  const eq = arg.indexOf('=');
+  if (eq !== -1 && eq + 1 < arg.length) {
+    const refused = confine.check(arg.slice(eq + 1), confine.root);
+    if (refused) return refused;
+  }
+  if (arg.startsWith('--')) return arg.includes('/') ? confine.check(eq === -1 ? arg : arg.slice(0, eq), confine.root) : undefined;
+  for (let i = 2; i < arg.length; i++) {
+    const tail = arg.slice(i);
+    if (tail === '/') continue;
+    const refused = confine.check(tail, confine.root);
+    if (refused) return refused;
+  }
+  return undefined;
+}
+
+const SYSTEM_DIRS = ['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin'];
+
+function programName(word: string, confine: PathConfinement): string | undefined {
+  if (!word.includes('/')) return word;
+  const dir = path.posix.dirname(path.posix.normalize(word));
+  if (SYSTEM_DIRS.includes(dir)) return path.posix.basename(word);
+  return confine.check(word, confine.root) === undefined ? `./${path.posix.normalize(word).replace(/^\.\//, '')}` : undefined;
+}
+
+function allowed(name: string, words: string[], policy: ShellPolicy): boolean {
+  return policy.allow.some((entry) => {
+    const parts = entry.trim().split(/\s+/);
+    if (parts[0] !== name) return false;
+    return parts.slice(1).every((part, i) => words[i + 1] === part);
+  });
+}
