@@ -239,8 +239,9 @@ async function runServe(args: readonly string[], io: { out: (s: string) => void;
   if (values.project !== undefined) preloadTypeScript();
   const { openCallEnvironment } = await import('./call-environment.js');
   const { McpToolServer, serveHttp, serveStdio, HttpServeError } = await import('@toolwright/mcp');
-  const environment = await openCallEnvironment({ ...configFlags(values), defaultAuditName: `audit-serve-${process.pid}.jsonl` }, io);
+  const environment = await openCallEnvironment({ ...configFlags(values), defaultAuditName: `audit-serve-${process.pid}.jsonl`, stateless: mode === 'http' && !httpOptions.sessions }, io);
   const tools = new McpToolServer({ registry: environment.registry, executor: environment.executorOptions });
+  for (const toolkit of environment.sessionToolkits) tools.onSessionClosed((id) => toolkit.endSession(id));
   let running: { close(): Promise<void>; url?: string };
   try {
     running = mode === 'stdio' ? await serveStdio(tools) : await serveHttp(tools, httpOptions);

@@ -1,0 +1,44 @@
+import { tool, type Integer } from '@toolwright/tool';
+
+let made = 0;
+
+/** What the tally tools return: which instance answered, and its count so far. */
+export interface TallyState {
+  instance: Integer;
+  count: Integer;
+}
+
+/** A toolkit with state, kept per session by the e2e config (`tools.perSession: ["Tally"]`). */
+export class Tally {
+  private readonly instance = ++made;
+  private count = 0;
+
+  /** Adds one to this toolkit instance's count. */
+  @tool({ tier: 'read-only' })
+  async tallyBump(): Promise<TallyState> {
+    return { instance: this.instance, count: ++this.count };
+  }
+}
+
+/** The same, left one per process. */
+export class SharedTally {
+  private readonly instance = ++made;
+  private count = 0;
+
+  /** Adds one to the process-wide count. */
+  @tool({ tier: 'read-only' })
+  async sharedBump(): Promise<TallyState> {
+    return { instance: this.instance, count: ++this.count };
+  }
+}
+
+/** A toolkit toolwright cannot construct by itself. */
+export class Configured {
+  constructor(private readonly prefix: string) {}
+
+  /** Greets with the configured prefix. */
+  @tool({ tier: 'read-only' })
+  async configuredGreet(name: string): Promise<string> {
+    return `${this.prefix} ${name}`;
+  }
+}
