@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, run, tspc } from './support/run.js';
+import { REPO, run, toolwright, tspc } from './support/run.js';
 import { copyProject } from './support/temp-project.js';
 
 // The real @nestjs/core, @nestjs/common and reflect-metadata (examples/nestjs/package.json pins them),
@@ -79,6 +79,16 @@ describe('examples/nestjs: @tool() providers found by DiscoveryService through r
     const result = run(process.execPath, ['dist-plain/main.js'], dir);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("NotesTools.addNote is marked @tool() but exposes no 'toolwright:tool' metadata: compile it with the Toolwright transformer (tspc)");
+  });
+
+  it('builds the same with toolwright build (no ts-patch)', () => {
+    fs.rmSync(path.join(dir, 'dist'), { recursive: true, force: true });
+    const build = toolwright(['build', '-p', 'tsconfig.json'], dir);
+    expect(build.output).toBe('');
+    expect(build.status).toBe(0);
+    const result = run(process.execPath, ['dist/main.js'], dir);
+    expect(result.status, result.output).toBe(0);
+    expect(JSON.parse(result.stdout).discovered.map((d: { tool: string }) => d.tool)).toEqual(['add_note', 'search_notes', 'weekday']);
   });
 
   it('type-checks @tool() methods under experimentalDecorators: a method that is not async is a compile error', () => {
