@@ -29,10 +29,10 @@ function workspace(config: unknown): string {
 
 const PER_SESSION = { audit: 'none', tools: { core: false, perSession: ['Tally'] } };
 
-async function startHttp(dir: string, extra: string[]): Promise<string> {
+async function startHttp(dir: string, extra: string[]): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--mcp', 'http', '--port', '0', '-p', PROJECT, ...extra], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   processes.push(child);
-  return new Promise<string>((resolve, reject) => {
+  const url = await new Promise<string>((resolve, reject) => {
     let err = '';
     child.stderr!.on('data', (chunk: Buffer) => {
       err += chunk.toString();
@@ -41,6 +41,7 @@ async function startHttp(dir: string, extra: string[]): Promise<string> {
     });
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
   });
+  return { url, child };
 }
 
 async function bump(client: Client, name: 'tally_bump' | 'shared_bump'): Promise<{ instance: number; count: number }> {
@@ -50,8 +51,10 @@ async function bump(client: Client, name: 'tally_bump' | 'shared_bump'): Promise
 }
 
 describe('tools.perSession', () => {
-  it('over HTTP with sessions: each MCP session has its own instance, kept across its calls; other toolkits stay one per process', async () => {
-    const url = await startHttp(workspace(PER_SESSION), ['--sessions']);
+  it('over HTTP with sessions: each MCP session has its own instance, kept across its calls and disposed of when it ends; other toolkits stay one per process', async () => {
+    const dir = workspace(PER_SESSION);
+    const { url, child } = await startHttp(dir, ['--sessions']);
+    const disposed = () => (fs.existsSync(path.join(dir, 'disposed.txt')) ? fs.readFileSync(path.join(dir, 'disposed.txt'), 'utf8').trim().split('\n').map(Number) : []);
     const connect = async () => {
       const client = new Client({ name: 'e2e', version: '1.0.0' });
       const transport = new StreamableHTTPClientTransport(new URL(url));
@@ -70,14 +73,21 @@ describe('tools.perSession', () => {
     // SharedTally is not listed: one instance for every session.
     const s1 = await bump(a.client, 'shared_bump');
     expect(await bump(b.client, 'shared_bump')).toEqual({ instance: s1.instance, count: s1.count + 1 });
-    // A new session after one ended starts from a new instance; the others keep theirs.
+    // A session that ends takes its instance with it (disposed of); a new session starts from a new one.
+    expect(disposed()).toEqual([]);
     await a.transport.terminateSession();
     await a.client.close();
+    await expect.poll(disposed).toEqual([a1.instance]);
     const c = await connect();
     const c1 = await bump(c.client, 'tally_bump');
     expect(c1.count).toBe(1);
     expect([a1.instance, b1.instance]).not.toContain(c1.instance);
     expect((await bump(b.client, 'tally_bump')).count).toBe(2);
+    // Stopping the server ends the remaining sessions, disposing of their instances.
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(disposed().sort()).toEqual([a1.instance, b1.instance, c1.instance].sort());
     await Promise.all([b.client.close(), c.client.close()]);
   });
 

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { tool, type Integer } from '@toolwright/tool';
 
 let made = 0;
@@ -17,6 +18,11 @@ export class Tally {
   @tool({ tier: 'read-only' })
   async tallyBump(): Promise<TallyState> {
     return { instance: this.instance, count: ++this.count };
+  }
+
+  /** Called when the instance's session ends: notes which instance went, in the server's directory. */
+  [Symbol.dispose](): void {
+    fs.appendFileSync('disposed.txt', `${this.instance}\n`);
   }
 }
 

@@ -66,10 +66,30 @@ describe(SessionToolkit, () => {
     const kit = new SessionToolkit(Counter);
     const remember = kit.tools.find((t) => t.declaration.name === 'remember')!;
     await inSession('s', () => remember.invoke({ item: 'old' }));
-    expect(kit.endSession('s')).toBe(true);
-    expect(kit.endSession('s')).toBe(false);
+    expect(await kit.endSession('s')).toBe(true);
+    expect(await kit.endSession('s')).toBe(false);
     expect(kit.sessions).toBe(0);
     expect(await inSession('s', () => remember.invoke({ item: 'new' }))).toBe(1);
+  });
+
+  it.for(['asyncDispose', 'dispose'] as const)('disposes of an instance with [Symbol.%s]() when its session ends, and passes on a failure', async (kind) => {
+    const disposed: string[] = [];
+    const symbol = (Symbol as unknown as Record<string, symbol>)[kind]!;
+    class Held extends Counter {
+      [symbol]() {
+        disposed.push(this.items.join());
+        if (this.items.includes('bad')) throw new Error('close failed');
+        return kind === 'asyncDispose' ? Promise.resolve() : undefined;
+      }
+    }
+    const kit = new SessionToolkit(Held);
+    const remember = kit.tools.find((t) => t.declaration.name === 'remember')!;
+    await inSession('a', () => remember.invoke({ item: 'a1' }));
+    await inSession('b', () => remember.invoke({ item: 'bad' }));
+    await kit.endSession('a');
+    expect(disposed).toEqual(['a1']);
+    await expect(kit.endSession('b')).rejects.toThrow('close failed');
+    expect(kit.sessions).toBe(0);
   });
 
   it('takes the session and the instance from the options', async () => {

@@ -47,13 +47,32 @@ export class SessionToolkit<T extends object = object> {
     return instance;
   }
 
-  /** Forgets a closed session's instance; true when it had one. */
-  endSession(sessionId: string): boolean {
-    return this.instances.delete(sessionId);
+  /**
+   * Forgets a closed session's instance, disposing of it first when it is disposable
+   * (`[Symbol.asyncDispose]()` or `[Symbol.dispose]()`: close its connections, files, processes).
+   * Resolves to whether the session had an instance; rejects with the error its disposal threw.
+   */
+  async endSession(sessionId: string): Promise<boolean> {
+    const instance = this.instances.get(sessionId);
+    if (!instance) return false;
+    this.instances.delete(sessionId);
+    await disposeOf(instance)?.call(instance);
+    return true;
   }
 
   /** Instances alive, one per session that has called one of the toolkit's tools. */
   get sessions(): number {
     return this.instances.size;
   }
+}
+
+// The disposal symbols are not in this package's `lib` (es2023); Node has had both since 20.4.
+const DISPOSERS = [(Symbol as { asyncDispose?: symbol }).asyncDispose, (Symbol as { dispose?: symbol }).dispose];
+
+function disposeOf(instance: object): (() => unknown) | undefined {
+  for (const symbol of DISPOSERS) {
+    const method = symbol === undefined ? undefined : (instance as Record<symbol, unknown>)[symbol];
+    if (typeof method === 'function') return method as () => unknown;
+  }
+  return undefined;
 }

@@ -35,7 +35,11 @@ export const serveCommand = defineCommand({
     const { McpToolServer, serveHttp, serveStdio, HttpServeError } = await import('@toolwright/mcp');
     const environment = await openCallEnvironment({ ...configFlags(values), defaultAuditName: `audit-serve-${process.pid}.jsonl`, stateless: mode === 'http' && !httpOptions.sessions }, io);
     const tools = new McpToolServer({ registry: environment.registry, executor: environment.executorOptions });
-    for (const toolkit of environment.sessionToolkits) tools.onSessionClosed((id) => toolkit.endSession(id));
+    for (const toolkit of environment.sessionToolkits) {
+      tools.onSessionClosed((id) => {
+        toolkit.endSession(id).catch((error: unknown) => io.err(`toolwright: disposing of ${toolkit.toolkit.name} for session ${id} failed: ${error instanceof Error ? error.message : String(error)}\n`));
+      });
+    }
     let running: { close(): Promise<void>; url?: string };
     try {
       running = mode === 'stdio' ? await serveStdio(tools) : await serveHttp(tools, httpOptions);
