@@ -49,6 +49,8 @@ for (const [name, pkg] of packages) {
   const manifestFile = path.relative(root, path.join(pkg.dir, 'package.json'));
   for (const field of ['dependencies', 'peerDependencies']) {
     for (const dep of Object.keys(pkg.manifest[field] ?? {})) {
+      // An optional peer is one the package detects at run time (reflect-metadata's global API), not imports.
+      if (field === 'peerDependencies' && pkg.manifest.peerDependenciesMeta?.[dep]?.optional) continue;
       if (!imported.has(dep)) problems.push(`${manifestFile}: lists '${dep}' in ${field}, but no source file of ${name} imports it`);
     }
   }

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { AuditLog, loadPolicy, PolicyError, type ExecutorOptions, type Policy } from '@toolwright/executor';
-import { ToolRegistry, RegistryError } from '@toolwright/registry';
+import { ToolRegistry, RegistryError, type SessionToolkit } from '@toolwright/registry';
 import { DEFAULT_PROTECTED_PATHS, WorkspacePolicy, registerCoreTools, coreToolsPathResolvers, coreToolsRiskLevels, type CoreToolsEnvironment, type WorkspaceConfig } from '@toolwright/core-tools';
 import { CliError } from './cli-error.js';
 import { loadProjectTools } from './load-tools.js';
 import { loadCliSettings, type CliSettings, type ConfigFlags, type PolicySource } from './config/cli-settings.js';
+import { formatConfigIssues } from './config/config-issues.js';
+import { perSessionIssues } from './config/per-session-issues.js';
 import { selectTools } from './config/select-tools.js';
 
 type Io = { err: (s: string) => void };
@@ -13,22 +15,35 @@ type Io = { err: (s: string) => void };
 /**
  * The registry the CLI works on: the core tools bound to the workspace (unless `core` is false),
  * then a project's own tools, then the config file's `tools.include`/`exclude`. A project tool named
- * like a core tool is a usage error, not a crash.
+ * like a core tool is a usage error, not a crash; so is a `tools.perSession` entry the project lacks.
  */
-export function buildRegistry(options: { project?: string; core: boolean; workspace?: string; env?: CoreToolsEnvironment; tools?: CliSettings['tools'] }, io: Io): ToolRegistry {
+export function buildRegistry(options: { project?: string; core: boolean; workspace?: string; env?: CoreToolsEnvironment; tools?: CliSettings['tools']; configFile?: string }, io: Io): ProjectRegistry {
   const registry = new ToolRegistry();
+  const perSession = options.tools?.perSession ?? [];
+  let sessionToolkits: SessionToolkit[] = [];
   if (options.core) registerCoreTools(registry, options.env ?? { workspace: openWorkspace(options.workspace ?? '.') });
   if (options.project !== undefined) {
     try {
-      const { skipped } = loadProjectTools(options.project, registry);
-      for (const name of skipped) io.err(`note: toolkit class ${name} needs constructor arguments; construct and register it in your own program.\n`);
+      const loaded = loadProjectTools(options.project, registry, new Set(perSession));
+      const issues = perSessionIssues(perSession, { path: options.project, ...loaded });
+      if (issues.length > 0) throw new CliError(formatConfigIssues(options.configFile ?? 'toolwright.config.json', issues), 2);
+      for (const name of loaded.skipped) io.err(`note: toolkit class ${name} needs constructor arguments; construct and register it in your own program.\n`);
+      sessionToolkits = loaded.sessionToolkits;
     } catch (error) {
       if (error instanceof RegistryError) throw new CliError(`${options.project}: ${error.message}${options.core ? ' (the core tools are registered too; pass --no-core to leave them out)' : ''}`, 2);
       throw error;
     }
+  } else if (perSession.length > 0) {
+    io.err(`note: ${options.configFile ?? 'toolwright.config.json'}: $.tools.perSession names toolkit classes of a project, but no --project is given; it has no effect.\n`);
   }
   if (options.tools) selectTools(registry, options.tools);
-  return registry;
+  return { registry, sessionToolkits };
+}
+
+/** A registry with the project's toolkits kept per session, whose sessions the server ends. */
+export interface ProjectRegistry {
+  registry: ToolRegistry;
+  sessionToolkits: SessionToolkit[];
 }
 
 export function openWorkspace(dir: string | WorkspaceConfig): WorkspacePolicy {
@@ -83,11 +98,14 @@ export type EnvironmentFlags = ConfigFlags & { project?: string };
  * policy file and the audit log, wherever they lie in a scope — besides its protected paths, so a
  * model cannot rewrite what the next `call` or `serve` obeys.
  */
-export function openToolEnvironment(flags: EnvironmentFlags, io: Io): { settings: CliSettings; env: CoreToolsEnvironment; registry: ToolRegistry } {
+export function openToolEnvironment(flags: EnvironmentFlags, io: Io): { settings: CliSettings; env: CoreToolsEnvironment } & ProjectRegistry {
   const settings = loadCliSettings(flags);
   const env: CoreToolsEnvironment = { ...settings.coreTools, workspace: openWorkspace(withOwnFilesProtected(settings)) };
-  const registry = buildRegistry({ core: settings.tools.core, env, tools: settings.tools, ...(flags.project !== undefined ? { project: flags.project } : {}) }, io);
-  return { settings, env, registry };
+  const built = buildRegistry({
+    core: settings.tools.core, env, tools: settings.tools,
+    ...(flags.project !== undefined ? { project: flags.project } : {}), ...(settings.configFile !== undefined ? { configFile: settings.configFile } : {}),
+  }, io);
+  return { settings, env, ...built };
 }
 
 /** The executor options that bind the core tools' hooks: their risk levels and how they resolve path arguments. */
@@ -120,8 +138,7 @@ function realOrResolved(file: string): string {
   }
 }
 
-export interface CallEnvironment {
-  registry: ToolRegistry;
+export interface CallEnvironment extends ProjectRegistry {
   workspaceRoot: string;
   executorOptions: Partial<ExecutorOptions>;
   close(): Promise<void>;
@@ -131,9 +148,13 @@ export interface CallEnvironment {
  * Everything `toolwright call` and `serve` run with: the registry, the policy, the core tools' risk
  * levels, the config file's executor settings and a durable audit log
  * (`<workspace>/.toolwright/audit.jsonl` unless `--audit` or the config file says otherwise).
+ * `stateless` (HTTP without sessions) refuses toolkits kept per session: there would be no session to keep them for.
  */
-export async function openCallEnvironment(options: EnvironmentFlags & { defaultAuditName?: string }, io: Io): Promise<CallEnvironment> {
-  const { settings, env, registry } = openToolEnvironment(options, io);
+export async function openCallEnvironment(options: EnvironmentFlags & { defaultAuditName?: string; stateless?: boolean }, io: Io): Promise<CallEnvironment> {
+  const { settings, env, registry, sessionToolkits } = openToolEnvironment(options, io);
+  if (options.stateless && sessionToolkits.length > 0) {
+    throw new CliError(`${settings.configFile}: $.tools.perSession: ${sessionToolkits.map((kit) => kit.toolkit.name).join(', ')} keep${sessionToolkits.length === 1 ? 's' : ''} an instance per session, but stateless HTTP has no sessions; serve with --sessions (or --mcp stdio).`, 2);
+  }
   const workspaceRoot = env.workspace.rootOf('private');
   const executorOptions: Partial<ExecutorOptions> = { ...coreToolHooks(env), ...settings.executor };
   if (settings.policy !== undefined) executorOptions.policy = loadPolicySource(settings.policy, registry);
@@ -148,5 +169,5 @@ export async function openCallEnvironment(options: EnvironmentFlags & { defaultA
     }
     executorOptions.audit = log;
   }
-  return { registry, workspaceRoot, executorOptions, close: async () => { await log?.close(); } };
+  return { registry, sessionToolkits, workspaceRoot, executorOptions, close: async () => { await log?.close(); } };
 }

@@ -1,33 +1,43 @@
-import { ToolRegistry } from '@toolwright/registry';
+import { SessionToolkit, ToolRegistry } from '@toolwright/registry';
 import { getToolDeclaration } from '@toolwright/schema';
 import { compileProject, requireCompiled } from './compile-project.js';
 import { loadProject } from './load-project.js';
 
 export interface LoadedTools {
   registry: ToolRegistry;
+  /** Export names of every toolkit class found (registered or skipped). */
+  toolkits: string[];
   /** Toolkit classes that were skipped because their constructor needs arguments. */
   skipped: string[];
+  /** The toolkits registered with one instance per session (`perSession`). */
+  sessionToolkits: SessionToolkit[];
 }
 
 /**
  * Builds a registry from a project's tools: tool functions are registered as they are; `@tool()`
  * classes are instantiated when their constructor takes no arguments (others need the host program
- * to construct them and are listed in `skipped`).
+ * to construct them and are listed in `skipped`): once for the process, or once per session for the
+ * export names in `perSession`.
  */
-export function loadProjectTools(projectPath: string, registry = new ToolRegistry()): LoadedTools {
+export function loadProjectTools(projectPath: string, registry = new ToolRegistry(), perSession: ReadonlySet<string> = new Set()): LoadedTools {
   const project = loadProject(projectPath);
   const compiled = compileProject(project);
+  const toolkits: string[] = [];
   const skipped: string[] = [];
+  const sessionToolkits: SessionToolkit[] = [];
   for (const file of compiled.toolModules) {
     const exports = requireCompiled(file);
     registry.registerModule(exports);
     for (const [name, value] of Object.entries(exports)) {
       if (typeof value !== 'function' || getToolDeclaration(value) || !hasToolMethods(value)) continue;
+      toolkits.push(name);
+      const toolkit = value as new () => object;
       if (value.length > 0) skipped.push(name);
-      else registry.registerToolkit(new (value as new () => object)());
+      else if (perSession.has(name)) sessionToolkits.push(registry.registerSessionToolkit(toolkit));
+      else registry.registerToolkit(new toolkit());
     }
   }
-  return { registry, skipped };
+  return { registry, toolkits, skipped, sessionToolkits };
 }
 
 function hasToolMethods(value: Function): boolean {

@@ -26,9 +26,10 @@ async function start(options: HttpServeOptions = {}) {
   const registry = new ToolRegistry();
   registry.register(attachToolDeclaration(async (text: string) => { calls.push(text); return `noted ${text}`; }, declaration('note')));
   registry.register(attachToolDeclaration(async (text: string) => { await new Promise<void>((resolve) => waiting.push(resolve)); return text; }, declaration('wait')));
-  const server = await serveHttp(new McpToolServer({ registry, executor: { audit: new MemoryAuditSink() } }), options);
+  const tools = new McpToolServer({ registry, executor: { audit: new MemoryAuditSink() } });
+  const server = await serveHttp(tools, options);
   running.push(server);
-  return { server, calls, waiting, host: `127.0.0.1:${server.port}` };
+  return { server, tools, calls, waiting, host: `127.0.0.1:${server.port}` };
 }
 
 const running: HttpServer[] = [];
@@ -286,6 +287,21 @@ describe('serveHttp: sessions', () => {
     for (const release of waiting) release();
     await Promise.all(held);
     expect(await initialize(server.port, host)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('tells onSessionClosed listeners of each session that ends: deleted by its client, or idle', async () => {
+    const { server, tools, host } = await start({ sessions: true, sessionIdleTimeoutMs: 300 });
+    const closed: string[] = [];
+    tools.onSessionClosed((id) => closed.push(id));
+    const [deleted, idle, kept] = [await initialize(server.port, host), await initialize(server.port, host), await initialize(server.port, host)];
+    const bye = await send(server.port, { method: 'DELETE', headers: { host, 'mcp-session-id': deleted, 'mcp-protocol-version': '2025-06-18' } });
+    expect(bye.status, bye.body).toBe(200);
+    expect(closed).toEqual([deleted]);
+    for (let i = 0; i < 4; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      expect((await list(server.port, host, kept)).status).toBe(200);
+    }
+    await expect.poll(() => closed).toEqual([deleted, idle]);
   });
 
   it('frees the room of an initialize the transport refused', async () => {

@@ -25,7 +25,10 @@ export async function serveSession(tools: McpToolServer, store: SessionStore<Str
     onsessioninitialized: (sessionId) => reservation.fill(sessionId, transport),
   });
   transport.onclose = () => {
-    if (transport.sessionId) store.delete(transport.sessionId);
+    if (transport.sessionId) {
+      store.delete(transport.sessionId);
+      tools.sessionClosed(transport.sessionId);
+    }
     reservation.release();
     void server.close();
   };

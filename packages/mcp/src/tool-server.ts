@@ -38,6 +38,7 @@ export class McpToolServer {
   readonly registry: ToolRegistry;
   private readonly active = new Map<string, ActiveCall>();
   private readonly live = new Set<Server>();
+  private readonly sessionListeners = new Set<(sessionId: string) => void>();
   private readonly info: { name: string; version: string };
 
   constructor(options: McpToolServerOptions) {
@@ -72,6 +73,20 @@ export class McpToolServer {
       for (const call of this.active.values()) if (call.server === server) call.closed.abort(new Error('the client connection closed'));
     };
     return server;
+  }
+
+  /**
+   * Subscribes to the end of MCP sessions (HTTP with sessions: closed by the client, idle, evicted,
+   * or at shutdown), e.g. to drop per-session state; returns the unsubscribe function.
+   */
+  onSessionClosed(listener: (sessionId: string) => void): () => void {
+    this.sessionListeners.add(listener);
+    return () => this.sessionListeners.delete(listener);
+  }
+
+  /** Called by the transport that owned the session when it closes. */
+  sessionClosed(sessionId: string): void {
+    for (const listener of this.sessionListeners) listener(sessionId);
   }
 
   private async callTool(server: Server, name: string, args: Record<string, unknown> | undefined, extra: Extra): Promise<CallToolResult> {

@@ -1,6 +1,9 @@
 import { getToolDeclaration, type SafetyTier, type ToolDeclaration, type ToolGroup } from '@toolwright/schema';
 import { fromFunction, lazyTool, type RegisteredTool } from './registered-tool.js';
 import { RegistryError } from './registry-error.js';
+import { requireDeclaration } from './require-declaration.js';
+import { SessionToolkit, type SessionToolkitOptions } from './session-toolkit.js';
+import { toolkitMethods } from './toolkit-methods.js';
 
 export interface ToolFilter {
   groups?: readonly ToolGroup[];
@@ -13,7 +16,6 @@ export interface ToolFilter {
 export type RegistryChange = { type: 'added' | 'removed'; name: string };
 
 type AnyFunction = (...args: unknown[]) => unknown;
-const TOOL_OPTIONS = Symbol.for('toolwright.options');
 
 /**
  * The tools available to an executor, by wire name. Tools come from their generated declarations:
@@ -40,22 +42,20 @@ export class ToolRegistry {
 
   /** Registers the `@tool()` methods of a toolkit instance, bound to it (its whole prototype chain). */
   registerToolkit(instance: object): RegisteredTool[] {
-    const added: RegisteredTool[] = [];
-    const seen = new Set<string>();
-    for (let proto = Object.getPrototypeOf(instance); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-      for (const key of Object.getOwnPropertyNames(proto)) {
-        if (key === 'constructor' || seen.has(key)) continue;
-        const method = Object.getOwnPropertyDescriptor(proto, key)?.value;
-        if (typeof method !== 'function' || !(TOOL_OPTIONS in method || getToolDeclaration(method))) continue;
-        seen.add(key);
-        const declaration = requireDeclaration(method, `${instance.constructor.name}.${key}`);
-        added.push(this.add(fromFunction(declaration, method as AnyFunction, instance)));
-      }
-    }
-    if (added.length === 0) {
-      throw new RegistryError('not_a_tool', `${instance.constructor.name} has no @tool() methods; decorate its methods with @tool() and compile with the Toolwright transformer.`);
-    }
-    return added;
+    const methods = toolkitMethods(Object.getPrototypeOf(instance), instance.constructor.name);
+    if (methods.length === 0) throw noToolMethods(instance.constructor.name);
+    return methods.map(({ method, declaration }) => this.add(fromFunction(declaration, method, instance)));
+  }
+
+  /**
+   * Registers the `@tool()` methods of a toolkit class with one instance per session (see
+   * `SessionToolkit`); returns the toolkit, whose `endSession` forgets a closed session's instance.
+   */
+  registerSessionToolkit<T extends object>(toolkit: new () => T, options?: SessionToolkitOptions<T>): SessionToolkit<T> {
+    const kit = new SessionToolkit(toolkit, options);
+    if (kit.tools.length === 0) throw noToolMethods(toolkit.name);
+    for (const tool of kit.tools) this.add(tool);
+    return kit;
   }
 
   /** Registers a tool whose implementation loads on first call; listing and export never load it. */
@@ -119,11 +119,6 @@ export class ToolRegistry {
   }
 }
 
-function requireDeclaration(fn: Function, label: string): ToolDeclaration {
-  const declaration = getToolDeclaration(fn);
-  if (declaration) return declaration;
-  if (TOOL_OPTIONS in fn) {
-    throw new RegistryError('missing_declaration', `${label} is marked as a tool but carries no declaration: compile it with the Toolwright transformer (tspc) or import the module written by \`toolwright emit --module\` first.`);
-  }
-  throw new RegistryError('not_a_tool', `${label} is not a tool: wrap it with tool(...) or mark it with @tool.`);
+function noToolMethods(className: string): RegistryError {
+  return new RegistryError('not_a_tool', `${className} has no @tool() methods; decorate its methods with @tool() and compile with the Toolwright transformer.`);
 }

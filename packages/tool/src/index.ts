@@ -1,5 +1,6 @@
 export { tool, isMarkedTool, TOOL_OPTIONS } from './tool.js';
 export type { ToolMethodDecorator, CheckedTool, ToolSignatureError } from './tool.js';
+export { TOOL_METADATA_KEY } from './tool-metadata.js';
 export type { ToolFunction, ToolSignatureCheck, JsonCompatible, NoJsonForm } from './type-checks.js';
 export type { ToolParameters, ToolResult } from './tool-types.js';
 export { getToolDeclaration, attachToolDeclaration, TOOL_DECLARATION } from '@toolwright/schema';

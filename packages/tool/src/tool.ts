@@ -1,14 +1,25 @@
 import { attachToolDeclaration, type ToolDeclaration, type ToolOptions } from '@toolwright/schema';
+import { exposeToolMetadata, metadataReflect, ownerOf } from './tool-metadata.js';
 import type { ToolSignatureCheck } from './type-checks.js';
 
 /** Marks a function (or method) as a tool even when no declaration was generated for it. */
 export const TOOL_OPTIONS = Symbol.for('toolwright.options');
 
-/** A standard (TC39) method decorator produced by `@tool()`. */
-export type ToolMethodDecorator = <This, F extends (this: This, ...args: any[]) => Promise<unknown>>(
-  method: F & ToolSignatureCheck<(...args: Parameters<F>) => ReturnType<F>>,
-  context: ClassMethodDecoratorContext<This, F>,
-) => void;
+/**
+ * The method decorator produced by `@tool()`: a standard (TC39) decorator, and a legacy one for
+ * projects compiled with `experimentalDecorators` (NestJS, TypeORM and other metadata-driven frameworks).
+ */
+export interface ToolMethodDecorator {
+  <This, F extends (this: This, ...args: any[]) => Promise<unknown>>(
+    method: F & ToolSignatureCheck<(...args: Parameters<F>) => ReturnType<F>>,
+    context: ClassMethodDecoratorContext<This, F>,
+  ): void;
+  <F extends (...args: any[]) => Promise<unknown>>(
+    target: object,
+    propertyKey: string | symbol,
+    descriptor: TypedPropertyDescriptor<F & ToolSignatureCheck<(...args: Parameters<F>) => ReturnType<F>>>,
+  ): void;
+}
 
 /**
  * What `tool(fn)` returns: `fn` itself when TypeScript sees nothing wrong with its signature, otherwise
@@ -43,12 +54,44 @@ export function tool(first?: Function | ToolOptions, second?: ToolOptions | Tool
   }
   const options = first;
   const declaration = second as ToolDeclaration | undefined;
-  return (method: Function, context: ClassMethodDecoratorContext) => {
-    if (context?.kind !== 'method') {
-      throw new TypeError(`@tool() decorates class methods only; '${String(context?.name)}' is a ${context?.kind ?? 'non-method'}.`);
+  return (method: unknown, context: unknown, descriptor?: PropertyDescriptor) => {
+    if (typeof context === 'string' || typeof context === 'symbol') {
+      decorateLegacy(method as object, context, descriptor, options, declaration);
+    } else {
+      decorateStandard(method as Function, context as DecoratorContext | undefined, options, declaration);
     }
-    markTool(method, options, declaration);
   };
+}
+
+/**
+ * A TC39 method decorator sees the method, not its class: when a metadata API is loaded, the
+ * declaration is defined on the method's owner as the first instance (or the class, for a static
+ * method) is initialised.
+ */
+function decorateStandard(method: Function, context: DecoratorContext | undefined, options: ToolOptions | undefined, declaration: ToolDeclaration | undefined): void {
+  if (context?.kind !== 'method') {
+    throw new TypeError(`@tool() decorates class methods only; '${String(context?.name)}' is a ${context?.kind ?? 'non-method'}.`);
+  }
+  markTool(method, options, declaration);
+  const reflect = metadataReflect();
+  if (!reflect || !declaration || context.private) return;
+  const key = context.name;
+  context.addInitializer(function (this: unknown) {
+    const owner = ownerOf(this as object, key, method);
+    if (owner) exposeToolMetadata(reflect, owner, key, declaration);
+  });
+}
+
+/** An `experimentalDecorators` method decorator: `(prototype or class, name, descriptor)`. */
+function decorateLegacy(target: object, key: string | symbol, descriptor: PropertyDescriptor | undefined, options: ToolOptions | undefined, declaration: ToolDeclaration | undefined): void {
+  const method: unknown = descriptor?.value;
+  if (typeof method !== 'function') {
+    const kind = descriptor === undefined ? 'field' : descriptor.get || descriptor.set ? 'accessor' : 'non-method';
+    throw new TypeError(`@tool() decorates class methods only; '${String(key)}' is a ${kind}.`);
+  }
+  markTool(method, options, declaration);
+  const reflect = metadataReflect();
+  if (reflect && declaration) exposeToolMetadata(reflect, target, key, declaration);
 }
 
 function markTool(fn: Function, options: ToolOptions | undefined, declaration: ToolDeclaration | undefined): void {

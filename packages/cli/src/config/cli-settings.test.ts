@@ -21,7 +21,7 @@ describe(settingsOf, () => {
       policy: 'policy.json',
       audit: { path: 'logs/audit.jsonl', durability: 'batched' },
       risk: 'autorun_none', maxOutputBytes: 1000, repeatedCalls: { threshold: 5, action: 'deny' },
-      tools: { core: false, include: ['a_*'], exclude: ['a_b'] },
+      tools: { core: false, include: ['a_*'], exclude: ['a_b'], perSession: ['Tally'] },
     }), {}, {}, CWD);
     expect(settings).toMatchObject({
       configFile: path.join(DIR, 'toolwright.config.json'),
@@ -30,7 +30,7 @@ describe(settingsOf, () => {
       policy: { file: path.join(DIR, 'policy.json') },
       audit: { path: path.join(DIR, 'logs', 'audit.jsonl'), durability: 'batched' },
       executor: { riskMode: 'autorun_none', maxOutputBytes: 1000, doomLoop: { threshold: 5, action: 'deny' } },
-      tools: { core: false, include: ['a_*'], exclude: ['a_b'] },
+      tools: { core: false, include: ['a_*'], exclude: ['a_b'], perSession: ['Tally'] },
     });
     expect(settingsOf(loaded({ repeatedCalls: false }), {}, {}, CWD).executor.doomLoop).toBe(false);
   });

@@ -27,7 +27,7 @@ export interface CliSettings {
   policy?: PolicySource;
   audit?: 'none' | { path?: string; durability?: Durability };
   executor: Pick<ExecutorOptions, 'riskMode' | 'maxOutputBytes' | 'doomLoop'>;
-  tools: Required<Pick<ToolsSection, 'core'>> & Pick<ToolsSection, 'include' | 'exclude'>;
+  tools: Required<Pick<ToolsSection, 'core'>> & Pick<ToolsSection, 'include' | 'exclude' | 'perSession'>;
 }
 
 /** Finds and reads the config file (see `findConfigFile`), then lays the flags over it. */
@@ -69,6 +69,7 @@ export function settingsOf(loaded: LoadedConfig | undefined, flags: ConfigFlags,
     core: flags.core !== false && config.tools?.core !== false,
     ...(config.tools?.include ? { include: config.tools.include } : {}),
     ...(config.tools?.exclude ? { exclude: config.tools.exclude } : {}),
+    ...(config.tools?.perSession ? { perSession: config.tools.perSession } : {}),
   };
   return { ...(loaded ? { configFile: loaded.file } : {}), workspace, coreTools, ...(policy ? { policy } : {}), ...(audit ? { audit } : {}), executor, tools };
 }

@@ -46,7 +46,7 @@ describe(loadConfigFile, () => {
       risk: 'autorun_none',
       maxOutputBytes: 4096,
       repeatedCalls: { threshold: 4, action: 'deny' },
-      tools: { core: true, include: ['file_*'], exclude: ['file_delete'] },
+      tools: { core: true, include: ['file_*'], exclude: ['file_delete'], perSession: ['Notebook', 'Tally'] },
     };
     expect(loadConfigFile(configFile(full), { BRAVE_KEY: 'k' }).config).toEqual(full);
     expect(loadConfigFile(configFile({ policy: 'policy.json', audit: 'none', repeatedCalls: false })).config.audit).toBe('none');
@@ -78,6 +78,9 @@ describe(loadConfigFile, () => {
     ['a brave provider without a key variable', { web: { search: { provider: 'brave' } } }, 'FILE: $.web.search.apiKeyEnv: is required for the brave provider: the name of the environment variable that holds the API key'],
     ['a key variable that is not set', { web: { search: { provider: 'brave', apiKeyEnv: 'BRAVE_KEY' } } }, 'FILE: $.web.search.apiKeyEnv: names the environment variable BRAVE_KEY, which is not set or empty; set it to the brave API key'],
     ['a key variable name that is no name', { web: { search: { provider: 'brave', apiKeyEnv: 'sk-12345' } } }, 'FILE: $.web.search.apiKeyEnv: must match pattern "^[A-Za-z_][A-Za-z0-9_]*$" (found "sk-12345")'],
+    ['per-session toolkits not given as a list', { tools: { perSession: 'Tally' } }, 'FILE: $.tools.perSession: must be an array of strings (found "Tally")'],
+    ['a per-session toolkit that is no name', { tools: { perSession: ['Tally', 3] } }, 'FILE: $.tools.perSession[1]: must be a string (found 3)'],
+    ['a per-session toolkit named twice', { tools: { perSession: ['Tally', 'Tally'] } }, 'FILE: $.tools.perSession: must NOT have duplicate items (items ## 1 and 0 are identical) (found ["Tally","Tally"])'],
     ['a file that is not an object', [], 'FILE: $: must be an object (found [])'],
   ] as const)('reports %s', ([, content, message]) => {
     expect(errorOf(content)).toBe(message);

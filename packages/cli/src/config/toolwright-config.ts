@@ -162,4 +162,12 @@ export interface ToolsSection {
   include?: string[];
   /** Leave out tools whose name matches one of these globs (applied after `include`). */
   exclude?: string[];
+  /**
+   * Toolkit classes of the project (`--project`), by export name, whose instances are kept per
+   * session (one per MCP session) instead of one for the whole process: for toolkits whose
+   * `@tool()` methods keep state. Calls without a session (stdio, `toolwright call`) share one
+   * instance; stateless HTTP has no sessions, so `serve --mcp http` needs `--sessions`.
+   * @uniqueItems
+   */
+  perSession?: string[];
 }

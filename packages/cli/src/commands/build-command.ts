@@ -1,0 +1,18 @@
+import { defineCommand } from '../cli-command.js';
+import { preloadTypeScript } from '../typescript-code-cache.js';
+
+/** `toolwright build`: compiles a project like `tsc -p`, with the transformers. */
+export const buildCommand = defineCommand({
+  options: {
+    project: { type: 'string', short: 'p', default: 'tsconfig.json' },
+    pretty: { type: 'boolean' },
+    'no-pretty': { type: 'boolean', default: false },
+  },
+  async run(values, _positionals, io) {
+    preloadTypeScript();
+    const { build } = await import('./build.js');
+    const pretty = values['no-pretty'] ? false : values.pretty;
+    const result = build({ project: values.project, ...(pretty !== undefined ? { pretty } : {}) }, io.err);
+    return result.errorCount > 0 ? 1 : 0;
+  },
+});

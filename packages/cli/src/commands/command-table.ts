@@ -1,0 +1,23 @@
+import { runCommand, type CliIo } from '../cli-command.js';
+import { buildCommand } from './build-command.js';
+import { callCommand } from './call-command.js';
+import { emitCommand } from './emit-command.js';
+import { initCommand } from './init-command.js';
+import { listCommand } from './list-command.js';
+import { runPolicy } from './policy-command.js';
+import { serveCommand } from './serve-command.js';
+
+/**
+ * Every command by name. Each loads what it needs when it runs: `toolwright emit` never loads the
+ * executor, the core tools or the MCP SDK, and `toolwright call` never loads the compiler unless a
+ * project is given.
+ */
+export const COMMANDS: Readonly<Record<string, (args: readonly string[], io: CliIo) => Promise<number>>> = {
+  init: (args, io) => runCommand(initCommand, args, io),
+  emit: (args, io) => runCommand(emitCommand, args, io),
+  build: (args, io) => runCommand(buildCommand, args, io),
+  list: (args, io) => runCommand(listCommand, args, io),
+  call: (args, io) => runCommand(callCommand, args, io),
+  policy: runPolicy,
+  serve: (args, io) => runCommand(serveCommand, args, io),
+};

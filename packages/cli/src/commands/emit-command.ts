@@ -1,0 +1,35 @@
+import { defineCommand } from '../cli-command.js';
+import { CliError } from '../cli-error.js';
+import { preloadTypeScript } from '../typescript-code-cache.js';
+
+/** `toolwright emit`: a project's declarations as JSON (and/or a module), once, checked, or watched. */
+export const emitCommand = defineCommand({
+  options: {
+    project: { type: 'string', short: 'p', default: 'tsconfig.json' },
+    out: { type: 'string' },
+    module: { type: 'string' },
+    check: { type: 'boolean', default: false },
+    watch: { type: 'boolean', default: false },
+    'keep-going': { type: 'boolean', default: false },
+  },
+  async run(values, _positionals, io) {
+    const options = {
+      project: values.project,
+      ...(values.out !== undefined ? { out: values.out } : {}),
+      ...(values.module !== undefined ? { module: values.module } : {}),
+      check: values.check,
+      keepGoing: values['keep-going'],
+    };
+    const log = (line: string) => io.err(`${line}\n`);
+    preloadTypeScript();
+    if (values.watch) {
+      if (options.check) throw new CliError('--watch and --check cannot be combined.', 2);
+      const { emitWatch } = await import('./emit-watch.js');
+      emitWatch(options, () => {}, log);
+      return new Promise<number>(() => {}); // runs until the process is interrupted
+    }
+    const { emit } = await import('./emit.js');
+    const result = emit(options, log);
+    return result.errorCount > 0 ? 1 : 0;
+  },
+});

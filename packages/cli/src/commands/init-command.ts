@@ -1,0 +1,11 @@
+import { defineCommand } from '../cli-command.js';
+
+/** `toolwright init`: sets up the current directory for tools. */
+export const initCommand = defineCommand({
+  options: { force: { type: 'boolean', default: false } },
+  async run(values, _positionals, io) {
+    const { init, formatInitResult } = await import('./init.js');
+    io.out(formatInitResult(init({ dir: process.cwd(), force: values.force })));
+    return 0;
+  },
+});

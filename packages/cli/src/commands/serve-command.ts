@@ -1,0 +1,67 @@
+import { defineCommand } from '../cli-command.js';
+import { CliError } from '../cli-error.js';
+import { preloadTypeScript } from '../typescript-code-cache.js';
+import { USAGE } from '../usage.js';
+import { configFlags } from './config-flags.js';
+
+/** `toolwright serve --mcp stdio|http`: the registry over MCP until interrupted (or stdin ends, for stdio). */
+export const serveCommand = defineCommand({
+  options: {
+    mcp: { type: 'string' },
+    port: { type: 'string', default: '0' },
+    host: { type: 'string', default: '127.0.0.1' },
+    sessions: { type: 'boolean', default: false },
+    'allow-host': { type: 'string', multiple: true },
+    'allow-origin': { type: 'string', multiple: true },
+    'auth-token-env': { type: 'string' },
+    'insecure-no-auth': { type: 'boolean', default: false },
+    'session-idle-timeout': { type: 'string' },
+    'max-sessions': { type: 'string' },
+    'max-body-bytes': { type: 'string' },
+    'request-timeout': { type: 'string' },
+    project: { type: 'string', short: 'p' },
+    workspace: { type: 'string' },
+    config: { type: 'string' },
+    policy: { type: 'string' },
+    audit: { type: 'string' },
+  },
+  async run(values, _positionals, io) {
+    const mode = values.mcp;
+    if (mode !== 'stdio' && mode !== 'http') throw new CliError(`toolwright serve needs --mcp stdio or --mcp http.\n\n${USAGE}`, 2);
+    const { httpServeOptions } = await import('./serve.js');
+    const httpOptions = httpServeOptions(values);
+    if (values.project !== undefined) preloadTypeScript();
+    const { openCallEnvironment } = await import('../call-environment.js');
+    const { McpToolServer, serveHttp, serveStdio, HttpServeError } = await import('@toolwright/mcp');
+    const environment = await openCallEnvironment({ ...configFlags(values), defaultAuditName: `audit-serve-${process.pid}.jsonl`, stateless: mode === 'http' && !httpOptions.sessions }, io);
+    const tools = new McpToolServer({ registry: environment.registry, executor: environment.executorOptions });
+    for (const toolkit of environment.sessionToolkits) {
+      tools.onSessionClosed((id) => {
+        toolkit.endSession(id).catch((error: unknown) => io.err(`toolwright: disposing of ${toolkit.toolkit.name} for session ${id} failed: ${error instanceof Error ? error.message : String(error)}\n`));
+      });
+    }
+    let running: { close(): Promise<void>; url?: string };
+    try {
+      running = mode === 'stdio' ? await serveStdio(tools) : await serveHttp(tools, httpOptions);
+    } catch (error) {
+      await environment.close();
+      if (error instanceof HttpServeError) throw new CliError(`toolwright serve: ${error.message}`, 2);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new CliError(`toolwright serve: cannot listen on ${httpOptions.host}:${httpOptions.port}: ${(error as Error).message}`, 1);
+      throw error;
+    }
+    if (running.url !== undefined) {
+      if (httpOptions.insecureNoAuth && httpOptions.bearerToken === undefined) io.err(`toolwright: WARNING: no authentication on ${httpOptions.host}; anyone who can reach this port can run the tools\n`);
+      io.err(`toolwright: serving ${environment.registry.size} tools over MCP at ${running.url}\n`);
+    }
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      if (mode === 'stdio') process.stdin.once('end', stop);
+    });
+    await running.close();
+    await environment.close();
+    return 0;
+  },
+});

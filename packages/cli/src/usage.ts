@@ -1,0 +1,68 @@
+import { LIST_FORMATS } from './commands/list-formats.js';
+
+/** The usage text: `toolwright --help`, and each command's `--help` is its section (see help/command-help.ts). */
+export const USAGE = `Usage: toolwright <command> [options]
+
+Commands:
+  init    Set up a project for tools: a tsconfig with the transformer entries (added to an existing
+          one), src/tools.ts, toolwright.config.json, toolwright.policy.json and npm scripts
+          (build, emit, serve). Existing files are kept and named; --force overwrites them
+          (a tsconfig is only ever added to).
+          --force                    overwrite existing files and npm scripts of the same name
+  emit    Write every @tool declaration of a project as JSON (and/or a module).
+          --project, -p <tsconfig>   project to analyse (default: tsconfig.json)
+          --out <file>               manifest path (default: tools.json beside the tsconfig)
+          --module <file.ts>         also write a module that attaches the declarations,
+                                     for builds that do not run TypeScript transformers
+          --check                    fail when the files on disk differ (CI drift check)
+          --watch                    re-emit after every change
+          --keep-going               when some tools are refused, report them and still write
+                                     the tools that compiled (the exit code is still 1)
+  build   Compile a project like tsc -p, with Toolwright's transformers (no ts-patch needed):
+          the emitted JavaScript carries every declaration; bad tools fail the build.
+          --project, -p <tsconfig>   project to build (default: tsconfig.json)
+          --pretty / --no-pretty     diagnostics with code frames (default: on a terminal)
+  list    Print the registered tools: the core tools and a project's own.
+          --project, -p <tsconfig>   include a project's own tools
+          --format <f>               ${LIST_FORMATS.join(' | ')} (default json)
+          --no-core                  leave the core tools out
+  call <tool> --args '<json>'
+          Run one call through the full executor and print the result as JSON.
+          --args -                   read the arguments from standard input
+          --project, -p <tsconfig>   the project whose tools to load
+          --workspace <dir>          the workspace the call is confined to (default: .)
+          --policy <file>            allow/ask/deny rules (JSON)
+          --audit <file|none>        audit log (default: <workspace>/.toolwright/audit.jsonl)
+          --yes                      approve calls that need approval
+  serve --mcp stdio | --mcp http [--port N] [--host H] [--sessions]
+          Serve the core tools and a project's own over the Model Context Protocol; every call goes
+          through the executor (policy, approval by elicitation, audit, truncation).
+          --project, -p <tsconfig>   include a project's own tools
+          --workspace <dir>          the workspace the tools are confined to (default: .)
+          --policy <file>            allow/ask/deny rules (JSON)
+          --audit <file|none>        audit log (default: <workspace>/.toolwright/audit-serve-<pid>.jsonl)
+          --sessions                 HTTP with sessions: approvals by elicitation and cancellation
+                                     (needs session affinity behind a balancer; default: stateless)
+        HTTP only. Requests must name this server in Host (localhost, 127.0.0.1 or [::1] with its
+        port) and come from no web page or a loopback one (Origin); others get 403.
+          --allow-host <h>           also accept this Host: name (any port), name:port, or * (repeatable)
+          --allow-origin <o>         also accept this Origin, e.g. https://app.example.com, or * (repeatable)
+          --auth-token-env <NAME>    require Authorization: Bearer <the value of $NAME>
+          --insecure-no-auth         allow a non-loopback --host without a token (anyone reaching it can run tools)
+          --session-idle-timeout <s> close a session idle this many seconds (default 600)
+          --max-sessions <n>         most live sessions (default 100); the least recently used idle one
+                                     is closed for a new one, and 503 when all are busy
+          --max-body-bytes <n>       largest request body (default 4194304); larger gets 413
+          --request-timeout <s>      time to send a whole request (default 30); slower gets 408
+  policy explain <tool> --args '<json>' --policy <file>
+          Show which rule decides a call, and every rule's verdict.
+          --project, -p <tsconfig>   the project whose tools to load
+  policy check <file>
+          Load a policy and check its rules' match / not_match examples.
+  help [command]  Show this text, or a command's help (also: toolwright <command> --help).
+
+Configuration: call, serve, list and policy read toolwright.config.json (--config <file>, else the
+  one in the current directory, else in --workspace); flags override it. See docs/configuration.md.
+
+Exit codes: 0 ok, 1 findings (diagnostics, drift, a failed call), 2 usage errors.
+`;

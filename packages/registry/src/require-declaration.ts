@@ -1,0 +1,15 @@
+import { getToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
+import { RegistryError } from './registry-error.js';
+
+/** The mark `tool()` and `@tool()` leave on a function, with or without a generated declaration. */
+export const TOOL_OPTIONS = Symbol.for('toolwright.options');
+
+/** The function's declaration, or a registry error saying why it has none. */
+export function requireDeclaration(fn: Function, label: string): ToolDeclaration {
+  const declaration = getToolDeclaration(fn);
+  if (declaration) return declaration;
+  if (TOOL_OPTIONS in fn) {
+    throw new RegistryError('missing_declaration', `${label} is marked as a tool but carries no declaration: compile it with the Toolwright transformer (tspc) or import the module written by \`toolwright emit --module\` first.`);
+  }
+  throw new RegistryError('not_a_tool', `${label} is not a tool: wrap it with tool(...) or mark it with @tool.`);
+}
