@@ -1,9 +1,9 @@
 export { ToolRegistry } from './tool-registry.js';
 export type { ToolFilter, RegistryChange } from './tool-registry.js';
-export { fromFunction, lazyTool, withModelRendering } from './registered-tool.js';
+export { fromFunction, lazyTool, renderedAs, withModelRendering } from './registered-tool.js';
 export { SessionToolkit } from './session-toolkit.js';
 export type { SessionToolkitOptions } from './session-toolkit.js';
-export type { RegisteredTool } from './registered-tool.js';
+export type { RegisteredTool, RenderedAsDecorator } from './registered-tool.js';
 export { RegistryError } from './registry-error.js';
 export type { RegistryErrorCode } from './registry-error.js';
 export {

@@ -1,6 +1,6 @@
 import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
 import { describe, expect, it } from 'vitest';
-import { fromFunction, lazyTool, withModelRendering } from './registered-tool.js';
+import { fromFunction, lazyTool, renderedAs, withModelRendering } from './registered-tool.js';
 import { ToolRegistry } from './tool-registry.js';
 
 function declare(parameterOrder: string[], argumentPassing?: ToolDeclaration['argumentPassing']): ToolDeclaration {
@@ -83,5 +83,27 @@ describe(withModelRendering, () => {
   it('leaves tools without one to the JSON of their output', () => {
     expect(fromFunction(declared('plain'), async () => 1).renderForModel).toBeUndefined();
     expect('renderForModel' in lazyTool(declared('lazy'), async () => async () => 1)).toBe(false);
+  });
+});
+
+describe(renderedAs, () => {
+  it('attaches the renderer to a decorated method, in the standard and the legacy form', async () => {
+    class Kit {
+      async list() { return ['a', 'b']; }
+    }
+    // As the compiler applies a standard method decorator (test files are not compiled with decorators).
+    renderedAs((names: string[]) => names.join(', '))(Kit.prototype.list, { kind: 'method', name: 'list' } as ClassMethodDecoratorContext);
+    attachToolDeclaration(Kit.prototype.list, declared('list'));
+    const [tool] = new ToolRegistry().registerToolkit(new Kit());
+    expect(tool!.renderForModel?.(await tool!.invoke({}))).toBe('a, b');
+
+    const legacy = { async count() { return 3; } };
+    const descriptor = Object.getOwnPropertyDescriptor(legacy, 'count')!;
+    renderedAs((n: number) => `${n} items`)(legacy, 'count', descriptor);
+    expect(fromFunction(declared('count'), legacy.count).renderForModel?.(2)).toBe('2 items');
+  });
+
+  it('refuses anything but a method', () => {
+    expect(() => renderedAs(String)(class {}, { kind: 'class' } as unknown as ClassMethodDecoratorContext)).toThrow('@renderedAs() decorates methods only.');
   });
 });

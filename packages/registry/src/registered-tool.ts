@@ -31,6 +31,29 @@ export function withModelRendering<F extends (...args: never[]) => unknown>(fn: 
   return fn;
 }
 
+/**
+ * `withModelRendering` as a method decorator, for a toolkit's `@tool()` methods (standard decorators,
+ * or `experimentalDecorators`).
+ * @example
+ * @renderedAs(renderFileRead)
+ * @tool({ tier: 'read-only' })
+ * async fileRead(path: string): Promise<FileReadResult> { ... }
+ */
+export function renderedAs<O>(render: (output: O) => string): RenderedAsDecorator<O> {
+  return (target: unknown, context: unknown, descriptor?: PropertyDescriptor): void => {
+    // Standard: (method, context). Legacy: (prototype, name, descriptor).
+    const method: unknown = descriptor ? descriptor.value : typeof context === 'object' && context !== null && (context as { kind?: unknown }).kind === 'method' ? target : undefined;
+    if (typeof method !== 'function') throw new TypeError('@renderedAs() decorates methods only.');
+    Object.defineProperty(method, MODEL_RENDERING, { value: render, configurable: true });
+  };
+}
+
+/** What `renderedAs` returns: a method decorator whose method must produce the renderer's input. */
+export interface RenderedAsDecorator<O> {
+  (method: (...args: never[]) => Promise<O> | O, context: ClassMethodDecoratorContext): void;
+  (prototype: object, name: string | symbol, descriptor: TypedPropertyDescriptor<(...args: never[]) => Promise<O> | O>): void;
+}
+
 /** Adapts a function (optionally bound to a toolkit instance) to the `RegisteredTool` shape. */
 export function fromFunction(declaration: ToolDeclaration, fn: AnyFunction, self?: object): RegisteredTool {
   const order = declaration.parameterOrder;

@@ -1,4 +1,4 @@
-import { withModelRendering } from '@toolwright/registry';
+import { renderedAs } from '@toolwright/registry';
 import { tool } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { deleteConfined } from '../workspace/confined-delete.js';
@@ -21,6 +21,7 @@ export class FileDeleteTool {
    * @param path File, link or directory to delete, relative to the workspace root.
    * @param recursive Required to delete a directory that is not empty.
    */
+  @renderedAs(renderFileDelete)
   @tool({ tier: 'side-effecting', group: 'edit', sideEffects: ['fs-write'], capabilities: ['fs.write'], determinism: 'deterministic', timeout: '30s' })
   async fileDelete(path: string, recursive: boolean = false): Promise<FileDeleteResult> {
     return withWorkspaceErrors(path, () => {
@@ -39,5 +40,3 @@ export function renderFileDelete(deletion: FileDeleteResult): string {
   if (deletion.kind === 'symlink') return `Deleted the symbolic link ${deletion.path} (its target is untouched).`;
   return `Deleted the ${deletion.kind} ${deletion.path}.`;
 }
-
-withModelRendering(FileDeleteTool.prototype.fileDelete, renderFileDelete);

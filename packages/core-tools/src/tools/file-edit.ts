@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
-import { withModelRendering } from '@toolwright/registry';
+import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import { headWithin, outputBudget } from '../model-text/output-budget.js';
 import { runRegexJob } from '../search/regex-worker.js';
@@ -56,6 +56,7 @@ export class FileEditTool {
    * @param mode `exact` (default) or `regex`.
    * @param expectedHash The file's sha-256 as last seen (the `hash` in file_read's or file_edit's structured output); the edit is refused if the file changed since.
    */
+  @renderedAs(renderFileEdit)
   @tool({ tier: 'side-effecting', group: 'edit', sideEffects: ['fs-read', 'fs-write'], capabilities: ['fs.read', 'fs.write'], determinism: 'deterministic', timeout: '15s' })
   async fileEdit(path: string, oldText: string, newText: string, replaceAll: boolean = false, mode: 'exact' | 'regex' = 'exact', expectedHash?: string): Promise<FileEditResult> {
     return withWorkspaceErrors(path, () => this.edit(path, oldText, newText, replaceAll, mode, expectedHash));
@@ -170,5 +171,3 @@ export function renderFileEdit(edit: FileEditResult): string {
   if (edit.diffOmittedLines) lines.push(`[${edit.diffOmittedLines} more lines of the diff did not fit; read the file with file_read to review the change]`);
   return lines.join('\n');
 }
-
-withModelRendering(FileEditTool.prototype.fileEdit, renderFileEdit);

@@ -1,4 +1,4 @@
-import { withModelRendering } from '@toolwright/registry';
+import { renderedAs } from '@toolwright/registry';
 import { tool, type Integer } from '@toolwright/tool';
 import { linesWithin, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
@@ -41,6 +41,7 @@ export class FileListTool {
    * @param exclude Extra gitignore-style patterns to leave out.
    * @param limit Maximum number of entries.
    */
+  @renderedAs(renderFileList)
   @tool({ tier: 'read-only', group: 'search', sideEffects: ['fs-read'], capabilities: ['fs.read'], determinism: 'deterministic', timeout: '15s' })
   async fileList(path: string = '.', /** @minimum 1 @maximum 20 */ depth: Integer = 1, exclude: string[] = [], /** @minimum 1 @maximum 5000 */ limit: Integer = 500): Promise<FileListResult> {
     return withWorkspaceErrors(path, () => {
@@ -82,5 +83,3 @@ export function renderFileList(listing: FileListResult): string {
   }
   return lines.join('\n');
 }
-
-withModelRendering(FileListTool.prototype.fileList, renderFileList);

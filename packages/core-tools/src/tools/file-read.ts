@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { withModelRendering } from '@toolwright/registry';
+import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { openForReading } from '../workspace/confined-file.js';
@@ -48,6 +48,7 @@ export class FileReadTool {
    * @param offset Line number to start at (1 = the first line).
    * @param limit Maximum number of lines to return.
    */
+  @renderedAs(renderFileRead)
   @tool({ tier: 'read-only', group: 'search', sideEffects: ['fs-read'], capabilities: ['fs.read'], determinism: 'deterministic', timeout: '10s' })
   async fileRead(path: string, /** @minimum 1 */ offset: Integer = 1, /** @minimum 1 @maximum 10000 */ limit: Integer = DEFAULT_LIMIT): Promise<FileReadResult> {
     return withWorkspaceErrors(path, async () => {
@@ -89,5 +90,3 @@ export function renderFileRead(page: FileReadResult): string {
   const where = `lines ${page.startLine}–${page.endLine} ${of}`;
   return `${page.content}\n[${page.truncated ? `${where}; read on with offset ${page.endLine + 1}` : `${where}; this is the end of the file`}]`;
 }
-
-withModelRendering(FileReadTool.prototype.fileRead, renderFileRead);

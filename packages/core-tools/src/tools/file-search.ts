@@ -1,4 +1,4 @@
-import { withModelRendering } from '@toolwright/registry';
+import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import { modelSize, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
@@ -64,6 +64,7 @@ export class FileSearchTool {
    * @param maxResults Most matching lines to return.
    * @param offset Number of the first matching line to return (1 = the first), to read on after a cut.
    */
+  @renderedAs(renderFileSearch)
   @tool({ tier: 'read-only', group: 'search', sideEffects: ['fs-read'], capabilities: ['fs.read'], determinism: 'deterministic', timeout: '60s' })
   async fileSearch(
     /** @minLength 1 @maxLength 1000 */ pattern: string,
@@ -195,5 +196,3 @@ export function renderFileSearch(result: FileSearchResult): string {
   if (result.note) lines.push(`[${result.note}]`);
   return lines.join('\n');
 }
-
-withModelRendering(FileSearchTool.prototype.fileSearch, renderFileSearch);

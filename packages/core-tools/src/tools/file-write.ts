@@ -1,4 +1,4 @@
-import { withModelRendering } from '@toolwright/registry';
+import { renderedAs } from '@toolwright/registry';
 import { tool } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { writeFileAtomic } from '../workspace/confined-file.js';
@@ -25,6 +25,7 @@ export class FileWriteTool {
    * @param path File to write, relative to the workspace root.
    * @param content The complete new content of the file.
    */
+  @renderedAs(renderFileWrite)
   @tool({ tier: 'side-effecting', group: 'edit', sideEffects: ['fs-write'], capabilities: ['fs.write'], determinism: 'deterministic', timeout: '15s' })
   async fileWrite(path: string, content: string): Promise<FileWriteResult> {
     return withWorkspaceErrors(path, () => {
@@ -41,5 +42,3 @@ export class FileWriteTool {
 export function renderFileWrite(write: FileWriteResult): string {
   return `Wrote ${write.bytes} bytes to ${write.path} (${write.created ? 'a new file' : 'its previous content replaced'}).`;
 }
-
-withModelRendering(FileWriteTool.prototype.fileWrite, renderFileWrite);

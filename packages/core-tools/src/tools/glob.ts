@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import { withModelRendering } from '@toolwright/registry';
+import { renderedAs } from '@toolwright/registry';
 import { tool, type Integer } from '@toolwright/tool';
 import { linesWithin, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
@@ -28,6 +28,7 @@ export class GlobTool {
    * @param path Directory to search in (default: the workspace root).
    * @param limit Maximum number of paths.
    */
+  @renderedAs(renderGlob)
   @tool({
     description: 'Finds files whose path matches a glob pattern (e.g. `src/**/*.ts`, `**/package.json`), newest first (by modification time). `*` matches within one path segment, `**` across segments, `{a,b}` either. Files ignored by `.gitignore` and the `.git` and `.toolwright` folders are skipped. Returns at most `limit` paths (default 200), one per line, and no more than fits the call\'s output budget; the last line says when more matched.',
     tier: 'read-only', group: 'search', sideEffects: ['fs-read'], capabilities: ['fs.read'], determinism: 'deterministic', timeout: '30s',
@@ -57,5 +58,3 @@ export function renderGlob(result: GlobResult): string {
   else if (lines.length === 0) lines.push('[no files match]');
   return lines.join('\n');
 }
-
-withModelRendering(GlobTool.prototype.glob, renderGlob);

@@ -1,4 +1,4 @@
-import { withModelRendering } from '@toolwright/registry';
+import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import { modelSize, outputBudget } from '../model-text/output-budget.js';
 import { fitStreams } from '../shell/fit-streams.js';
@@ -87,6 +87,7 @@ export class ShellTool {
    * @param timeoutSeconds Kill the command after this many seconds (default 120).
    * @param background Start the command and return a job id instead of waiting for it.
    */
+  @renderedAs((output: ShellResult | ShellJobStarted) => ('jobId' in output ? renderShellJob(output) : renderShellResult(output)))
   @tool({ tier: 'privileged', group: 'exec', sideEffects: ['process-spawn', 'fs-write'], capabilities: ['process.spawn'], determinism: 'non-deterministic', timeout: '10m', parallel: false })
   async shellExec(command: string, /** @minimum 1 @maximum 600 */ timeoutSeconds?: Integer, background: boolean = false): Promise<ShellResult | ShellJobStarted> {
     const config = this.config;
@@ -120,6 +121,7 @@ export class ShellTool {
    * @param jobId The id shell_exec returned.
    * @param waitSeconds Seconds to wait for the job to finish (default 0: answer at once).
    */
+  @renderedAs(renderShellJob)
   @tool({ tier: 'read-only', group: 'exec', sideEffects: ['none'], capabilities: ['process.spawn'], determinism: 'non-deterministic', timeout: '2m' })
   async shellJobOutput(jobId: string, /** @minimum 0 @maximum 60 */ waitSeconds: Integer = 0): Promise<ShellJobStatus> {
     const job = this.jobs.get(jobId);
@@ -141,6 +143,7 @@ export class ShellTool {
    * returns its final output.
    * @param jobId The id shell_exec returned.
    */
+  @renderedAs(renderShellResult)
   @tool({ tier: 'side-effecting', group: 'exec', sideEffects: ['process-spawn'], capabilities: ['process.spawn'], determinism: 'non-deterministic', timeout: '30s' })
   async shellJobKill(jobId: string): Promise<ShellResult> {
     const job = this.jobs.get(jobId);
@@ -281,9 +284,6 @@ function duration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-withModelRendering(ShellTool.prototype.shellExec, (output) => ('jobId' in output ? renderShellJob(output) : renderShellResult(output)));
-withModelRendering(ShellTool.prototype.shellJobOutput, renderShellJob);
-withModelRendering(ShellTool.prototype.shellJobKill, renderShellResult);
 
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {

@@ -1,4 +1,4 @@
-import { withModelRendering } from '@toolwright/registry';
+import { renderedAs } from '@toolwright/registry';
 import { tool, type Integer } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { readConfined, writeFileAtomic } from '../workspace/confined-file.js';
@@ -35,6 +35,7 @@ export class VaultTool {
    * @param destination `shared` (default) or `tmp`.
    * @param overwrite Replace a file already at the destination.
    */
+  @renderedAs(renderVaultCopy)
   @tool({ tier: 'side-effecting', group: 'edit', sideEffects: ['fs-read', 'fs-write'], capabilities: ['vault.read', 'fs.write'], determinism: 'deterministic', timeout: '30s' })
   async vaultCopyto(/** @maxLength 1024 */ name: string, destination: 'shared' | 'tmp' = 'shared', overwrite: boolean = false): Promise<VaultCopyResult> {
     if (!this.vault) throw new CoreToolError('not_configured', 'No vault is configured for this workspace, so there is nothing to copy; go on without it.');
@@ -55,5 +56,3 @@ export class VaultTool {
 export function renderVaultCopy(copy: VaultCopyResult): string {
   return `Copied the vault entry ${copy.name} (${copy.bytes} bytes) to ${copy.path}.`;
 }
-
-withModelRendering(VaultTool.prototype.vaultCopyto, renderVaultCopy);

@@ -1,4 +1,4 @@
-import { withModelRendering } from '@toolwright/registry';
+import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import { headWithin, modelSize, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
@@ -52,6 +52,7 @@ export class WebFetchTool {
    * @param format `markdown` (default) converts HTML; `raw` returns the HTML source unchanged.
    * @param offset Character of the text to start at (1 = the beginning), to read on after a cut.
    */
+  @renderedAs(renderWebFetch)
   @tool({ tier: 'side-effecting', group: 'search', sideEffects: ['net-read'], capabilities: ['net.fetch'], determinism: 'non-deterministic', timeout: '45s', parallel: true })
   async webFetch(/** @format uri @maxLength 8192 */ url: string, format: 'markdown' | 'raw' = 'markdown', /** @minimum 1 */ offset: Integer = 1): Promise<WebFetchResult> {
     const config = this.env.web ?? {};
@@ -98,7 +99,6 @@ export function renderWebFetch(page: WebFetchResult): string {
   return lines.join('\n');
 }
 
-withModelRendering(WebFetchTool.prototype.webFetch, renderWebFetch);
 
 function decode(body: Buffer, contentType: string): string {
   const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];

@@ -1,4 +1,4 @@
-import { withModelRendering } from '@toolwright/registry';
+import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import { linesWithin, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
@@ -27,6 +27,7 @@ export class WebSearchTool {
    * @param query What to search for, as you would type it into a search engine.
    * @param limit Most results to return.
    */
+  @renderedAs(renderWebSearch)
   @tool({ tier: 'side-effecting', group: 'search', sideEffects: ['net-read'], capabilities: ['net.search'], determinism: 'non-deterministic', timeout: '30s', parallel: true })
   async webSearch(/** @minLength 1 @maxLength 500 */ query: string, /** @minimum 1 @maximum 20 */ limit: Integer = 8): Promise<WebSearchResult> {
     const provider = this.env.web?.search;
@@ -55,5 +56,3 @@ export function renderWebSearch(search: WebSearchResult): string {
   if (search.omitted) lines.push(`[${search.omitted} more result${search.omitted === 1 ? '' : 's'} did not fit; ask for fewer (limit) or a narrower query]`);
   return lines.join('\n');
 }
-
-withModelRendering(WebSearchTool.prototype.webSearch, renderWebSearch);
