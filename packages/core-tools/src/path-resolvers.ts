@@ -30,7 +30,7 @@ export function coreToolsPathResolvers(env: CoreToolsEnvironment): Record<string
         if (!(error instanceof WorkspaceError)) throw error;
       }
     }
-    const tree = link as ResolvedPath | undefined;
+    const tree = link;
     if (wholeTree && tree !== undefined && isRealDirectory(tree.absolute)) {
       for (const relative of pathsUnder(tree.absolute, tree.relative).paths) spellings.add(spellingOf({ ...tree, relative }));
     }

@@ -49,7 +49,7 @@ export function tool<F extends Function>(fn: F, options?: ToolOptions): CheckedT
 export function tool(options?: ToolOptions): ToolMethodDecorator;
 export function tool(first?: Function | ToolOptions, second?: ToolOptions | ToolDeclaration, third?: ToolDeclaration): unknown {
   if (typeof first === 'function') {
-    markTool(first, second as ToolOptions | undefined, third);
+    markTool(first, second, third);
     return first;
   }
   const options = first;

@@ -99,14 +99,14 @@ export class ProcessGroups {
     try {
       const watchdog = spawn('/bin/bash', ['--noprofile', '--norc', '-c', WATCHDOG], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
       watchdog.on('error', () => undefined);
-      watchdog.stdin!.on('error', () => undefined);
+      watchdog.stdin.on('error', () => undefined);
       // Neither the watchdog nor its pipe may keep this process alive.
       watchdog.unref();
       (watchdog.stdin as unknown as { unref?: () => void }).unref?.();
       // A watchdog that died (killed by hand) is replaced, and told about every live group.
       watchdog.on('exit', () => { if (this.watchdog === watchdog) this.watchdog = undefined; });
       this.watchdog = watchdog;
-      for (const group of this.groups.values()) watchdog.stdin!.write(registration(group));
+      for (const group of this.groups.values()) watchdog.stdin.write(registration(group));
       return watchdog;
     } catch {
       return undefined;

@@ -72,10 +72,10 @@ export class SessionShell {
     this.leaderStart = pid !== undefined ? startTime(pid) : undefined;
     this.exitReason = undefined;
     this.control = '';
-    child.stdout!.on('data', (chunk: Buffer) => this.onOutput('stdout', chunk));
-    child.stderr!.on('data', (chunk: Buffer) => this.onOutput('stderr', chunk));
+    child.stdout.on('data', (chunk: Buffer) => this.onOutput('stdout', chunk));
+    child.stderr.on('data', (chunk: Buffer) => this.onOutput('stderr', chunk));
     (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => this.onControl(chunk.toString('utf8')));
-    child.stdin!.on('error', () => undefined); // EPIPE when the shell died: reported through 'exit'
+    child.stdin.on('error', () => undefined); // EPIPE when the shell died: reported through 'exit'
     child.on('exit', (code, signal) => {
       this.exitReason = { code, signal };
       this.signalGroup('SIGKILL', pid, true);

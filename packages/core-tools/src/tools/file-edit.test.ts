@@ -68,7 +68,7 @@ describe('file_edit', () => {
   });
 
   it('shows the closest region of the file when nothing matches', async () => {
-    await expect(edit.fileEdit('app.js', 'const greeting = "Howdy";', 'x')).rejects.toThrow(/closest part of the file is:\n\s+1\tfunction greet\(name\) \{\n\s+2\t  const greeting = "Hello";/);
+    await expect(edit.fileEdit('app.js', 'const greeting = "Howdy";', 'x')).rejects.toThrow(/closest part of the file is:\n\s+1\tfunction greet\(name\) \{\n\s+2\t {2}const greeting = "Hello";/);
   });
 
   it('creates a file from an empty old text, but never overwrites one that way', async () => {

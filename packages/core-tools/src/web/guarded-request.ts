@@ -103,9 +103,9 @@ function requestOnce(url: URL, { addresses: policy, ports }: Destinations, limit
     if (refused) return Promise.reject(new WebFetchError('address_refused', `refused ${url.host}: ${refused}`));
   }
   const lookup: net.LookupFunction = (hostname, options, callback) => {
-    dns.lookup(hostname, { all: true, family: (options as dns.LookupOptions).family ?? 0 }, (error, addresses) => {
+    dns.lookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses) => {
       if (error) return callback(error, '', 0);
-      const list = addresses as dns.LookupAddress[];
+      const list = addresses;
       const byPort = list.map((a) => portRefusal(a.address)).find((r) => r !== undefined);
       if (byPort) return callback(new WebFetchError('address_refused', byPort), '', 0);
       const refused = list.map((a) => policy.check(a.address)).find((r) => r !== undefined);
@@ -113,7 +113,7 @@ function requestOnce(url: URL, { addresses: policy, ports }: Destinations, limit
       if (refused) return callback(new WebFetchError('address_refused', `refused ${hostname}: ${refused}`), '', 0);
       const first = list[0];
       if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
-      if ((options as dns.LookupOptions).all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, [first]);
+      if (options.all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, [first]);
       else callback(null, first.address, first.family);
     });
   };

@@ -32,7 +32,7 @@ export function htmlToMarkdown(html: string): ConvertedPage {
   let article: { title?: string | null; content?: string | null } | null = null;
   try {
     // Readability mutates the document it is given; give it a copy.
-    article = new Readability(parseHTML(document.toString()).document as unknown as ConstructorParameters<typeof ReadabilityClass>[0], { charThreshold: 200 }).parse();
+    article = new Readability(parseHTML(document.toString()).document, { charThreshold: 200 }).parse();
   } catch {
     article = null;
   }

@@ -188,7 +188,6 @@ export class WorkspacePolicy {
   private checkText(input: string): void {
     if (typeof input !== 'string' || input.length === 0) throw new WorkspaceError('invalid_path', 'The path is empty; give a file or directory path.');
     if (input.includes('\0')) throw new WorkspaceError('invalid_path', 'The path contains a NUL byte, which no file name can hold.', input);
-    // eslint-disable-next-line no-control-regex
     if (/[\u0001-\u001f\u007f]/.test(input)) throw new WorkspaceError('invalid_path', 'The path contains control characters (such as a newline or tab); file names here may not.', JSON.stringify(input));
     checkWellFormedPath(input);
     if (Buffer.byteLength(input) > this.maxPathBytes) throw new WorkspaceError('invalid_path', `The path is longer than ${this.maxPathBytes} bytes.`);
