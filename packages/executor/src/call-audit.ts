@@ -1,11 +1,12 @@
 import type { ToolDeclaration } from '@toolwright/schema';
-import { JsonText, type AuditEntry } from './ports.js';
+import type { EventBus } from './events.js';
+import type { CallContext } from './executor-options.js';
+import { JsonText, type AuditEntry, type AuditSink, type PolicyProof } from './ports.js';
 import type { NormalisedOutput } from './steps/normalize-output.js';
 import type { Truncation } from './steps/truncate-output.js';
 import { escapeTerminalControls } from './terminal-safe.js';
-import type { ToolCall, ToolCallResult } from './tool-call.js';
+import type { CompletedToolCall, ToolCall, ToolCallResult } from './tool-call.js';
 import type { PipelineStage, ToolError } from './tool-error.js';
-import type { CallContext, ToolExecutor } from './tool-executor.js';
 import { errorResult } from './error-result.js';
 import { describeThrown } from './steps/describe-thrown.js';
 
@@ -22,7 +23,8 @@ export class CallAudit {
   private requestWritten = false;
 
   constructor(
-    private readonly executor: ToolExecutor,
+    private readonly sink: AuditSink,
+    private readonly events: EventBus,
     private readonly call: ToolCall,
     private readonly context: CallContext,
     private readonly started: number,
@@ -48,7 +50,7 @@ export class CallAudit {
 
   /** An informational record nothing waits on; a sink that throws loses it, never the call. */
   note(entry: AuditEntry): void {
-    const { audit } = this.executor;
+    const audit = this.sink;
     try {
       if (audit.record) audit.record(entry);
       else this.append(entry).catch(() => undefined);
@@ -87,19 +89,19 @@ export class CallAudit {
     return this.rejectAfterRequest(error);
   }
 
-  rejectAfterRequest(error: ToolError, proof?: unknown): ToolCallResult | Promise<ToolCallResult> {
+  rejectAfterRequest(error: ToolError, proof?: PolicyProof): ToolCallResult | Promise<ToolCallResult> {
     const result = errorResult(this.call, error, this.elapsed(), proof);
     return this.settle({ type: 'ToolCallRejected', callId: this.call.id, code: error.code, message: result.content, ...detailsOf(error) }, result);
   }
 
-  fail(error: ToolError, proof?: unknown): ToolCallResult | Promise<ToolCallResult> {
+  fail(error: ToolError, proof?: PolicyProof): ToolCallResult | Promise<ToolCallResult> {
     const result = errorResult(this.call, error, this.elapsed(), proof);
     return this.settle({ type: 'ToolCallFailed', callId: this.call.id, code: error.code, message: result.content, durationMs: result.durationMs, ...detailsOf(error) }, result);
   }
 
-  complete(output: unknown, normalised: NormalisedOutput, truncation: Truncation, proof?: unknown): ToolCallResult | Promise<ToolCallResult> {
+  complete(output: unknown, normalised: NormalisedOutput, truncation: Truncation, proof?: PolicyProof): ToolCallResult | Promise<ToolCallResult> {
     const durationMs = this.elapsed();
-    const result: ToolCallResult = {
+    const result: CompletedToolCall = {
       callId: this.call.id, tool: this.call.name, status: 'completed', content: escapeTerminalControls(truncation.text), output,
       truncated: truncation.truncated, originalBytes: truncation.originalBytes, outputHash: normalised.hash, durationMs,
     };
@@ -124,14 +126,14 @@ export class CallAudit {
   /** The sink's `append` as a promise, whatever the sink does (throws, returns no promise). */
   private append(entry: AuditEntry): Promise<unknown> {
     try {
-      return Promise.resolve(this.executor.audit.append(entry));
+      return Promise.resolve(this.sink.append(entry));
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
   private finish(result: ToolCallResult): ToolCallResult {
-    const { events } = this.executor;
+    const { events } = this;
     if (events.active) events.emit({ type: 'tool_call_end', callId: result.callId, tool: result.tool, state: result.status === 'completed' ? 'completed' : 'error', result });
     return result;
   }

@@ -25,8 +25,6 @@ export interface AuditLogOptions {
   onNotice?: (message: string) => void;
 }
 
-export type AuditRecord = AuditEntry & { seq: number; time: string };
-
 interface Ack {
   resolve: () => void;
   reject: (error: Error) => void;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { AuditLogCorruptError } from './audit-errors.js';
-import type { AuditRecord } from './audit-log.js';
+import type { AuditRecord } from './audit-record.js';
 
 export interface LogScan {
   records: AuditRecord[];

@@ -1,5 +1,6 @@
-import type { ToolDeclaration } from '@toolwright/schema';
-import type { CallContext, ToolExecutor } from '../tool-executor.js';
+import type { PipelineStep } from '../call-state.js';
+
+export type CapabilityCheck = (required: readonly string[], granted: readonly string[]) => { allowed: boolean; missing: string[] };
 
 export interface CapabilityOutcome {
   allowed: boolean;
@@ -8,14 +9,24 @@ export interface CapabilityOutcome {
 }
 
 /**
- * Step 6: the tool's required capabilities against those granted to the caller (the call's own
- * grant, else the executor's, else everything). `*` grants all; `fs.*` grants every `fs.` capability.
+ * Step: the tool's required capabilities against those granted to the caller (the call's own grant,
+ * else the executor's `granted`, else everything), recorded as a `CapabilityCheck`. `*` grants all;
+ * `fs.*` grants every `fs.` capability.
  */
-export function checkGrantedCapabilities(executor: ToolExecutor, declaration: ToolDeclaration, context: CallContext): CapabilityOutcome {
-  const granted = context.capabilities ?? executor.options.capabilities ?? ['*'];
-  const required = declaration.metadata.capabilities;
+export function capabilityStep(granted: readonly string[] | undefined, check: CapabilityCheck = defaultCapabilityCheck): PipelineStep {
+  return {
+    stage: 'capabilities',
+    run(state) {
+      const outcome = checkGrantedCapabilities(state.tool.declaration.metadata.capabilities, state.context.capabilities ?? granted ?? ['*'], check);
+      const { allowed, granted: given, missing } = outcome;
+      state.audit.note({ type: 'CapabilityCheck', callId: state.call.id, required: state.tool.declaration.metadata.capabilities, granted: given, missing, allowed });
+      return outcome.allowed ? undefined : state.audit.rejectAfterRequest({ code: 'capability_denied', missing: outcome.missing });
+    },
+  };
+}
+
+export function checkGrantedCapabilities(required: readonly string[], granted: readonly string[], check: CapabilityCheck): CapabilityOutcome {
   if (required.length === 0) return { allowed: true, granted, missing: [] };
-  const check = executor.options.checkCapabilities ?? defaultCapabilityCheck;
   const { allowed, missing } = check(required, granted);
   return { allowed, granted, missing };
 }
