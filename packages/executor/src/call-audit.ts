@@ -3,6 +3,7 @@ import type { EventBus } from './events.js';
 import type { CallContext } from './executor-options.js';
 import { JsonText, type AuditEntry, type AuditSink, type PolicyProof } from './ports.js';
 import type { NormalisedOutput } from './steps/normalize-output.js';
+import type { ArgumentRepair } from './steps/repair-arguments.js';
 import type { Truncation } from './steps/truncate-output.js';
 import { escapeTerminalControls } from './terminal-safe.js';
 import type { CompletedToolCall, ToolCall, ToolCallResult } from './tool-call.js';
@@ -18,6 +19,8 @@ import { describeThrown } from './steps/describe-thrown.js';
 export class CallAudit {
   /** Where the call is in the pipeline, kept current by the steps: an unexpected throw is reported with it. */
   stage: PipelineStage = 'lookup';
+  /** Repairs made to the arguments (`repairArguments`): recorded with the call's request, with the arguments as sent. */
+  repaired: { repairs: ArgumentRepair[]; originalArguments: unknown } | undefined = undefined;
   private durable = false;
   private auditError = '';
   private requestWritten = false;
@@ -36,7 +39,7 @@ export class CallAudit {
     this.requestWritten = true;
     const entry: AuditEntry = {
       type: 'ToolCallRequested', callId: this.call.id, tool: this.call.name, args: new JsonText(argsJson), argsHash,
-      tier: declaration.metadata.tier, taskId: this.context.taskId, actorId: this.context.actorId,
+      tier: declaration.metadata.tier, taskId: this.context.taskId, actorId: this.context.actorId, ...this.repaired,
     };
     if (!this.durable) {
       this.note(entry);
@@ -85,7 +88,7 @@ export class CallAudit {
   /** A call refused before it was requested (unknown tool, bad arguments, a blocking hook). */
   reject(error: ToolError, request: { tool: string; args: unknown; tier?: string }): ToolCallResult | Promise<ToolCallResult> {
     this.requestWritten = true;
-    this.note({ type: 'ToolCallRequested', callId: this.call.id, ...request, taskId: this.context.taskId, actorId: this.context.actorId });
+    this.note({ type: 'ToolCallRequested', callId: this.call.id, ...request, taskId: this.context.taskId, actorId: this.context.actorId, ...this.repaired });
     return this.rejectAfterRequest(error);
   }
 

@@ -15,6 +15,7 @@ import { lookupStep } from './steps/lookup.js';
 import { modelContentStep } from './steps/model-content.js';
 import { decodeArgumentsStep, readArgumentsStep, validateArgumentsStep } from './steps/read-arguments.js';
 import { hashArgumentsStep, recordRequestStep } from './steps/record-request.js';
+import { repairsOf } from './steps/repair-arguments.js';
 import { runToolStep } from './steps/run-tool.js';
 import type { ToolCall, ToolCallResult } from './tool-call.js';
 
@@ -22,11 +23,12 @@ import type { ToolCall, ToolCallResult } from './tool-call.js';
 export function buildPipeline(s: PipelineServices): readonly PipelineStep[] {
   const { options: o } = s;
   const hooks = o.hooks?.length ? o.hooks : undefined;
+  const repairs = repairsOf(o.repairArguments);
   return [
     lookupStep(s.registry),
-    readArgumentsStep(s.parseLimits),
+    readArgumentsStep(s.parseLimits, repairs),
     decodeArgumentsStep(o.decodeArguments),
-    validateArgumentsStep(s.validator),
+    validateArgumentsStep(s.validator, repairs, s.parseLimits),
     hooks && beforeHooksStep(hooks, s.validator),
     hashArgumentsStep,
     recordRequestStep,

@@ -4,6 +4,7 @@ import type { ApprovalMemory } from './approval-memory.js';
 import type { ToolHooks } from './hooks.js';
 import type { ApprovalHandler, AuditSink, PathResolver, PolicyPort, RiskAssessment, RiskLevel, RiskMode, RiskReport } from './ports.js';
 import type { ParseLimits } from './steps/parse-arguments.js';
+import type { ArgumentRepairs } from './steps/repair-arguments.js';
 import type { ToolCall } from './tool-call.js';
 
 /**
@@ -58,6 +59,12 @@ export interface ExecutorOptions {
   heartbeatMs?: number;
   /** The dialect's argument decoding for every call (see `ArgumentDecoder`); default none: arguments as declared. */
   decodeArguments?: ArgumentDecoder;
+  /**
+   * Repairs of arguments models commonly get wrong (off by default; `true` turns all on, or pick them; see
+   * `ArgumentRepairs`). Each repaired call's `ToolCallRequested` record lists the repairs and keeps the
+   * arguments as sent (`originalArguments`).
+   */
+  repairArguments?: boolean | ArgumentRepairs;
   /** Full outputs kept for retrieval after truncation (default 256; 0 keeps none). */
   keepFullOutputs?: number;
 }

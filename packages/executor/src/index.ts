@@ -18,6 +18,7 @@ export { SessionApprovals } from './approval-memory.js';
 export { parseArguments, checkArgumentValue, DEFAULT_PARSE_LIMITS } from './steps/parse-arguments.js';
 export type { ParseLimits, ParseResult } from './steps/parse-arguments.js';
 export { SchemaValidator } from './steps/schema-validator.js';
+export type { ArgumentRepairs, ArgumentRepair } from './steps/repair-arguments.js';
 export { truncateOutput, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_OUTPUT_BYTES } from './steps/truncate-output.js';
 export type { Truncation } from './steps/truncate-output.js';
 export { normaliseOutput, canonicalJson, sha256Hex } from './steps/normalize-output.js';
