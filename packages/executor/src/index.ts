@@ -30,7 +30,7 @@ export { resourcesOf, conflicts } from './call-resources.js';
 export { toToolResultMessages, fillDanglingCalls, repairOpenAIChatHistory, repairAnthropicHistory } from './conversation.js';
 export type { ConversationFormat, OpenAIChatToolMessage, OpenAIResponsesToolOutput, AnthropicToolResultMessage, GeminiFunctionResponseContent } from './conversation.js';
 export { AuditLog, readAuditLog, planRecovery, markInterrupted, AuditLogLockedError, AuditWriteError, AuditLogCorruptError } from './audit/index.js';
-export type { AuditLogOptions, AuditRecord, Durability, RecoveryAction } from './audit/index.js';
+export type { AuditLogOptions, AuditRecord, AuditRotation, Durability, RecoveryAction } from './audit/index.js';
 export { Policy, loadPolicy, parseRule, PolicyError, explainDecision, formatExplanation, approvalPatternMatcher, ruleNamesProtectedPath } from './policy/index.js';
 export type { PolicyDocument, PolicyRuleSource, PolicyExample, PolicyRule, PolicyProof, PolicyExplanation, RuleExplanation, RulePattern } from './policy/index.js';
 export { ApprovalTokens } from './approval-token.js';

@@ -42,7 +42,7 @@ describe(loadConfigFile, () => {
       web: { allowAddresses: ['10.1.0.0/16', '192.168.1.5'], allowPorts: [8080], maxBytes: 1000, maxRedirects: 0, timeoutMs: 1000, userAgent: 'x', search: { provider: 'brave', apiKeyEnv: 'BRAVE_KEY' } },
       vault: { root: 'vault' },
       policy: { default: 'ask', rules: [{ allow: 'file_read' }, { deny: 'file_delete', reason: 'no', match: ['a.txt'] }] },
-      audit: { path: 'audit.jsonl', durability: 'batched' },
+      audit: { path: 'audit.jsonl', durability: 'batched', rotate: { maxBytes: 1048576, keep: 3 } },
       risk: 'autorun_none',
       maxOutputBytes: 4096,
       repeatedCalls: { threshold: 4, action: 'deny' },
@@ -79,6 +79,11 @@ describe(loadConfigFile, () => {
     ['a key variable that is not set', { web: { search: { provider: 'brave', apiKeyEnv: 'BRAVE_KEY' } } }, 'FILE: $.web.search.apiKeyEnv: names the environment variable BRAVE_KEY, which is not set or empty; set it to the brave API key'],
     ['a key variable name that is no name', { web: { search: { provider: 'brave', apiKeyEnv: 'sk-12345' } } }, 'FILE: $.web.search.apiKeyEnv: must match pattern "^[A-Za-z_][A-Za-z0-9_]*$" (found "sk-12345")'],
     ['a file that is not an object', [], 'FILE: $: must be an object (found [])'],
+    ['an audit rotation below the smallest file', { audit: { rotate: { maxBytes: 100 } } }, 'FILE: $.audit.rotate.maxBytes: must be >= 1024 (found 100)'],
+    ['an audit rotation without its size', { audit: { rotate: { keep: 2 } } }, 'FILE: $.audit.rotate.maxBytes: is required: an integer'],
+    ['an audit rotation keeping no file', { audit: { rotate: { maxBytes: 4096, keep: 0 } } }, 'FILE: $.audit.rotate.keep: must be >= 1 (found 0)'],
+    ['an audit rotation size as text', { audit: { rotate: { maxBytes: '10MB' } } }, 'FILE: $.audit.rotate.maxBytes: must be an integer (found "10MB")'],
+    ['an unknown audit rotation key', { audit: { rotate: { maxBytes: 4096, kep: 2 } } }, "FILE: $.audit.rotate.kep: unknown key 'kep'; did you mean 'keep'?"],
   ] as const)('reports %s', ([, content, message]) => {
     expect(errorOf(content)).toBe(message);
   });
