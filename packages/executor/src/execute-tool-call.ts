@@ -19,7 +19,7 @@ import { repairsOf } from './steps/repair-arguments.js';
 import { runToolStep } from './steps/run-tool.js';
 import type { ToolCall, ToolCallResult } from './tool-call.js';
 
-/** The pipeline, in order. Steps a configuration does not need (hooks, the doom-loop guard) are left out. */
+/** The pipeline, in order. Steps a configuration does not need (a decoder, hooks, the doom-loop guard) are left out. */
 export function buildPipeline(s: PipelineServices): readonly PipelineStep[] {
   const { options: o } = s;
   const hooks = o.hooks?.length ? o.hooks : undefined;
@@ -27,7 +27,7 @@ export function buildPipeline(s: PipelineServices): readonly PipelineStep[] {
   return [
     lookupStep(s.registry),
     readArgumentsStep(s.parseLimits, repairs),
-    decodeArgumentsStep(o.decodeArguments),
+    o.decodeArguments && decodeArgumentsStep(o.decodeArguments),
     validateArgumentsStep(s.validator, repairs, s.parseLimits),
     hooks && beforeHooksStep(hooks, s.validator),
     hashArgumentsStep,

@@ -81,8 +81,6 @@ export interface CallContext {
   timeoutMs?: number;
   /** Capabilities of this caller, overriding the executor's default grant. */
   capabilities?: readonly string[];
-  /** Overrides the executor's `decodeArguments` for this call. */
-  decodeArguments?: ArgumentDecoder;
   /** Approval granted out of band and already verified for exactly this call. */
   preApproved?: (call: ToolCall, argsHash: string) => boolean;
 }

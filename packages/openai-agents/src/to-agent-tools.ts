@@ -4,7 +4,7 @@ import { decodeOpenAIStrictArguments, lowerForOpenAIStrict, type ToolFilter } fr
 
 export interface AgentToolsOptions {
   filter?: ToolFilter;
-  context?: Omit<CallContext, 'signal' | 'preApproved' | 'decodeArguments'>;
+  context?: Omit<CallContext, 'signal' | 'preApproved'>;
   onResult?: (result: ToolCallResult) => void;
 }
 

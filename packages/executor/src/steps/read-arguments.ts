@@ -29,13 +29,12 @@ export function readArgumentsStep(limits: ParseLimits, repairs: Required<Argumen
   };
 }
 
-/** Step: the dialect's decoding (the call's own, else the executor's), when there is one. */
-export function decodeArgumentsStep(decoder: ArgumentDecoder | undefined): PipelineStep {
+/** Step: the dialect's decoding (`ExecutorOptions.decodeArguments`), in the pipeline only when one is set. */
+export function decodeArgumentsStep(decode: ArgumentDecoder): PipelineStep {
   return {
     stage: 'arguments',
     run(state) {
-      const decode = state.context.decodeArguments ?? decoder;
-      if (decode) state.args = decode(state.args, state.tool.declaration);
+      state.args = decode(state.args, state.tool.declaration);
       return undefined;
     },
   };

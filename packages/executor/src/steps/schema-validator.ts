@@ -19,7 +19,7 @@ export class SchemaValidator {
   private readonly cache = new WeakMap<object, ValidateFunction>();
 
   constructor() {
-    this.ajv = new Ajv2020({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false, strictNumbers: true, validateFormats: true, verbose: true });
+    this.ajv = new Ajv2020({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false, strictNumbers: true, validateFormats: true });
     addFormats(this.ajv);
     this.ajv.addKeyword({
       keyword: SAFE_INTEGER_KEYWORD, type: 'number', schemaType: 'boolean',
@@ -35,18 +35,18 @@ export class SchemaValidator {
       this.cache.set(schema, validate);
     }
     if (validate(value)) return [];
-    return describeErrors(validate.errors ?? []);
+    return describeErrors(validate.errors ?? [], value);
   }
 }
 
 /** Turns AJV errors into one issue per problem, as data (`describeIssue` words them). */
-export function describeErrors(errors: readonly ErrorObject[]): ArgumentIssue[] {
+export function describeErrors(errors: readonly ErrorObject[], value?: unknown): ArgumentIssue[] {
   const issues: ArgumentIssue[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
     // anyOf reports every branch's failure first; the summary is enough for the model.
     if (errors.some((other) => other !== error && other.keyword === 'anyOf' && error.schemaPath.startsWith(other.schemaPath.replace(/\/anyOf$/, '/anyOf/')))) continue;
-    const issue = describe(error);
+    const issue = describe(error, value);
     const key = `${issue.path}|${issue.kind}|${error.keyword}`;
     if (!seen.has(key)) {
       seen.add(key);
@@ -56,7 +56,7 @@ export function describeErrors(errors: readonly ErrorObject[]): ArgumentIssue[] 
   return issues;
 }
 
-function describe(error: ErrorObject): ArgumentIssue {
+function describe(error: ErrorObject, value: unknown): ArgumentIssue {
   const path = toPath(error.instancePath);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -65,7 +65,7 @@ function describe(error: ErrorObject): ArgumentIssue {
     case 'additionalProperties':
       return { path: childPath(path, String(params.additionalProperty)), kind: 'unexpected' };
     case 'type':
-      return { path, kind: 'type', expected: String(params.type).split(','), received: jsonType(error.data) };
+      return { path, kind: 'type', expected: String(params.type).split(','), received: jsonType(valueAt(value, error.instancePath)) };
     case 'enum':
       return { path, kind: 'enum', allowed: [...(params.allowedValues as unknown[])] };
     case 'const':
@@ -76,6 +76,17 @@ function describe(error: ErrorObject): ArgumentIssue {
     default:
       return { path, kind: 'constraint', keyword: error.keyword, params: { ...params }, detail: error.message ?? 'is invalid' };
   }
+}
+
+/** The value at a JSON pointer (`/options/items/0`), read only on the error path. */
+function valueAt(value: unknown, pointer: string): unknown {
+  if (!pointer) return value;
+  let current = value;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    current = typeof current === 'object' && current !== null ? (current as Record<string, unknown>)[key] : undefined;
+  }
+  return current;
 }
 
 function childPath(path: string, field: string): string {
