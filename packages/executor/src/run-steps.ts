@@ -8,7 +8,7 @@ import type { ToolCallResult } from './tool-call.js';
  * internal failure of the stage it happened in: the returned promise never rejects.
  */
 export function runSteps(steps: readonly PipelineStep[], from: number, state: CallState): ToolCallResult | Promise<ToolCallResult> {
-  for (let i = from; i < steps.length; i++) {
+  for (let i = from, n = steps.length; i < n; i++) {
     const step = steps[i]!;
     state.audit.stage = step.stage;
     const outcome = step.run(state);

@@ -19,13 +19,13 @@ export interface GateServices {
 /** The gate's input for one call, as the pipeline and `previewGate` both build it. */
 export function gateInput(
   services: Omit<GateServices, 'approve'>, callId: string, declaration: ToolDeclaration, args: Record<string, unknown>, argsHash: string, context: CallContext,
-  pipeline?: Pick<GateInput, 'forceAsk' | 'preApproved' | 'progress'>,
+  forceAsk?: string, progress?: GateInput['progress'], preApproved?: GateInput['preApproved'],
 ): GateInput {
   return {
     callId, declaration, args, argsHash, policy: services.policy, memory: services.approvals,
     risk: () => assessCallRisk(services.risk, declaration, args, context),
     resolvePath: bindPathResolver(services.pathResolvers?.[declaration.name], declaration, args),
-    forceAsk: pipeline?.forceAsk, preApproved: pipeline?.preApproved, progress: pipeline?.progress,
+    forceAsk, preApproved, progress,
   };
 }
 
@@ -35,9 +35,9 @@ export function safetyGateStep(services: GateServices): PipelineStep {
     stage: 'policy',
     run(state) {
       const { preApproved } = state.context;
-      const gate = passSafetyGate(gateInput(services, state.call.id, state.tool.declaration, state.args, state.argsHash, state.context, {
-        forceAsk: state.forceAsk, progress: state.audit, preApproved: preApproved && (() => preApproved(state.call, state.argsHash) === true),
-      }), services.approve);
+      const approvedOutOfBand = preApproved && (() => preApproved(state.call, state.argsHash) === true);
+      const input = gateInput(services, state.call.id, state.tool.declaration, state.args, state.argsHash, state.context, state.forceAsk, state.audit, approvedOutOfBand);
+      const gate = passSafetyGate(input, services.approve);
       return gate instanceof Promise ? gate.then((outcome) => settle(state, outcome)) : settle(state, gate);
     },
   };
