@@ -56,6 +56,21 @@ describe('toolwright.config.json', () => {
     expect(report(flagged.stdout).output.content).toContain('from the flag');
   });
 
+  it('rotates the audit log by size, and every record stays readable in order', async () => {
+    const dir = directory({
+      'toolwright.config.json': { audit: { path: 'audit.jsonl', rotate: { maxBytes: 1024, keep: 2 } } },
+      'notes.txt': 'hello\n',
+    });
+    for (let i = 0; i < 4; i++) expect(toolwright(['call', 'file_read', '--args', '{"path":"notes.txt"}'], dir).status).toBe(0);
+    const file = path.join(dir, 'audit.jsonl');
+    expect(fs.existsSync(`${file}.1`)).toBe(true);
+    for (const f of [file, `${file}.1`, `${file}.2`].filter((f) => fs.existsSync(f))) expect(fs.statSync(f).size).toBeLessThanOrEqual(1024);
+    const { readAuditLog } = await import('@toolwright/executor');
+    const seqs = readAuditLog(file).records.map((r) => r.seq);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs[0]! + i));
+    expect(seqs.at(-1)).toBeGreaterThan(4);
+  });
+
   it('applies the risk mode and the output budget', () => {
     const dir = directory({ 'big.txt': 'line\n'.repeat(5000) });
     const write = ['call', 'file_write', '--args', '{"path":"a.txt","content":"x"}', '--audit', 'none'];

@@ -163,7 +163,10 @@ export async function openCallEnvironment(options: EnvironmentFlags & { defaultA
     const file = path.resolve(settings.audit?.path ?? path.join(workspaceRoot, '.toolwright', options.defaultAuditName ?? 'audit.jsonl'));
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      log = await AuditLog.open(file, { durability: settings.audit?.durability ?? 'always', onNotice: (message) => io.err(`audit: ${message}\n`) });
+      log = await AuditLog.open(file, {
+        durability: settings.audit?.durability ?? 'always', onNotice: (message) => io.err(`audit: ${message}\n`),
+        ...(settings.audit?.rotate ? { rotate: settings.audit.rotate } : {}),
+      });
     } catch (error) {
       throw new CliError(`Cannot open the audit log ${file}: ${(error as Error).message} (pass --audit <file> or --audit none)`, 1);
     }

@@ -1,6 +1,12 @@
 import type { ApprovalAnswer, ApprovalRequest, PathResolver } from './ports.js';
-import type { ApprovalMemory } from './steps/safety-gate.js';
 import { approvalPatternMatcher } from './policy/approval-pattern.js';
+
+/** Remembers `always` answers for the session and answers matching calls without asking again. */
+export interface ApprovalMemory {
+  /** `resolvePath`: how the tool host resolves the call's path arguments, for approvals scoped to a path pattern. */
+  lookup(request: ApprovalRequest, resolvePath?: PathResolver): boolean;
+  remember(request: ApprovalRequest, answer: Extract<ApprovalAnswer, { kind: 'always' }>): void;
+}
 
 /**
  * The session's remembered `always` answers. Without a pattern an answer covers the same tool with

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '@toolwright/registry';
 import { ApprovalTokens } from './approval-token.js';
-import { MemoryAuditSink, ToolExecutor } from './tool-executor.js';
+import { ToolExecutor } from './tool-executor.js';
+import { MemoryAuditSink } from './memory-audit-sink.js';
 import { canonicalJson, sha256Hex } from './steps/normalize-output.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
 

@@ -1,17 +1,28 @@
+import type { ToolRegistry } from '@toolwright/registry';
 import type { ToolCall, ToolCallResult } from './tool-call.js';
 import { conflicts, resourcesOf, type CallResources } from './call-resources.js';
 import { errorResult } from './error-result.js';
-import { parseArguments } from './steps/parse-arguments.js';
+import type { EventBus } from './events.js';
+import type { BatchOptions, CallContext } from './executor-options.js';
+import { parseArguments, type ParseLimits } from './steps/parse-arguments.js';
 import { describeThrown } from './steps/describe-thrown.js';
 import { sanitiseCall } from './sanitise-call.js';
-import type { BatchOptions, CallContext, ToolExecutor } from './tool-executor.js';
+
+/** What a batch needs: the registry and parse limits to plan calls, events to announce it, and how to run or skip a call. */
+export interface BatchServices {
+  registry: ToolRegistry;
+  parseLimits: ParseLimits;
+  events: EventBus;
+  run: (call: ToolCall) => Promise<ToolCallResult>;
+  skip: (call: ToolCall, reason: string) => ToolCallResult;
+}
 
 /**
  * `ToolExecutor.executeBatch`: plans each call's resources (from its arguments when they parse), runs
  * the turn with `runBatch`, and announces its start and end. It never rejects: a call it cannot plan is
  * a barrier, and anything unexpected becomes an `internal_error` result for each call.
  */
-export async function executeBatch(executor: ToolExecutor, calls: readonly ToolCall[], context: CallContext, options: BatchOptions): Promise<ToolCallResult[]> {
+export async function executeBatch(executor: BatchServices, calls: readonly ToolCall[], context: CallContext, options: BatchOptions): Promise<ToolCallResult[]> {
   const list: readonly ToolCall[] = Array.isArray(calls) ? calls : [];
   try {
     const calls = list.map((call) => (typeof call === 'object' && call !== null && typeof call.id === 'string' && typeof call.name === 'string' ? call : sanitiseCall(call)));
@@ -25,8 +36,7 @@ export async function executeBatch(executor: ToolExecutor, calls: readonly ToolC
         return true; // a host check that throws cannot promise the user did not interrupt
       }
     };
-    const results = await runBatch(entries, (call) => executor.executeToolCall(call, context),
-      (call, reason) => executor.skipped(call, reason), { ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}), interrupted });
+    const results = await runBatch(entries, executor.run, executor.skip, { ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}), interrupted });
     executor.events.emit({ type: 'tool_calls_batch_end', batchId, results });
     return results;
   } catch (error) {
@@ -36,7 +46,7 @@ export async function executeBatch(executor: ToolExecutor, calls: readonly ToolC
 }
 
 /** What a call touches; a call that cannot be read is a write barrier. */
-function plan(executor: ToolExecutor, call: ToolCall): CallResources {
+function plan(executor: BatchServices, call: ToolCall): CallResources {
   try {
     const declaration = executor.registry.get(call.name)?.declaration;
     const parsed = declaration ? parseArguments(call.arguments, executor.parseLimits) : undefined;

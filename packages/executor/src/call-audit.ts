@@ -1,11 +1,13 @@
 import type { ToolDeclaration } from '@toolwright/schema';
-import { JsonText, type AuditEntry } from './ports.js';
+import type { EventBus } from './events.js';
+import type { CallContext } from './executor-options.js';
+import { JsonText, type AuditEntry, type AuditSink, type PolicyProof } from './ports.js';
 import type { NormalisedOutput } from './steps/normalize-output.js';
+import type { ArgumentRepair } from './steps/repair-arguments.js';
 import type { Truncation } from './steps/truncate-output.js';
 import { escapeTerminalControls } from './terminal-safe.js';
-import type { ToolCall, ToolCallResult } from './tool-call.js';
+import type { CompletedToolCall, ToolCall, ToolCallResult } from './tool-call.js';
 import type { PipelineStage, ToolError } from './tool-error.js';
-import type { CallContext, ToolExecutor } from './tool-executor.js';
 import { errorResult } from './error-result.js';
 import { describeThrown } from './steps/describe-thrown.js';
 
@@ -17,12 +19,15 @@ import { describeThrown } from './steps/describe-thrown.js';
 export class CallAudit {
   /** Where the call is in the pipeline, kept current by the steps: an unexpected throw is reported with it. */
   stage: PipelineStage = 'lookup';
+  /** Repairs made to the arguments (`repairArguments`): recorded with the call's request, with the arguments as sent. */
+  repaired: { repairs: ArgumentRepair[]; originalArguments: unknown } | undefined = undefined;
   private durable = false;
   private auditError = '';
   private requestWritten = false;
 
   constructor(
-    private readonly executor: ToolExecutor,
+    private readonly sink: AuditSink,
+    private readonly events: EventBus,
     private readonly call: ToolCall,
     private readonly context: CallContext,
     private readonly started: number,
@@ -34,7 +39,7 @@ export class CallAudit {
     this.requestWritten = true;
     const entry: AuditEntry = {
       type: 'ToolCallRequested', callId: this.call.id, tool: this.call.name, args: new JsonText(argsJson), argsHash,
-      tier: declaration.metadata.tier, taskId: this.context.taskId, actorId: this.context.actorId,
+      tier: declaration.metadata.tier, taskId: this.context.taskId, actorId: this.context.actorId, ...this.repaired,
     };
     if (!this.durable) {
       this.note(entry);
@@ -48,7 +53,7 @@ export class CallAudit {
 
   /** An informational record nothing waits on; a sink that throws loses it, never the call. */
   note(entry: AuditEntry): void {
-    const { audit } = this.executor;
+    const audit = this.sink;
     try {
       if (audit.record) audit.record(entry);
       else this.append(entry).catch(() => undefined);
@@ -83,23 +88,23 @@ export class CallAudit {
   /** A call refused before it was requested (unknown tool, bad arguments, a blocking hook). */
   reject(error: ToolError, request: { tool: string; args: unknown; tier?: string }): ToolCallResult | Promise<ToolCallResult> {
     this.requestWritten = true;
-    this.note({ type: 'ToolCallRequested', callId: this.call.id, ...request, taskId: this.context.taskId, actorId: this.context.actorId });
+    this.note({ type: 'ToolCallRequested', callId: this.call.id, ...request, taskId: this.context.taskId, actorId: this.context.actorId, ...this.repaired });
     return this.rejectAfterRequest(error);
   }
 
-  rejectAfterRequest(error: ToolError, proof?: unknown): ToolCallResult | Promise<ToolCallResult> {
+  rejectAfterRequest(error: ToolError, proof?: PolicyProof): ToolCallResult | Promise<ToolCallResult> {
     const result = errorResult(this.call, error, this.elapsed(), proof);
     return this.settle({ type: 'ToolCallRejected', callId: this.call.id, code: error.code, message: result.content, ...detailsOf(error) }, result);
   }
 
-  fail(error: ToolError, proof?: unknown): ToolCallResult | Promise<ToolCallResult> {
+  fail(error: ToolError, proof?: PolicyProof): ToolCallResult | Promise<ToolCallResult> {
     const result = errorResult(this.call, error, this.elapsed(), proof);
     return this.settle({ type: 'ToolCallFailed', callId: this.call.id, code: error.code, message: result.content, durationMs: result.durationMs, ...detailsOf(error) }, result);
   }
 
-  complete(output: unknown, normalised: NormalisedOutput, truncation: Truncation, proof?: unknown): ToolCallResult | Promise<ToolCallResult> {
+  complete(output: unknown, normalised: NormalisedOutput, truncation: Truncation, proof?: PolicyProof): ToolCallResult | Promise<ToolCallResult> {
     const durationMs = this.elapsed();
-    const result: ToolCallResult = {
+    const result: CompletedToolCall = {
       callId: this.call.id, tool: this.call.name, status: 'completed', content: escapeTerminalControls(truncation.text), output,
       truncated: truncation.truncated, originalBytes: truncation.originalBytes, outputHash: normalised.hash, durationMs,
     };
@@ -124,14 +129,14 @@ export class CallAudit {
   /** The sink's `append` as a promise, whatever the sink does (throws, returns no promise). */
   private append(entry: AuditEntry): Promise<unknown> {
     try {
-      return Promise.resolve(this.executor.audit.append(entry));
+      return Promise.resolve(this.sink.append(entry));
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
   private finish(result: ToolCallResult): ToolCallResult {
-    const { events } = this.executor;
+    const { events } = this;
     if (events.active) events.emit({ type: 'tool_call_end', callId: result.callId, tool: result.tool, state: result.status === 'completed' ? 'completed' : 'error', result });
     return result;
   }

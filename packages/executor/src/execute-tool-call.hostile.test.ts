@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ToolRegistry } from '@toolwright/registry';
-import { MemoryAuditSink, ToolExecutor, type ExecutorOptions } from './tool-executor.js';
+import type { ExecutorOptions } from './executor-options.js';
+import { ToolExecutor } from './tool-executor.js';
+import { MemoryAuditSink } from './memory-audit-sink.js';
 import type { ToolCallResult } from './tool-call.js';
 import type { ToolErrorCode } from './tool-error.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
@@ -164,7 +166,8 @@ describe('tool failures', () => {
     const registry = new ToolRegistry();
     registry.register(hostileTool(HOSTILE_RETURNS[name]!, 'read-only'));
     const result = await new ToolExecutor({ registry }).executeToolCall({ id: 't', name: 'hostile', arguments: '{}' });
-    expect(result).toMatchObject({ status: 'error', error: { code: 'invalid_output', issues: [{ message: expect.stringContaining(message) }] } });
+    expect(result).toMatchObject({ status: 'error', error: { code: 'invalid_output', issues: [{ kind: 'not_json' }] } });
+    expect(result.content).toContain(message);
   });
 
   it.for([

@@ -2,7 +2,7 @@
 export class FullOutputStore {
   private readonly entries = new Map<string, string>();
 
-  constructor(private readonly capacity: number) {}
+  constructor(readonly capacity: number) {}
 
   set(callId: string, text: string): void {
     this.entries.delete(callId);

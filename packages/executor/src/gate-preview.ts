@@ -1,12 +1,13 @@
+import type { ToolRegistry } from '@toolwright/registry';
+import type { CallContext } from './executor-options.js';
 import { Policy } from './policy/policy.js';
 import { explainDecision, type PolicyExplanation } from './policy/explain.js';
 import { bindPathResolver } from './policy/path-subject.js';
 import { assessCallRisk } from './steps/assess-risk.js';
 import { describeThrown } from './steps/describe-thrown.js';
-import { decideGate } from './steps/gate-decision.js';
-import { checkVerdict } from './steps/safety-gate.js';
+import { gateInput, type GateServices } from './steps/gate-step.js';
 import { canonicalJson, sha256Hex } from './steps/normalize-output.js';
-import type { CallContext, ToolExecutor } from './tool-executor.js';
+import { judgeGate } from './steps/safety-gate.js';
 
 /** What the safety gate would do with a call, before anyone is asked. */
 export interface GatePreview {
@@ -16,26 +17,23 @@ export interface GatePreview {
   protectedPaths?: readonly string[];
 }
 
+/** What a preview consults: the gate's services without the approver, and the registry. */
+export type PreviewServices = Omit<GateServices, 'approve'> & { registry: ToolRegistry };
+
 /**
  * The gate's decision for a call without running or auditing it (`ToolExecutor.previewGate`): the same
- * `decideGate` the executor runs, then a remembered `always` (never for a protected path). Anything
- * that throws on the way (a policy, a risk hook) answers `deny` with the reason: running the call would
- * refuse it too.
+ * `judgeGate` the pipeline runs (policy, risk, `decideGate`, a remembered `always`). Anything that throws
+ * on the way (a policy, a risk hook) answers `deny` with the reason: running the call would refuse it too.
  */
-export function previewGate(executor: ToolExecutor, name: string, args: Record<string, unknown>, context: CallContext): GatePreview {
-  const declaration = executor.registry.get(name)?.declaration;
+export function previewGate(services: PreviewServices, name: string, args: Record<string, unknown>, context: CallContext): GatePreview {
+  const declaration = services.registry.get(name)?.declaration;
   if (!declaration) return { decision: 'allow', reason: 'unknown tools fail at lookup' };
   try {
-    const resolvePath = bindPathResolver(executor.options.pathResolvers?.[name], declaration, args);
-    const verdict = executor.options.policy?.decide({ tool: name, args, declaration, ...(resolvePath ? { resolvePath } : {}) });
-    if (verdict !== undefined) checkVerdict(verdict);
-    if (verdict?.effect === 'deny') return { decision: 'deny', reason: verdict.rule?.reason ?? decideGate({ verdict, risk: { level: 'safe', reason: '' } }).why };
-    const gate = decideGate({ ...(verdict ? { verdict } : {}), risk: assessCallRisk(executor, declaration, args, context) });
-    if (gate.decision !== 'ask') return { decision: gate.decision, reason: gate.why };
-    if (gate.protectedPaths.length > 0) return { decision: 'ask', reason: gate.reason, protectedPaths: gate.protectedPaths };
-    const request = { callId: '', tool: name, args, argsHash: sha256Hex(canonicalJson(args, 'the arguments')), reason: gate.reason, declaration };
-    if (executor.approvals.lookup(request, resolvePath)) return { decision: 'allow', reason: 'approved earlier in this session' };
-    return { decision: 'ask', reason: gate.reason };
+    const judged = judgeGate(gateInput(services, '', declaration, args, sha256Hex(canonicalJson(args, 'the arguments')), context));
+    if ('ask' in judged) return { decision: 'ask', reason: judged.ask.reason, ...(judged.ask.protectedPaths ? { protectedPaths: judged.ask.protectedPaths } : {}) };
+    const { outcome } = judged;
+    if (outcome.ok) return { decision: 'allow', reason: judged.why };
+    return { decision: 'deny', reason: (outcome.error.code === 'policy_denied' ? outcome.error.reason : undefined) ?? judged.why };
   } catch (error) {
     return { decision: 'deny', reason: `the call could not be assessed: ${describeThrown(error, 'the assessment').message}` };
   }
@@ -45,10 +43,10 @@ export function previewGate(executor: ToolExecutor, name: string, args: Record<s
  * `explainDecision` for a call as this executor would take it: its policy (an empty one, whose default
  * applies, when the executor has none or a policy of its own kind) and its own risk assessment.
  */
-export function explainCall(executor: ToolExecutor, name: string, args: Record<string, unknown>, context: CallContext): PolicyExplanation {
-  const declaration = executor.registry.get(name)?.declaration;
-  const policy = executor.options.policy instanceof Policy ? executor.options.policy : new Policy({ rules: [] });
-  const risk = declaration ? assessCallRisk(executor, declaration, args, context) : undefined;
-  const resolvePath = declaration ? bindPathResolver(executor.options.pathResolvers?.[name], declaration, args) : undefined;
+export function explainCall(services: PreviewServices, name: string, args: Record<string, unknown>, context: CallContext): PolicyExplanation {
+  const declaration = services.registry.get(name)?.declaration;
+  const policy = services.policy instanceof Policy ? services.policy : new Policy({ rules: [] });
+  const risk = declaration ? assessCallRisk(services.risk, declaration, args, context) : undefined;
+  const resolvePath = declaration ? bindPathResolver(services.pathResolvers?.[name], declaration, args) : undefined;
   return explainDecision(policy, name, args, declaration, risk, resolvePath);
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '@toolwright/registry';
-import { MemoryAuditSink, ToolExecutor, type ExecutorOptions } from './tool-executor.js';
+import type { ExecutorOptions } from './executor-options.js';
+import { ToolExecutor } from './tool-executor.js';
+import { MemoryAuditSink } from './memory-audit-sink.js';
 import type { PipelineStage } from './tool-error.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
 import { HOSTILE_THROWS, trapEverything } from './test-support/hostile.js';
@@ -75,8 +77,10 @@ describe('internal failures around the tool', () => {
     registry.register(defineTool(async () => 'ok', declaration('t', { n: { type: 'integer' } })));
     const executor = new ToolExecutor({ registry });
     const result = await executor.executeToolCall({ id: 'c', name: 't', arguments: '{"n":1e300}' });
-    expect(result.error).toMatchObject({ code: 'invalid_arguments', issues: [{ path: '$.n', message: expect.stringContaining('safe integer') }] });
+    expect(result).toMatchObject({ error: { code: 'invalid_arguments', issues: [{ path: '$.n', kind: 'constraint', keyword: 'x-safe-integer' }] } });
+    expect(result.content).toContain("'n' must be a safe integer");
     const overflow = await executor.executeToolCall({ id: 'c', name: 't', arguments: '{"n":1e400}' });
-    expect(overflow.error).toMatchObject({ code: 'invalid_arguments', issues: [{ path: '$.n', message: expect.stringContaining('Infinity') }] });
+    expect(overflow).toMatchObject({ error: { code: 'invalid_arguments', issues: [{ path: '$.n', kind: 'not_finite', received: '1e400' }] } });
+    expect(overflow.content).toContain("'n' is 1e400, which is not a finite number");
   });
 });

@@ -1,4 +1,6 @@
-import type { PipelineStage, ToolError } from './tool-error.js';
+import { describeJsonPath } from './steps/json-path.js';
+import type { ArgumentIssue, PipelineStage, ToolError } from './tool-error.js';
+import type { Omission } from './steps/omission.js';
 
 const STAGE_WORDS: Record<PipelineStage, string> = {
   lookup: 'while looking the tool up', arguments: 'while reading the arguments', hooks: 'in a before-call hook',
@@ -19,7 +21,7 @@ export function formatModelMessage(tool: string, error: ToolError): string {
     case 'invalid_json':
       return `Tool execution failed: the arguments of '${tool}' are not valid JSON: ${error.message} at line ${error.line}, column ${error.column}. Send the arguments again as one JSON object.`;
     case 'invalid_arguments': {
-      const list = error.issues.map((issue) => issue.message);
+      const list = error.issues.map((issue) => describeIssue(issue));
       return list.length === 1
         ? `Tool execution failed: ${list[0]} in arguments. Fix it and call '${tool}' again.`
         : `Tool execution failed: the arguments have ${list.length} problems:\n${list.map((m) => `- ${m}`).join('\n')}\nFix them and call '${tool}' again.`;
@@ -45,7 +47,7 @@ export function formatModelMessage(tool: string, error: ToolError): string {
     case 'tool_failed':
       return `Tool execution failed: ${error.message}${error.errorCode && !error.message.includes(error.errorCode) ? ` (${error.errorCode})` : ''}`;
     case 'invalid_output':
-      return `Tool execution failed: '${tool}' returned a result that does not match its declared output (${error.issues.map((i) => i.message).join('; ')}). This is a bug in the tool, not in your call.`;
+      return `Tool execution failed: '${tool}' returned a result that does not match its declared output (${error.issues.map((issue) => describeIssue(issue, 'the output')).join('; ')}). This is a bug in the tool, not in your call.`;
     case 'output_too_large':
       return `Tool execution failed: '${tool}' returned a result too large to handle (${error.reason}; a result may hold at most ${error.maxValues.toLocaleString('en-US')} values and ${error.maxChars.toLocaleString('en-US')} characters of text). Ask for less at once (a narrower path, a smaller range, fewer results); if that does not help, the tool is at fault: tell the user.`;
     case 'hook_blocked':
@@ -63,4 +65,70 @@ export function formatModelMessage(tool: string, error: ToolError): string {
         ? `Tool execution failed inside the executor after '${tool}' ran (${STAGE_WORDS[error.stage]}): ${error.message}. The tool's effects may have happened but its result is lost; check before retrying.`
         : `Tool execution failed inside the executor (${STAGE_WORDS[error.stage]}): ${error.message}. '${tool}' was not run; this is not a problem with your call — tell the user if it happens again.`;
   }
+}
+
+/**
+ * One argument issue as the model reads it: what is wrong, where, and what was expected.
+ * @example describeIssue({ path: '$.limit', kind: 'type', expected: ['integer'], received: 'string' })
+ *   // "'limit' must be an integer (got a string)"
+ */
+export function describeIssue(issue: ArgumentIssue, subject?: 'the output'): string {
+  const where = subject ? `${subject}${issue.path.slice(1)}` : describeJsonPath(issue.path);
+  switch (issue.kind) {
+    case 'missing':
+      return `missing required field ${where}`;
+    case 'unexpected':
+      return `unexpected field ${where} (not in the tool's parameters)`;
+    case 'type':
+      return `${where} must be ${issue.expected.map(article).join(' or ')}${issue.received ? ` (got ${article(issue.received)})` : ''}`;
+    case 'enum':
+      return `${where} must be one of: ${issue.allowed.map(shown).join(', ')}`;
+    case 'const':
+      return `${where} must be ${shown(issue.expected)}`;
+    case 'no_match':
+      return `${where} does not match any of the allowed shapes`;
+    case 'constraint':
+      return `${where} ${issue.detail}`;
+    case 'unsafe_integer':
+      return `${where} is ${issue.received}, an integer beyond ±9007199254740991 (2^53 − 1) that cannot be held exactly; send a smaller number, or a string if the digits matter`;
+    case 'not_finite':
+      return `${where} is ${issue.received}, which is not a finite number; send a finite number`;
+    case 'forbidden_key':
+      return `${where} uses the key "${issue.key}", which is not allowed`;
+    case 'too_deep':
+      return `${where} is nested deeper than ${issue.maxDepth} levels`;
+    case 'too_large':
+      return `${where} holds more than ${issue.limit.toLocaleString('en-US')} characters of keys and values (the limit); send less at once`;
+    case 'not_json':
+      return `${where} is ${issue.received}, which JSON cannot represent`;
+  }
+}
+
+function article(type: string): string {
+  if (type === 'null') return 'null';
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function shown(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * The note the executor writes where it cut a long output: exactly what is missing, and how to get it.
+ * @example "[… lines 181–2,822 of 3,000 omitted (characters 9,421–150,310 of 160,000); the host keeps the full output of call call_1 …]"
+ */
+export function describeOmission(omitted: Omission): string {
+  const n = (value: number) => value.toLocaleString('en-US');
+  const chars = `characters ${n(omitted.fromChar)}–${n(omitted.toChar)} of ${n(omitted.totalChars)}`;
+  const what = omitted.totalLines > 1
+    ? `${omitted.wholeLines ? 'lines' : 'parts of lines'} ${n(omitted.fromLine)}–${n(omitted.toLine)} of ${n(omitted.totalLines)} omitted (${chars})`
+    : `${chars} omitted`;
+  const how = omitted.keptAs !== undefined
+    ? `the host keeps the full output of call ${omitted.keptAs}`
+    : 'ask for less at once (a narrower range, a filter) to see them';
+  return `[… output cut: ${what}; ${how} …]`;
 }

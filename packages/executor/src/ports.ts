@@ -44,8 +44,20 @@ export interface PolicyVerdict {
    * from the rule) let an allow rule cover a protected path it names (see `ruleNamesProtectedPath`).
    */
   rule?: { text: string; reason?: string; index?: number; pattern?: string; argument?: string };
-  proof: unknown;
+  proof: PolicyProof;
 }
+/** The record of a decision, for the audit log and for `toolwright policy explain`. */
+export interface PolicyProof {
+  decision: PolicyEffect;
+  rule?: string;
+  ruleIndex?: number;
+  reason?: string;
+  subject?: { argument: string; value: string };
+  /** sha-256 of the policy as loaded, so a proof names the exact rules that made it. */
+  policyHash: string;
+  evaluatedAt: string;
+}
+
 
 /**
  * The paths a path argument names, as the tool host resolves them (canonical, workspace-relative,

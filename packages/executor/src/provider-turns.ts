@@ -1,5 +1,6 @@
 import type { ToolCall, ToolCallResult } from './tool-call.js';
-import type { BatchOptions, CallContext, ToolExecutor } from './tool-executor.js';
+import type { BatchOptions, CallContext } from './executor-options.js';
+import type { ToolExecutor } from './tool-executor.js';
 import {
   toToolResultMessages, type AnthropicToolResultMessage, type GeminiFunctionResponseContent, type OpenAIChatToolMessage, type OpenAIResponsesToolOutput,
 } from './conversation.js';
@@ -36,14 +37,19 @@ export function toolCallsOf(turn: ProviderTurn): ToolCall[] {
     case 'openai-responses':
       return turn.response.output.flatMap((item) =>
         item.type === 'function_call' && typeof item.call_id === 'string' && typeof item.name === 'string'
-          ? [{ id: item.call_id, name: item.name, arguments: typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {}) }] : []);
+          ? [{ id: item.call_id, name: item.name, arguments: typeof item.arguments === 'string' ? item.arguments : argumentsOf(item.arguments) }] : []);
     case 'anthropic':
       return turn.response.content.flatMap((block) =>
-        block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string' ? [{ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) }] : []);
+        block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string' ? [{ id: block.id, name: block.name, arguments: argumentsOf(block.input) }] : []);
     case 'gemini':
       return (turn.response.candidates?.[0]?.content?.parts ?? []).flatMap((part, index) =>
-        part.functionCall?.name ? [{ id: part.functionCall.id ?? `gemini_call_${index}`, name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) }] : []);
+        part.functionCall?.name ? [{ id: part.functionCall.id ?? `gemini_call_${index}`, name: part.functionCall.name, arguments: argumentsOf(part.functionCall.args) }] : []);
   }
+}
+
+/** Arguments a provider sent parsed, handed to the executor as they are (it checks and copies them); none is `{}`. */
+function argumentsOf(input: unknown): ToolCall['arguments'] {
+  return input === undefined || input === null ? {} : (input as ToolCall['arguments']);
 }
 
 type MessagesOf<F extends ProviderTurn['format']> =

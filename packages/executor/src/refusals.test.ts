@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '@toolwright/registry';
-import { MemoryAuditSink, ToolExecutor, type ExecutorOptions } from './tool-executor.js';
+import type { ExecutorOptions } from './executor-options.js';
+import { ToolExecutor } from './tool-executor.js';
+import { MemoryAuditSink } from './memory-audit-sink.js';
 import { loadPolicy, type PolicyDocument } from './policy/policy.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
 

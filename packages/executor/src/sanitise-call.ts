@@ -2,7 +2,8 @@ import type { ToolCall } from './tool-call.js';
 
 /**
  * A call object a host built badly (not an object, a non-string id or name, a proxy): its id and name as
- * strings, read without trusting them; the arguments as they are (parsing refuses what is not text).
+ * strings, read without trusting them; the arguments as they are (reading them refuses anything but JSON
+ * text or plain data).
  */
 export function sanitiseCall(call: unknown): ToolCall {
   const field = (key: string): unknown => {
@@ -13,5 +14,5 @@ export function sanitiseCall(call: unknown): ToolCall {
     }
   };
   const text = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? String(value) : '');
-  return { id: text(field('id')), name: text(field('name')), arguments: field('arguments') as string };
+  return { id: text(field('id')), name: text(field('name')), arguments: field('arguments') as ToolCall['arguments'] };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ToolRegistry } from '@toolwright/registry';
-import { MemoryAuditSink, ToolExecutor } from './tool-executor.js';
+import { ToolExecutor } from './tool-executor.js';
+import { MemoryAuditSink } from './memory-audit-sink.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
 import { escapeTerminalControls, escapeTerminalControlsDeep } from './terminal-safe.js';
 

@@ -1,8 +1,35 @@
-/** One problem with the arguments, located by JSON path (`$.options.depth`). */
-export interface ArgumentIssue {
-  path: string;
-  message: string;
-}
+/**
+ * One problem with the arguments (or a tool's output), as data located by JSON path (`$.options.depth`);
+ * `formatModelMessage` (through `describeIssue`) words it for the model.
+ */
+export type ArgumentIssue =
+  /** A required field is absent: `path` is the field's own path. */
+  | { path: string; kind: 'missing' }
+  /** A field the schema does not declare: `path` is the field's own path. */
+  | { path: string; kind: 'unexpected' }
+  /** `expected`: the JSON types the schema allows; `received`: the JSON type sent (`integer` for whole numbers). */
+  | { path: string; kind: 'type'; expected: string[]; received: string }
+  | { path: string; kind: 'enum'; allowed: unknown[] }
+  | { path: string; kind: 'const'; expected: unknown }
+  /** Matches none of the shapes of an `anyOf`/`oneOf`. */
+  | { path: string; kind: 'no_match' }
+  /**
+   * Any other schema keyword (`minimum`, `maxLength`, `pattern`, `format`, ...): its parameters as the
+   * validator reports them, and `detail`, the validator's own phrase (`must be >= 1`).
+   */
+  | { path: string; kind: 'constraint'; keyword: string; params: Record<string, unknown>; detail: string }
+  /** An integer beyond ±(2^53 − 1), which a JavaScript number cannot hold exactly; `received` as written. */
+  | { path: string; kind: 'unsafe_integer'; received: string }
+  /** A number too large to be finite (`1e400`), or NaN/Infinity in a parsed value; `received` as written. */
+  | { path: string; kind: 'not_finite'; received: string }
+  /** A key refused anywhere (prototype pollution): `__proto__`, or `prototype` under `constructor`. */
+  | { path: string; kind: 'forbidden_key'; key: string }
+  /** Objects and arrays nested deeper than the executor accepts. */
+  | { path: string; kind: 'too_deep'; maxDepth: number }
+  /** A parsed value larger than the executor accepts: over `limit` characters of keys and strings (a scalar counts one). */
+  | { path: string; kind: 'too_large'; limit: number }
+  /** A value JSON cannot carry (`received`: what it is — a function, a bigint, a Date, a cycle, ...). */
+  | { path: string; kind: 'not_json'; received: string };
 
 /**
  * Where in the pipeline something other than the tool itself failed (see `internal_error`). The stages

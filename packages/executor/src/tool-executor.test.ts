@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ToolRegistry } from '@toolwright/registry';
 import { getToolContext } from '@toolwright/tool';
-import { MemoryAuditSink, ToolExecutor, type ExecutorOptions } from './tool-executor.js';
+import { decodeOpenAIStrictArguments } from '@toolwright/registry';
+import type { ArgumentDecoder, ExecutorOptions } from './executor-options.js';
+import { ToolExecutor } from './tool-executor.js';
+import { MemoryAuditSink } from './memory-audit-sink.js';
 import type { ExecutorEvent } from './events.js';
 import type { ApprovalRequest } from './ports.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
@@ -101,7 +104,7 @@ describe('ToolExecutor.executeToolCall', () => {
     const updates: unknown[] = [];
     executor.on((event) => { if (event.type === 'tool_call_update') updates.push(event.progress); });
     const result = await executor.executeToolCall(call('peek', {}, 'c7'), { sessionId: 's1' });
-    const visible = { callId: 'c7', toolName: 'peek', sessionId: 's1' };
+    const visible = { callId: 'c7', toolName: 'peek', sessionId: 's1', outputBudget: { maxChars: 16 * 1024 } };
     expect(result.output).toEqual({ spread: visible, json: visible, signal: true });
     expect(updates).toEqual([{ message: 'unbound call works' }]);
   });
@@ -129,7 +132,8 @@ describe('ToolExecutor.executeToolCall', () => {
     const executor = new ToolExecutor({ registry });
     const result = await executor.executeToolCall(call('big', {}, 'c-big'));
     expect(result.truncated).toBe(true);
-    expect(result.content).toContain('[output truncated — original size: 40,000 bytes]');
+    expect(result.content).toMatch(/\n\[… output cut: characters 9,[\d,]+–[\d,]+ of 40,000 omitted; the host keeps the full output of call c-big …\]\n/);
+    expect(result.content.length).toBeLessThanOrEqual(16 * 1024);
     expect(result.output).toBe(big);
     expect(executor.getFullOutput('c-big')).toBe(big);
   });
@@ -275,18 +279,101 @@ describe('any argument string an LLM can produce', () => {
   }, 300_000);
 });
 
-describe('argumentDialect openai-strict', () => {
+describe('decodeArguments (a dialect\'s hook)', () => {
+  const strict: ArgumentDecoder = (args, declared) => decodeOpenAIStrictArguments(declared.parameters, args);
+
   it('decodes the nulls a strict-mode model sends for optional parameters before validating', async () => {
-    const { executor } = setup({ argumentDialect: 'openai-strict' });
+    const { executor } = setup({ decodeArguments: strict });
     const result = await executor.executeToolCall(call('read_file', { path: 'a.txt', limit: null }));
     expect(result).toMatchObject({ status: 'completed', output: 'contents of a.txt' });
   });
 
-  it('leaves plain JSON calls alone: a null for an optional integer is an error there', async () => {
+  it('leaves calls alone without one: a null for an optional integer is an error there', async () => {
     const { executor } = setup();
     const result = await executor.executeToolCall(call('read_file', { path: 'a.txt', limit: null }));
-    expect(result.error?.code).toBe('invalid_arguments');
-    const perCall = await executor.executeToolCall(call('read_file', { path: 'a.txt', limit: null }), { argumentDialect: 'openai-strict' });
-    expect(perCall.status).toBe('completed');
+    expect(result.status === 'error' && result.error.code).toBe('invalid_arguments');
+  });
+
+  it('reports a decoder that throws as an internal failure while reading the arguments, the tool not run', async () => {
+    const { executor, audit } = setup({ decodeArguments: () => { throw new Error('bad dialect'); } });
+    const result = await executor.executeToolCall(call('read_file', { path: 'a.txt' }));
+    expect(result).toMatchObject({ status: 'error', error: { code: 'internal_error', stage: 'arguments', ran: false, message: 'bad dialect' } });
+    expect(audit.records.at(-1)).toMatchObject({ type: 'ToolCallRejected', code: 'internal_error' });
+  });
+});
+
+describe('arguments a host already parsed', () => {
+  it('runs a call whose arguments are a value, checked and validated as text would be', async () => {
+    const { executor, audit } = setup();
+    const args = { path: 'a.txt', limit: 5 };
+    const result = await executor.executeToolCall({ id: 'v1', name: 'read_file', arguments: args });
+    expect(result).toMatchObject({ status: 'completed', output: 'contents of a.txt (5 lines)' });
+    expect(audit.records[0]).toMatchObject({ type: 'ToolCallRequested', args });
+    const wrong = await executor.executeToolCall({ id: 'v2', name: 'read_file', arguments: { path: 'a.txt', limit: 'five' } });
+    expect(wrong).toMatchObject({ status: 'error', error: { code: 'invalid_arguments', issues: [{ path: '$.limit', kind: 'type', expected: ['integer'], received: 'string' }] } });
+    expect(wrong.content).toBe("Tool execution failed: 'limit' must be an integer (got a string) in arguments. Fix it and call 'read_file' again.");
+  });
+
+  it('refuses a parsed value JSON could not have produced, with its path', async () => {
+    const { executor } = setup();
+    const nan = await executor.executeToolCall({ id: 'v3', name: 'read_file', arguments: { path: 'a.txt', limit: Number.NaN } });
+    expect(nan).toMatchObject({ status: 'error', error: { code: 'invalid_arguments', issues: [{ path: '$.limit', kind: 'not_finite', received: 'NaN' }] } });
+    const polluted = await executor.executeToolCall({ id: 'v4', name: 'read_file', arguments: JSON.parse('{"path":"a","__proto__":{"x":1}}') as Record<string, unknown> });
+    expect(polluted).toMatchObject({ status: 'error', error: { code: 'invalid_arguments', issues: [{ path: '$', kind: 'forbidden_key', key: '__proto__' }] } });
+  });
+});
+
+describe('what the model reads of an output', () => {
+  const lines = Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`).join('\n');
+
+  it('gives the tool the output budget in its context', async () => {
+    const registry = new ToolRegistry();
+    registry.register(defineTool(async () => getToolContext().outputBudget, declaration('budget', {})));
+    const result = await new ToolExecutor({ registry, maxOutputChars: 5000 }).executeToolCall(call('budget', {}));
+    expect(result).toMatchObject({ status: 'completed', output: { maxChars: 5000 } });
+  });
+
+  it("reads a tool's own rendering as the content, and keeps its structured output for hosts", async () => {
+    const registry = new ToolRegistry();
+    const tool = defineTool(async () => ({ exitCode: 0, stdout: 'hi' }), declaration('exec', {}));
+    registry.register(tool);
+    const registered = registry.get('exec')!;
+    registered.renderForModel = (output) => `exit code ${(output as { exitCode: number }).exitCode}\n${(output as { stdout: string }).stdout}`;
+    const result = await new ToolExecutor({ registry }).executeToolCall(call('exec', {}));
+    expect(result).toMatchObject({ status: 'completed', content: 'exit code 0\nhi', output: { exitCode: 0, stdout: 'hi' }, truncated: false });
+  });
+
+  it('cuts a long rendering on line boundaries and says exactly which lines and characters it left out, and where the rest is', async () => {
+    const registry = new ToolRegistry();
+    registry.register(defineTool(async () => ({ lines: 3000 }), declaration('long', {})));
+    registry.get('long')!.renderForModel = () => lines;
+    const executor = new ToolExecutor({ registry, maxOutputChars: 2000 });
+    const result = await executor.executeToolCall(call('long', {}, 'c-long'));
+    expect(result.truncated).toBe(true);
+    expect(result.content.length).toBeLessThanOrEqual(2000);
+    const note = /\[… output cut: lines ([\d,]+)–([\d,]+) of 3,000 omitted \(characters ([\d,]+)–([\d,]+) of ([\d,]+)\); the host keeps the full output of call c-long …\]/.exec(result.content);
+    expect(note).not.toBeNull();
+    const [from, to, fromChar, toChar] = note!.slice(1, 5).map((n) => Number(n.replace(/,/g, '')));
+    const [head, tail] = result.content.split(note![0]);
+    // Exactly the named lines are missing: the head ends with the line before, the tail starts with the line after.
+    expect(head!.trimEnd().split('\n').at(-1)).toBe(`line ${from! - 1}`);
+    expect(tail!.trimStart().split('\n')[0]).toBe(`line ${to! + 1}`);
+    expect(lines.slice(fromChar! - 1, toChar!)).toBe(`${Array.from({ length: to! - from! + 1 }, (_, i) => `line ${from! + i}`).join('\n')}\n`);
+    expect(executor.getFullOutput('c-long')).toBe(lines);
+  });
+
+  it('says how to see what was cut when no full output is kept', async () => {
+    const registry = new ToolRegistry();
+    registry.register(defineTool(async () => 'x'.repeat(5000), declaration('wide', {})));
+    const result = await new ToolExecutor({ registry, maxOutputChars: 1000, keepFullOutputs: 0 }).executeToolCall(call('wide', {}, 'c-wide'));
+    expect(result.content).toMatch(/\[… output cut: characters [\d,]+–[\d,]+ of 5,000 omitted; ask for less at once \(a narrower range, a filter\) to see them …\]/);
+  });
+
+  it('reports a renderer that fails as a failure after the tool ran', async () => {
+    const registry = new ToolRegistry();
+    registry.register(defineTool(async () => 1, declaration('broken', {})));
+    registry.get('broken')!.renderForModel = () => { throw new Error('no words'); };
+    const result = await new ToolExecutor({ registry }).executeToolCall(call('broken', {}));
+    expect(result).toMatchObject({ status: 'error', error: { code: 'internal_error', stage: 'output', ran: true, message: 'no words' } });
   });
 });

@@ -94,7 +94,7 @@ export class McpToolServer {
     const closed = new AbortController();
     this.active.set(callId, { server, extra, progress: 0, closed });
     try {
-      const result = await this.executor.executeToolCall({ id: callId, name, arguments: JSON.stringify(args ?? {}) }, {
+      const result = await this.executor.executeToolCall({ id: callId, name, arguments: args ?? {} }, {
         signal: AbortSignal.any([extra.signal, closed.signal]), ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}),
       });
       if (result.status !== 'completed') return failure(result.content);

@@ -51,10 +51,9 @@ export function toReport(result: ToolCallResult): CallReport {
     status: result.status, tool: result.tool, callId: result.callId,
     ...(result.status === 'completed' ? { output: result.output } : {}),
     content: result.content,
-    ...(result.error ? { error: { code: result.error.code, message: result.content, details: result.error } } : {}),
+    ...(result.status === 'error' ? { error: { code: result.error.code, message: result.content, details: result.error } } : {}),
     truncated: result.truncated,
-    ...(result.originalBytes !== undefined ? { originalBytes: result.originalBytes } : {}),
-    ...(result.outputHash ? { outputHash: result.outputHash } : {}),
+    ...(result.status === 'completed' ? { originalBytes: result.originalBytes, outputHash: result.outputHash } : {}),
     durationMs: result.durationMs,
     ...(result.proof !== undefined ? { proof: result.proof } : {}),
   };

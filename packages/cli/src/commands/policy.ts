@@ -1,4 +1,4 @@
-import { formatExplanation, nearestNames, parseArguments, ToolExecutor, type ExecutorOptions, type Policy } from '@toolwright/executor';
+import { describeIssue, formatExplanation, nearestNames, parseArguments, ToolExecutor, type ExecutorOptions, type Policy } from '@toolwright/executor';
 import type { ToolRegistry } from '@toolwright/registry';
 import { coreToolsPathResolvers, coreToolsRiskLevels } from '@toolwright/core-tools';
 import { CliError } from '../cli-error.js';
@@ -19,7 +19,7 @@ export function explainPolicy(registry: ToolRegistry, policy: Policy, tool: stri
     throw new CliError(`There is no tool named '${tool}'.${near.length ? ` Did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : ''}`, 2);
   }
   const parsed = parseArguments(argsText);
-  if (!parsed.ok) throw new CliError(`--args is not a usable JSON object: ${parsed.error.code === 'invalid_json' ? parsed.error.message : parsed.error.issues.map((i) => i.message).join('; ')}`, 2);
+  if (!parsed.ok) throw new CliError(`--args is not a usable JSON object: ${parsed.error.code === 'invalid_json' ? parsed.error.message : parsed.error.issues.map((issue) => describeIssue(issue)).join('; ')}`, 2);
   const hooks = riskLevel !== undefined ? { riskLevel, ...(pathResolvers ? { pathResolvers } : {}) } : coreHooksAt('.');
   const executor = new ToolExecutor({ registry, policy, ...hooks, ...(riskMode !== undefined ? { riskMode } : {}) });
   let explanation;

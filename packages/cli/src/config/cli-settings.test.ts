@@ -19,7 +19,7 @@ describe(settingsOf, () => {
       workspace: { root: '..', shared: '../shared', protectedPaths: ['/secrets'] },
       vault: { root: 'vault' },
       policy: 'policy.json',
-      audit: { path: 'logs/audit.jsonl', durability: 'batched' },
+      audit: { path: 'logs/audit.jsonl', durability: 'batched', rotate: { maxBytes: 4096, keep: 2 } },
       risk: 'autorun_none', maxOutputBytes: 1000, repeatedCalls: { threshold: 5, action: 'deny' },
       tools: { core: false, include: ['a_*'], exclude: ['a_b'], perSession: ['Tally'] },
     }), {}, {}, CWD);
@@ -28,7 +28,7 @@ describe(settingsOf, () => {
       workspace: { root: path.resolve('/projects/app'), shared: path.resolve('/projects/app/shared'), protectedPaths: ['/secrets'] },
       coreTools: { vault: { root: path.join(DIR, 'vault') } },
       policy: { file: path.join(DIR, 'policy.json') },
-      audit: { path: path.join(DIR, 'logs', 'audit.jsonl'), durability: 'batched' },
+      audit: { path: path.join(DIR, 'logs', 'audit.jsonl'), durability: 'batched', rotate: { maxBytes: 4096, keep: 2 } },
       executor: { riskMode: 'autorun_none', maxOutputBytes: 1000, doomLoop: { threshold: 5, action: 'deny' } },
       tools: { core: false, include: ['a_*'], exclude: ['a_b'], perSession: ['Tally'] },
     });

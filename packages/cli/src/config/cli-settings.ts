@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Durability, ExecutorOptions, PolicyDocument } from '@toolwright/executor';
+import type { AuditRotation, Durability, ExecutorOptions, PolicyDocument } from '@toolwright/executor';
 import { DEFAULT_SHELL_ALLOW, DEFAULT_SHELL_POLICY, braveSearchProvider, searxngProvider, type CoreToolsEnvironment, type ShellConfig, type WebConfig, type WorkspaceConfig } from '@toolwright/core-tools';
 import { findConfigFile, loadConfigFile, type LoadedConfig } from './load-config.js';
 import type { ShellSection, ToolsSection, WebSection } from './toolwright-config.js';
@@ -25,7 +25,7 @@ export interface CliSettings {
   /** The core tools' settings besides the workspace. */
   coreTools: Omit<CoreToolsEnvironment, 'workspace'>;
   policy?: PolicySource;
-  audit?: 'none' | { path?: string; durability?: Durability };
+  audit?: 'none' | { path?: string; durability?: Durability; rotate?: AuditRotation };
   executor: Pick<ExecutorOptions, 'riskMode' | 'maxOutputBytes' | 'doomLoop'>;
   tools: Required<Pick<ToolsSection, 'core'>> & Pick<ToolsSection, 'include' | 'exclude' | 'perSession'>;
 }
@@ -59,7 +59,10 @@ export function settingsOf(loaded: LoadedConfig | undefined, flags: ConfigFlags,
   else if (flags.audit !== undefined || config.audit !== undefined) {
     const section = config.audit === 'none' ? {} : config.audit ?? {};
     const file = flags.audit !== undefined ? path.resolve(cwd, flags.audit) : section.path !== undefined ? fromFile(section.path) : undefined;
-    audit = { ...(file !== undefined ? { path: file } : {}), ...(section.durability !== undefined ? { durability: section.durability } : {}) };
+    audit = {
+      ...(file !== undefined ? { path: file } : {}), ...(section.durability !== undefined ? { durability: section.durability } : {}),
+      ...(section.rotate !== undefined ? { rotate: { ...section.rotate } } : {}),
+    };
   }
   const executor: CliSettings['executor'] = {};
   if (config.risk !== undefined) executor.riskMode = config.risk;

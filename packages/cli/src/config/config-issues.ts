@@ -1,4 +1,4 @@
-import { nearestNames, SchemaValidator, type ArgumentIssue } from '@toolwright/executor';
+import { describeIssue, nearestNames, SchemaValidator, type ArgumentIssue } from '@toolwright/executor';
 import type { JsonSchema } from '@toolwright/schema';
 import { schemaNodesAt } from './config-schema.js';
 
@@ -18,12 +18,12 @@ export function configIssuesOf(issues: readonly ArgumentIssue[], schema: JsonSch
   const firstPerPath = issues.filter((issue, index) => issues.findIndex((other) => other.path === issue.path) === index);
   return firstPerPath.flatMap((issue) => {
     const keys = parseJsonPath(issue.path);
-    if (issue.message.startsWith('unexpected field')) return [{ path: issue.path, message: unknownKey(schema, keys) }];
-    if (issue.message.startsWith('missing required field')) return [{ path: issue.path, message: `is required${expectedAt(schema, keys, ': ')}` }];
+    if (issue.kind === 'unexpected') return [{ path: issue.path, message: unknownKey(schema, keys) }];
+    if (issue.kind === 'missing') return [{ path: issue.path, message: `is required${expectedAt(schema, keys, ': ')}` }];
     const value = valueAt(config, keys);
     const got = ` (found ${preview(value)})`;
     const nodes = schemaNodesAt(schema, keys);
-    if (issue.message.endsWith('does not match any of the allowed shapes')) {
+    if (issue.kind === 'no_match') {
       // The one branch the value was meant for (by JSON type, then by required keys) says what is wrong inside it.
       const branch = meantBranch(nodes, value);
       if (branch) {
@@ -32,13 +32,17 @@ export function configIssuesOf(issues: readonly ArgumentIssue[], schema: JsonSch
       }
       return [{ path: issue.path, message: `must be ${describeShapes(nodes)}${got}` }];
     }
-    if (nodes.length > 0 && /must be an? (string|number|integer|boolean|object|array|null)( or an? [a-z]+)*$/.test(issue.message)) {
-      return [{ path: issue.path, message: `must be ${describeShapes(nodes)}${got}` }];
-    }
-    const where = issue.path === '$' ? 'the arguments' : `'${issue.path.startsWith('$.') ? issue.path.slice(2) : issue.path.slice(1)}'`;
-    const text = issue.message.startsWith(`${where} `) ? issue.message.slice(where.length + 1) : issue.message;
-    return [{ path: issue.path, message: `${text}${got}` }];
+    if (issue.kind === 'type' && nodes.length > 0) return [{ path: issue.path, message: `must be ${describeShapes(nodes)}${got}` }];
+    return [{ path: issue.path, message: `${withoutPath(issue)}${got}` }];
   });
+}
+
+/** What the issue says about its value, without the path (the config error names the key itself). */
+function withoutPath(issue: ArgumentIssue): string {
+  if (issue.kind === 'constraint') return issue.detail;
+  if (issue.kind === 'type') return `must be ${describeShapes(issue.expected.map((type) => ({ type } as JsonSchema)))}`;
+  const text = describeIssue({ ...issue, path: '$' });
+  return text.startsWith('the arguments ') ? text.slice('the arguments '.length) : text;
 }
 
 function meantBranch(nodes: readonly JsonSchema[], value: unknown): JsonSchema | undefined {

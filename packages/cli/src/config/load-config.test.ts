@@ -42,7 +42,7 @@ describe(loadConfigFile, () => {
       web: { allowAddresses: ['10.1.0.0/16', '192.168.1.5'], allowPorts: [8080], maxBytes: 1000, maxRedirects: 0, timeoutMs: 1000, userAgent: 'x', search: { provider: 'brave', apiKeyEnv: 'BRAVE_KEY' } },
       vault: { root: 'vault' },
       policy: { default: 'ask', rules: [{ allow: 'file_read' }, { deny: 'file_delete', reason: 'no', match: ['a.txt'] }] },
-      audit: { path: 'audit.jsonl', durability: 'batched' },
+      audit: { path: 'audit.jsonl', durability: 'batched', rotate: { maxBytes: 1048576, keep: 3 } },
       risk: 'autorun_none',
       maxOutputBytes: 4096,
       repeatedCalls: { threshold: 4, action: 'deny' },
@@ -82,6 +82,11 @@ describe(loadConfigFile, () => {
     ['a per-session toolkit that is no name', { tools: { perSession: ['Tally', 3] } }, 'FILE: $.tools.perSession[1]: must be a string (found 3)'],
     ['a per-session toolkit named twice', { tools: { perSession: ['Tally', 'Tally'] } }, 'FILE: $.tools.perSession: must NOT have duplicate items (items ## 1 and 0 are identical) (found ["Tally","Tally"])'],
     ['a file that is not an object', [], 'FILE: $: must be an object (found [])'],
+    ['an audit rotation below the smallest file', { audit: { rotate: { maxBytes: 100 } } }, 'FILE: $.audit.rotate.maxBytes: must be >= 1024 (found 100)'],
+    ['an audit rotation without its size', { audit: { rotate: { keep: 2 } } }, 'FILE: $.audit.rotate.maxBytes: is required: an integer'],
+    ['an audit rotation keeping no file', { audit: { rotate: { maxBytes: 4096, keep: 0 } } }, 'FILE: $.audit.rotate.keep: must be >= 1 (found 0)'],
+    ['an audit rotation size as text', { audit: { rotate: { maxBytes: '10MB' } } }, 'FILE: $.audit.rotate.maxBytes: must be an integer (found "10MB")'],
+    ['an unknown audit rotation key', { audit: { rotate: { maxBytes: 4096, kep: 2 } } }, "FILE: $.audit.rotate.kep: unknown key 'kep'; did you mean 'keep'?"],
   ] as const)('reports %s', ([, content, message]) => {
     expect(errorOf(content)).toBe(message);
   });

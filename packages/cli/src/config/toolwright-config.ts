@@ -143,6 +143,21 @@ export interface AuditSection {
   path?: string;
   /** `always`: each record synced before the call proceeds (default); `batched`: synced in groups; `none`: never synced. */
   durability?: Durability;
+  /** Rotation by size: before the log would pass `maxBytes` it becomes `<log>.1` (older ones `<log>.2`, ...) and a new one starts. */
+  rotate?: AuditRotationSection;
+}
+
+export interface AuditRotationSection {
+  /**
+   * Largest size of one log file, in bytes.
+   * @minimum 1024
+   */
+  maxBytes: Integer;
+  /**
+   * Rotated files kept; the oldest beyond is deleted (default 5).
+   * @minimum 1
+   */
+  keep?: Integer;
 }
 
 export interface RepeatedCallsSection {

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
-import { JsonText, type AuditEntry, type AuditSink } from '../ports.js';
+import type { AuditEntry, AuditSink } from '../ports.js';
 import { AuditWriteError } from './audit-errors.js';
 import { acquireLock } from './audit-lock.js';
-import { scanLog } from './read-audit-log.js';
-import { stringJson } from '../steps/normalize-output.js';
+import { scanLog } from './scan-log.js';
+import { RecordLines } from './record-lines.js';
+import { lastRotatedSeq, rotateFiles } from './rotated-files.js';
 
 /**
  * How an append is acknowledged:
@@ -23,9 +24,21 @@ export interface AuditLogOptions {
   maxBatchRecords?: number;
   /** Told about repairs (torn last line) and broken stale locks. */
   onNotice?: (message: string) => void;
+  /**
+   * Rotation by size: before a write would take the log past `maxBytes`, the log becomes `<log>.1`
+   * (older ones `<log>.2` … `<log>.<keep>`, default 5; the oldest beyond is deleted) and a new one starts.
+   * `seq` runs on across files; `readAuditLog` reads them all. Files hold whole records: only a single
+   * record larger than `maxBytes` makes a file outgrow it. Devices (`/dev/null`) are never rotated.
+   */
+  rotate?: AuditRotation;
 }
 
-export type AuditRecord = AuditEntry & { seq: number; time: string };
+export interface AuditRotation {
+  /** Largest size of one file, in bytes (at least 1024). */
+  maxBytes: number;
+  /** Rotated files kept (default 5, at least 1). */
+  keep?: number;
+}
 
 interface Ack {
   resolve: () => void;
@@ -49,7 +62,7 @@ const PENDING_CHARS = 64 * 1024;
  * was written; appends that arrive during a sync share the next one (group commit).
  */
 export class AuditLog implements AuditSink {
-  private seq: number;
+  private readonly lines: RecordLines;
   private pending = '';
   private queuedRecords = 0;
   /** Acknowledgements of queued (not yet written) lines. */
@@ -66,16 +79,20 @@ export class AuditLog implements AuditSink {
 
   private constructor(
     readonly path: string,
-    private readonly fd: number,
+    private fd: number,
     lastSeq: number,
+    /** Bytes in the current file; `rotation` only for a regular file. */
+    private size: number,
+    private readonly rotation: Required<AuditRotation> | undefined,
     private readonly release: () => void,
-    private readonly options: Required<Omit<AuditLogOptions, 'onNotice'>>,
+    private readonly options: Required<Omit<AuditLogOptions, 'onNotice' | 'rotate'>>,
   ) {
-    this.seq = lastSeq;
+    this.lines = new RecordLines(lastSeq);
   }
 
   static async open(path: string, options: AuditLogOptions = {}): Promise<AuditLog> {
     const notice = options.onNotice ?? (() => {});
+    const rotation = rotationOf(options.rotate);
     const release = acquireLock(path, (owner) => notice(`broke the stale lock of dead process ${owner.pid} on ${path}`));
     try {
       const fd = fs.openSync(path, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, 0o644);
@@ -94,7 +111,8 @@ export class AuditLog implements AuditSink {
         fs.fdatasyncSync(fd);
         notice(`repaired a torn last line of ${path} (${scan.tornBytes.length} bytes kept in ${keep})`);
       }
-      return new AuditLog(path, fd, scan.lastSeq, release, {
+      const lastSeq = scan.records.length > 0 ? scan.lastSeq : lastRotatedSeq(path);
+      return new AuditLog(path, fd, lastSeq, scan.validLength, stat.isFile() ? rotation : undefined, release, {
         durability: options.durability ?? 'always',
         batchIntervalMs: options.batchIntervalMs ?? 5,
         maxBatchRecords: options.maxBatchRecords ?? 4096,
@@ -111,7 +129,7 @@ export class AuditLog implements AuditSink {
     if (this.closed) return Promise.reject(new AuditWriteError(`the audit log ${this.path} is closed`, 'ECLOSED'));
     let line: string;
     try {
-      line = this.serialise(entry);
+      line = this.lines.line(entry);
     } catch (error) {
       return Promise.reject(new AuditWriteError(`an audit record could not be serialised: ${(error as Error).message}`, 'ESERIALISE'));
     }
@@ -125,40 +143,10 @@ export class AuditLog implements AuditSink {
   record(entry: AuditEntry): void {
     if (this.failure || this.closed) return;
     try {
-      this.enqueue(this.serialise(entry));
+      this.enqueue(this.lines.line(entry));
     } catch {
       // An unserialisable informational record is dropped; acknowledged records are never dropped.
     }
-  }
-
-  private lastMs = 0;
-  private lastIso = '';
-
-  /**
-   * `{"seq":N,"time":"…",<the entry's fields in order>}`, field by field: `JsonText` values are spliced
-   * in as they are, plain strings are quoted without a trip through `JSON.stringify`, anything else is
-   * `JSON.stringify`'d — so the line equals `JSON.stringify` of the record.
-   */
-  private serialise(entry: AuditEntry): string {
-    let fields = '';
-    for (const key in entry) {
-      const value = (entry as Record<string, unknown>)[key];
-      const json = fieldJson(value);
-      if (json === undefined) continue;
-      let quoted = quotedKeys.get(key);
-      if (quoted === undefined) {
-        quoted = `,${JSON.stringify(key)}:`;
-        if (quotedKeys.size < 1024) quotedKeys.set(key, quoted);
-      }
-      fields += quoted + json;
-    }
-    const now = Date.now();
-    if (now !== this.lastMs) {
-      this.lastMs = now;
-      this.lastIso = new Date(now).toISOString();
-    }
-    this.seq++;
-    return `{"seq":${this.seq},"time":"${this.lastIso}"${fields}}\n`;
   }
 
   /** Queues one line (and its acknowledgement): lines are written in the order they are queued. */
@@ -199,7 +187,7 @@ export class AuditLog implements AuditSink {
 
   /** The last sequence number handed out. */
   get lastSeq(): number {
-    return this.seq;
+    return this.lines.lastSeq;
   }
 
   /** One synchronous write of every queued line, then a sync (unless one is running: it is chained). */
@@ -224,7 +212,12 @@ export class AuditLog implements AuditSink {
   private writeLines(text: string, acks: Ack[]): void {
     if (this.failure) return this.rejectAll(acks);
     try {
-      writeAllSync(this.fd, text);
+      const bytes = Buffer.byteLength(text, 'utf8');
+      if (this.rotation && this.size + bytes > this.rotation.maxBytes) this.writeRotating(text, this.rotation.maxBytes);
+      else {
+        writeAllSync(this.fd, text);
+        this.size += bytes;
+      }
     } catch (error) {
       this.fail(error);
       return this.rejectAll(acks);
@@ -265,6 +258,55 @@ export class AuditLog implements AuditSink {
     });
   }
 
+  /** Writes whole lines into each file up to `maxBytes`, starting a new file where the next line would not fit. */
+  private writeRotating(text: string, maxBytes: number): void {
+    let start = 0;
+    while (start < text.length) {
+      let end = start;
+      let bytes = 0;
+      // Whole lines that fit; a line larger than a file goes alone into one.
+      for (;;) {
+        const next = text.indexOf('\n', end) + 1 || text.length;
+        const lineBytes = Buffer.byteLength(text.slice(end, next), 'utf8');
+        if (end > start && this.size + bytes + lineBytes > maxBytes) break;
+        if (end === start && this.size > 0 && this.size + lineBytes > maxBytes) this.rotate();
+        bytes += lineBytes;
+        end = next;
+        if (end >= text.length) break;
+      }
+      writeAllSync(this.fd, text.slice(start, end));
+      this.size += bytes;
+      start = end;
+    }
+  }
+
+  /**
+   * Starts a new file: what was written is made durable first (acknowledging it), the files are renamed
+   * (`rotateFiles`), and the old descriptor is closed once no sync still runs on it.
+   */
+  private rotate(): void {
+    if (this.options.durability !== 'none') {
+      fs.fdatasyncSync(this.fd);
+      const covered = this.awaitingSync;
+      this.awaitingSync = [];
+      this.unsynced = false;
+      for (const ack of covered) ack.resolve();
+    }
+    rotateFiles(this.path, this.rotation!.keep);
+    const old = this.fd;
+    this.fd = fs.openSync(this.path, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, 0o644);
+    this.size = 0;
+    const closeOld = () => {
+      try {
+        fs.closeSync(old);
+      } catch {
+        // Already closed: nothing is lost, its lines were synced before the rotation.
+      }
+    };
+    if (this.syncing) void this.syncing.then(closeOld);
+    else closeOld();
+  }
+
   private fail(error: unknown): void {
     const code = (error as NodeJS.ErrnoException).code;
     this.failure ??= new AuditWriteError(`the audit log ${this.path} cannot be written (${code ?? (error as Error).message}); no further records are accepted`, code);
@@ -278,33 +320,12 @@ export class AuditLog implements AuditSink {
   }
 }
 
-const quotedKeys = new Map<string, string>();
-
-/**
- * A field's JSON, or undefined for values JSON.stringify leaves out of an object (undefined, functions,
- * symbols). Scalars, plain strings and arrays of them — most of a record — skip `JSON.stringify`.
- */
-function fieldJson(value: unknown): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      return stringJson(value);
-    case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return undefined;
-    default:
-      if (value instanceof JsonText) return value.json;
-      if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
-        let out = '[';
-        for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + stringJson(value[i] as string);
-        return `${out}]`;
-      }
-      return JSON.stringify(value) as string | undefined;
-  }
+function rotationOf(rotate: AuditRotation | undefined): Required<AuditRotation> | undefined {
+  if (rotate === undefined) return undefined;
+  const { maxBytes, keep = 5 } = rotate;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024) throw new RangeError(`audit rotation: maxBytes must be an integer of at least 1024, not ${String(maxBytes)}`);
+  if (!Number.isSafeInteger(keep) || keep < 1) throw new RangeError(`audit rotation: keep must be an integer of at least 1, not ${String(keep)}`);
+  return { maxBytes, keep };
 }
 
 /** Writes a string whole: straight from the string, and through a buffer only to finish a short write. */

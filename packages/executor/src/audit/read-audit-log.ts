@@ -1,49 +1,28 @@
 import fs from 'node:fs';
-import { AuditLogCorruptError } from './audit-errors.js';
-import type { AuditRecord } from './audit-log.js';
-
-export interface LogScan {
-  records: AuditRecord[];
-  /** Bytes up to the end of the last complete, valid line. */
-  validLength: number;
-  /** The bytes of a torn last line (a crash mid-write), if any. */
-  tornBytes?: Buffer;
-  lastSeq: number;
-}
+import type { AuditRecord } from './audit-record.js';
+import { rotatedFiles } from './rotated-files.js';
+import { scanLog } from './scan-log.js';
 
 /**
- * Parses a log: every complete line must be a JSON record; only the *last* line may be torn (no
- * trailing newline, or unparsable) — anything broken before it is corruption, reported by line.
+ * Reads every complete record of a log and of its rotated files (`<log>.N` … `<log>.1`, oldest first), in
+ * `seq` order. A torn last line (a crash mid-write) is ignored and reported in `torn`. A record read twice
+ * (a rotation between listing and reading the files) is kept once.
  */
-export function scanLog(bytes: Buffer, path: string): LogScan {
-  const records: AuditRecord[] = [];
-  let start = 0;
-  let line = 0;
-  while (start < bytes.length) {
-    const end = bytes.indexOf(0x0a, start);
-    line++;
-    if (end === -1) {
-      return { records, validLength: start, tornBytes: bytes.subarray(start), lastSeq: records.at(-1)?.seq ?? 0 };
-    }
-    const text = bytes.subarray(start, end).toString('utf8');
-    let record: AuditRecord | undefined;
-    try {
-      record = JSON.parse(text) as AuditRecord;
-    } catch {
-      record = undefined;
-    }
-    if (!record || typeof record.seq !== 'number' || typeof record.type !== 'string') {
-      if (end === bytes.length - 1) return { records, validLength: start, tornBytes: bytes.subarray(start), lastSeq: records.at(-1)?.seq ?? 0 };
-      throw new AuditLogCorruptError(path, line, record ? 'a record without seq or type' : 'not valid JSON');
-    }
-    records.push(record);
-    start = end + 1;
-  }
-  return { records, validLength: bytes.length, lastSeq: records.at(-1)?.seq ?? 0 };
-}
-
-/** Reads every complete record of a log (a torn last line is ignored and reported in `torn`). */
 export function readAuditLog(path: string): { records: AuditRecord[]; torn: boolean } {
-  const scan = scanLog(fs.existsSync(path) ? fs.readFileSync(path) : Buffer.alloc(0), path);
-  return { records: scan.records, torn: scan.tornBytes !== undefined };
+  const records: AuditRecord[] = [];
+  let torn = false;
+  for (const file of [...rotatedFiles(path), path]) {
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // rotated away, or never written
+      throw error;
+    }
+    const scan = scanLog(bytes, file);
+    records.push(...scan.records);
+    torn ||= scan.tornBytes !== undefined;
+  }
+  records.sort((a, b) => a.seq - b.seq);
+  return { records: records.filter((record, index) => index === 0 || record.seq !== records[index - 1]!.seq), torn };
 }

@@ -1,5 +1,5 @@
 import type { AuditSink } from '../ports.js';
-import type { AuditRecord } from './audit-log.js';
+import type { AuditRecord } from './audit-record.js';
 
 const TERMINAL = new Set(['ToolCallCompleted', 'ToolCallRejected', 'ToolCallFailed', 'ToolCallInterrupted']);
 

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ToolRegistry } from '@toolwright/registry';
-import { ToolExecutor, type ExecutorOptions } from '../tool-executor.js';
+import type { ExecutorOptions } from '../executor-options.js';
+import { ToolExecutor } from '../tool-executor.js';
 import type { ApprovalAnswer, PathResolver, RiskMode } from '../ports.js';
 import { declaration, defineTool } from '../test-support/declare-tool.js';
 import { explainDecision } from './explain.js';
@@ -60,14 +61,18 @@ function executorWith(answer: ApprovalAnswer | null) {
   let asked = 0;
   const registry = new ToolRegistry();
   for (const tool of TOOLS) registry.register(defineTool(async () => 'ran', tool));
-  const executor = new ToolExecutor({ registry, riskLevel, pathResolvers, doomLoop: false, ...(answer ? { approve: async () => (asked++, answer) } : {}) });
+  const build = (settings: Pick<ExecutorOptions, 'policy' | 'riskMode'> = {}) =>
+    new ToolExecutor({ registry, riskLevel, pathResolvers, doomLoop: false, ...settings, ...(answer ? { approve: async () => (asked++, answer) } : {}) });
+  let executor = build();
   return {
-    executor,
+    get executor() {
+      return executor;
+    },
     asked: () => asked,
     install(policyDocument: PolicyDocument, riskMode: RiskMode) {
       asked = 0;
       const policy = loadPolicy(policyDocument, (name) => registry.get(name)?.declaration);
-      Object.assign(executor.options, { policy, riskMode });
+      executor = build({ policy, riskMode });
       return policy;
     },
   };

@@ -2,7 +2,8 @@ import type { ToolDeclaration } from '@toolwright/schema';
 import type { PathResolver, PolicyEffect, RiskAssessment } from '../ports.js';
 import { defaultRiskAssessment } from '../steps/assess-risk.js';
 import { decideGate } from '../steps/gate-decision.js';
-import type { Policy, PolicyProof } from './policy.js';
+import type { PolicyProof } from '../ports.js';
+import type { Policy } from './policy.js';
 import { subjectOf, toolMatches } from './rule-pattern.js';
 
 /** How one rule relates to a call, for `toolwright policy explain`. */

@@ -1,5 +1,6 @@
 export { Policy, loadPolicy } from './policy.js';
-export type { PolicyDocument, PolicyRuleSource, PolicyExample, PolicyRule, PolicyProof } from './policy.js';
+export type { PolicyDocument, PolicyRuleSource, PolicyExample, PolicyRule } from './policy.js';
+export type { PolicyProof } from '../ports.js';
 export { parseRule, subjectOf, subjectMatches, toolMatches, isCommandParameter, PolicyError } from './rule-pattern.js';
 export type { RulePattern } from './rule-pattern.js';
 export { explainDecision, formatExplanation } from './explain.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '@toolwright/registry';
-import { MemoryAuditSink, ToolExecutor } from '../tool-executor.js';
+import { ToolExecutor } from '../tool-executor.js';
+import { MemoryAuditSink } from '../memory-audit-sink.js';
 import { declaration, defineTool } from '../test-support/declare-tool.js';
 import { explainDecision, formatExplanation } from './explain.js';
 import { loadPolicy, type PolicyDocument } from './policy.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ToolDeclaration } from '@toolwright/schema';
-import type { PathResolver, PolicyEffect, PolicyPort, PolicyVerdict } from '../ports.js';
+import type { PathResolver, PolicyEffect, PolicyPort, PolicyProof, PolicyVerdict } from '../ports.js';
 import { parseRule, PolicyError, subjectMatches, subjectOf, toolMatches, type RulePattern } from './rule-pattern.js';
 
 /** The policy file: rules in any order, each with an effect and optional examples. */
@@ -27,18 +27,6 @@ export interface PolicyRule extends RulePattern {
   index: number;
   effect: PolicyEffect;
   reason?: string;
-}
-
-/** The record of a decision, for the audit log and for `toolwright policy explain`. */
-export interface PolicyProof {
-  decision: PolicyEffect;
-  rule?: string;
-  ruleIndex?: number;
-  reason?: string;
-  subject?: { argument: string; value: string };
-  /** sha-256 of the policy as loaded, so a proof names the exact rules that made it. */
-  policyHash: string;
-  evaluatedAt: string;
 }
 
 const ORDER: PolicyEffect[] = ['deny', 'ask', 'allow'];

@@ -1,12 +1,15 @@
 import type { ToolDeclaration } from '@toolwright/schema';
 import type { RiskAssessment, RiskLevel, RiskMode, RiskReport } from '../ports.js';
-import type { CallContext, ToolExecutor } from '../tool-executor.js';
+import type { CallContext, ExecutorOptions } from '../executor-options.js';
 
-/** Step 4's input: how risky this call is under the executor's risk mode. */
-export function assessCallRisk(executor: ToolExecutor, declaration: ToolDeclaration, args: Record<string, unknown>, context: CallContext): RiskAssessment {
-  const mode = executor.options.riskMode ?? 'autorun_no_public';
-  const riskLevel = executor.options.riskLevel?.[declaration.name];
-  const assess = executor.options.assessRisk ?? defaultRiskAssessment;
+/** The executor's settings that decide a call's risk. */
+export type RiskSettings = Pick<ExecutorOptions, 'riskMode' | 'riskLevel' | 'assessRisk'>;
+
+/** The safety gate's input: how risky this call is under the executor's risk mode. */
+export function assessCallRisk(settings: RiskSettings, declaration: ToolDeclaration, args: Record<string, unknown>, context: CallContext): RiskAssessment {
+  const mode = settings.riskMode ?? 'autorun_no_public';
+  const riskLevel = settings.riskLevel?.[declaration.name];
+  const assess = settings.assessRisk ?? defaultRiskAssessment;
   return assess({ declaration, args, mode, context, ...(riskLevel ? { riskLevel } : {}) });
 }
 

@@ -1,24 +1,31 @@
-import type { ToolDeclaration } from '@toolwright/schema';
-import type { CallContext, ToolExecutor } from '../tool-executor.js';
+import type { PipelineStep } from '../call-state.js';
 
-export interface CapabilityOutcome {
-  allowed: boolean;
-  granted: readonly string[];
-  missing: string[];
-}
+export type CapabilityCheck = (required: readonly string[], granted: readonly string[]) => { allowed: boolean; missing: string[] };
 
 /**
- * Step 6: the tool's required capabilities against those granted to the caller (the call's own
- * grant, else the executor's, else everything). `*` grants all; `fs.*` grants every `fs.` capability.
+ * Step: the tool's required capabilities against those granted to the caller (the call's own grant,
+ * else the executor's `granted`, else everything), recorded as a `CapabilityCheck`. `*` grants all;
+ * `fs.*` grants every `fs.` capability.
  */
-export function checkGrantedCapabilities(executor: ToolExecutor, declaration: ToolDeclaration, context: CallContext): CapabilityOutcome {
-  const granted = context.capabilities ?? executor.options.capabilities ?? ['*'];
-  const required = declaration.metadata.capabilities;
-  if (required.length === 0) return { allowed: true, granted, missing: [] };
-  const check = executor.options.checkCapabilities ?? defaultCapabilityCheck;
-  const { allowed, missing } = check(required, granted);
-  return { allowed, granted, missing };
+export function capabilityStep(granted: readonly string[] | undefined, check: CapabilityCheck = defaultCapabilityCheck): PipelineStep {
+  return {
+    stage: 'capabilities',
+    run(state) {
+      const required = state.tool.declaration.metadata.capabilities;
+      const given = state.context.capabilities ?? granted ?? ALL;
+      if (required.length === 0) {
+        state.audit.note({ type: 'CapabilityCheck', callId: state.call.id, required, granted: given, missing: NONE, allowed: true });
+        return undefined;
+      }
+      const { allowed, missing } = check(required, given);
+      state.audit.note({ type: 'CapabilityCheck', callId: state.call.id, required, granted: given, missing, allowed });
+      return allowed ? undefined : state.audit.rejectAfterRequest({ code: 'capability_denied', missing });
+    },
+  };
 }
+
+const ALL: readonly string[] = Object.freeze(['*']);
+const NONE: readonly string[] = Object.freeze([]);
 
 export function defaultCapabilityCheck(required: readonly string[], granted: readonly string[]): { allowed: boolean; missing: string[] } {
   const covers = (grant: string, need: string) => grant === '*' || grant === need || (grant.endsWith('.*') && need.startsWith(grant.slice(0, -1)));

@@ -1,4 +1,5 @@
-import { describeJsonPath, formatJsonPath } from './json-path.js';
+import type { ArgumentIssue } from '../tool-error.js';
+import { formatJsonPath } from './json-path.js';
 
 /** Keys refused anywhere in the arguments (prototype pollution); `constructor.prototype` is refused as a path. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__']);
@@ -7,8 +8,8 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__']);
 export interface ScanProblem {
   position: number;
   message: string;
-  /** Set for a value refused by what it holds (a number), not by its syntax: `$.options.limit`. */
-  path?: string;
+  /** Set for a value refused by what it holds (a number), not by its syntax. */
+  issue?: ArgumentIssue;
 }
 
 /**
@@ -189,7 +190,7 @@ export function scanJson(text: string, maxDepth: number): ScanProblem | undefine
   if (i >= n) return { position: 0, message: 'the arguments are empty; send a JSON object such as {}' };
   if (text.charCodeAt(i) !== 0x7b) {
     const problem = readValue(0);
-    return problem && problem.path === undefined ? problem : { position: 0, message: 'the arguments must be a JSON object ({...}), not a bare value' };
+    return problem && problem.issue === undefined ? problem : { position: 0, message: 'the arguments must be a JSON object ({...}), not a bare value' };
   }
   const problem = readObject(1);
   if (problem) return problem;
@@ -207,9 +208,7 @@ function checkNumber(literal: string, integer: boolean, position: number, keys: 
   const unsafe = integer && (value > MAX_SAFE || value < -MAX_SAFE);
   if (Number.isFinite(value) && !unsafe) return undefined;
   const path = formatJsonPath(keys);
-  const shown = literal.length > 40 ? `${literal.slice(0, 24)}…(${literal.length} digits)` : literal;
-  const message = unsafe
-    ? `${describeJsonPath(path)} is ${shown}, an integer beyond ±9007199254740991 (2^53 − 1) that cannot be held exactly; send a smaller number, or a string if the digits matter`
-    : `${describeJsonPath(path)} is ${shown}, too large for a number (it would become ${value}); send a finite number`;
-  return { position, message, path };
+  const received = literal.length > 40 ? `${literal.slice(0, 24)}…(${literal.length} digits)` : literal;
+  const issue: ArgumentIssue = unsafe ? { path, kind: 'unsafe_integer', received } : { path, kind: 'not_finite', received };
+  return { position, message: unsafe ? 'an integer beyond ±(2^53 − 1)' : 'a number too large to be finite', issue };
 }

@@ -1,4 +1,5 @@
 import type { RegisteredTool, ToolRegistry } from '@toolwright/registry';
+import type { PipelineStep } from '../call-state.js';
 import type { ToolError } from '../tool-error.js';
 
 export type LookupResult = { ok: true; tool: RegisteredTool } | { ok: false; error: Extract<ToolError, { code: 'unknown_tool' }> };
@@ -8,6 +9,19 @@ export function lookupTool(registry: ToolRegistry, name: string): LookupResult {
   const tool = registry.get(name);
   if (tool) return { ok: true, tool };
   return { ok: false, error: { code: 'unknown_tool', tool: name, suggestions: nearestNames(name, registry.names()) } };
+}
+
+/** Step: the tool the call names, or `unknown_tool` with the nearest names. */
+export function lookupStep(registry: ToolRegistry): PipelineStep {
+  return {
+    stage: 'lookup',
+    run(state) {
+      const found = lookupTool(registry, state.call.name);
+      if (!found.ok) return state.audit.reject(found.error, { tool: state.call.name, args: state.call.arguments });
+      state.tool = found.tool;
+      return undefined;
+    },
+  };
 }
 
 /** Up to three names within an edit distance that scales with the length, closest first. */

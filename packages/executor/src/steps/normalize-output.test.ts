@@ -26,7 +26,7 @@ describe(canonicalJson, () => {
     expect(canonicalJson({ a: shared, b: shared })).toBe('{"a":{"x":1},"b":{"x":1}}');
     const cyclic: Record<string, unknown> = { name: 'loop' };
     cyclic.self = { again: cyclic };
-    expect(() => canonicalJson(cyclic)).toThrow('the output.self.again refers back to itself (a cycle)');
+    expect(() => canonicalJson(cyclic)).toThrow('the output.self.again is a cycle (it refers back to itself)');
   });
 });
 

@@ -25,6 +25,14 @@ export class OutputTooLargeError extends Error {
   }
 }
 
+/** A value JSON cannot hold (NaN, a bigint, a function, a cycle): where it is (`keys`) and what it is. */
+export class UnrepresentableError extends TypeError {
+  constructor(message: string, readonly keys: readonly (string | number)[], readonly received: string) {
+    super(message);
+    this.name = 'UnrepresentableError';
+  }
+}
+
 /**
  * Normalises and hashes a tool's output (seed 001: NormalizationRule::Json), in one walk that reads
  * each property once (a getter runs once, a `toJSON` is called once) and stops at the size budget.
@@ -86,13 +94,13 @@ function walk(current: unknown, state: WalkState, replaced = false): string {
     case 'boolean':
       return (state.text = current ? 'true' : 'false');
     case 'number':
-      return (state.text = Number.isFinite(current) ? String(current) : refuse(state, `is ${current}`));
+      return (state.text = Number.isFinite(current) ? String(current) : refuse(state, String(current)));
     case 'bigint':
-      return refuse(state, 'is a bigint');
+      return refuse(state, 'a bigint');
     case 'object':
       break;
     default:
-      return refuse(state, `is a ${typeof current}`);
+      return refuse(state, `a ${typeof current}`);
   }
   if (current === null) return (state.text = 'null');
   // Checked before toJSON: a Buffer's toJSON copies every byte into an array of numbers.
@@ -103,7 +111,7 @@ function walk(current: unknown, state: WalkState, replaced = false): string {
   const { ancestors } = state;
   const depth = ancestors.length;
   // A short list is searched faster than a set is kept; deeper down a set keeps each check O(1).
-  if (depth < SET_DEPTH ? ancestors.includes(current) : (state.deep ??= new Set(ancestors)).has(current)) refuse(state, 'refers back to itself (a cycle)');
+  if (depth < SET_DEPTH ? ancestors.includes(current) : (state.deep ??= new Set(ancestors)).has(current)) refuse(state, 'a cycle (it refers back to itself)');
   ancestors.push(current);
   if (depth >= SET_DEPTH) state.deep!.add(current);
   const out = Array.isArray(current) ? walkArray(current, state) : walkObject(current, state);
@@ -188,8 +196,8 @@ function tooLarge(state: WalkState, what: string): never {
   throw new OutputTooLargeError(`${describePath(state.root, state.keys)} ${what}`);
 }
 
-function refuse(state: WalkState, what: string): never {
-  throw new TypeError(`${describePath(state.root, state.keys)} ${what}, which JSON cannot represent`);
+function refuse(state: WalkState, received: string): never {
+  throw new UnrepresentableError(`${describePath(state.root, state.keys)} is ${received}, which JSON cannot represent`, [...state.keys], received);
 }
 
 /** `the output.items[2].name`: where a value sits, for error messages. */

@@ -1,5 +1,7 @@
-import type { ToolError } from '../tool-error.js';
+import type { ArgumentIssue, ToolError } from '../tool-error.js';
+import { formatJsonPath } from './json-path.js';
 import { FORBIDDEN_KEYS, scanJson } from './json-scanner.js';
+import { jsonType } from './json-type.js';
 
 export interface ParseLimits {
   /** Largest argument string accepted, in UTF-16 code units (default 1 MiB). */
@@ -15,6 +17,9 @@ export type ParseResult =
   | { ok: false; error: Extract<ToolError, { code: 'invalid_json' | 'invalid_arguments' }> };
 
 /**
+ * Reads a call's arguments: text (see below), or a value a host already parsed, which gets the same
+ * checks as parsed text and is copied (see `checkArgumentValue`).
+ *
  * Parses the argument string a model produced, refusing what `JSON.parse` would silently accept:
  * duplicate keys (the last would win), `__proto__` keys and `constructor.prototype` chains
  * (prototype pollution), nesting deeper than `maxDepth`, oversized input, and numbers JavaScript cannot
@@ -28,10 +33,8 @@ export type ParseResult =
  * lost to a duplicate. Anything else is handed to a strict scanner that finds the first problem and its
  * position; a large number that is fine as written (`1e300` for a float) comes back from it unrefused.
  */
-export function parseArguments(text: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParseResult {
-  if (typeof text !== 'string') {
-    return { ok: false, error: { code: 'invalid_json', message: `the arguments must be JSON text, not ${text === null ? 'null' : typeof text}`, line: 1, column: 1, position: 0 } };
-  }
+export function parseArguments(text: unknown, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParseResult {
+  if (typeof text !== 'string') return checkArgumentValue(text, limits);
   if (text.length > limits.maxLength) {
     return fail(text, limits.maxLength, `arguments are ${text.length} characters long; the limit is ${limits.maxLength}`);
   }
@@ -57,7 +60,7 @@ export function parseArguments(text: string, limits: ParseLimits = DEFAULT_PARSE
  */
 function explain(text: string, limits: ParseLimits, parsed?: Record<string, unknown>): ParseResult {
   const problem = scanJson(text, limits.maxDepth);
-  if (problem?.path !== undefined) return { ok: false, error: { code: 'invalid_arguments', issues: [{ path: problem.path, message: problem.message }] } };
+  if (problem?.issue !== undefined) return { ok: false, error: { code: 'invalid_arguments', issues: [problem.issue] } };
   if (problem) return fail(text, problem.position, problem.message);
   if (parsed) return { ok: true, value: parsed };
   // Unreachable while the scanner is at least as strict as the fast road; refuse rather than guess.
@@ -125,4 +128,112 @@ function fail(text: string, position: number, message: string): ParseResult {
     }
   }
   return { ok: false, error: { code: 'invalid_json', message, line, column: end - lineStart + 1, position } };
+}
+
+/**
+ * Arguments a host parsed already (MCP, the AI SDK, Anthropic's `input`), held to what parsed text is:
+ * a plain object at the top; only JSON values (strings, finite numbers, booleans, null, arrays, plain
+ * objects) — an `undefined` property is left out, as `JSON.stringify` would; no `__proto__` key nor
+ * `constructor.prototype`; at most `maxDepth` levels; at most `maxLength` characters of keys and
+ * strings (each other value counts one). Integers beyond ±(2^53 − 1) cannot be told from floats once
+ * parsed: the schema's `integer` refuses them. Each property is read once into a fresh copy, so a
+ * getter or proxy cannot answer differently later, and the tool never shares the host's object.
+ */
+export function checkArgumentValue(value: unknown, limits: ParseLimits = DEFAULT_PARSE_LIMITS): ParseResult {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return refuse({ path: '$', kind: 'type', expected: ['object'], received: jsonType(value) });
+  }
+  const walk: ValueWalk = { limits, keys: [], ancestors: [], size: 0 };
+  try {
+    return { ok: true, value: copyValue(value, walk, 1) as Record<string, unknown> };
+  } catch (error) {
+    if (error === STOP) return refuse(walk.issue!);
+    return refuse({ path: formatJsonPath(walk.keys), kind: 'not_json', received: 'a value that cannot be read (reading it threw)' });
+  }
+}
+
+interface ValueWalk {
+  limits: ParseLimits;
+  keys: (string | number)[];
+  ancestors: object[];
+  size: number;
+  issue?: ArgumentIssue;
+}
+
+const STOP = Symbol('stop');
+
+function stop(walk: ValueWalk, issue: ArgumentIssue): never {
+  walk.issue = issue;
+  throw STOP;
+}
+
+function copyValue(value: unknown, walk: ValueWalk, depth: number): unknown {
+  if (++walk.size > walk.limits.maxLength) stop(walk, { path: '$', kind: 'too_large', limit: walk.limits.maxLength });
+  switch (typeof value) {
+    case 'string':
+      if ((walk.size += value.length) > walk.limits.maxLength) stop(walk, { path: '$', kind: 'too_large', limit: walk.limits.maxLength });
+      return value;
+    case 'boolean':
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) stop(walk, { path: formatJsonPath(walk.keys), kind: 'not_finite', received: String(value) });
+      return value;
+    case 'object':
+      if (value === null) return null;
+      break;
+    default:
+      stop(walk, { path: formatJsonPath(walk.keys), kind: 'not_json', received: describeValue(value) });
+  }
+  const path = () => formatJsonPath(walk.keys);
+  if (walk.ancestors.includes(value)) stop(walk, { path: path(), kind: 'not_json', received: 'a cycle (it contains itself)' });
+  if (depth > walk.limits.maxDepth) stop(walk, { path: path(), kind: 'too_deep', maxDepth: walk.limits.maxDepth });
+  walk.ancestors.push(value);
+  let copy: unknown;
+  if (Array.isArray(value)) {
+    const items: unknown[] = [];
+    for (let i = 0; i < value.length; i++) {
+      walk.keys.push(i);
+      items.push(copyValue(value[i], walk, depth + 1));
+      walk.keys.pop();
+    }
+    copy = items;
+  } else {
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) stop(walk, { path: path(), kind: 'not_json', received: describeValue(value) });
+    const out: Record<string, unknown> = {};
+    const underConstructor = walk.keys[walk.keys.length - 1] === 'constructor';
+    for (const key of Object.keys(value)) {
+      if (FORBIDDEN_KEYS.has(key) || (underConstructor && key === 'prototype')) stop(walk, { path: path(), kind: 'forbidden_key', key });
+      walk.keys.push(key);
+      const child: unknown = (value as Record<string, unknown>)[key];
+      if (child !== undefined) {
+        walk.size += key.length;
+        out[key] = copyValue(child, walk, depth + 1);
+      }
+      walk.keys.pop();
+    }
+    copy = out;
+  }
+  walk.ancestors.pop();
+  return copy;
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'bigint') return 'a bigint';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'symbol') return 'a symbol';
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) {
+      const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+      return typeof name === 'string' && name !== '' ? `an instance of ${name}` : 'an object that is not plain data';
+    }
+  }
+  const type = jsonType(value);
+  return type === 'null' ? 'null' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function refuse(issue: ArgumentIssue): ParseResult {
+  return { ok: false, error: { code: 'invalid_arguments', issues: [issue] } };
 }

@@ -1,22 +1,45 @@
 import type { RegisteredTool } from '@toolwright/registry';
-import type { ToolCallContext, ToolProgress } from '@toolwright/tool';
+import { runWithToolContext, type OutputBudget, type ToolCallContext, type ToolProgress } from '@toolwright/tool';
+import type { PipelineStep } from '../call-state.js';
 import type { EventBus } from '../events.js';
+import type { CallContext } from '../executor-options.js';
 import type { ToolCall } from '../tool-call.js';
-import type { CallContext, ToolExecutor } from '../tool-executor.js';
 import { runWithTimeout, type LazySignal, type RunOutcome } from './run-with-timeout.js';
 
+/** What running a tool needs: where events go, how often a heartbeat, the longest any call may take, the output budget. */
+export interface RunServices {
+  events: EventBus;
+  heartbeatMs: number;
+  maxTimeoutMs: number | undefined;
+  outputBudget: OutputBudget;
+}
+
+/** Step: runs the tool (`runTool`); a timeout, a cancellation or the tool's own failure ends the call. */
+export function runToolStep(services: RunServices): PipelineStep {
+  return {
+    stage: 'run',
+    run: (state) => runTool(services, state.call, state.tool, state.args, state.context),
+    settle(state, value) {
+      const run = value as RunOutcome<unknown>;
+      if (!run.ok) return state.audit.fail(run.error, state.proof);
+      state.output = run.value;
+      return undefined;
+    },
+  };
+}
+
 /**
- * Step 7–8: runs the tool under the shorter of its own limit and the caller's, inside its tool context
- * (`getToolContext()`), with heartbeat and progress events while listeners are attached.
+ * Runs the tool under the shorter of its own limit and the caller's, inside its tool context
+ * (`getToolContext()`, with the output budget), with heartbeat and progress events while listeners are attached.
  */
-export function runTool(executor: ToolExecutor, call: ToolCall, tool: RegisteredTool, args: Record<string, unknown>, context: CallContext): Promise<RunOutcome<unknown>> {
-  const timeoutMs = Math.min(limit(tool.declaration.metadata.timeoutMs), limit(context.timeoutMs), limit(executor.options.maxTimeoutMs));
-  const events = executor.events;
-  const start = (lazy: LazySignal) => executor.runInContext(new RunningCall(call, lazy, events, context), () => tool.invoke(args));
+export function runTool(services: RunServices, call: ToolCall, tool: RegisteredTool, args: Record<string, unknown>, context: CallContext): Promise<RunOutcome<unknown>> {
+  const timeoutMs = Math.min(limit(tool.declaration.metadata.timeoutMs), limit(context.timeoutMs), limit(services.maxTimeoutMs));
+  const { events } = services;
+  const start = (lazy: LazySignal) => runWithToolContext(new RunningCall(call, lazy, events, context, services.outputBudget), () => tool.invoke(args));
   if (!events.active) return runWithTimeout(start, timeoutMs, context.signal);
   const startedAt = performance.now();
   events.emit({ type: 'tool_call_start', callId: call.id, tool: call.name, state: 'running' });
-  const heartbeat = setInterval(() => events.emit({ type: 'tool_call_heartbeat', callId: call.id, tool: call.name, elapsedMs: Math.round(performance.now() - startedAt) }), executor.options.heartbeatMs);
+  const heartbeat = setInterval(() => events.emit({ type: 'tool_call_heartbeat', callId: call.id, tool: call.name, elapsedMs: Math.round(performance.now() - startedAt) }), services.heartbeatMs);
   const running = runWithTimeout(start, timeoutMs, context.signal);
   void running.finally(() => clearInterval(heartbeat));
   return running;
@@ -41,13 +64,15 @@ class RunningCall implements ToolCallContext {
   taskId?: string;
   actorId?: string;
   workspace?: string;
+  readonly outputBudget: OutputBudget;
   readonly #lazy: LazySignal;
   readonly #events: EventBus;
   #reporter: ((update: ToolProgress) => void) | undefined;
 
-  constructor(call: ToolCall, lazy: LazySignal, events: EventBus, context: CallContext) {
+  constructor(call: ToolCall, lazy: LazySignal, events: EventBus, context: CallContext, outputBudget: OutputBudget) {
     this.callId = call.id;
     this.toolName = call.name;
+    this.outputBudget = outputBudget;
     if (context.sessionId !== undefined) this.sessionId = context.sessionId;
     if (context.taskId !== undefined) this.taskId = context.taskId;
     if (context.actorId !== undefined) this.actorId = context.actorId;

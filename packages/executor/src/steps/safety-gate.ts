@@ -1,15 +1,9 @@
 import type { ToolDeclaration } from '@toolwright/schema';
+import type { ApprovalMemory } from '../approval-memory.js';
 import type { PipelineStage, ToolError } from '../tool-error.js';
 import type { ApprovalAnswer, ApprovalHandler, ApprovalRequest, PathResolver, PolicyPort, PolicyVerdict, RiskAssessment } from '../ports.js';
 import { decideGate } from './gate-decision.js';
 import { describeThrown } from './describe-thrown.js';
-
-/** Remembers `always` answers for the session and answers matching calls without asking again. */
-export interface ApprovalMemory {
-  /** `resolvePath`: how the tool host resolves the call's path arguments, for approvals scoped to a path pattern. */
-  lookup(request: ApprovalRequest, resolvePath?: PathResolver): boolean;
-  remember(request: ApprovalRequest, answer: Extract<ApprovalAnswer, { kind: 'always' }>): void;
-}
 
 export interface GateInput {
   callId: string;
@@ -21,15 +15,19 @@ export interface GateInput {
   resolvePath?: PathResolver | undefined;
   /** The call's risk, assessed only when the policy does not deny it. */
   risk: () => RiskAssessment;
-  /** Extra reason to ask (e.g. a doom loop), whatever policy and risk say. */
+  /** Extra reason to ask (e.g. a doom loop), whatever policy and risk say; no remembered answer covers it. */
   forceAsk: string | undefined;
-  approve: ApprovalHandler | undefined;
   memory: ApprovalMemory;
   /** An out-of-band approval verified for exactly this call; consulted only when the call needs approval. */
   preApproved: (() => boolean) | undefined;
   /** The stage the gate is in, kept current so a throwing policy, risk hook or approver is reported as such. */
-  progress: { stage: PipelineStage };
+  progress: { stage: PipelineStage } | undefined;
 }
+
+/** The gate's judgement before anyone is asked, and why (`GateDecision.why`). */
+export type GateJudgement =
+  | { outcome: GateOutcome; why: string }
+  | { ask: ApprovalRequest; verdict?: PolicyVerdict; why: string };
 
 type GateError = Extract<ToolError, { code: 'policy_denied' | 'approval_denied' | 'approval_required' | 'protected_path_unapproved' | 'internal_error' }>;
 
@@ -38,36 +36,52 @@ export type GateOutcome =
   | { ok: false; verdict?: PolicyVerdict; error: GateError; approval?: 'reject' | 'unavailable' | 'unconfirmed' | 'invalid' };
 
 /**
- * Steps 4–5 of the pipeline. The policy decides first (a denied call never bothers anyone), then
- * `decideGate` — the decision `explainDecision` shows — says whether the call runs, or must be approved.
- * Approval comes from an out-of-band token, a remembered `always`, or the approval callback; a call
- * touching a protected path is never answered from memory, and the callback's approval counts for it only
- * with `confirmProtected`. Without a callback a call that needs approval is refused, never run.
+ * What the gate decides before anyone is asked — the one judgement `passSafetyGate` and `previewGate`
+ * share: an outcome, or `ask` with the request a person would answer. The policy decides first (a
+ * denied call never bothers anyone), then `decideGate` — the decision `explainDecision` shows — says
+ * whether the call runs or must be approved; a call that must be approved is covered by an
+ * out-of-band token, or by a remembered `always` (never for a protected path, nor a forced ask).
  */
-export function passSafetyGate(input: GateInput): GateOutcome | Promise<GateOutcome> {
+export function judgeGate(input: GateInput): GateJudgement {
   const { progress } = input;
-  progress.stage = 'policy';
+  if (progress) progress.stage = 'policy';
   const verdict = input.policy?.decide({ tool: input.declaration.name, args: input.args, declaration: input.declaration, ...(input.resolvePath ? { resolvePath: input.resolvePath } : {}) });
   if (verdict !== undefined) checkVerdict(verdict);
-  if (verdict?.effect !== 'deny') progress.stage = 'risk';
+  if (progress && verdict?.effect !== 'deny') progress.stage = 'risk';
   const gate = decideGate({ verdict, risk: verdict?.effect === 'deny' ? SAFE : input.risk(), forceAsk: input.forceAsk });
   if (gate.decision === 'allow' && !verdict) return RUN_UNASKED; // the common case, without allocating
   const withVerdict = verdict ? { verdict } : {};
-  if (gate.decision === 'deny') return { ok: false, ...withVerdict, error: gate.error };
-  if (gate.decision === 'allow') return gate.by === 'policy-rule' ? { ok: true, ...withVerdict, approval: 'policy' } : { ok: true, ...withVerdict };
-  progress.stage = 'approval';
-  if (input.preApproved?.()) return { ok: true, ...withVerdict, approval: 'token' };
+  const { why } = gate;
+  if (gate.decision === 'deny') return { outcome: { ok: false, ...withVerdict, error: gate.error }, why };
+  if (gate.decision === 'allow') return { outcome: gate.by === 'policy-rule' ? { ok: true, ...withVerdict, approval: 'policy' } : { ok: true, ...withVerdict }, why };
+  if (progress) progress.stage = 'approval';
+  if (input.preApproved?.()) return { outcome: { ok: true, ...withVerdict, approval: 'token' }, why };
   const protectedPaths = [...gate.protectedPaths];
   const request: ApprovalRequest = {
     callId: input.callId, tool: input.declaration.name, args: input.args, argsHash: input.argsHash,
     reason: gate.reason, declaration: input.declaration, ...(protectedPaths.length > 0 ? { protectedPaths } : {}),
   };
-  if (!input.forceAsk && protectedPaths.length === 0 && input.memory.lookup(request, input.resolvePath)) return { ok: true, ...withVerdict, approval: 'remembered' };
-  if (!input.approve) {
-    return { ok: false, ...withVerdict, error: protectedPaths.length > 0 ? { code: 'protected_path_unapproved', paths: protectedPaths, approval: 'none' } : { code: 'approval_required', reason: request.reason } };
+  if (!input.forceAsk && protectedPaths.length === 0 && input.memory.lookup(request, input.resolvePath)) {
+    return { outcome: { ok: true, ...withVerdict, approval: 'remembered' }, why: 'approved earlier in this session' };
+  }
+  return { ask: request, ...withVerdict, why };
+}
+
+/**
+ * The safety gate of the pipeline: `judgeGate`, then, for a call that must be approved, the approval
+ * callback; its approval counts for a protected path only with `confirmProtected`. Without a callback
+ * a call that needs approval is refused, never run.
+ */
+export function passSafetyGate(input: GateInput, approve: ApprovalHandler | undefined): GateOutcome | Promise<GateOutcome> {
+  const judged = judgeGate(input);
+  if ('outcome' in judged) return judged.outcome;
+  const { ask: request, verdict } = judged;
+  const withVerdict = verdict ? { verdict } : {};
+  if (!approve) {
+    return { ok: false, ...withVerdict, error: request.protectedPaths ? { code: 'protected_path_unapproved', paths: [...request.protectedPaths], approval: 'none' } : { code: 'approval_required', reason: request.reason } };
   }
   // A handler that answers without a promise is taken at its word, then judged like any other answer.
-  return Promise.resolve(input.approve(request)).then((answer: unknown) => judgeAnswer(input, request, verdict, answer));
+  return Promise.resolve(approve(request)).then((answer: unknown) => judgeAnswer(input, request, verdict, answer));
 }
 
 /** A policy port's answer must be a verdict: anything else is the policy's failure, never an allow. */
@@ -77,7 +91,7 @@ export function checkVerdict(verdict: PolicyVerdict): void {
 }
 
 const SAFE: RiskAssessment = { level: 'safe', reason: 'not assessed: the policy denies the call' };
-const RUN_UNASKED: GateOutcome = Object.freeze({ ok: true });
+const RUN_UNASKED: GateJudgement = Object.freeze({ outcome: Object.freeze({ ok: true }), why: 'it is safe to run unasked' });
 
 /** What an approver's answer means for this call; anything but a well-formed approval refuses it. */
 function judgeAnswer(input: GateInput, request: ApprovalRequest, verdict: PolicyVerdict | undefined, answer: unknown): GateOutcome {

@@ -2,7 +2,8 @@ import { Ajv2020, _, type ErrorObject, type ValidateFunction } from 'ajv/dist/20
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from '@toolwright/schema';
 import type { ArgumentIssue } from '../tool-error.js';
-import { describeJsonPath, formatJsonPath } from './json-path.js';
+import { formatJsonPath } from './json-path.js';
+import { jsonType } from './json-type.js';
 import { SAFE_INTEGER_KEYWORD, withSafeIntegers } from './safe-integer-schema.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -34,19 +35,19 @@ export class SchemaValidator {
       this.cache.set(schema, validate);
     }
     if (validate(value)) return [];
-    return describeErrors(validate.errors ?? []);
+    return describeErrors(validate.errors ?? [], value);
   }
 }
 
-/** Turns AJV errors into one issue per problem, worded for a model to act on. */
-export function describeErrors(errors: readonly ErrorObject[]): ArgumentIssue[] {
+/** Turns AJV errors into one issue per problem, as data (`describeIssue` words them). */
+export function describeErrors(errors: readonly ErrorObject[], value?: unknown): ArgumentIssue[] {
   const issues: ArgumentIssue[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
-    // anyOf reports every branch's failure first; the summary line is enough for the model.
+    // anyOf reports every branch's failure first; the summary is enough for the model.
     if (errors.some((other) => other !== error && other.keyword === 'anyOf' && error.schemaPath.startsWith(other.schemaPath.replace(/\/anyOf$/, '/anyOf/')))) continue;
-    const issue = describe(error);
-    const key = `${issue.path}|${issue.message}`;
+    const issue = describe(error, value);
+    const key = `${issue.path}|${issue.kind}|${error.keyword}`;
     if (!seen.has(key)) {
       seen.add(key);
       issues.push(issue);
@@ -55,36 +56,41 @@ export function describeErrors(errors: readonly ErrorObject[]): ArgumentIssue[] 
   return issues;
 }
 
-function describe(error: ErrorObject): ArgumentIssue {
+function describe(error: ErrorObject, value: unknown): ArgumentIssue {
   const path = toPath(error.instancePath);
-  const where = describeJsonPath(path);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
-    case 'required': {
-      const field = String(params.missingProperty);
-      const full = path === '$' ? field : `${path.slice(2)}.${field}`;
-      return { path: `${path}.${field}`, message: `missing required field '${full}'` };
-    }
-    case 'additionalProperties': {
-      const field = String(params.additionalProperty);
-      const full = path === '$' ? field : `${path.slice(2)}.${field}`;
-      return { path: `${path}.${field}`, message: `unexpected field '${full}' (not in the tool's parameters)` };
-    }
+    case 'required':
+      return { path: childPath(path, String(params.missingProperty)), kind: 'missing' };
+    case 'additionalProperties':
+      return { path: childPath(path, String(params.additionalProperty)), kind: 'unexpected' };
     case 'type':
-      return { path, message: `${where} must be ${article(String(params.type))}` };
+      return { path, kind: 'type', expected: String(params.type).split(','), received: jsonType(valueAt(value, error.instancePath)) };
     case 'enum':
-      return { path, message: `${where} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+      return { path, kind: 'enum', allowed: [...(params.allowedValues as unknown[])] };
     case 'const':
-      return { path, message: `${where} must be ${JSON.stringify(params.allowedValue)}` };
+      return { path, kind: 'const', expected: params.allowedValue };
     case 'anyOf':
-      return { path, message: `${where} does not match any of the allowed shapes` };
+    case 'oneOf':
+      return { path, kind: 'no_match' };
     default:
-      return { path, message: `${where} ${error.message ?? 'is invalid'}` };
+      return { path, kind: 'constraint', keyword: error.keyword, params: { ...params }, detail: error.message ?? 'is invalid' };
   }
 }
 
-function article(type: string): string {
-  return type.split(',').map((t) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`)).join(' or ');
+/** The value at a JSON pointer (`/options/items/0`), read only on the error path. */
+function valueAt(value: unknown, pointer: string): unknown {
+  if (!pointer) return value;
+  let current = value;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    current = typeof current === 'object' && current !== null ? (current as Record<string, unknown>)[key] : undefined;
+  }
+  return current;
+}
+
+function childPath(path: string, field: string): string {
+  return path === '$' ? formatJsonPath([field]) : `${path}${formatJsonPath([field]).slice(1)}`;
 }
 
 /** `/options/items/0` → `$.options.items[0]`. */

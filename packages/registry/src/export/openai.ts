@@ -19,7 +19,7 @@ export interface OpenAIResponsesTool {
 export interface OpenAIExportOptions {
   /**
    * Strict mode (structured outputs): the schema is lowered to the strict dialect; decode the
-   * model's arguments with `decodeOpenAIStrictArguments` (the executor's `argumentDialect`).
+   * model's arguments with `decodeOpenAIStrictArguments` (as the executor's `decodeArguments` hook).
    */
   strict?: boolean;
 }

@@ -1,3 +1,5 @@
+import type { PipelineStep } from '../call-state.js';
+
 /** Detects a model repeating the same call with the same result (opencode's "doom loop"). */
 export class DoomLoopGuard {
   private readonly history = new Map<string, { key: string; outputHash: string | undefined }[]>();
@@ -24,4 +26,35 @@ export class DoomLoopGuard {
     if (entries.length > this.threshold) entries.splice(0, entries.length - this.threshold);
     this.history.set(session, entries);
   }
+}
+
+/** The executor's doom-loop settings: its guard, how many repeats count, and what a loop gets. */
+export interface DoomLoopSettings {
+  guard: DoomLoopGuard;
+  threshold: number;
+  action: 'ask' | 'deny';
+}
+
+/** Step: a call that would repeat a loop is refused (`deny`) or must be approved by a person (`ask`). */
+export function doomLoopCheckStep({ guard, threshold, action }: DoomLoopSettings): PipelineStep {
+  return {
+    stage: 'doom_loop',
+    run(state) {
+      if (!guard.isLooping(state.context.sessionId ?? 'default', state.call.name, state.argsHash)) return undefined;
+      if (action === 'deny') return state.audit.rejectAfterRequest({ code: 'doom_loop', repeats: threshold });
+      state.forceAsk = `the same call returned the same result ${threshold} times in a row`;
+      return undefined;
+    },
+  };
+}
+
+/** Step: remembers this call and its output's hash, for the next check. */
+export function doomLoopRecordStep({ guard }: DoomLoopSettings): PipelineStep {
+  return {
+    stage: 'output',
+    run(state) {
+      guard.record(state.context.sessionId ?? 'default', state.call.name, state.argsHash, state.normalised.hash);
+      return undefined;
+    },
+  };
 }

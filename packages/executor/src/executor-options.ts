@@ -1,0 +1,92 @@
+import type { ToolRegistry } from '@toolwright/registry';
+import type { ToolDeclaration } from '@toolwright/schema';
+import type { ApprovalMemory } from './approval-memory.js';
+import type { ToolHooks } from './hooks.js';
+import type { ApprovalHandler, AuditSink, PathResolver, PolicyPort, RiskAssessment, RiskLevel, RiskMode, RiskReport } from './ports.js';
+import type { ParseLimits } from './steps/parse-arguments.js';
+import type { ArgumentRepairs } from './steps/repair-arguments.js';
+import type { ToolCall } from './tool-call.js';
+
+/**
+ * A per-call risk hook: may mark a call risky by its arguments (it can never make an enforced call
+ * safe), and report the protected paths it touches (`{ level: 'risky', protectedPaths: ['.git/config'] }`),
+ * which no blanket approval covers.
+ */
+export type RiskLevelFn = (args: Record<string, unknown>, context: CallContext) => RiskLevel | RiskReport;
+
+/**
+ * A provider dialect's argument decoding, run once after parsing and before validation: e.g. tools
+ * exported with `toOpenAIChatTools(..., { strict: true })` receive nulls for omitted optionals and
+ * maps as entry lists, which `(args, d) => decodeOpenAIStrictArguments(d.parameters, args)` undoes.
+ */
+export type ArgumentDecoder = (args: Record<string, unknown>, declaration: ToolDeclaration) => Record<string, unknown>;
+
+export interface ExecutorOptions {
+  registry: ToolRegistry;
+  /** Where audit records go (default: an in-memory sink — pass a file-backed AuditLog in production). */
+  audit?: AuditSink;
+  policy?: PolicyPort;
+  riskMode?: RiskMode;
+  /** Assesses a call's risk; the default applies the tier and the risk mode (see `defaultRiskAssessment`). */
+  assessRisk?: (input: { declaration: ToolDeclaration; args: Record<string, unknown>; mode: RiskMode; riskLevel?: RiskLevelFn; context: CallContext }) => RiskAssessment;
+  riskLevel?: Record<string, RiskLevelFn>;
+  /**
+   * Per tool, how its host resolves path arguments (core tools: `coreToolsPathResolvers`, through the
+   * workspace): policy path rules, in the gate, `previewGate` and `explainCall` alike, match the paths
+   * so resolved as well as spelled, so `private:/.env` or `/abs/ws/.env` cannot dodge `file_read(.env)`.
+   */
+  pathResolvers?: Record<string, PathResolver>;
+  approve?: ApprovalHandler;
+  approvals?: ApprovalMemory;
+  /** Capabilities granted to callers of this executor (default `['*']`: everything). */
+  capabilities?: readonly string[];
+  checkCapabilities?: (required: readonly string[], granted: readonly string[]) => { allowed: boolean; missing: string[] };
+  /**
+   * Most characters (UTF-16 code units) of model-facing text a call returns uncut (default 16,384);
+   * tools read it as `getToolContext().outputBudget`. Longer text keeps its head and tail and says
+   * exactly what was cut (see `truncateOutput`).
+   */
+  maxOutputChars?: number;
+  /** @deprecated the same limit under its former name (it always counted characters for ASCII text); use `maxOutputChars`. */
+  maxOutputBytes?: number;
+  parseLimits?: Partial<ParseLimits>;
+  /** Upper bound on any call's duration, whatever the tool declares. */
+  maxTimeoutMs?: number;
+  hooks?: readonly ToolHooks[];
+  /** Stop a tool repeated with the same arguments and the same result this many times (default 3); `false` disables. */
+  doomLoop?: { threshold?: number; action?: 'ask' | 'deny' } | false;
+  /** Interval of `tool_call_heartbeat` events while a call runs (default 1000 ms). */
+  heartbeatMs?: number;
+  /** The dialect's argument decoding for every call (see `ArgumentDecoder`); default none: arguments as declared. */
+  decodeArguments?: ArgumentDecoder;
+  /**
+   * Repairs of arguments models commonly get wrong (off by default; `true` turns all on, or pick them; see
+   * `ArgumentRepairs`). Each repaired call's `ToolCallRequested` record lists the repairs and keeps the
+   * arguments as sent (`originalArguments`).
+   */
+  repairArguments?: boolean | ArgumentRepairs;
+  /** Full outputs kept for retrieval after truncation (default 256; 0 keeps none). */
+  keepFullOutputs?: number;
+}
+
+/** Who is calling and how: carried into the tool's context and the audit log. */
+export interface CallContext {
+  sessionId?: string;
+  taskId?: string;
+  actorId?: string;
+  workspace?: string;
+  /** Cancels the call (or a whole batch). */
+  signal?: AbortSignal;
+  /** The caller's own limit; the shorter of it and the tool's applies. */
+  timeoutMs?: number;
+  /** Capabilities of this caller, overriding the executor's default grant. */
+  capabilities?: readonly string[];
+  /** Approval granted out of band and already verified for exactly this call. */
+  preApproved?: (call: ToolCall, argsHash: string) => boolean;
+}
+
+export interface BatchOptions {
+  concurrency?: number;
+  /** True once the user interrupted (steering): calls not yet started are skipped. */
+  interrupted?: () => boolean;
+}

@@ -1,0 +1,22 @@
+import type { ToolRegistry } from '@toolwright/registry';
+import type { ApprovalMemory } from './approval-memory.js';
+import type { EventBus } from './events.js';
+import type { ExecutorOptions } from './executor-options.js';
+import type { FullOutputStore } from './full-output-store.js';
+import type { AuditSink } from './ports.js';
+import type { DoomLoopSettings } from './steps/doom-loop.js';
+import type { ParseLimits } from './steps/parse-arguments.js';
+import type { SchemaValidator } from './steps/schema-validator.js';
+
+/** What the pipeline's steps are built from: the executor's options and the services it owns. */
+export interface PipelineServices {
+  options: ExecutorOptions & { maxOutputChars: number; heartbeatMs: number };
+  registry: ToolRegistry;
+  audit: AuditSink;
+  events: EventBus;
+  validator: SchemaValidator;
+  parseLimits: ParseLimits;
+  approvals: ApprovalMemory;
+  fullOutputs: FullOutputStore;
+  doomLoop: DoomLoopSettings | undefined;
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// Import circles inside each package's src/ (tests included), found with the TypeScript parser. A
+// circle through `import type` counts too: a reader following it goes round in the same circle.
+// Package-to-package imports are a DAG already (check-boundaries.mjs); this follows relative ones.
+// Usage: node tools/scripts/check-import-cycles.mjs [dir ...]   (default: packages/*/src)
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const ts = createRequire(import.meta.url)('typescript');
+const root = path.resolve(import.meta.dirname, '../..');
+
+const dirs = process.argv.length > 2
+  ? process.argv.slice(2).map((d) => path.resolve(d))
+  : fs.readdirSync(path.join(root, 'packages')).map((p) => path.join(root, 'packages', p, 'src')).filter((d) => fs.existsSync(d));
+
+const files = dirs.flatMap((dir) => [...walk(dir)]);
+const known = new Set(files);
+const graph = new Map(files.map((file) => [file, importsOf(file)]));
+const cycles = stronglyConnected(graph).filter((group) => group.length > 1 || graph.get(group[0]).includes(group[0]));
+
+if (cycles.length > 0) {
+  console.error(`check-import-cycles: ${cycles.length} import circle${cycles.length > 1 ? 's' : ''}:`);
+  for (const group of cycles) {
+    console.error(`- ${describeCycle(group).map((f) => path.relative(root, f)).join(' -> ')}`);
+    if (group.length > 2) console.error(`  (${group.length} files import each other round: ${group.map((f) => path.relative(root, f)).join(', ')})`);
+  }
+  process.exit(1);
+}
+console.log(`check-import-cycles: no import circle in ${files.length} files`);
+
+function* walk(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules' && entry.name !== 'dist') yield* walk(full);
+    } else if (/\.(c|m)?tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) yield full;
+  }
+}
+
+/** Relative imports, re-exports, `import type`, `import('...')` types and dynamic imports of a file, resolved to files. */
+function importsOf(file) {
+  const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
+  const specifiers = [];
+  const visit = (node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      specifiers.push(node.moduleSpecifier.text);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      specifiers.push(node.argument.literal.text);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+      specifiers.push(node.arguments[0].text);
+    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+      specifiers.push(node.moduleReference.expression.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return [...new Set(specifiers.filter((s) => s.startsWith('.')).map((s) => resolve(path.dirname(file), s)).filter(Boolean))];
+}
+
+function resolve(from, specifier) {
+  const base = path.resolve(from, specifier);
+  const stem = base.replace(/\.(c|m)?js$/, '');
+  const candidates = [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, `${stem}.cts`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')];
+  return candidates.find((c) => known.has(c) || (fs.existsSync(c) && fs.statSync(c).isFile() && /\.(c|m)?tsx?$/.test(c)));
+}
+
+/** Tarjan's algorithm, iterative (deep import chains must not overflow the stack). */
+function stronglyConnected(edges) {
+  let counter = 0;
+  const index = new Map();
+  const low = new Map();
+  const onStack = new Set();
+  const stack = [];
+  const groups = [];
+  for (const start of edges.keys()) {
+    if (index.has(start)) continue;
+    const work = [[start, 0]];
+    index.set(start, counter);
+    low.set(start, counter++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const frame = work.at(-1);
+      const [node, next] = frame;
+      const targets = edges.get(node) ?? [];
+      if (next < targets.length) {
+        frame[1]++;
+        const target = targets[next];
+        if (!edges.has(target)) continue;
+        if (!index.has(target)) {
+          index.set(target, counter);
+          low.set(target, counter++);
+          stack.push(target);
+          onStack.add(target);
+          work.push([target, 0]);
+        } else if (onStack.has(target)) low.set(node, Math.min(low.get(node), index.get(target)));
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work.at(-1)[0];
+        low.set(parent, Math.min(low.get(parent), low.get(node)));
+      }
+      if (low.get(node) === index.get(node)) {
+        const group = [];
+        let member;
+        do {
+          member = stack.pop();
+          onStack.delete(member);
+          group.push(member);
+        } while (member !== node);
+        groups.push(group.sort());
+      }
+    }
+  }
+  return groups;
+}
+
+/** One concrete circle through a strongly connected group, from its first file back to it (breadth-first: the shortest). */
+function describeCycle(group) {
+  const members = new Set(group);
+  const start = group[0];
+  const previous = new Map();
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.shift();
+    for (const target of graph.get(node)) {
+      if (!members.has(target)) continue;
+      if (target === start) {
+        const pathBack = [node];
+        while (pathBack[0] !== start) pathBack.unshift(previous.get(pathBack[0]));
+        return [...pathBack, start];
+      }
+      if (!previous.has(target)) {
+        previous.set(target, node);
+        queue.push(target);
+      }
+    }
+  }
+  return [...group, start];
+}
