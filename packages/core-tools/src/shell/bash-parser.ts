@@ -1,3 +1,4 @@
+import type * as TreeSitter from 'web-tree-sitter';
 import type { Language, Node, Parser } from 'web-tree-sitter';
 
 let loading: Promise<Parser> | undefined;
@@ -10,7 +11,7 @@ export function loadBashParser(): Promise<Parser> {
   loading ??= (async () => {
     // web-tree-sitter ships ESM types for a CommonJS build; load the CommonJS build, on first use.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const treeSitter = require('web-tree-sitter') as typeof import('web-tree-sitter');
+    const treeSitter = require('web-tree-sitter') as typeof TreeSitter;
     await treeSitter.Parser.init();
     const language: Language = await treeSitter.Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
     const parser = new treeSitter.Parser();
