@@ -17,7 +17,7 @@ export type RegistryChange = { type: 'added' | 'removed'; name: string };
 
 type AnyFunction = (...args: unknown[]) => unknown;
 /** Any function, whatever its parameters: what `register` accepts. */
-type ToolFunction = (...args: never[]) => unknown;
+type Callable = (...args: never[]) => unknown;
 
 /**
  * The tools available to an executor, by wire name. Tools come from their generated declarations:
@@ -28,7 +28,7 @@ export class ToolRegistry {
   private readonly listeners = new Set<(change: RegistryChange) => void>();
 
   /** Registers a function that carries a declaration (from the transformer or a generated module). */
-  register(fn: ToolFunction): RegisteredTool {
+  register(fn: Callable): RegisteredTool {
     const declaration = requireDeclaration(fn, fn.name || 'anonymous function');
     return this.add(fromFunction(declaration, fn as AnyFunction));
   }
@@ -37,7 +37,7 @@ export class ToolRegistry {
   registerModule(moduleExports: Record<string, unknown>): RegisteredTool[] {
     const added: RegisteredTool[] = [];
     for (const value of Object.values(moduleExports)) {
-      if (typeof value === 'function' && getToolDeclaration(value)) added.push(this.register(value as ToolFunction));
+      if (typeof value === 'function' && getToolDeclaration(value)) added.push(this.register(value as Callable));
     }
     return added;
   }
