@@ -10,7 +10,7 @@ let loading: Promise<Parser> | undefined;
 export function loadBashParser(): Promise<Parser> {
   loading ??= (async () => {
     // web-tree-sitter ships ESM types for a CommonJS build; load the CommonJS build, on first use.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the CommonJS build, on first use (see above)
     const treeSitter = require('web-tree-sitter') as typeof TreeSitter;
     await treeSitter.Parser.init();
     const language: Language = await treeSitter.Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));

@@ -20,12 +20,13 @@ type ParseHTML = (html: string) => { document: HtmlDocument };
 // Loaded on first use: the DOM, readability and turndown cost ~0.4 s to load, and most sessions never fetch a page.
 let libraries: { Readability: typeof ReadabilityClass; parseHTML: ParseHTML; TurndownService: typeof TurndownServiceClass } | undefined;
 function load() {
-  /* eslint-disable @typescript-eslint/no-require-imports */
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded synchronously on first use, not when the module loads */
   libraries ??= {
     Readability: (require('@mozilla/readability') as { Readability: typeof ReadabilityClass }).Readability,
     parseHTML: (require('linkedom') as { parseHTML: ParseHTML }).parseHTML,
     TurndownService: require('turndown') as typeof TurndownServiceClass,
   };
+  /* eslint-enable @typescript-eslint/no-require-imports */
   return libraries;
 }
 
