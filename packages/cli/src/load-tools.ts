@@ -1,4 +1,4 @@
-import { SessionToolkit, ToolRegistry } from '@toolwright/registry';
+import { type SessionToolkit, ToolRegistry } from '@toolwright/registry';
 import { getToolDeclaration } from '@toolwright/schema';
 import { compileProject, requireCompiled } from './compile-project.js';
 import { loadProject } from './load-project.js';
@@ -40,7 +40,7 @@ export function loadProjectTools(projectPath: string, registry = new ToolRegistr
   return { registry, toolkits, skipped, sessionToolkits };
 }
 
-function hasToolMethods(value: Function): boolean {
+function hasToolMethods(value: object): boolean {
   const proto = (value as { prototype?: object }).prototype;
   if (!proto) return false;
   return Object.getOwnPropertyNames(proto).some((key) => key !== 'constructor' && getToolDeclaration(Object.getOwnPropertyDescriptor(proto, key)?.value));

@@ -29,6 +29,16 @@ describe(fromFunction, () => {
     expect(Object.hasOwn(received[0]![0] as object, 'timeout')).toBe(false);
   });
 
+  it('turns a synchronous throw into a rejection with the thrown value itself, also when it is no Error', async () => {
+    const error = new RangeError('bad');
+    const throwsError = fromFunction(declare([]), () => { throw error; });
+    const invoked = throwsError.invoke({});
+    expect(invoked).toBeInstanceOf(Promise);
+    await expect(invoked).rejects.toBe(error);
+    const thrown = { code: 'odd' };
+    await expect(fromFunction(declare([]), () => { throw thrown; }).invoke({})).rejects.toBe(thrown);
+  });
+
   it('gives a flattened tool an empty object when no argument is sent, so its defaults apply', async () => {
     const tool = fromFunction(declare(['limit'], 'object'), async ({ limit = 10 }: { limit?: number }) => limit);
     await expect(tool.invoke({})).resolves.toBe(10);

@@ -65,11 +65,8 @@ export function fromFunction(declaration: ToolDeclaration, fn: AnyFunction, self
     invoke: (args) => {
       const values = asObject ? [argumentObject(args, order)] : new Array<unknown>(order.length);
       if (!asObject) for (let i = 0; i < order.length; i++) values[i] = args[order[i]!];
-      try {
-        return Promise.resolve(fn.apply(self, values));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+      // A synchronous throw becomes a rejection with the same value, as from an async function.
+      return new Promise((resolve) => resolve(fn.apply(self, values)));
     },
   };
 }

@@ -1,11 +1,8 @@
-import { getToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
+import { getToolDeclaration, TOOL_OPTIONS, type ToolDeclaration } from '@toolwright/schema';
 import { RegistryError } from './registry-error.js';
 
-/** The mark `tool()` and `@tool()` leave on a function, with or without a generated declaration. */
-export const TOOL_OPTIONS = Symbol.for('toolwright.options');
-
 /** The function's declaration, or a registry error saying why it has none. */
-export function requireDeclaration(fn: Function, label: string): ToolDeclaration {
+export function requireDeclaration(fn: object, label: string): ToolDeclaration {
   const declaration = getToolDeclaration(fn);
   if (declaration) return declaration;
   if (TOOL_OPTIONS in fn) {

@@ -27,7 +27,7 @@ export class SessionToolkit<T extends object = object> {
   constructor(readonly toolkit: new () => T, options: SessionToolkitOptions<T> = {}) {
     this.create = options.create ?? (() => new toolkit());
     this.sessionOf = options.sessionOf ?? (() => getToolContext()?.sessionId);
-    this.tools = toolkitMethods(toolkit.prototype, toolkit.name).map(({ key, declaration }) => ({
+    this.tools = toolkitMethods(toolkit.prototype as object, toolkit.name).map(({ key, declaration }) => ({
       declaration,
       invoke: async (args) => {
         const instance = this.instanceFor(this.sessionOf());

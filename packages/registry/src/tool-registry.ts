@@ -16,6 +16,8 @@ export interface ToolFilter {
 export type RegistryChange = { type: 'added' | 'removed'; name: string };
 
 type AnyFunction = (...args: unknown[]) => unknown;
+/** Any function, whatever its parameters: what `register` accepts. */
+type Callable = (...args: never[]) => unknown;
 
 /**
  * The tools available to an executor, by wire name. Tools come from their generated declarations:
@@ -26,7 +28,7 @@ export class ToolRegistry {
   private readonly listeners = new Set<(change: RegistryChange) => void>();
 
   /** Registers a function that carries a declaration (from the transformer or a generated module). */
-  register(fn: Function): RegisteredTool {
+  register(fn: Callable): RegisteredTool {
     const declaration = requireDeclaration(fn, fn.name || 'anonymous function');
     return this.add(fromFunction(declaration, fn as AnyFunction));
   }
@@ -35,14 +37,14 @@ export class ToolRegistry {
   registerModule(moduleExports: Record<string, unknown>): RegisteredTool[] {
     const added: RegisteredTool[] = [];
     for (const value of Object.values(moduleExports)) {
-      if (typeof value === 'function' && getToolDeclaration(value)) added.push(this.register(value));
+      if (typeof value === 'function' && getToolDeclaration(value)) added.push(this.register(value as Callable));
     }
     return added;
   }
 
   /** Registers the `@tool()` methods of a toolkit instance, bound to it (its whole prototype chain). */
   registerToolkit(instance: object): RegisteredTool[] {
-    const methods = toolkitMethods(Object.getPrototypeOf(instance), instance.constructor.name);
+    const methods = toolkitMethods(Object.getPrototypeOf(instance) as object, instance.constructor.name);
     if (methods.length === 0) throw noToolMethods(instance.constructor.name);
     return methods.map(({ method, declaration }) => this.add(fromFunction(declaration, method, instance)));
   }

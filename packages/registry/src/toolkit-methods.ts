@@ -1,5 +1,5 @@
-import { getToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
-import { requireDeclaration, TOOL_OPTIONS } from './require-declaration.js';
+import { getToolDeclaration, TOOL_OPTIONS, type ToolDeclaration } from '@toolwright/schema';
+import { requireDeclaration } from './require-declaration.js';
 
 type AnyFunction = (...args: unknown[]) => unknown;
 
@@ -16,7 +16,7 @@ export interface ToolkitMethod {
 export function toolkitMethods(prototype: object, className: string): ToolkitMethod[] {
   const found: ToolkitMethod[] = [];
   const seen = new Set<string>();
-  for (let proto: object | null = prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (let proto: object | null = prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
     for (const key of Object.getOwnPropertyNames(proto)) {
       if (key === 'constructor' || seen.has(key)) continue;
       const method: unknown = Object.getOwnPropertyDescriptor(proto, key)?.value;

@@ -7,6 +7,12 @@ import type { ToolDeclaration } from './tool-declaration.js';
  */
 export const TOOL_DECLARATION = Symbol.for('toolwright.declaration');
 
+/**
+ * The mark `tool()` and `@tool()` leave on a function (its options), with or without a generated
+ * declaration: a registry tells a tool compiled without the transformer from a function that is no tool.
+ */
+export const TOOL_OPTIONS = Symbol.for('toolwright.options');
+
 /** Reads the declaration the transformer (or a generated `tools.gen.ts`) attached to a function. */
 export function getToolDeclaration(fn: unknown): ToolDeclaration | undefined {
   if (typeof fn !== 'function') return undefined;
@@ -15,7 +21,7 @@ export function getToolDeclaration(fn: unknown): ToolDeclaration | undefined {
 }
 
 /** Attaches a declaration to a function (non-enumerable, non-writable) and returns the function. */
-export function attachToolDeclaration<F extends Function>(fn: F, declaration: ToolDeclaration): F {
+export function attachToolDeclaration<F extends (...args: never[]) => unknown>(fn: F, declaration: ToolDeclaration): F {
   Object.defineProperty(fn, TOOL_DECLARATION, { value: declaration, enumerable: false, configurable: true, writable: false });
   return fn;
 }

@@ -24,4 +24,4 @@ export type { Integer } from './integer.js';
 export { WIRE_NAME_PATTERN, toSnakeCase } from './wire-name.js';
 export { parseDuration, parseSize } from './units.js';
 export { SEMVER_PATTERN } from './semver.js';
-export { TOOL_DECLARATION, getToolDeclaration, attachToolDeclaration } from './declaration-store.js';
+export { TOOL_DECLARATION, TOOL_OPTIONS, getToolDeclaration, attachToolDeclaration } from './declaration-store.js';

@@ -33,8 +33,8 @@ export function exposeToolMetadata(reflect: MetadataReflect, target: object, key
  * The object in `instance`'s prototype chain (or `instance` itself, for a class) that owns `method`
  * under `key`: a subclass that overrides the method without `@tool()` must not inherit its metadata.
  */
-export function ownerOf(instance: object, key: string | symbol, method: Function): object | undefined {
-  for (let owner: object | null = instance; owner; owner = Object.getPrototypeOf(owner)) {
+export function ownerOf(instance: object, key: string | symbol, method: unknown): object | undefined {
+  for (let owner: object | null = instance; owner; owner = Object.getPrototypeOf(owner) as object | null) {
     if (Object.getOwnPropertyDescriptor(owner, key)?.value === method) return owner;
   }
   return undefined;

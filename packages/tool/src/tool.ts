@@ -1,20 +1,18 @@
-import { attachToolDeclaration, type ToolDeclaration, type ToolOptions } from '@toolwright/schema';
+import { attachToolDeclaration, TOOL_OPTIONS, type ToolDeclaration, type ToolOptions } from '@toolwright/schema';
 import { exposeToolMetadata, metadataReflect, ownerOf } from './tool-metadata.js';
-import type { ToolSignatureCheck } from './type-checks.js';
-
-/** Marks a function (or method) as a tool even when no declaration was generated for it. */
-export const TOOL_OPTIONS = Symbol.for('toolwright.options');
+import type { AnyFunction, ToolSignatureCheck } from './type-checks.js';
 
 /**
  * The method decorator produced by `@tool()`: a standard (TC39) decorator, and a legacy one for
  * projects compiled with `experimentalDecorators` (NestJS, TypeORM and other metadata-driven frameworks).
  */
 export interface ToolMethodDecorator {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the constraint ClassMethodDecoratorContext puts on its method type
   <This, F extends (this: This, ...args: any[]) => Promise<unknown>>(
     method: F & ToolSignatureCheck<(...args: Parameters<F>) => ReturnType<F>>,
     context: ClassMethodDecoratorContext<This, F>,
   ): void;
-  <F extends (...args: any[]) => Promise<unknown>>(
+  <F extends (...args: never[]) => Promise<unknown>>(
     target: object,
     propertyKey: string | symbol,
     descriptor: TypedPropertyDescriptor<F & ToolSignatureCheck<(...args: Parameters<F>) => ReturnType<F>>>,
@@ -41,13 +39,13 @@ export interface ToolSignatureError<Problem> {
  * and JSDoc at build time and attaches its declaration; the function itself is returned unchanged.
  * @example export const readFile = tool(async function readFile(path: string, limit?: number) { ... });
  */
-export function tool<F extends Function>(fn: F, options?: ToolOptions): CheckedTool<F>;
+export function tool<F extends AnyFunction>(fn: F, options?: ToolOptions): CheckedTool<F>;
 /**
  * Declares a class method as a tool (the toolkit form): registering an instance binds its methods.
  * @example class Files { @tool({ tier: 'read-only' }) async readFile(path: string) { ... } }
  */
 export function tool(options?: ToolOptions): ToolMethodDecorator;
-export function tool(first?: Function | ToolOptions, second?: ToolOptions | ToolDeclaration, third?: ToolDeclaration): unknown {
+export function tool(first?: AnyFunction | ToolOptions, second?: ToolOptions | ToolDeclaration, third?: ToolDeclaration): unknown {
   if (typeof first === 'function') {
     markTool(first, second, third);
     return first;
@@ -58,7 +56,7 @@ export function tool(first?: Function | ToolOptions, second?: ToolOptions | Tool
     if (typeof context === 'string' || typeof context === 'symbol') {
       decorateLegacy(method as object, context, descriptor, options, declaration);
     } else {
-      decorateStandard(method as Function, context as DecoratorContext | undefined, options, declaration);
+      decorateStandard(method as AnyFunction, context as DecoratorContext | undefined, options, declaration);
     }
   };
 }
@@ -68,7 +66,7 @@ export function tool(first?: Function | ToolOptions, second?: ToolOptions | Tool
  * declaration is defined on the method's owner as the first instance (or the class, for a static
  * method) is initialised.
  */
-function decorateStandard(method: Function, context: DecoratorContext | undefined, options: ToolOptions | undefined, declaration: ToolDeclaration | undefined): void {
+function decorateStandard(method: AnyFunction, context: DecoratorContext | undefined, options: ToolOptions | undefined, declaration: ToolDeclaration | undefined): void {
   if (context?.kind !== 'method') {
     throw new TypeError(`@tool() decorates class methods only; '${String(context?.name)}' is a ${context?.kind ?? 'non-method'}.`);
   }
@@ -85,7 +83,7 @@ function decorateStandard(method: Function, context: DecoratorContext | undefine
 /** An `experimentalDecorators` method decorator: `(prototype or class, name, descriptor)`. */
 function decorateLegacy(target: object, key: string | symbol, descriptor: PropertyDescriptor | undefined, options: ToolOptions | undefined, declaration: ToolDeclaration | undefined): void {
   const method: unknown = descriptor?.value;
-  if (typeof method !== 'function') {
+  if (!isFunction(method)) {
     const kind = descriptor === undefined ? 'field' : descriptor.get || descriptor.set ? 'accessor' : 'non-method';
     throw new TypeError(`@tool() decorates class methods only; '${String(key)}' is a ${kind}.`);
   }
@@ -94,9 +92,13 @@ function decorateLegacy(target: object, key: string | symbol, descriptor: Proper
   if (reflect && declaration) exposeToolMetadata(reflect, target, key, declaration);
 }
 
-function markTool(fn: Function, options: ToolOptions | undefined, declaration: ToolDeclaration | undefined): void {
+function markTool(fn: AnyFunction, options: ToolOptions | undefined, declaration: ToolDeclaration | undefined): void {
   Object.defineProperty(fn, TOOL_OPTIONS, { value: options ?? {}, enumerable: false, configurable: true });
   if (declaration) attachToolDeclaration(fn, declaration);
+}
+
+function isFunction(value: unknown): value is AnyFunction {
+  return typeof value === 'function';
 }
 
 /** Whether a function was marked with `tool()` or `@tool()`, with or without a generated declaration. */

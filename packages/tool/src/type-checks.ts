@@ -1,5 +1,6 @@
 /** Types whose values have no JSON form: a tool can neither receive nor return them. */
 export type NoJsonForm =
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- matched against, never called: every callable, also values typed `Function`
   | Function
   | symbol
   | bigint
@@ -10,8 +11,6 @@ export type NoJsonForm =
   | WeakMap<object, unknown>
   | WeakSet<object>
   | Promise<unknown>;
-
-type Step = [unknown, ...unknown[]];
 
 /**
  * `true` when every value of `T` has a JSON form, `false` (or `boolean`) when some do not.
@@ -34,12 +33,15 @@ export type JsonCompatible<T, Depth extends unknown[] = []> = Depth['length'] ex
             : false;
 
 /** Any function Toolwright can turn into a tool at the type level: async (returns a Promise), no `this`. */
-export type ToolFunction = (this: void, ...args: any[]) => Promise<unknown>;
+export type ToolFunction = (this: void, ...args: never[]) => Promise<unknown>;
+
+/** Any function: the constraint of `tool()`'s argument, which it only checks, never calls. */
+export type AnyFunction = (...args: never[]) => unknown;
 
 /**
  * The problems TypeScript can see in a tool signature, each spelled as a readable type error.
- * `tool()` constrains its argument only by `Function`: a constraint with a call signature would
- * contextually type the parameters (`limit = 100` would become `any`), so the checks live here.
+ * `tool()` constrains its argument only by `AnyFunction`: a constraint with typed parameters (`any[]`)
+ * would contextually type them (`limit = 100` would become `any`), so the checks live here.
  */
 export type ToolSignatureCheck<F> = F extends (this: infer This, ...args: infer _) => infer R
   ? unknown extends This

@@ -12,7 +12,7 @@ export const buildCommand = defineCommand({
     preloadTypeScript();
     const { build } = await import('./build.js');
     const pretty = values['no-pretty'] ? false : values.pretty;
-    const result = build({ project: values.project, ...(pretty !== undefined ? { pretty } : {}) }, io.err);
+    const result = build({ project: values.project, ...(pretty !== undefined ? { pretty } : {}) }, (text) => io.err(text));
     return result.errorCount > 0 ? 1 : 0;
   },
 });

@@ -4,7 +4,7 @@ import type { ConfigFlags } from '../config/cli-settings.js';
 export function configFlags(values: Record<string, unknown>): ConfigFlags & { project?: string } {
   const flags: ConfigFlags & { project?: string } = {};
   for (const key of ['config', 'workspace', 'policy', 'audit', 'project'] as const) {
-    if (typeof values[key] === 'string') flags[key] = values[key] as string;
+    if (typeof values[key] === 'string') flags[key] = values[key];
   }
   return flags;
 }

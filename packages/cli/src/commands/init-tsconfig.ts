@@ -32,7 +32,7 @@ export function addToolwrightPlugins(text: string, fileName: string, inherited: 
   if (options !== undefined && !ts.isObjectLiteralExpression(options.initializer)) throw new CliError(`${fileName}: "compilerOptions" must be an object.`, 1);
   const plugins = options && property(options.initializer as ts.ObjectLiteralExpression, 'plugins');
   if (plugins !== undefined && !ts.isArrayLiteralExpression(plugins.initializer)) throw new CliError(`${fileName}: "compilerOptions.plugins" must be an array.`, 1);
-  const present = plugins ? (parsed.config.compilerOptions.plugins as unknown[]).filter(isEntry) : inherited;
+  const present = plugins ? (parsed.config as { compilerOptions: { plugins: unknown[] } }).compilerOptions.plugins.filter(isEntry) : inherited;
   const missing = TOOLWRIGHT_PLUGINS.filter((entry) => !present.some((p) => samePlugin(p, entry)));
   if (missing.length === 0) return { text: undefined, added: [] };
   const added = missing.map((entry) => String(entry.transform ?? entry.name));
@@ -61,7 +61,7 @@ export function addToolwrightPlugins(text: string, fileName: string, inherited: 
 
 /** The `plugins` a tsconfig inherits through `extends` (and has itself), as TypeScript resolves them. */
 export function effectivePlugins(configPath: string): PluginEntry[] {
-  const read = ts.readConfigFile(configPath, ts.sys.readFile);
+  const read = ts.readConfigFile(configPath, (file) => ts.sys.readFile(file));
   if (read.error) return [];
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(configPath), undefined, configPath);
   return ((parsed.options as { plugins?: unknown[] }).plugins ?? []).filter(isEntry);

@@ -105,7 +105,7 @@ function packageJsonStep(plan: ReturnType<typeof planPackageJson>, isNew: boolea
 /** An existing tsconfig may not compile src/tools.ts (`include` elsewhere, or `files`). */
 function compiledFilesNote(dir: string): string[] {
   const configPath = path.join(dir, 'tsconfig.json');
-  const read = ts.readConfigFile(configPath, ts.sys.readFile);
+  const read = ts.readConfigFile(configPath, (file) => ts.sys.readFile(file));
   if (read.error) return [];
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dir, undefined, configPath);
   const tools = path.join(dir, EXAMPLE_TOOLS_FILE);

@@ -38,6 +38,17 @@ describe(runRegexJob, () => {
     expect(await runRegexJob({ mode: 'lines', source: 'x', flags: 'gm', texts: ['a\nx'] })).toEqual([[2]]);
   });
 
+  it('rejects with the abort reason when it is an Error, and with a cancelled CoreToolError otherwise', async () => {
+    const reason = new Error('stopped by the host');
+    await expect(runRegexJob({ mode: 'lines', source: 'x', flags: 'gm', texts: ['x'] }, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    const job = { mode: 'lines', source: 'x', flags: 'gm', texts: ['x'] } as const;
+    await expect(runRegexJob(job, { signal: AbortSignal.abort('a string') })).rejects.toMatchObject({ code: 'cancelled', message: 'The search was cancelled.' });
+    const controller = new AbortController();
+    const running = runRegexJob({ mode: 'lines', source: '^(a+)+$', flags: 'gm', texts: [`${'a'.repeat(40)}!`] }, { signal: controller.signal });
+    setTimeout(() => controller.abort(42), 50);
+    await expect(running).rejects.toMatchObject({ code: 'cancelled' });
+  });
+
   it('runs concurrent jobs independently', async () => {
     const slow = runRegexJob({ mode: 'lines', source: '^(a+)+$', flags: 'gm', texts: [`${'a'.repeat(40)}!`] }, { budgetMs: 400 });
     expect(await runRegexJob({ mode: 'lines', source: 'b', flags: 'gm', texts: ['a\nb'] })).toEqual([[2]]);

@@ -137,6 +137,7 @@ export function runRegexJob(job: RegexJob, options: RegexJobOptions = {}): Promi
   });
 }
 
-function abortError(signal: AbortSignal): unknown {
-  return signal.reason ?? new CoreToolError('cancelled', 'The search was cancelled.');
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new CoreToolError('cancelled', 'The search was cancelled.');
 }

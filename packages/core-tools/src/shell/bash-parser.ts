@@ -1,3 +1,4 @@
+import type * as TreeSitter from 'web-tree-sitter';
 import type { Language, Node, Parser } from 'web-tree-sitter';
 
 let loading: Promise<Parser> | undefined;
@@ -9,8 +10,8 @@ let loading: Promise<Parser> | undefined;
 export function loadBashParser(): Promise<Parser> {
   loading ??= (async () => {
     // web-tree-sitter ships ESM types for a CommonJS build; load the CommonJS build, on first use.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const treeSitter = require('web-tree-sitter') as typeof import('web-tree-sitter');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the CommonJS build, on first use (see above)
+    const treeSitter = require('web-tree-sitter') as typeof TreeSitter;
     await treeSitter.Parser.init();
     const language: Language = await treeSitter.Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
     const parser = new treeSitter.Parser();

@@ -52,6 +52,8 @@ const lines = fc.array(fc.constantFrom('a', ' a', 'a  ', 'b', 'ab', 'foo bar', '
 
 describe(exactMatches, () => {
   it('finds what an indexOf scan finds, also when it runs Knuth–Morris–Pratt (property)', () => {
+    // No `u` flag, on purpose: the class holds the two halves of 😀 separately, so the text also has lone surrogates.
+    // eslint-disable-next-line no-misleading-character-class -- the halves are wanted one by one (see above)
     const text = fc.stringMatching(/^[ab\u00e9\ud83d\ude00]{0,40}$/);
     fc.assert(fc.property(text, text, (haystack, needle) => {
       const expected = exactMatches(haystack, needle);

@@ -29,6 +29,10 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ web: { results: [{ title: 'Brave hit', url: 'https://brave.com', description: 'found' }] } }));
     }
+    if (url.pathname === '/odd/search') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ results: [{ title: { text: 'nested' }, url: 'https://example.com/3', content: 42 }, { title: null, url: ['https://x'] }] }));
+    }
     if (url.pathname === '/garbage/search') { res.writeHead(200); return res.end('<html>'); }
     res.writeHead(500);
     res.end();
@@ -50,6 +54,14 @@ describe('web_search', () => {
       { title: 'Second', url: 'https://example.com/2', snippet: 'two' },
     ] });
     expect(seen.at(-1)?.url).toBe('/searx/search?q=node+fs&format=json');
+  });
+
+  it('reads a provider field that is neither a string nor a number as empty text, never as [object Object]', async () => {
+    const results = await searxngProvider({ endpoint: `${base}/odd` }).search('q', { limit: 5, signal: new AbortController().signal });
+    expect(results).toEqual([
+      { title: '', url: 'https://example.com/3', snippet: '42' },
+      { title: '', url: '', snippet: '' },
+    ]);
   });
 
   it('renders a numbered list, and leaves out what does not fit the output budget, saying so', async () => {

@@ -1,16 +1,32 @@
 import type { Readability as ReadabilityClass } from '@mozilla/readability';
-import type { parseHTML as ParseHTML } from 'linkedom';
 import type TurndownServiceClass from 'turndown';
 
+/**
+ * The part of linkedom's DOM used here. linkedom types `parseHTML` with the DOM lib's `Window`, which
+ * this project does not load (it runs on Node), so its own types do not resolve.
+ */
+interface HtmlElement {
+  readonly textContent: string | null;
+  readonly innerHTML: string;
+  remove(): void;
+}
+interface HtmlDocument {
+  querySelector(selector: string): HtmlElement | null;
+  querySelectorAll(selector: string): Iterable<HtmlElement>;
+  toString(): string;
+}
+type ParseHTML = (html: string) => { document: HtmlDocument };
+
 // Loaded on first use: the DOM, readability and turndown cost ~0.4 s to load, and most sessions never fetch a page.
-let libraries: { Readability: typeof ReadabilityClass; parseHTML: typeof ParseHTML; TurndownService: typeof TurndownServiceClass } | undefined;
+let libraries: { Readability: typeof ReadabilityClass; parseHTML: ParseHTML; TurndownService: typeof TurndownServiceClass } | undefined;
 function load() {
-  /* eslint-disable @typescript-eslint/no-require-imports */
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded synchronously on first use, not when the module loads */
   libraries ??= {
     Readability: (require('@mozilla/readability') as { Readability: typeof ReadabilityClass }).Readability,
-    parseHTML: (require('linkedom') as { parseHTML: typeof ParseHTML }).parseHTML,
+    parseHTML: (require('linkedom') as { parseHTML: ParseHTML }).parseHTML,
     TurndownService: require('turndown') as typeof TurndownServiceClass,
   };
+  /* eslint-enable @typescript-eslint/no-require-imports */
   return libraries;
 }
 
@@ -29,7 +45,7 @@ export function htmlToMarkdown(html: string): ConvertedPage {
   const { Readability, parseHTML, TurndownService } = load();
   const { document } = parseHTML(html);
   for (const node of document.querySelectorAll('script, style, noscript, template, iframe, object, embed')) node.remove();
-  let article: { title?: string | null; content?: string | null } | null = null;
+  let article: { title?: string | null; content?: string | null } | null;
   try {
     // Readability mutates the document it is given; give it a copy.
     article = new Readability(parseHTML(document.toString()).document, { charThreshold: 200 }).parse();

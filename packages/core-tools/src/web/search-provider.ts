@@ -73,7 +73,12 @@ async function getJson(url: URL, headers: Record<string, string>, signal: AbortS
 }
 
 function hit(title: unknown, url: unknown, snippet: unknown): SearchResult {
-  return { title: stripTags(String(title ?? '')), url: String(url ?? ''), snippet: stripTags(String(snippet ?? '')) };
+  return { title: stripTags(text(title)), url: text(url), snippet: stripTags(text(snippet)) };
+}
+
+/** A field of a provider's result as text: a string or number as it is; anything else (absent, null, an object) as empty. */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }
 
 function stripTags(text: string): string {

@@ -54,7 +54,7 @@ async function settle(call: () => unknown): Promise<void> {
   try {
     result = await call();
   } catch (error) {
-    if (!(error instanceof WorkspaceError)) throw new Error(`not a WorkspaceError: ${(error as Error)?.stack ?? String(error)}`);
+    if (!(error instanceof WorkspaceError)) throw new Error(`not a WorkspaceError: ${(error as Error)?.stack ?? String(error)}`, { cause: error });
     return;
   }
   const text = JSON.stringify(result) ?? '';
@@ -72,7 +72,7 @@ describe('a path changed during the call', () => {
           : policy.resolve(input, how === 'resolve' ? {} : how === 'mustExist' ? { mustExist: true } : { kind: how });
         expect(isWithin(root, resolved.absolute)).toBe(true);
       } catch (error) {
-        if (!(error instanceof WorkspaceError)) throw new Error(`not a WorkspaceError: ${(error as Error)?.stack ?? String(error)}`);
+        if (!(error instanceof WorkspaceError)) throw new Error(`not a WorkspaceError: ${(error as Error)?.stack ?? String(error)}`, { cause: error });
       }
     }), { numRuns: 3_000 });
   });

@@ -31,7 +31,7 @@ function deleteThroughDescriptor(resolved: ResolvedPath, recursive: boolean): De
     const name = path.basename(resolved.absolute);
     const stat = lstatOrUndefined(at(parent, name));
     if (!stat) throw notFound(shown);
-    if (!stat.isDirectory()) return unlinkEntry(parent, name, checkDeletable(stat, shown), shown);
+    if (!stat.isDirectory()) return unlinkEntry(parent, name, checkDeletable(stat, shown));
     const dir = openDirectory(at(parent, name), resolved.absolute, shown);
     if (dir === undefined) throw changed(shown, 'it disappeared');
     try {
@@ -53,7 +53,7 @@ function removeContents(dir: number, where: string, shown: string): void {
     const stat = lstatOrUndefined(at(dir, name));
     if (!stat) continue;
     if (!stat.isDirectory()) {
-      unlinkEntry(dir, name, stat, shown);
+      unlinkEntry(dir, name, stat);
       continue;
     }
     const child = openDirectory(at(dir, name), path.join(where, name), shown);
@@ -67,7 +67,7 @@ function removeContents(dir: number, where: string, shown: string): void {
   }
 }
 
-function unlinkEntry(dir: number, name: string, stat: fs.Stats, shown: string): DeletedKind {
+function unlinkEntry(dir: number, name: string, stat: fs.Stats): DeletedKind {
   try {
     fs.unlinkSync(at(dir, name));
   } catch (error) {

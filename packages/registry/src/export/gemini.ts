@@ -87,7 +87,7 @@ export function lowerForGemini<T = GeminiTypeName>(schema: ParametersSchema, opt
     if (node.enum) {
       const values = node.enum.filter((v) => v !== null);
       if (values.length < node.enum.length) nullable = true;
-      if (values.every((v) => typeof v === 'string')) { out.enum = values as string[]; typeNames = ['string']; out.format = 'enum'; }
+      if (values.every((v) => typeof v === 'string')) { out.enum = values; typeNames = ['string']; out.format = 'enum'; }
       else { notes.push(`one of ${values.map((v) => JSON.stringify(v)).join(', ')}`); if (typeNames.length === 0) typeNames = [...new Set(values.map(jsonType))]; }
     }
     if (node.anyOf) {
