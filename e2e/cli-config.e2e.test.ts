@@ -78,8 +78,10 @@ describe('toolwright.config.json', () => {
     fs.writeFileSync(path.join(dir, 'toolwright.config.json'), JSON.stringify({ risk: 'autorun_none', maxOutputBytes: 300 }));
     expect(report(toolwright(write, dir).stdout).error.code).toBe('approval_required');
     const read = report(toolwright(['call', 'file_read', '--args', '{"path":"big.txt"}', '--audit', 'none'], dir).stdout);
-    expect(read).toMatchObject({ status: 'completed', truncated: true });
-    expect(read.content.length).toBeLessThan(1000);
+    // file_read fits its page to the budget and says where to read on, so the executor cuts nothing.
+    expect(read).toMatchObject({ status: 'completed', truncated: false });
+    expect(read.content.length).toBeLessThanOrEqual(300);
+    expect(read.content).toMatch(/\[lines 1–\d+ of 5000; read on with offset \d+\]$/);
   });
 
   it('selects the listed tools and reports a bad key with the file, its JSON path and the nearest key', () => {

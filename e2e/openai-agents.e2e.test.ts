@@ -53,7 +53,7 @@ describe('OpenAI Agents Runner through the executor', () => {
     expect(fileRead.parameters?.required).toEqual(['path', 'offset', 'limit']);
     expect(sentOutputs(model.requests[1]!)).toContain("'path' must be a string");
     expect(sentOutputs(model.requests[1]!)).toContain("'limit' must be an integer");
-    expect(sentOutputs(model.requests[2]!)).toContain('1\\\\talpha');
+    expect(sentOutputs(model.requests[2]!)).toContain('1\\talpha');
     expect(sentOutputs(model.requests[3]!)).toContain('the notes are kept');
     expect(sentOutputs(model.requests[4]!)).toContain('notes.txt');
     const terminal = audit.records.filter((r) => /ToolCall(Completed|Rejected|Failed)/.test(r.type)).map((r) => `${r.callId}:${r.type}`);

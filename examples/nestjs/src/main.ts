@@ -16,8 +16,8 @@ const calls = [
 ];
 const results = [];
 for (const call of calls) {
-  const { status, content, error } = await executor.executeToolCall(call);
-  results.push({ call: call.name, status, content, ...(error ? { code: error.code } : {}) });
+  const result = await executor.executeToolCall(call);
+  results.push({ call: call.name, status: result.status, content: result.content, ...(result.status === 'error' ? { code: result.error.code } : {}) });
 }
 console.log(JSON.stringify({
   discovered: app.get(ToolDiscovery).discovered,

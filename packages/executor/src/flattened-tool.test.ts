@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ToolDeclaration } from '@toolwright/schema';
 import { ToolRegistry } from '@toolwright/registry';
-import { MemoryAuditSink, ToolExecutor } from './tool-executor.js';
+import { MemoryAuditSink } from './memory-audit-sink.js';
+import { ToolExecutor } from './tool-executor.js';
 import { defineTool } from './test-support/declare-tool.js';
 
 /** The declaration the transformer generates for a flattened firecrawl-style `scrape(options: ScrapeOptions)`. */

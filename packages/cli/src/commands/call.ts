@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import readline from 'node:readline/promises';
 import type { ApprovalAnswer, ApprovalHandler, ApprovalRequest, ExecutorOptions, ToolCallResult } from '@toolwright/executor';
 import { ToolExecutor } from '@toolwright/executor';
@@ -95,12 +94,4 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') throw new CliError('--args - read nothing from standard input; pipe the JSON arguments in.', 2);
   return text;
-}
-
-export function readJsonFile(file: string): unknown {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new CliError(`Cannot read ${file}: ${(error as Error).message}`, 2);
-  }
 }
