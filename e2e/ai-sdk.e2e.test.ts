@@ -40,7 +40,10 @@ describe('AI SDK generateText through the executor', () => {
     expect(result.steps).toHaveLength(5);
     const prompts = model.doGenerateCalls.map((c) => toolOutputsIn(c.prompt));
     expect(prompts[1]).toContain("missing required field 'path'");
-    expect(prompts[2]).toContain('1\\talpha');
+    // The model reads file_read's rendering (numbered lines as text); the host keeps the structured output.
+    expect(prompts[2]).toContain('"output":{"type":"text","value":"1\\talpha');
+    expect(prompts[2]).not.toContain('startLine');
+    expect(result.steps[1]!.toolResults[0]!.output).toMatchObject({ content: expect.stringContaining('1\talpha'), startLine: 1 });
     expect(prompts[1]).toContain('"value":"Tool execution failed: the arguments have 2 problems');
     expect(prompts[3]).toContain('the notes are kept');
     expect(prompts[4]).toContain('beta');

@@ -1,4 +1,4 @@
-import { jsonSchema, tool, type ToolSet } from 'ai';
+import { jsonSchema, tool, type JSONValue, type ToolSet } from 'ai';
 import type { CallContext, ToolCallResult, ToolExecutor } from '@toolwright/executor';
 import type { ToolFilter } from '@toolwright/registry';
 
@@ -30,10 +30,13 @@ export class ToolCallFailedError extends Error {
  * timeout with the SDK's abort signal, truncation). A failed call throws `ToolCallFailedError`, which
  * the SDK hands to the model as the tool error — the executor's correction text. Approvals use the
  * SDK's flow: `needsApproval` is the executor's gate preview, and a call the user approved there runs
- * pre-approved (a policy denial still stands).
+ * pre-approved (a policy denial still stands). The host (UI, `onStepFinish`) gets the tool's
+ * structured output; the model reads the executor's text for it (`toModelOutput`): the tool's own
+ * rendering (numbered lines, an exit code and output blocks), within the output budget.
  */
 export function toAISdkTools(executor: ToolExecutor, options: AISdkToolsOptions = {}): ToolSet {
   const tools: ToolSet = {};
+  const modelTexts = new ModelTexts();
   for (const declaration of executor.registry.list(options.filter)) {
     const name = declaration.name;
     tools[name] = tool({
@@ -49,7 +52,13 @@ export function toAISdkTools(executor: ToolExecutor, options: AISdkToolsOptions 
         });
         options.onResult?.(result);
         if (result.status !== 'completed') throw new ToolCallFailedError(result);
-        return result.truncated ? result.content : result.output;
+        modelTexts.set(toolCallId, result.content);
+        return result.output;
+      },
+      toModelOutput: ({ toolCallId, output }) => {
+        const text = modelTexts.take(toolCallId);
+        // A result this tool set did not produce (a conversation restored from storage) goes as its JSON.
+        return text !== undefined ? { type: 'text', value: text } : { type: 'json', value: (output ?? null) as JSONValue };
       },
     });
   }
@@ -58,4 +67,25 @@ export function toAISdkTools(executor: ToolExecutor, options: AISdkToolsOptions 
 
 function asArgs(input: unknown): Record<string, unknown> {
   return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : { value: input };
+}
+
+/**
+ * The model-facing text of each completed call, from `execute` until the SDK asks for it in
+ * `toModelOutput`. Bounded, so texts the SDK never asks for (an aborted run) cannot pile up.
+ */
+class ModelTexts {
+  static readonly LIMIT = 1024;
+  readonly #texts = new Map<string, string>();
+
+  set(callId: string, text: string): void {
+    this.#texts.delete(callId);
+    this.#texts.set(callId, text);
+    if (this.#texts.size > ModelTexts.LIMIT) this.#texts.delete(this.#texts.keys().next().value!);
+  }
+
+  take(callId: string): string | undefined {
+    const text = this.#texts.get(callId);
+    this.#texts.delete(callId);
+    return text;
+  }
 }
