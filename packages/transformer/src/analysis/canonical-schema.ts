@@ -1,5 +1,6 @@
 import { JSON_SCHEMA_KEYWORD_ORDER, type JsonSchema } from '@toolwright/schema';
 
+const KEYWORD_RANK = new Map<string, number>(JSON_SCHEMA_KEYWORD_ORDER.map((key, index) => [key, index]));
 const SCHEMA_MAPS = new Set(['properties', '$defs']);
 const SCHEMA_LISTS = new Set(['anyOf', 'prefixItems']);
 const SCHEMA_VALUES = new Set(['items', 'additionalProperties']);
@@ -30,7 +31,9 @@ function deepFreeze<T>(value: T): T {
 function rewrite(schema: JsonSchema): JsonSchema {
   const result: Record<string, unknown> = {};
   const input = schema as Record<string, unknown>;
-  const keys = [...JSON_SCHEMA_KEYWORD_ORDER.filter((key) => key in input), ...Object.keys(input).filter((key) => !JSON_SCHEMA_KEYWORD_ORDER.includes(key as keyof JsonSchema)).sort()];
+  const own = Object.keys(input);
+  const known = own.filter((key) => KEYWORD_RANK.has(key)).sort((a, b) => KEYWORD_RANK.get(a)! - KEYWORD_RANK.get(b)!);
+  const keys = known.length === own.length ? known : [...known, ...own.filter((key) => !KEYWORD_RANK.has(key)).sort()];
   for (const key of keys) {
     const value = input[key];
     if (value === undefined) continue;

@@ -27,8 +27,15 @@ export function findTools(sourceFile: ts.SourceFile, services: { checker: ts.Typ
     return symbol !== undefined && exported.has(symbol);
   };
 
+  // A callee is `tool` by name (`tool(...)`, `ns.tool(...)`) or an import alias of it (`import { tool as t }`):
+  // only those names are worth resolving.
+  const names = importedNames(sourceFile);
+  const mayBeTool = (expression: ts.Expression): boolean => {
+    const target = ts.isPropertyAccessExpression(expression) ? expression.name : expression;
+    return ts.isIdentifier(target) && (target.text === 'tool' || names.has(target.text));
+  };
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && !ts.isDecorator(node.parent) && callee.isToolCallee(node.expression)) {
+    if (ts.isCallExpression(node) && !ts.isDecorator(node.parent) && mayBeTool(node.expression) && callee.isToolCallee(node.expression)) {
       const candidate = wrapperCandidate(node, checker, reporter, isExported);
       if (candidate) candidates.push(candidate);
     } else if (ts.isMethodDeclaration(node)) {
@@ -149,6 +156,26 @@ function jsDocCandidate(fn: ts.FunctionDeclaration, reporter: Reporter, isExport
     return undefined;
   }
   return { form: 'jsdoc', fn, docHost: fn, functionName: fn.name.text, nameNode: fn.name, exportName: isDefault ? 'default' : fn.name.text, site: fn };
+}
+
+/** The local names bound by the file's imports (`import`, `import x = `), in `declare module` blocks too. */
+function importedNames(sourceFile: ts.SourceFile): Set<string> {
+  const names = new Set<string>();
+  const visit = (statement: ts.Statement): void => {
+    if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause;
+      if (clause?.name) names.add(clause.name.text);
+      const bindings = clause?.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) names.add(bindings.name.text);
+      if (bindings && ts.isNamedImports(bindings)) for (const element of bindings.elements) names.add(element.name.text);
+    } else if (ts.isImportEqualsDeclaration(statement)) {
+      names.add(statement.name.text);
+    } else if (ts.isModuleDeclaration(statement) && statement.body && ts.isModuleBlock(statement.body)) {
+      statement.body.statements.forEach(visit);
+    }
+  };
+  sourceFile.statements.forEach(visit);
+  return names;
 }
 
 function exportedSymbols(sourceFile: ts.SourceFile, checker: ts.TypeChecker): Set<ts.Symbol> {

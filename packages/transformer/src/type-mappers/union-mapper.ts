@@ -1,6 +1,6 @@
 import ts from 'typescript';
 import type { JsonSchema, JsonSchemaTypeName, JsonValue } from '@toolwright/schema';
-import { jsonTypeOf, literalValue } from './literal-mapper.js';
+import { booleanLiteralValue, jsonTypeOf, literalValue } from './literal-mapper.js';
 import type { MapContext, TypeMapper, TypePosition } from './type-mapper.js';
 import { hasDocs, namedTypeDocs, resolveSyntax, unionMemberNodes } from './type-syntax.js';
 
@@ -129,7 +129,7 @@ function sourceOrder(union: ts.UnionType, ctx: MapContext): ts.Type[] {
   const texts = new Map<ts.Type, string>();
   const text = (t: ts.Type): string => {
     let known = texts.get(t);
-    if (known === undefined) texts.set(t, (known = ctx.checker.typeToString(t)));
+    if (known === undefined) texts.set(t, (known = t.flags & ts.TypeFlags.BooleanLiteral ? String(booleanLiteralValue(t, ctx.checker)) : ctx.checker.typeToString(t)));
     return known;
   };
   return [...variants.sort((a, b) => {
