@@ -52,7 +52,7 @@ export class DefinitionRegistry {
     return { $ref: `#/$defs/${name}` };
   }
 
-  /** A point in this registry's history, for `definitionsSince`. */
+  /** A point in this registry's history, for `usedSince`. */
   mark(): RegistryMark {
     return { visited: this.visited.length, referenced: this.referenced.length, defined: this.defined.length, recursive: this.recursive.size };
   }
@@ -88,7 +88,7 @@ export class DefinitionRegistry {
     const taken = new Set<string>();
     for (const { type, name } of shared.definitions) {
       const existing = this.names.get(type);
-      if (existing !== undefined ? existing !== name : this.usedNames.has(name) || taken.has(name) || this.freeName(type, taken) !== name) return false;
+      if (existing !== undefined ? existing !== name : this.freeName(type, taken) !== name) return false;
       taken.add(name);
     }
     this.visited.push(...shared.visited);

@@ -18,10 +18,11 @@ interface Entry {
  * Schemas of types already mapped in one program, by type identity, so an interface shared by many
  * tools is walked once rather than at every use. A result is kept only when it is the same wherever
  * the type is used: nothing was reported while mapping it (messages name the path of the first use),
- * it met none of the types being mapped further up, and every `$ref` in it points to a definition made
- * while mapping it (a recursive type inside it). Such definitions are kept with the schema and added to the
- * `$defs` of each root schema it is used in, as long as they get the same names there. Kept schemas
- * are frozen: users copy before they change one.
+ * it met none of the types being mapped further up or already defined in the root schema, and every
+ * `$ref` in it points to a definition made while mapping it (a recursive type inside it). Such
+ * definitions are kept with the schema and added to the `$defs` of each root schema it is used in,
+ * where mapping afresh would give the same (see `DefinitionRegistry.adopt`). Kept schemas are frozen:
+ * users copy before they change one.
  */
 export class SchemaCache {
   private readonly entries = new Map<ts.Type, Entry>();
