@@ -196,8 +196,11 @@ class ImportGraph {
         if (target && !this.program.isSourceFileDefaultLibrary(target)) found.push(target);
       }
       if (ts.isImportTypeNode(node)) return;
-      node.forEachChild(visit);
+      if (deep || ts.isModuleDeclaration(node) || ts.isModuleBlock(node)) node.forEachChild(visit);
     };
+    // Import and export declarations are statements (of the file or of a `declare module` block); only
+    // `import("...")` types can be anywhere, so the whole tree is walked only when the text has one.
+    const deep = /\bimport\s*\(/.test(file.text);
     file.statements.forEach(visit);
     this.direct.set(file, found);
     return found;

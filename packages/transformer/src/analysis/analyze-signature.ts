@@ -126,7 +126,7 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
 
   let returns: JsonSchema | undefined;
   if (returnType) {
-    const awaited = checker.getAwaitedType(returnType) ?? returnType;
+    const awaited = promisedType(returnType, services) ?? checker.getAwaitedType(returnType) ?? returnType;
     if (!(awaited.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Never))) {
       const returnDefinitions = new DefinitionRegistry(checker);
       returns = mapTypeAt(awaited, { path: `${tool}()`, role: 'result', node: fn.type ?? candidate.nameNode }, { ...root, definitions: returnDefinitions });
@@ -170,6 +170,24 @@ function constantDefault(expression: ts.Expression, checker: ts.TypeChecker): { 
   if (type.isStringLiteral() || type.isNumberLiteral()) return { value: type.value };
   if (type.flags & ts.TypeFlags.BooleanLiteral) return { value: checker.typeToString(type) === 'true' };
   return undefined;
+}
+
+/**
+ * `T` of the library's `Promise<T>` when `T` is no thenable itself: what `getAwaitedType` answers, for
+ * the return type of almost every tool, without the checker's general (and first-time costly) walk.
+ */
+function promisedType(type: ts.Type, services: AnalysisServices): ts.Type | undefined {
+  const { checker } = services;
+  if (!(type.flags & ts.TypeFlags.Object) || !((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference)) return undefined;
+  const symbol = type.getSymbol();
+  const declaration = symbol?.declarations?.[0];
+  if (symbol?.name !== 'Promise' || !declaration || !services.isLibFile(declaration.getSourceFile())) return undefined;
+  const [promised] = checker.getTypeArguments(type as ts.TypeReference);
+  if (!promised) return undefined;
+  const members = promised.isUnion() ? promised.types : [promised];
+  const plain = (member: ts.Type) => !(member.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection | ts.TypeFlags.Instantiable | ts.TypeFlags.Any | ts.TypeFlags.Unknown))
+    || ((member.flags & ts.TypeFlags.Object) !== 0 && checker.getPropertyOfType(member, 'then') === undefined);
+  return members.every(plain) ? promised : undefined;
 }
 
 function isPromiseLike(type: ts.Type, checker: ts.TypeChecker): boolean {

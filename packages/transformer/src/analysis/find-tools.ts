@@ -27,8 +27,18 @@ export function findTools(sourceFile: ts.SourceFile, services: { checker: ts.Typ
     return symbol !== undefined && exported.has(symbol);
   };
 
+  // A callee is `tool` by name (`tool(...)`, `ns.tool(...)`) or an import alias of it (`import { tool as t }`):
+  // only those names are worth resolving.
+  const names = importedNames(sourceFile);
+  const mayBeTool = (expression: ts.Expression): boolean => {
+    const target = ts.isPropertyAccessExpression(expression) ? expression.name : expression;
+    return ts.isIdentifier(target) && (target.text === 'tool' || names.has(target.text));
+  };
+  // Every site has one of those names (or `@tool`) in its text, so a subtree without one is skipped.
+  const mentions = mentionsOf(sourceFile.text, ['tool', ...names]);
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && !ts.isDecorator(node.parent) && callee.isToolCallee(node.expression)) {
+    if (!mentions(node.pos, node.end)) return;
+    if (ts.isCallExpression(node) && !ts.isDecorator(node.parent) && mayBeTool(node.expression) && callee.isToolCallee(node.expression)) {
       const candidate = wrapperCandidate(node, checker, reporter, isExported);
       if (candidate) candidates.push(candidate);
     } else if (ts.isMethodDeclaration(node)) {
@@ -149,6 +159,48 @@ function jsDocCandidate(fn: ts.FunctionDeclaration, reporter: Reporter, isExport
     return undefined;
   }
   return { form: 'jsdoc', fn, docHost: fn, functionName: fn.name.text, nameNode: fn.name, exportName: isDefault ? 'default' : fn.name.text, site: fn };
+}
+
+/** Whether `text` has one of `words` (as a substring: never too few) starting in [start, end). */
+function mentionsOf(text: string, words: readonly string[]): (start: number, end: number) => boolean {
+  const positions: number[] = [];
+  for (const word of new Set(words)) for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) positions.push(at);
+  positions.sort((a, b) => a - b);
+  return (start, end) => {
+    let low = 0;
+    let high = positions.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (positions[middle]! < start) low = middle + 1;
+      else high = middle;
+    }
+    return low < positions.length && positions[low]! < end;
+  };
+}
+
+/**
+ * The local value names bound by the file's imports (`import`, `import x = `), in `declare module`
+ * blocks too; type-only imports cannot be called, so they are left out.
+ */
+function importedNames(sourceFile: ts.SourceFile): Set<string> {
+  const names = new Set<string>();
+  const visit = (statement: ts.Statement): void => {
+    if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause;
+      if (!clause || clause.phaseModifier === ts.SyntaxKind.TypeKeyword) return;
+      if (clause.name) names.add(clause.name.text);
+      const bindings = clause.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) names.add(bindings.name.text);
+      if (bindings && ts.isNamedImports(bindings)) for (const element of bindings.elements) if (!element.isTypeOnly) names.add(element.name.text);
+    } else if (ts.isImportEqualsDeclaration(statement)) {
+      if (statement.isTypeOnly) return;
+      names.add(statement.name.text);
+    } else if (ts.isModuleDeclaration(statement) && statement.body && ts.isModuleBlock(statement.body)) {
+      statement.body.statements.forEach(visit);
+    }
+  };
+  sourceFile.statements.forEach(visit);
+  return names;
 }
 
 function exportedSymbols(sourceFile: ts.SourceFile, checker: ts.TypeChecker): Set<ts.Symbol> {

@@ -27,8 +27,16 @@ const EMPTY: DocInfo = { summary: '', tags: [], params: new Map() };
  */
 export class JsDocReader {
   private readonly reparsed = new Map<string, ts.SourceFile>();
+  /** Docs already read, by node: a shared type's declaration is read at every use. */
+  private readonly known = new WeakMap<ts.Node, DocInfo>();
 
   read(node: ts.Node): DocInfo {
+    let docs = this.known.get(node);
+    if (!docs) this.known.set(node, (docs = this.readAfresh(node)));
+    return docs;
+  }
+
+  private readAfresh(node: ts.Node): DocInfo {
     const host = this.fullyParsedNode(node);
     if (!host) return EMPTY;
     const docs = ts.getJSDocCommentsAndTags(host).filter(ts.isJSDoc);

@@ -1,5 +1,6 @@
 import ts from 'typescript';
 import type { JsonValue } from '@toolwright/schema';
+import { booleanLiteralValue } from './literal-mapper.js';
 
 /**
  * The JSON value a type *describes*, for types that are written as values: literals, tuples and
@@ -7,7 +8,7 @@ import type { JsonValue } from '@toolwright/schema';
  */
 export function jsonOfType(type: ts.Type, checker: ts.TypeChecker): JsonValue | undefined {
   if (type.isStringLiteral() || type.isNumberLiteral()) return type.value;
-  if (type.flags & ts.TypeFlags.BooleanLiteral) return checker.typeToString(type) === 'true';
+  if (type.flags & ts.TypeFlags.BooleanLiteral) return booleanLiteralValue(type, checker);
   if (type.flags & ts.TypeFlags.Null) return null;
   if (checker.isTupleType(type)) {
     const items = checker.getTypeArguments(type as ts.TypeReference).map((item) => jsonOfType(item, checker));

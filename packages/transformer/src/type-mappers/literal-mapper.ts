@@ -5,9 +5,16 @@ import type { TypeMapper } from './type-mapper.js';
 /** The JSON value of a literal type, or undefined when the type is not a literal. */
 export function literalValue(type: ts.Type, checker: ts.TypeChecker): { value: JsonValue } | undefined {
   if (type.isStringLiteral() || type.isNumberLiteral()) return { value: type.value };
-  if (type.flags & ts.TypeFlags.BooleanLiteral) return { value: checker.typeToString(type) === 'true' };
+  if (type.flags & ts.TypeFlags.BooleanLiteral) return { value: booleanLiteralValue(type, checker) };
   if (type.flags & ts.TypeFlags.Null) return { value: null };
   return undefined;
+}
+
+/** `true` or `false` for a boolean literal type (the checker's own two, else by the type's text: fresh literals). */
+export function booleanLiteralValue(type: ts.Type, checker: ts.TypeChecker): boolean {
+  if (type === checker.getTrueType()) return true;
+  if (type === checker.getFalseType()) return false;
+  return checker.typeToString(type) === 'true';
 }
 
 export function jsonTypeOf(value: JsonValue): 'string' | 'number' | 'boolean' | 'null' {

@@ -70,7 +70,7 @@ export function createMapContext(position: TypePosition, root: RootMapOptions, d
     position,
     report: (key: DiagnosticKey, args, node) => root.reporter.report(key, args, node ?? position.node),
     mapType: (child, childPosition) => mapTypeAt(child, childPosition ?? position, root, depth + 1),
-    cached: (type, build) => (root.cache ? root.cache.get(type, build, () => root.reporter.reports + root.definitions.references) : build()),
+    cached: (type, build) => (root.cache ? root.cache.get(type, build, { reports: () => root.reporter.reports, definitions: root.definitions }) : build()),
     subject: (type) => ({ role: POSITION_ROLES[position.role], path: position.path, type: root.checker.typeToString(type) }),
     unsupported: (unsupportedType, reason, args = {}) => {
       root.reporter.report(`unsupportedType.${reason}`, { ...args, ...ctx.subject(unsupportedType) }, position.node);

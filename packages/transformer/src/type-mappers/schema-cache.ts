@@ -1,30 +1,49 @@
 import type ts from 'typescript';
 import type { JsonSchema } from '@toolwright/schema';
+import type { DefinitionRegistry, SharedDefinitions } from './definition-registry.js';
+
+/** What a cached build may have changed: the reports made so far, and the root schema's definitions. */
+export interface CacheTracking {
+  reports(): number;
+  definitions: DefinitionRegistry;
+}
+
+interface Entry {
+  schema: JsonSchema;
+  /** The `$defs` entries the schema's `$ref`s point to (recursive types met inside it). */
+  uses: SharedDefinitions;
+}
 
 /**
  * Schemas of types already mapped in one program, by type identity, so an interface shared by many
  * tools is walked once rather than at every use. A result is kept only when it is the same wherever
  * the type is used: nothing was reported while mapping it (messages name the path of the first use),
- * and it refers to no definition (a `$ref` points into one root schema's `$defs`). Kept schemas are
- * frozen: users copy before they change one.
+ * it met none of the types being mapped further up or already defined in the root schema, and every
+ * `$ref` in it points to a definition made while mapping it (a recursive type inside it). Such
+ * definitions are kept with the schema and added to the `$defs` of each root schema it is used in,
+ * where mapping afresh would give the same (see `DefinitionRegistry.adopt`). Kept schemas are frozen:
+ * users copy before they change one.
  */
 export class SchemaCache {
-  private readonly schemas = new Map<ts.Type, JsonSchema>();
+  private readonly entries = new Map<ts.Type, Entry>();
   hits = 0;
 
-  /** `sideEffects()` counts reports and references made so far; unchanged by `build` means reusable. */
-  get(type: ts.Type, build: () => JsonSchema, sideEffects: () => number): JsonSchema {
-    const known = this.schemas.get(type);
-    if (known) {
+  get(type: ts.Type, build: () => JsonSchema, tracking: CacheTracking): JsonSchema {
+    const known = this.entries.get(type);
+    if (known && tracking.definitions.adopt(known.uses)) {
       this.hits++;
-      return known;
+      return known.schema;
     }
-    const before = sideEffects();
+    const reports = tracking.reports();
+    const mark = tracking.definitions.mark();
     const schema = build();
-    if (sideEffects() !== before) return schema;
-    const frozen = deepFreeze(schema);
-    this.schemas.set(type, frozen);
-    return frozen;
+    if (known || tracking.reports() !== reports) return schema;
+    const uses = tracking.definitions.usedSince(mark);
+    if (!uses) return schema;
+    const definitions = uses.definitions.map((d) => ({ ...d, schema: deepFreeze(d.schema) }));
+    const entry = { schema: deepFreeze(schema), uses: { definitions, visited: uses.visited } };
+    this.entries.set(type, entry);
+    return entry.schema;
   }
 }
 

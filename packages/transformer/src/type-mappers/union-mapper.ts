@@ -1,6 +1,6 @@
 import ts from 'typescript';
 import type { JsonSchema, JsonSchemaTypeName, JsonValue } from '@toolwright/schema';
-import { jsonTypeOf, literalValue } from './literal-mapper.js';
+import { booleanLiteralValue, jsonTypeOf, literalValue } from './literal-mapper.js';
 import type { MapContext, TypeMapper, TypePosition } from './type-mapper.js';
 import { hasDocs, namedTypeDocs, resolveSyntax, unionMemberNodes } from './type-syntax.js';
 
@@ -111,6 +111,11 @@ function documentedMemberNodes(ctx: MapContext): ts.TypeNode[] | undefined {
  * enum members by their declarations, and anything else after them in a stable order by text.
  */
 function sourceOrder(union: ts.UnionType, ctx: MapContext): ts.Type[] {
+  // `undefined`, `void` and `null` are not variants (they are dropped or make the schema nullable): their place does not matter.
+  const absent = ts.TypeFlags.Undefined | ts.TypeFlags.Void | ts.TypeFlags.Null;
+  const variants = union.types.filter((t) => !(t.flags & absent));
+  const rest = union.types.filter((t) => t.flags & absent);
+  if (variants.length < 2) return [...variants, ...rest];
   const rank = new Map<ts.Type, number>();
   const node = unionNode(ctx.position.typeNode ?? ctx.position.node, ctx.checker) ?? unionNode(aliasTypeNode(union), ctx.checker);
   node?.types.forEach((member, index) => {
@@ -121,17 +126,23 @@ function sourceOrder(union: ts.UnionType, ctx: MapContext): ts.Type[] {
     const declaration = t.getSymbol()?.declarations?.[0];
     return declaration && t.flags & ts.TypeFlags.EnumLiteral ? declaration.getStart() : undefined;
   };
-  return [...union.types].sort((a, b) => {
+  const texts = new Map<ts.Type, string>();
+  const text = (t: ts.Type): string => {
+    let known = texts.get(t);
+    if (known === undefined) texts.set(t, (known = t.flags & ts.TypeFlags.BooleanLiteral ? String(booleanLiteralValue(t, ctx.checker)) : ctx.checker.typeToString(t)));
+    return known;
+  };
+  return [...variants.sort((a, b) => {
     const ra = rank.get(a) ?? Infinity;
     const rb = rank.get(b) ?? Infinity;
     if (ra !== rb) return ra - rb;
     const da = declared(a);
     const db = declared(b);
     if (da !== undefined && db !== undefined && da !== db) return da - db;
-    const ta = ctx.checker.typeToString(a);
-    const tb = ctx.checker.typeToString(b);
+    const ta = text(a);
+    const tb = text(b);
     return ta < tb ? -1 : ta > tb ? 1 : 0;
-  });
+  }), ...rest];
 }
 
 /** The union type node written here, followed through an alias (`when?: Condition` lost the alias on its type). */
