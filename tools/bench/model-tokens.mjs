@@ -22,7 +22,7 @@ const { ToolRegistry } = require(path.join(root, 'packages/registry/dist/index.j
 const { runWithToolContext } = require(path.join(root, 'packages/tool/dist/index.js'));
 const { normaliseOutput, truncateOutput, escapeTerminalControls, DEFAULT_MAX_OUTPUT_BYTES } = require(path.join(root, 'packages/executor/dist/index.js'));
 
-// A workspace of this repository's own sources: a 3,000-line file made of them, and a copy to edit.
+// A workspace of this repository's own sources (a 3,000-line file made of them) and a fixed file to edit.
 const sources = [];
 const collect = (dir) => {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -37,7 +37,7 @@ const workspaceRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-
 fs.mkdirSync(path.join(workspaceRoot, 'src'));
 fs.writeFileSync(path.join(workspaceRoot, 'src/long.ts'), `${lines.join('\n')}\n`);
 fs.cpSync(path.join(root, 'packages/core-tools/src'), path.join(workspaceRoot, 'core-tools'), { recursive: true });
-fs.cpSync(path.join(root, 'packages/executor/src/execute-tool-call.ts'), path.join(workspaceRoot, 'src/edit-me.ts'));
+writeEditTarget();
 
 const calls = [
   { label: 'file_read of a 3,000-line file', tool: 'file_read', args: { path: 'src/long.ts' } },
@@ -47,9 +47,27 @@ const calls = [
   { label: 'file_edit of one line', tool: 'file_edit', args: { path: 'src/edit-me.ts', oldText: 'type Step<T> = T | Promise<T>;', newText: 'type Step<T> = T | PromiseLike<T>;' } },
 ];
 
+/** The file the edit call changes, written afresh before each call so every call edits the same text. */
+function writeEditTarget() {
+  const text = [
+    "import type { ToolCall } from './tool-call.js';",
+    '',
+    'type Step<T> = T | Promise<T>;',
+    '',
+    '/** Runs the steps of one call in order, waiting only when a step returns a promise. */',
+    'export function runSteps<T>(call: ToolCall, steps: readonly ((value: T) => Step<T>)[], first: T): Step<T> {',
+    '  let value: Step<T> = first;',
+    '  for (const step of steps) value = value instanceof Promise ? value.then(step) : step(value);',
+    '  return value;',
+    '}',
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(workspaceRoot, 'src/edit-me.ts'), text);
+}
+
 /** Runs one call as the executor would (the tool's own context, a budget) in a fresh session, returning its output. */
 async function invoke(call, maxChars) {
-  fs.cpSync(path.join(root, 'packages/executor/src/execute-tool-call.ts'), path.join(workspaceRoot, 'src/edit-me.ts'));
+  writeEditTarget();
   const registry = new ToolRegistry();
   core.registerCoreTools(registry, { workspace: new core.WorkspacePolicy({ root: workspaceRoot }), ripgrep: false });
   const tool = registry.get(call.tool);
