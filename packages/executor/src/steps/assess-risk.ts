@@ -16,7 +16,7 @@ export function assessCallRisk(settings: RiskSettings, declaration: ToolDeclarat
 const SCOPED_PUBLIC = /^public:\//;
 
 /**
- * The seed's risk model: privileged tools are always risky (enforced, in every mode); under
+ * The default risk model: privileged tools are always risky (enforced, in every mode); under
  * `autorun_none` every side-effecting call is risky; under `autorun_no_public` (default) a
  * side-effecting call that names a `public:/` path is risky; `autorun_all` runs the rest.
  * A per-tool `riskLevel(args, ctx)` may raise a call to risky, never lower an enforced one, and may
