@@ -45,6 +45,12 @@ export default tseslint.config(
     },
   },
   {
+    // Nest injects by the constructor parameter types that emitDecoratorMetadata emits as values: with
+    // these options consistent-type-imports knows such imports are values, not types.
+    files: ['examples/nestjs/**'],
+    languageOptions: { parserOptions: { emitDecoratorMetadata: true, experimentalDecorators: true } },
+  },
+  {
     // Tests read parsed JSON and provider payloads by path; typing every probe would only restate the assertion.
     files: [...TESTS, 'e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

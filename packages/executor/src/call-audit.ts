@@ -45,7 +45,7 @@ export class CallAudit {
       this.note(entry);
       return true;
     }
-    return this.append(entry).then(() => true, (error: unknown) => {
+    return this.append(entry, () => true, (error) => {
       this.auditError = describeThrown(error, 'the audit log').message;
       return false;
     });
@@ -56,7 +56,7 @@ export class CallAudit {
     const audit = this.sink;
     try {
       if (audit.record) audit.record(entry);
-      else this.append(entry).catch(() => undefined);
+      else void this.append(entry, () => undefined, () => undefined);
     } catch {
       // The sink's own failure: the call's outcome does not depend on an informational record.
     }
@@ -123,16 +123,21 @@ export class CallAudit {
     }
     // The call already ran (or was refused); its outcome stands even if the record cannot be written.
     // Recovery will then see it as dangling.
-    return this.append(entry).then(() => this.finish(result), () => this.finish(result));
+    return this.append(entry, () => this.finish(result), () => this.finish(result));
   }
 
-  /** The sink's `append` as a promise, whatever the sink does (throws, returns no promise). */
-  private append(entry: AuditEntry): Promise<unknown> {
+  /**
+   * The sink's `append`, then `written` or `failed` (with what it threw or rejected with), whatever the
+   * sink does (throws, returns no promise); a synchronous throw is handled on the microtask a rejection would be.
+   */
+  private append<T>(entry: AuditEntry, written: () => T, failed: (error: unknown) => T): Promise<T> {
+    let pending: unknown;
     try {
-      return Promise.resolve(this.sink.append(entry));
+      pending = this.sink.append(entry);
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.resolve().then(() => failed(error));
     }
+    return Promise.resolve(pending).then(written, failed);
   }
 
   private finish(result: ToolCallResult): ToolCallResult {

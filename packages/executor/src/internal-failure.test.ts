@@ -44,6 +44,12 @@ describe('internal failures around the tool', () => {
     expect(audit.records.at(-1)).toMatchObject({ type: 'ToolCallRejected', code: 'internal_error', stage });
   });
 
+  it('words an approver answer JSON cannot show, never as [object Object]', async () => {
+    const { executor } = setup({ riskMode: 'autorun_none', approve: async () => ({ toJSON: () => undefined }) as never });
+    const result = await executor.executeToolCall({ id: 'c1', name: 'file_write', arguments: '{"path":"a.txt"}' });
+    expect(result.error).toMatchObject({ code: 'internal_error', stage: 'approval', message: 'the approval handler answered an object JSON cannot show, which is not an approval' });
+  });
+
   it('lets a policy denial stand without assessing the risk that would throw', async () => {
     const { executor } = setup({ riskLevel: { file_write: fail(enoent) }, policy: { decide: () => ({ effect: 'deny', proof: {} }) } });
     const result = await executor.executeToolCall({ id: 'c1', name: 'file_write', arguments: '{"path":"a.txt"}' });

@@ -11,8 +11,8 @@ const STAGE_WORDS: Record<PipelineStage, string> = {
 
 /**
  * The one place that words errors for the model. Each message says what was wrong and what to do,
- * so the model can correct itself on the next turn (seed 000: "Tool execution failed: missing
- * required field 'path' in arguments").
+ * so the model can correct itself on the next turn ("Tool execution failed: missing required field
+ * 'path' in arguments").
  */
 export function formatModelMessage(tool: string, error: ToolError): string {
   switch (error.code) {

@@ -13,7 +13,7 @@ export function runSteps(steps: readonly PipelineStep[], from: number, state: Ca
     state.audit.stage = step.stage;
     const outcome = step.run(state);
     if (outcome instanceof Promise) return outcome.then((value) => resume(steps, i, state, value), (error: unknown) => state.audit.internalFailure(error));
-    if (outcome !== undefined) return outcome as ToolCallResult;
+    if (outcome !== undefined) return outcome;
   }
   throw new Error('the pipeline ended without a result');
 }

@@ -44,7 +44,7 @@ describe('ToolExecutor.executeToolCall', () => {
     expect(result.content).toBe("Tool execution failed: there is no tool named 'read_fiel'. Did you mean 'read_file'?");
   });
 
-  it('answers a missing field with the self-correction text of the seed', async () => {
+  it('answers a missing field with a message naming the field, for the model to correct itself', async () => {
     const { executor } = setup();
     const result = await executor.executeToolCall(call('read_file', {}));
     expect(result.content).toContain("Tool execution failed: missing required field 'path' in arguments");

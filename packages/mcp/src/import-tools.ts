@@ -52,11 +52,16 @@ function importedTool(client: Client, tool: Tool, serverName: string, options: I
     invoke: async (args) => {
       const signal = getToolContext()?.signal;
       const result = await client.callTool({ name: tool.name, arguments: { ...args } }, undefined, { ...(signal ? { signal } : {}), timeout: timeoutMs });
-      const text = Array.isArray(result.content)
-        ? result.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n')
-        : '';
+      const text = Array.isArray(result.content) ? result.content.map(partText).join('\n') : '';
       if (result.isError) throw new Error(text || `the remote tool ${tool.name} failed`);
       return result.structuredContent ?? text;
     },
   };
+}
+
+/** A block of a remote result's content as the model reads it: a text block's text, `[image]` and the like for the others. */
+function partText(part: unknown): string {
+  const { type, text } = (typeof part === 'object' && part !== null ? part : {}) as { type?: unknown; text?: unknown };
+  if (type === 'text' && typeof text === 'string') return text;
+  return `[${typeof type === 'string' ? type : 'content'}]`;
 }

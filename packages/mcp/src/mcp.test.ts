@@ -74,4 +74,19 @@ describe('importMcpTools', () => {
     expect(result.content).toContain('remote exploded');
     await client.close();
   });
+
+  it('reads a remote result as its text blocks, each other block marked by its type', async () => {
+    const answers = [
+      { content: [{ type: 'text', text: 'a photo:' }, { type: 'image', data: '', mimeType: 'image/png' }] },
+      { isError: true, content: [{ type: 'audio', data: '', mimeType: 'audio/wav' }, { type: 'text', text: 'then the camera failed' }] },
+    ];
+    const client = {
+      listTools: async () => ({ tools: [{ name: 'snap', inputSchema: { type: 'object', properties: {} } }] }),
+      getServerVersion: () => ({ name: 'camera', version: '1.0.0' }),
+      callTool: async () => answers.shift(),
+    } as unknown as Client;
+    const [snap] = await importMcpTools(client, new ToolRegistry());
+    await expect(snap!.invoke({})).resolves.toBe('a photo:\n[image]');
+    await expect(snap!.invoke({})).rejects.toThrow(/^\[audio\]\nthen the camera failed$/);
+  });
 });

@@ -147,18 +147,17 @@ export async function serveHttp(tools: McpToolServer, options: HttpServeOptions 
   httpServer.on('checkContinue', (req, res) => handle(req, res, true));
   httpServer.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket));
   try {
-    await new Promise<void>((resolve, reject) => {
+    port = await new Promise<number>((resolve, reject) => {
       httpServer.once('error', reject);
       httpServer.listen(options.port ?? 0, host, () => {
         httpServer.off('error', reject);
-        resolve();
+        resolve((httpServer.address() as AddressInfo).port);
       });
     });
   } catch (error) {
     await store?.closeAll();
     throw error;
   }
-  port = (httpServer.address() as AddressInfo).port;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${endpoint}`, port,
     close: async () => {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { tool, type Integer } from '@toolwright/tool';
-// eslint-disable-next-line @typescript-eslint/consistent-type-imports -- Nest injects by the constructor parameter types that emitDecoratorMetadata emits as values
 import { NotesStore, type Note } from './notes-store.js';
 
 /** A Nest provider whose methods are tools: discovered by metadata, no registration code. */

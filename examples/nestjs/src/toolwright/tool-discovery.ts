@@ -1,7 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-// eslint-disable-next-line @typescript-eslint/consistent-type-imports -- Nest injects by the constructor parameter types that emitDecoratorMetadata emits as values
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-// eslint-disable-next-line @typescript-eslint/consistent-type-imports -- Nest injects by the constructor parameter types that emitDecoratorMetadata emits as values
 import { fromFunction, ToolRegistry } from '@toolwright/registry';
 import { isMarkedTool, TOOL_METADATA_KEY, type ToolDeclaration } from '@toolwright/tool';
 

@@ -25,12 +25,12 @@ export function schemaNodesAt(root: JsonSchema, keys: readonly (string | number)
   for (const key of keys) {
     nodes = nodes.flatMap((node) => {
       const child = typeof key === 'number' ? node.items : node.properties?.[key];
-      return child && typeof child === 'object' && !Array.isArray(child) ? branches(child as JsonSchema) : [];
+      return child && typeof child === 'object' && !Array.isArray(child) ? branches(child) : [];
     });
   }
   return nodes;
 }
 
 function branches(node: JsonSchema): JsonSchema[] {
-  return Array.isArray(node.anyOf) ? (node.anyOf as JsonSchema[]).flatMap(branches) : [node];
+  return Array.isArray(node.anyOf) ? node.anyOf.flatMap(branches) : [node];
 }

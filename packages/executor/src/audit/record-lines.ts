@@ -66,6 +66,6 @@ function fieldJson(value: unknown): string | undefined {
         for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + stringJson(value[i] as string);
         return `${out}]`;
       }
-      return JSON.stringify(value) as string | undefined;
+      return JSON.stringify(value);
   }
 }

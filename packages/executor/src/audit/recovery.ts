@@ -9,7 +9,7 @@ export type RecoveryAction =
   | { kind: 'needs-confirmation'; callId: string; tool: string; args: unknown };
 
 /**
- * What to do with each call after a crash (seed 004): a call whose completion was logged is recovered
+ * What to do with each call after a crash: a call whose completion was logged is recovered
  * from the log; a call requested but never finished is re-run if it is read-only, and otherwise marked
  * interrupted to wait for fresh confirmation — a side-effecting call is never re-run on its own.
  */

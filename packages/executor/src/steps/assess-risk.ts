@@ -16,7 +16,7 @@ export function assessCallRisk(settings: RiskSettings, declaration: ToolDeclarat
 const SCOPED_PUBLIC = /^public:\//;
 
 /**
- * The seed's risk model: privileged tools are always risky (enforced, in every mode); under
+ * The default risk model: privileged tools are always risky (enforced, in every mode); under
  * `autorun_none` every side-effecting call is risky; under `autorun_no_public` (default) a
  * side-effecting call that names a `public:/` path is risky; `autorun_all` runs the rest.
  * A per-tool `riskLevel(args, ctx)` may raise a call to risky, never lower an enforced one, and may
@@ -38,8 +38,8 @@ export function defaultRiskAssessment(input: {
   if (report && report.level !== 'safe') return { level: 'risky', reason: report.reason ?? `'${declaration.name}' judged this call risky` };
   if (tier === 'read-only' || mode === 'autorun_all') return { level: 'safe', reason: 'auto-run' };
   if (mode === 'autorun_none') return { level: 'risky', reason: `risk mode autorun_none asks before every side-effecting call` };
-  const publicPath = Object.values(args).find((value) => typeof value === 'string' && SCOPED_PUBLIC.test(value));
-  if (publicPath !== undefined) return { level: 'risky', reason: `it changes the public scope (${String(publicPath)})` };
+  const publicPath = Object.values(args).find((value): value is string => typeof value === 'string' && SCOPED_PUBLIC.test(value));
+  if (publicPath !== undefined) return { level: 'risky', reason: `it changes the public scope (${publicPath})` };
   return { level: 'safe', reason: 'auto-run' };
 }
 

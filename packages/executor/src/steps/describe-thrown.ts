@@ -21,7 +21,7 @@ const CODE = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/;
  */
 export function describeThrown(error: unknown, thrower: string): ThrownDescription {
   if (typeof error === 'string') return { message: cap(error) || `${thrower} threw an empty string` };
-  if ((typeof error !== 'object' && typeof error !== 'function') || error === null) return { message: `${thrower} threw ${primitive(error)}` };
+  if (isPrimitive(error)) return { message: `${thrower} threw ${primitive(error)}` };
   const message = read(error, 'message');
   const name = read(error, 'name');
   const code = read(error, 'code');
@@ -48,7 +48,13 @@ function guard<T>(fn: () => T, fallback: T): T {
   }
 }
 
-function primitive(value: unknown): string {
+type Primitive = string | number | boolean | bigint | symbol | null | undefined;
+
+function isPrimitive(value: unknown): value is Primitive {
+  return (typeof value !== 'object' && typeof value !== 'function') || value === null;
+}
+
+function primitive(value: Primitive): string {
   if (value === undefined) return 'undefined';
   if (typeof value === 'symbol') return 'a symbol';
   if (typeof value === 'bigint') return `the bigint ${cap(value.toString())}`;

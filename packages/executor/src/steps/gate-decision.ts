@@ -41,7 +41,7 @@ export function decideGate({ verdict, risk, forceAsk }: GateFacts): GateDecision
     };
   }
   const allowRule = verdict?.effect === 'allow' ? rule : undefined;
-  const touched = Array.isArray(risk.protectedPaths) ? risk.protectedPaths : [];
+  const touched: readonly string[] = Array.isArray(risk.protectedPaths) ? risk.protectedPaths : [];
   const risky = risk.level !== 'safe' || touched.length > 0;
   const uncovered = allowRule ? touched.filter((p) => !ruleNamesProtectedPath(allowRule, p)) : touched;
   const reasons: string[] = [];

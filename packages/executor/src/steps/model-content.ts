@@ -12,8 +12,8 @@ export function modelContentStep(maxChars: number, fullOutputs: FullOutputStore)
   return {
     stage: 'output',
     run(state) {
-      const { renderForModel } = state.tool;
-      const text = renderForModel ? rendered(renderForModel.call(state.tool, state.output)) : state.normalised.text;
+      const { tool } = state;
+      const text = tool.renderForModel ? rendered(tool.renderForModel(state.output)) : state.normalised.text;
       const keptAs = fullOutputs.capacity > 0 ? state.call.id : undefined;
       state.content = truncateOutput(text, maxChars, keptAs);
       if (state.content.truncated && keptAs !== undefined) fullOutputs.set(keptAs, text);

@@ -34,7 +34,7 @@ export class UnrepresentableError extends TypeError {
 }
 
 /**
- * Normalises and hashes a tool's output (seed 001: NormalizationRule::Json), in one walk that reads
+ * Normalises a tool's output to sorted-key JSON and hashes it, in one walk that reads
  * each property once (a getter runs once, a `toJSON` is called once) and stops at the size budget.
  */
 export function normaliseOutput(output: unknown): NormalisedOutput {

@@ -91,7 +91,7 @@ describe('parseArguments and numbers JavaScript cannot hold', () => {
     ['{"n":-9007199254740991}', -9007199254740991],
     ['{"f":1e300}', 1e300],
     ['{"f":1.7976931348623157e308}', 1.7976931348623157e308],
-    ['{"f":12345678901234567890.5}', 12345678901234567890.5],
+    ['{"f":12345678901234567890.5}', Number('12345678901234567890.5')],
     ['{"z":-0}', -0],
     ['{"u":1e-400}', 0],
   ] as const)('accepts %s: a float is a float, only integer literals must be exact', ([text, value]) => {

@@ -147,7 +147,7 @@ export function checkArgumentValue(value: unknown, limits: ParseLimits = DEFAULT
   try {
     return { ok: true, value: copyValue(value, walk, 1) as Record<string, unknown> };
   } catch (error) {
-    if (error === STOP) return refuse(walk.issue!);
+    if (error instanceof StopWalk) return refuse(error.issue);
     return refuse({ path: formatJsonPath(walk.keys), kind: 'not_json', received: 'a value that cannot be read (reading it threw)' });
   }
 }
@@ -157,36 +157,40 @@ interface ValueWalk {
   keys: (string | number)[];
   ancestors: object[];
   size: number;
-  issue?: ArgumentIssue;
 }
 
-const STOP = Symbol('stop');
+/** Ends the walk at its first issue: thrown from any depth of the copy, caught by `checkArgumentValue`. */
+class StopWalk extends Error {
+  constructor(readonly issue: ArgumentIssue) {
+    super(`the argument value was refused at ${issue.path}`);
+    this.name = 'StopWalk';
+  }
+}
 
-function stop(walk: ValueWalk, issue: ArgumentIssue): never {
-  walk.issue = issue;
-  throw STOP;
+function stop(issue: ArgumentIssue): never {
+  throw new StopWalk(issue);
 }
 
 function copyValue(value: unknown, walk: ValueWalk, depth: number): unknown {
-  if (++walk.size > walk.limits.maxLength) stop(walk, { path: '$', kind: 'too_large', limit: walk.limits.maxLength });
+  if (++walk.size > walk.limits.maxLength) stop({ path: '$', kind: 'too_large', limit: walk.limits.maxLength });
   switch (typeof value) {
     case 'string':
-      if ((walk.size += value.length) > walk.limits.maxLength) stop(walk, { path: '$', kind: 'too_large', limit: walk.limits.maxLength });
+      if ((walk.size += value.length) > walk.limits.maxLength) stop({ path: '$', kind: 'too_large', limit: walk.limits.maxLength });
       return value;
     case 'boolean':
       return value;
     case 'number':
-      if (!Number.isFinite(value)) stop(walk, { path: formatJsonPath(walk.keys), kind: 'not_finite', received: String(value) });
+      if (!Number.isFinite(value)) stop({ path: formatJsonPath(walk.keys), kind: 'not_finite', received: String(value) });
       return value;
     case 'object':
       if (value === null) return null;
       break;
     default:
-      stop(walk, { path: formatJsonPath(walk.keys), kind: 'not_json', received: describeValue(value) });
+      stop({ path: formatJsonPath(walk.keys), kind: 'not_json', received: describeValue(value) });
   }
   const path = () => formatJsonPath(walk.keys);
-  if (walk.ancestors.includes(value)) stop(walk, { path: path(), kind: 'not_json', received: 'a cycle (it contains itself)' });
-  if (depth > walk.limits.maxDepth) stop(walk, { path: path(), kind: 'too_deep', maxDepth: walk.limits.maxDepth });
+  if (walk.ancestors.includes(value)) stop({ path: path(), kind: 'not_json', received: 'a cycle (it contains itself)' });
+  if (depth > walk.limits.maxDepth) stop({ path: path(), kind: 'too_deep', maxDepth: walk.limits.maxDepth });
   walk.ancestors.push(value);
   let copy: unknown;
   if (Array.isArray(value)) {
@@ -199,11 +203,11 @@ function copyValue(value: unknown, walk: ValueWalk, depth: number): unknown {
     copy = items;
   } else {
     const proto: unknown = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) stop(walk, { path: path(), kind: 'not_json', received: describeValue(value) });
+    if (proto !== Object.prototype && proto !== null) stop({ path: path(), kind: 'not_json', received: describeValue(value) });
     const out: Record<string, unknown> = {};
     const underConstructor = walk.keys[walk.keys.length - 1] === 'constructor';
     for (const key of Object.keys(value)) {
-      if (FORBIDDEN_KEYS.has(key) || (underConstructor && key === 'prototype')) stop(walk, { path: path(), kind: 'forbidden_key', key });
+      if (FORBIDDEN_KEYS.has(key) || (underConstructor && key === 'prototype')) stop({ path: path(), kind: 'forbidden_key', key });
       walk.keys.push(key);
       const child: unknown = (value as Record<string, unknown>)[key];
       if (child !== undefined) {

@@ -29,7 +29,7 @@ export interface ArgumentRepair {
 export function repairsOf(option: boolean | ArgumentRepairs | undefined): Required<ArgumentRepairs> | undefined {
   if (!option) return undefined;
   const all = option === true;
-  const on = (key: keyof ArgumentRepairs) => all || (option as ArgumentRepairs)[key] === true;
+  const on = (key: keyof ArgumentRepairs) => all || option[key] === true;
   const repairs = { codeFences: on('codeFences'), trailingCommas: on('trailingCommas'), encodedJson: on('encodedJson'), scalarStrings: on('scalarStrings') };
   return Object.values(repairs).some(Boolean) ? repairs : undefined;
 }
@@ -105,17 +105,18 @@ function repairAt(schema: JsonSchema | undefined, value: unknown, keys: (string 
     return repairAt(schema, repaired.value, keys, walk);
   }
   if (Array.isArray(value)) {
+    const list: readonly unknown[] = value;
     const items = schema.items as JsonSchema | undefined;
     let copy: unknown[] | undefined;
-    value.forEach((item, index) => {
+    list.forEach((item, index) => {
       const fixed = repairAt(items, item, [...keys, index], walk);
-      if (fixed !== item) (copy ??= [...value])[index] = fixed;
+      if (fixed !== item) (copy ??= [...list])[index] = fixed;
     });
     return copy ?? value;
   }
   if (typeof value === 'object' && value !== null) {
-    const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-    const extra = typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as JsonSchema) : undefined;
+    const properties = schema.properties ?? {};
+    const extra = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
     let copy: Record<string, unknown> | undefined;
     for (const [key, item] of Object.entries(value)) {
       const fixed = repairAt(Object.hasOwn(properties, key) ? properties[key] : extra, item, [...keys, key], walk);

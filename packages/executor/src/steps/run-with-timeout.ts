@@ -31,18 +31,18 @@ export function runWithTimeout<T>(start: (signal: LazySignal) => Promise<T>, tim
       settle({ ok: false, error: { code: 'cancelled', reason: reasonOf(outer!) } });
     };
     outer?.addEventListener('abort', onOuterAbort, { once: true });
+    const failed = (error: unknown) => settle(controller.aborted
+      ? { ok: false, error: controller.reason instanceof DOMException && controller.reason.name === 'TimeoutError' ? { code: 'timeout', timeoutMs } : { code: 'cancelled', reason: reasonOf(controller.signal) } }
+      : { ok: false, error: toolFailure(error) });
     let running: Promise<T>;
     try {
       running = start(controller);
     } catch (error) {
-      running = Promise.reject(error);
+      // A synchronous throw is judged on the same microtask a rejection would be.
+      void Promise.resolve().then(() => failed(error));
+      return;
     }
-    Promise.resolve(running).then(
-      (value) => settle({ ok: true, value }),
-      (error: unknown) => settle(controller.aborted
-        ? { ok: false, error: controller.reason instanceof DOMException && controller.reason.name === 'TimeoutError' ? { code: 'timeout', timeoutMs } : { code: 'cancelled', reason: reasonOf(controller.signal) } }
-        : { ok: false, error: toolFailure(error) }),
-    );
+    Promise.resolve(running).then((value) => settle({ ok: true, value }), failed);
   });
 }
 

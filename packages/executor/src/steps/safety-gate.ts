@@ -128,7 +128,10 @@ function judgeAnswer(input: GateInput, request: ApprovalRequest, verdict: Policy
 function describeAnswer(answer: unknown): string {
   if (answer === undefined) return 'nothing';
   try {
-    return JSON.stringify(answer)?.slice(0, 200) ?? String(answer);
+    const json = JSON.stringify(answer) as string | undefined;
+    if (json !== undefined) return json.slice(0, 200);
+    // What JSON leaves out: a function or a symbol (worded as itself), an object whose toJSON gives nothing.
+    return typeof answer === 'function' || typeof answer === 'symbol' ? String(answer) : 'an object JSON cannot show';
   } catch {
     return 'an unreadable value';
   }

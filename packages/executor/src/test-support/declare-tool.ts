@@ -19,6 +19,6 @@ export function declaration(name: string, properties: Record<string, JsonSchema>
 }
 
 /** Attaches a test declaration to a function, as compiled tools carry theirs. */
-export function defineTool<F extends Function>(fn: F, decl: ToolDeclaration): F {
+export function defineTool<F extends (...args: never[]) => unknown>(fn: F, decl: ToolDeclaration): F {
   return attachToolDeclaration(fn, decl);
 }

@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonSchemaTypeName, ParametersSchema } from '@toolwright/schema';
+import type { JsonSchema, ParametersSchema } from '@toolwright/schema';
 import { describeDropped, withNotes } from './describe-constraints.js';
 
 /** Keywords OpenAI's strict mode (structured outputs) accepts. */
@@ -87,7 +87,7 @@ function nullable(schema: JsonSchema): JsonSchema {
     const { description, ...rest } = schema;
     return { ...(description !== undefined ? { description } : {}), anyOf: [rest, { type: 'null' }] };
   }
-  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]) as JsonSchemaTypeName[];
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   return { ...schema, type: [...types, 'null'], ...(schema.enum ? { enum: [...schema.enum, null] } : {}) };
 }
 
@@ -129,7 +129,7 @@ function decode(schema: JsonSchema, value: unknown, defs: Record<string, JsonSch
     if (isMap(resolved) && value.every((entry) => isEntry(entry))) {
       return Object.fromEntries(value.map((entry: { key: string; value: unknown }) => [entry.key, decode(resolved.additionalProperties as JsonSchema, entry.value, defs, depth + 1)]));
     }
-    if (resolved.prefixItems) return value.map((item, i) => { const member = resolved.prefixItems![i] ?? (typeof resolved.items === "object" ? resolved.items : undefined); return member ? decode(member, item, defs, depth + 1) : item; });
+    if (resolved.prefixItems) return value.map((item: unknown, i) => { const member = resolved.prefixItems![i] ?? (typeof resolved.items === "object" ? resolved.items : undefined); return member ? decode(member, item, defs, depth + 1) : item; });
     if (resolved.items) return value.map((item) => decode(resolved.items as JsonSchema, item, defs, depth + 1));
     if (resolved.anyOf) return decodeAnyOf(resolved.anyOf, value, defs, depth);
     return value;
