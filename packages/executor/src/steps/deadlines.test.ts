@@ -12,13 +12,15 @@ describe('Deadlines', () => {
     const a = deadlines.add(40, () => { fired.push('a'); times.a = performance.now() - started; });
     await sleep(10);
     const b = deadlines.add(40, () => fired.push('b'));
-    deadlines.add(40, () => { fired.push('c'); times.c = performance.now() - started; });
+    const cAdded = performance.now();
+    deadlines.add(40, () => { fired.push('c'); times.c = performance.now() - cAdded; });
     deadlines.add(15, () => fired.push('short'));
     b.cancel();
     await sleep(80);
     expect(fired).toEqual(['short', 'a', 'c']);
     expect(times.a).toBeGreaterThanOrEqual(39);
-    expect(times.c).toBeGreaterThanOrEqual(49);
+    // Each fires its 40 ms after it was added (timers may wake up to a millisecond early on this clock).
+    expect(times.c).toBeGreaterThanOrEqual(39);
     a.cancel(); // cancelling after firing is harmless
   });
 
