@@ -8,12 +8,12 @@ import path from 'node:path';
 
 const SHAPES = [
   (i) => ({ params: `path: string, limit: Integer = ${i % 50 + 1}`, args: `path: string; limit?: number` }),
-  (i) => ({ params: `mode: 'fast' | 'safe' | 'thorough', tags: string[]`, args: `mode: 'fast' | 'safe' | 'thorough'; tags: string[]` }),
+  (_i) => ({ params: `mode: 'fast' | 'safe' | 'thorough', tags: string[]`, args: `mode: 'fast' | 'safe' | 'thorough'; tags: string[]` }),
   (i) => ({ params: `options: Options${i % 5}`, args: `options: Options${i % 5}` }),
-  (i) => ({ params: `since: Date, until?: Date`, args: `since: string; until?: string` }),
-  (i) => ({ params: `counts: Record<string, number>, threshold = 0.5`, args: `counts: Record<string, number>; threshold?: number` }),
+  (_i) => ({ params: `since: Date, until?: Date`, args: `since: string; until?: string` }),
+  (_i) => ({ params: `counts: Record<string, number>, threshold = 0.5`, args: `counts: Record<string, number>; threshold?: number` }),
   (i) => ({ params: `tree: Node${i % 3}`, args: `tree: Node${i % 3}` }),
-  (i) => ({ params: `range: [start: number, end?: number], id: string | null`, args: `range: [number, number?]; id: string | null` }),
+  (_i) => ({ params: `range: [start: number, end?: number], id: string | null`, args: `range: [number, number?]; id: string | null` }),
 ];
 
 export function generateProject(dir, count, { plugins = true, corpus = 'realistic' } = {}) {

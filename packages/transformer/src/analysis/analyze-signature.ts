@@ -37,8 +37,8 @@ export interface AnalysisServices {
   reporter: Reporter;
   docs: JsDocReader;
   rootDir: string;
-  isLibFile(file: ts.SourceFile): boolean;
-  isProjectFile(file: ts.SourceFile): boolean;
+  isLibFile: (file: ts.SourceFile) => boolean;
+  isProjectFile: (file: ts.SourceFile) => boolean;
   /** Schemas of shared types, reused across the tools of the program. */
   cache?: SchemaCache;
 }
@@ -64,7 +64,7 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
 
   const signature = checker.getSignatureFromDeclaration(fn);
   const returnType = signature ? checker.getReturnTypeOfSignature(signature) : undefined;
-  const isAsync = ts.getCombinedModifierFlags(fn as ts.Declaration) & ts.ModifierFlags.Async;
+  const isAsync = ts.getCombinedModifierFlags(fn) & ts.ModifierFlags.Async;
   if (!isAsync && (!returnType || !isPromiseLike(returnType, checker))) {
     reporter.report('toolMustBeAsync', { tool, type: returnType ? checker.typeToString(returnType) : 'unknown' }, fn.type ?? candidate.nameNode);
   }

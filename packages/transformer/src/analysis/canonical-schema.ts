@@ -44,10 +44,10 @@ function rewrite(schema: JsonSchema): JsonSchema {
     } else if (SCHEMA_LISTS.has(key)) {
       result[key] = (value as JsonSchema[]).map(canonicalSchema);
     } else if (SCHEMA_VALUES.has(key) && typeof value === 'object' && value !== null) {
-      result[key] = canonicalSchema(value as JsonSchema);
+      result[key] = canonicalSchema(value);
     } else {
       result[key] = value;
     }
   }
-  return result as JsonSchema;
+  return result;
 }

@@ -18,7 +18,7 @@ export function literalDefault(expression: ts.Expression): { value: JsonValue } 
   if (node.kind === ts.SyntaxKind.NullKeyword) return { value: null };
   if (ts.isArrayLiteralExpression(node)) {
     const items = node.elements.map((element) => literalDefault(element));
-    return items.every((item) => item !== undefined) ? { value: items.map((item) => item!.value) } : undefined;
+    return items.every((item) => item !== undefined) ? { value: items.map((item) => item.value) } : undefined;
   }
   if (ts.isObjectLiteralExpression(node)) {
     const result: Record<string, JsonValue> = {};

@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import type ts from 'typescript';
 import { analyzeProgram } from '../analysis/analyze-program.js';
 import { toTsDiagnostic } from '../diagnostics.js';
 
@@ -37,10 +37,12 @@ export function withToolDiagnostics(program: ts.Program, options: ProgramTransfo
       .map((d) => toTsDiagnostic(d.category === 'warning' ? { ...d, category: 'error' } : d));
   };
   const wrap = (method: 'getSemanticDiagnostics' | 'getBindAndCheckDiagnostics') => {
-    const original = (program as unknown as Record<string, Function>)[method];
+    type DiagnosticsMethod = (sourceFile?: ts.SourceFile, token?: ts.CancellationToken) => readonly ts.Diagnostic[];
+    const methods = program as unknown as Record<typeof method, DiagnosticsMethod | undefined>;
+    const original = methods[method];
     if (typeof original !== 'function') return;
-    (program as unknown as Record<string, Function>)[method] = function (this: unknown, sourceFile?: ts.SourceFile, token?: ts.CancellationToken) {
-      const own = original.call(program, sourceFile, token) as readonly ts.Diagnostic[];
+    methods[method] = function (this: unknown, sourceFile?: ts.SourceFile, token?: ts.CancellationToken) {
+      const own = original.call(program, sourceFile, token);
       return [...own, ...forFile(sourceFile)];
     };
   };

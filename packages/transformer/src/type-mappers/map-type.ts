@@ -53,8 +53,8 @@ export interface RootMapOptions {
   reporter: Reporter;
   docs: JsDocReader;
   definitions: DefinitionRegistry;
-  isLibFile(file: ts.SourceFile): boolean;
-  isProjectFile(file: ts.SourceFile): boolean;
+  isLibFile: (file: ts.SourceFile) => boolean;
+  isProjectFile: (file: ts.SourceFile) => boolean;
   /** Shared by every tool of the program; absent, nothing is reused. */
   cache?: SchemaCache;
 }

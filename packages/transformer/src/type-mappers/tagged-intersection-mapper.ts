@@ -19,7 +19,7 @@ function typiaTagSchema(member: ts.Type, ctx: MapContext): JsonSchema | undefine
   const schemaProperty = ctx.checker.getPropertyOfType(props, 'schema');
   if (!schemaProperty) return {};
   const value = jsonOfType(ctx.checker.getNonNullableType(ctx.checker.getTypeOfSymbol(schemaProperty)), ctx.checker);
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as JsonSchema) : {};
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value) : {};
 }
 
 const PRIMITIVE = ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike;

@@ -28,9 +28,9 @@ export interface MapContext {
   readonly docs: JsDocReader;
   readonly definitions: DefinitionRegistry;
   /** Whether a file is one of TypeScript's default libraries (lib.*.d.ts). */
-  isLibFile(file: ts.SourceFile): boolean;
+  isLibFile: (file: ts.SourceFile) => boolean;
   /** Whether a file belongs to the project being analysed (not a library, not another package). */
-  isProjectFile(file: ts.SourceFile): boolean;
+  isProjectFile: (file: ts.SourceFile) => boolean;
   readonly position: TypePosition;
   report(key: DiagnosticKey, args: DiagnosticArgs, node?: ts.Node): void;
   /**
