@@ -14,9 +14,16 @@ afterAll(() => scenario.cleanup());
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 const calls = (...list: [string, string, unknown][]) => ({
   content: list.map(([toolCallId, toolName, input]) => ({ type: 'tool-call' as const, toolCallId, toolName, input: JSON.stringify(input) })),
-  finishReason: { unified: 'tool-calls' as const, raw: undefined }, usage, warnings: [],
+  finishReason: { unified: 'tool-calls' as const, raw: undefined },
+  usage,
+  warnings: [],
 });
-const answer = (text: string) => ({ content: [{ type: 'text' as const, text }], finishReason: { unified: 'stop' as const, raw: undefined }, usage, warnings: [] });
+const answer = (text: string) => ({
+  content: [{ type: 'text' as const, text }],
+  finishReason: { unified: 'stop' as const, raw: undefined },
+  usage,
+  warnings: [],
+});
 
 /** The text of every tool result / error the model was sent in a prompt. */
 function toolOutputsIn(prompt: unknown): string {
@@ -60,8 +67,11 @@ describe('AI SDK generateText through the executor', () => {
     const request = first.content.find((part) => part.type === 'tool-approval-request');
     expect(request).toBeDefined();
     expect(fs.existsSync(path.join(root, 'out.txt'))).toBe(false);
-    const messages: ModelMessage[] = [{ role: 'user', content: 'write' }, ...first.response.messages,
-      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: (request as { approvalId: string }).approvalId, approved: true }] }];
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'write' },
+      ...first.response.messages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: (request as { approvalId: string }).approvalId, approved: true }] },
+    ];
     const second = await generateText({ model, tools, stopWhen: stepCountIs(4), messages });
     expect(second.text).toBe('written');
     expect(fs.readFileSync(path.join(root, 'out.txt'), 'utf8')).toBe('hello');

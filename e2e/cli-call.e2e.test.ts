@@ -13,15 +13,18 @@ function workspace(): string {
   temporary.push(dir);
   fs.writeFileSync(path.join(dir, 'notes.txt'), 'first\nsecond\n');
   fs.mkdirSync(path.join(dir, 'src'));
-  fs.writeFileSync(path.join(dir, 'policy.json'), JSON.stringify({
-    rules: [
-      { deny: 'file_delete', reason: 'nothing is deleted from here' },
-      { allow: 'file_write(src/**)', match: ['src/a.ts'], not_match: ['src/../a.ts'] },
-      { ask: 'file_write(**/*.lock)', match: ['deep/yarn.lock'] },
-      { allow: 'file_read' },
-    ],
-    default: 'ask',
-  }));
+  fs.writeFileSync(
+    path.join(dir, 'policy.json'),
+    JSON.stringify({
+      rules: [
+        { deny: 'file_delete', reason: 'nothing is deleted from here' },
+        { allow: 'file_write(src/**)', match: ['src/a.ts'], not_match: ['src/../a.ts'] },
+        { ask: 'file_write(**/*.lock)', match: ['deep/yarn.lock'] },
+        { allow: 'file_read' },
+      ],
+      default: 'ask',
+    }),
+  );
   return dir;
 }
 
@@ -88,10 +91,20 @@ describe('toolwright call', () => {
     const dir = workspace();
     toolwright(['call', 'file_read', '--args', '{"path":"notes.txt"}'], dir);
     toolwright(['call', 'file_delete', '--args', '{"path":"notes.txt"}', '--policy', 'policy.json'], dir);
-    const records = fs.readFileSync(path.join(dir, '.toolwright', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const records = fs
+      .readFileSync(path.join(dir, '.toolwright', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(records.map((r) => r.type)).toEqual([
-      'ToolCallRequested', 'CapabilityCheck', 'PolicyDecision', 'ToolCallCompleted',
-      'ToolCallRequested', 'CapabilityCheck', 'PolicyDecision', 'ToolCallRejected',
+      'ToolCallRequested',
+      'CapabilityCheck',
+      'PolicyDecision',
+      'ToolCallCompleted',
+      'ToolCallRequested',
+      'CapabilityCheck',
+      'PolicyDecision',
+      'ToolCallRejected',
     ]);
     expect(records.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
@@ -126,7 +139,9 @@ describe('toolwright policy', () => {
     const locked = toolwright(['policy', 'explain', 'file_write', '--args', '{"path":"src/yarn.lock"}', '--policy', 'policy.json'], dir);
     // ask is evaluated before allow, whatever the order in the file
     expect(locked.stdout).toContain('decided by rule 3: ask file_write(**/*.lock)');
-    const asJson = json(toolwright(['policy', 'explain', 'file_write', '--args', '{"path":"src/a.ts"}', '--policy', 'policy.json', '--format', 'json'], dir).stdout);
+    const asJson = json(
+      toolwright(['policy', 'explain', 'file_write', '--args', '{"path":"src/a.ts"}', '--policy', 'policy.json', '--format', 'json'], dir).stdout,
+    );
     expect(asJson).toMatchObject({ decision: 'allow', proof: { rule: 'file_write(src/**)' } });
   });
 
@@ -144,7 +159,7 @@ describe('toolwright policy', () => {
 });
 
 describe('toolwright list', () => {
-  it('lists the core tools and a project\'s own tools', () => {
+  it("lists the core tools and a project's own tools", () => {
     const dir = copyProject('basic-project', 'list');
     temporary.push(dir);
     const result = toolwright(['list', '-p', 'tsconfig.json'], dir);
@@ -176,23 +191,26 @@ describe('toolwright list', () => {
 });
 
 describe('a flattened tool, compiled and called', () => {
-  it('declares its options object\'s properties as arguments and receives one object built from them', () => {
+  it("declares its options object's properties as arguments and receives one object built from them", () => {
     const dir = copyProject('basic-project', 'flatten');
     temporary.push(dir);
-    fs.writeFileSync(path.join(dir, 'src', 'scrape.ts'), [
-      "import { tool } from '@toolwright/tool';",
-      '/** What to scrape. */',
-      'export interface ScrapeOptions {',
-      '  /** The page. @format uri */',
-      '  url: string;',
-      '  /** Keep only the main content. */',
-      '  onlyMainContent?: boolean;',
-      '}',
-      '/** Scrapes one page. */',
-      'export const scrapePage = tool(async function scrapePage(options: ScrapeOptions) {',
-      '  return { received: options, count: arguments.length };',
-      "}, { flatten: true, tier: 'read-only' });",
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(dir, 'src', 'scrape.ts'),
+      [
+        "import { tool } from '@toolwright/tool';",
+        '/** What to scrape. */',
+        'export interface ScrapeOptions {',
+        '  /** The page. @format uri */',
+        '  url: string;',
+        '  /** Keep only the main content. */',
+        '  onlyMainContent?: boolean;',
+        '}',
+        '/** Scrapes one page. */',
+        'export const scrapePage = tool(async function scrapePage(options: ScrapeOptions) {',
+        '  return { received: options, count: arguments.length };',
+        "}, { flatten: true, tier: 'read-only' });",
+      ].join('\n'),
+    );
     const listed = toolwright(['list', '-p', 'tsconfig.json', '--no-core', '--format', 'openai-strict'], dir);
     expect(listed.status, listed.stderr).toBe(0);
     const declared = json(listed.stdout).find((t: any) => t.function.name === 'scrape_page');

@@ -52,7 +52,10 @@ describe('toolwright.config.json', () => {
     const configured = toolwright(['call', 'file_read', '--args', '{"path":"notes.txt"}', '--config', 'conf/toolwright.config.json'], dir);
     expect(report(configured.stdout).output.content).toContain('from the configured root');
     expect(fs.readFileSync(path.join(dir, 'conf', 'logs', 'audit.jsonl'), 'utf8')).toContain('file_read');
-    const flagged = toolwright(['call', 'file_read', '--args', '{"path":"notes.txt"}', '--config', 'conf/toolwright.config.json', '--workspace', 'other', '--audit', 'none'], dir);
+    const flagged = toolwright(
+      ['call', 'file_read', '--args', '{"path":"notes.txt"}', '--config', 'conf/toolwright.config.json', '--workspace', 'other', '--audit', 'none'],
+      dir,
+    );
     expect(report(flagged.stdout).output.content).toContain('from the flag');
   });
 
@@ -97,7 +100,9 @@ describe('toolwright.config.json', () => {
   });
 
   it('gives policy explain and check the inline policy and the risk mode', () => {
-    const dir = directory({ 'toolwright.config.json': { risk: 'autorun_none', policy: { rules: [{ deny: 'file_delete', reason: 'kept', match: ['a.txt'] }] } } });
+    const dir = directory({
+      'toolwright.config.json': { risk: 'autorun_none', policy: { rules: [{ deny: 'file_delete', reason: 'kept', match: ['a.txt'] }] } },
+    });
     const explained = toolwright(['policy', 'explain', 'file_delete', '--args', '{"path":"a.txt"}'], dir);
     expect(explained.status).toBe(0);
     expect(explained.stdout).toContain('deny');
@@ -134,6 +139,8 @@ describe('toolwright serve with toolwright.config.json', () => {
     const dir = directory({ 'toolwright.config.json': { web: { search: { provider: 'brave', apiKeyEnv: 'TW_E2E_UNSET_KEY' } } } });
     const result = toolwright(['serve', '--mcp', 'stdio'], dir);
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain('toolwright.config.json: $.web.search.apiKeyEnv: names the environment variable TW_E2E_UNSET_KEY, which is not set or empty');
+    expect(result.stderr).toContain(
+      'toolwright.config.json: $.web.search.apiKeyEnv: names the environment variable TW_E2E_UNSET_KEY, which is not set or empty',
+    );
   });
 });

@@ -31,11 +31,17 @@ describe('toolwright init', () => {
     const result = toolwright(['init'], dir);
     expect(result.status, result.output).toBe(0);
     expect(result.stdout).toContain('created    tsconfig.json\n');
-    expect(result.stdout).toMatch(/Next:\n {2}npm install @toolwright\/tool && npm install --save-dev typescript@[\d.]+ @toolwright\/cli .* && npm run build\n/);
+    expect(result.stdout).toMatch(
+      /Next:\n {2}npm install @toolwright\/tool && npm install --save-dev typescript@[\d.]+ @toolwright\/cli .* && npm run build\n/,
+    );
 
     const build = toolwright(['build', '--no-pretty'], dir);
     expect(build).toMatchObject({ status: 0, output: '' });
-    const declarations = run(process.execPath, [path.join(__dirname, 'support', 'read-declarations.cjs'), dir, 'dist/tools.js#greet', 'dist/tools.js#addNumbers'], dir);
+    const declarations = run(
+      process.execPath,
+      [path.join(__dirname, 'support', 'read-declarations.cjs'), dir, 'dist/tools.js#greet', 'dist/tools.js#addNumbers'],
+      dir,
+    );
     expect(Object.values(JSON.parse(declarations.output) as Record<string, { name: string }>).map((d) => d.name)).toEqual(['greet', 'add_numbers']);
 
     const list = toolwright(['list', '-p', 'tsconfig.json'], dir);
@@ -48,15 +54,22 @@ describe('toolwright init', () => {
     expect(toolwright(['policy', 'check', 'toolwright.policy.json'], dir)).toMatchObject({ status: 0, stdout: expect.stringContaining('every example holds') });
     // No --policy: the starter policy comes through toolwright.config.json.
     const verdict = (tool: string, args: object) => toolwright(['policy', 'explain', tool, '--args', JSON.stringify(args)], dir).stdout.split('\n')[0];
-    expect([verdict('shell_exec', { command: 'rm -rf src' }), verdict('file_write', { path: 'a.txt', content: 'x' }), verdict('file_read', { path: 'a.txt' })])
-      .toEqual(['shell_exec: DENY', 'file_write: ASK', 'file_read: ALLOW']);
+    expect([
+      verdict('shell_exec', { command: 'rm -rf src' }),
+      verdict('file_write', { path: 'a.txt', content: 'x' }),
+      verdict('file_read', { path: 'a.txt' }),
+    ]).toEqual(['shell_exec: DENY', 'file_write: ASK', 'file_read: ALLOW']);
   });
 
   it('makes `npm run build` work with the scripts it wrote', () => {
     const dir = userFolder();
     expect(toolwright(['init'], dir).status).toBe(0);
     // The repository's node_modules/.bin on PATH stands in for the project's own after an install.
-    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: dir, encoding: 'utf8', env: { ...process.env, PATH: `${BIN}${path.delimiter}${process.env.PATH ?? ''}` } });
+    const build = spawnSync('npm', ['run', '--silent', 'build'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${BIN}${path.delimiter}${process.env.PATH ?? ''}` },
+    });
     expect(build.status, `${build.stdout}${build.stderr}`).toBe(0);
     expect(fs.existsSync(path.join(dir, 'dist', 'tools.js'))).toBe(true);
   });
@@ -94,7 +107,9 @@ describe('toolwright init', () => {
     });
     const result = toolwright(['init'], dir);
     expect(result.status, result.output).toBe(0);
-    expect(result.stdout).toContain('updated    tsconfig.json (added @toolwright/transformer, @toolwright/transformer/program, @toolwright/language-service to compilerOptions.plugins');
+    expect(result.stdout).toContain(
+      'updated    tsconfig.json (added @toolwright/transformer, @toolwright/transformer/program, @toolwright/language-service to compilerOptions.plugins',
+    );
     expect(result.stdout).toContain('kept your "build" script (tsc -p .); --force replaces it');
 
     const written = read(dir, 'tsconfig.json');
@@ -102,7 +117,11 @@ describe('toolwright init', () => {
     expect(written).toContain('// Our project settings; do not lose this comment.');
     expect(written).toContain('"module": "commonjs", // we ship CommonJS');
     const manifest = JSON.parse(read(dir, 'package.json'));
-    expect(manifest).toMatchObject({ name: 'existing-app', version: '1.2.3', scripts: { build: 'tsc -p .', start: 'node build/main.js', emit: 'toolwright emit' } });
+    expect(manifest).toMatchObject({
+      name: 'existing-app',
+      version: '1.2.3',
+      scripts: { build: 'tsc -p .', start: 'node build/main.js', emit: 'toolwright emit' },
+    });
 
     expect(toolwright(['build', '--no-pretty'], dir)).toMatchObject({ status: 0, output: '' });
     expect(fs.existsSync(path.join(dir, 'build', 'main.js'))).toBe(true);

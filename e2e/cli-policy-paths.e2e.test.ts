@@ -20,7 +20,10 @@ function workspace(): string {
   fs.writeFileSync(path.join(dir, 'sub', '.git', 'config'), '[core]\n');
   fs.writeFileSync(path.join(dir, 'sub', 'a.txt'), 'a');
   fs.symlinkSync('../.env', path.join(dir, 'sub', 'env-link'));
-  fs.writeFileSync(path.join(dir, 'deny.json'), JSON.stringify({ rules: [{ deny: 'file_read(.env)' }, { deny: 'file_write(secrets/**)' }, { allow: 'file_*' }] }));
+  fs.writeFileSync(
+    path.join(dir, 'deny.json'),
+    JSON.stringify({ rules: [{ deny: 'file_read(.env)' }, { deny: 'file_write(secrets/**)' }, { allow: 'file_*' }] }),
+  );
   return dir;
 }
 
@@ -32,7 +35,8 @@ const call = (dir: string, tool: string, args: unknown, extra: string[] = ['--po
 function spellings(dir: string, relative: string, count: number): string[] {
   const prefix = fc.constantFrom('', './', './/', 'private:/', 'private:/./', `${dir}/`, `${dir}//`, 'sub/../', 'secrets/../sub/../');
   const parts = relative.split('/');
-  const spelled = fc.tuple(prefix, fc.array(fc.constantFrom('/', '//', '/./', '/x/../'), { minLength: parts.length - 1, maxLength: parts.length - 1 }))
+  const spelled = fc
+    .tuple(prefix, fc.array(fc.constantFrom('/', '//', '/./', '/x/../'), { minLength: parts.length - 1, maxLength: parts.length - 1 }))
     .map(([p, joins]) => p + parts.map((part, i) => (i === 0 ? part : `${joins[i - 1]}${part}`)).join(''));
   return [...new Set([`private:/${relative}`, `${dir}/${relative}`, ...fc.sample(spelled, count)])];
 }
@@ -114,7 +118,10 @@ describe("Toolwright's own configuration is protected from the file tools", () =
     const dir = configured();
     const before = fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : undefined;
     for (const spelled of [file, `./${file}`, `${dir}/${file}`]) {
-      for (const [tool, args] of [['file_write', { path: spelled, content: '{"shell":{"allow":["node"]}}' }], ['file_delete', { path: spelled }]] as const) {
+      for (const [tool, args] of [
+        ['file_write', { path: spelled, content: '{"shell":{"allow":["node"]}}' }],
+        ['file_delete', { path: spelled }],
+      ] as const) {
         const result = toolwright(['call', tool, '--yes', '--workspace', dir, '--args', JSON.stringify(args)], dir);
         expect(json(result.stdout).error?.code, `${tool} ${spelled}`).toBe('protected_path_unapproved');
       }
@@ -132,6 +139,8 @@ describe("Toolwright's own configuration is protected from the file tools", () =
       const result = call(dir, 'file_write', { path: file, content: '{}' }, ['--policy', 'ops/p.json', '--audit', 'ops/audit.log']);
       expect(json(result.stdout).error?.code, file).toBe('protected_path_unapproved');
     }
-    expect(json(call(dir, 'file_write', { path: 'ops/other.json', content: '{}' }, ['--policy', 'ops/p.json', '--audit', 'ops/audit.log']).stdout).status).toBe('completed');
+    expect(json(call(dir, 'file_write', { path: 'ops/other.json', content: '{}' }, ['--policy', 'ops/p.json', '--audit', 'ops/audit.log']).stdout).status).toBe(
+      'completed',
+    );
   });
 });

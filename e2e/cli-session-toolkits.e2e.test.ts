@@ -30,7 +30,10 @@ function workspace(config: unknown): string {
 const PER_SESSION = { audit: 'none', tools: { core: false, perSession: ['Tally'] } };
 
 async function startHttp(dir: string, extra: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--mcp', 'http', '--port', '0', '-p', PROJECT, ...extra], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--mcp', 'http', '--port', '0', '-p', PROJECT, ...extra], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   processes.push(child);
   const url = await new Promise<string>((resolve, reject) => {
     let err = '';
@@ -54,7 +57,8 @@ describe('tools.perSession', () => {
   it('over HTTP with sessions: each MCP session has its own instance, kept across its calls and disposed of when it ends; other toolkits stay one per process', async () => {
     const dir = workspace(PER_SESSION);
     const { url, child } = await startHttp(dir, ['--sessions']);
-    const disposed = () => (fs.existsSync(path.join(dir, 'disposed.txt')) ? fs.readFileSync(path.join(dir, 'disposed.txt'), 'utf8').trim().split('\n').map(Number) : []);
+    const disposed = () =>
+      fs.existsSync(path.join(dir, 'disposed.txt')) ? fs.readFileSync(path.join(dir, 'disposed.txt'), 'utf8').trim().split('\n').map(Number) : [];
     const connect = async () => {
       const client = new Client({ name: 'e2e', version: '1.0.0' });
       const transport = new StreamableHTTPClientTransport(new URL(url));
@@ -94,7 +98,9 @@ describe('tools.perSession', () => {
   it('over stdio (one client per process): the session keeps one instance across calls', async () => {
     const dir = workspace(PER_SESSION);
     const client = new Client({ name: 'e2e', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--mcp', 'stdio', '-p', PROJECT], cwd: dir, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--mcp', 'stdio', '-p', PROJECT], cwd: dir, stderr: 'pipe' }),
+    );
     try {
       const first = await bump(client, 'tally_bump');
       expect(await bump(client, 'tally_bump')).toEqual({ instance: first.instance, count: 2 });
@@ -104,10 +110,16 @@ describe('tools.perSession', () => {
   });
 
   it.for([
-    ['a name the project does not export', { tools: { perSession: ['Taly'] } },
-      `$.tools.perSession[0]: "Taly" is not a toolkit class exported by ${PROJECT}; its toolkit classes are: Tally, SharedTally, Configured`],
-    ['a toolkit whose constructor takes arguments', { tools: { perSession: ['Tally', 'Configured'] } },
-      "$.tools.perSession[1]: Configured's constructor takes arguments, so toolwright cannot make one per session"],
+    [
+      'a name the project does not export',
+      { tools: { perSession: ['Taly'] } },
+      `$.tools.perSession[0]: "Taly" is not a toolkit class exported by ${PROJECT}; its toolkit classes are: Tally, SharedTally, Configured`,
+    ],
+    [
+      'a toolkit whose constructor takes arguments',
+      { tools: { perSession: ['Tally', 'Configured'] } },
+      "$.tools.perSession[1]: Configured's constructor takes arguments, so toolwright cannot make one per session",
+    ],
     ['a list that is no list', { tools: { perSession: 'Tally' } }, '$.tools.perSession: must be an array of strings (found "Tally")'],
   ] as const)('refuses %s, naming the file and the key', ([, config, message]) => {
     const dir = workspace(config);
@@ -120,7 +132,9 @@ describe('tools.perSession', () => {
     const dir = workspace(PER_SESSION);
     const result = toolwright(['serve', '--mcp', 'http', '--port', '0', '-p', PROJECT], dir);
     expect(result.status, result.output).toBe(2);
-    expect(result.stderr).toContain(`${path.join(dir, 'toolwright.config.json')}: $.tools.perSession: Tally keeps an instance per session, but stateless HTTP has no sessions; serve with --sessions (or --mcp stdio).`);
+    expect(result.stderr).toContain(
+      `${path.join(dir, 'toolwright.config.json')}: $.tools.perSession: Tally keeps an instance per session, but stateless HTTP has no sessions; serve with --sessions (or --mcp stdio).`,
+    );
   });
 
   it('has no effect without a project, and says so', () => {

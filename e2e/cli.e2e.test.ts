@@ -59,11 +59,14 @@ describe('toolwright emit', () => {
 
   it('--keep-going reports the refused tools, still writes those that compiled and exits 1', () => {
     const dir = project('broken-project', 'keep-going');
-    fs.writeFileSync(path.join(dir, 'src', 'good.ts'), [
-      "import { tool } from '@toolwright/tool';",
-      '/** Says hello. */',
-      'export const hello = tool(async function hello(name: string) { return `hello ${name}`; });',
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(dir, 'src', 'good.ts'),
+      [
+        "import { tool } from '@toolwright/tool';",
+        '/** Says hello. */',
+        'export const hello = tool(async function hello(name: string) { return `hello ${name}`; });',
+      ].join('\n'),
+    );
     const strict = toolwright(['emit'], dir);
     expect(strict.status).toBe(1);
     expect(strict.output).toContain('nothing was written');
@@ -98,44 +101,65 @@ describe('toolwright emit', () => {
     expect(JSON.parse(result.output)).toEqual({ before: null, names: ['add_numbers', 'greet', 'read_lines'], readLines: 'read_lines', greet: 'greet' });
   });
 
-  it('--module also types each tool\'s argument object for ToolArgs<typeof fn> and ToolArgs<\'name\'>', () => {
+  it("--module also types each tool's argument object for ToolArgs<typeof fn> and ToolArgs<'name'>", () => {
     const dir = project('basic-project', 'toolargs');
     expect(toolwright(['emit', '--module', 'src/tools.gen.ts'], dir).status).toBe(0);
     const tsc = path.join(BIN, '..', 'typescript', 'bin', 'tsc');
-    fs.writeFileSync(path.join(dir, 'src', 'use-args.ts'), [
-      "import type { ToolArgs } from '@toolwright/tool';", "import { readLines } from './files.js';", "import './tools.gen.js';",
-      "export const byName: ToolArgs<'read_lines'> = { path: 'a.txt', limit: 5 };",
-      'export const byType: ToolArgs<typeof readLines> = { path: \'a.txt\' };',
-      "export const method: ToolArgs<'greet'> = { name: 'Ada', shout: true };",
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(dir, 'src', 'use-args.ts'),
+      [
+        "import type { ToolArgs } from '@toolwright/tool';",
+        "import { readLines } from './files.js';",
+        "import './tools.gen.js';",
+        "export const byName: ToolArgs<'read_lines'> = { path: 'a.txt', limit: 5 };",
+        "export const byType: ToolArgs<typeof readLines> = { path: 'a.txt' };",
+        "export const method: ToolArgs<'greet'> = { name: 'Ada', shout: true };",
+      ].join('\n'),
+    );
     expect(run(process.execPath, [tsc, '-p', '.', '--noEmit'], dir).output).toBe('');
-    fs.writeFileSync(path.join(dir, 'src', 'bad-args.ts'), [
-      "import type { ToolArgs } from '@toolwright/tool';", "import { readLines } from './files.js';", "import './tools.gen.js';",
-      'export const missing: ToolArgs<typeof readLines> = { limit: 5 };', "export const wrong: ToolArgs<'read_lines'> = { path: 7 };",
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(dir, 'src', 'bad-args.ts'),
+      [
+        "import type { ToolArgs } from '@toolwright/tool';",
+        "import { readLines } from './files.js';",
+        "import './tools.gen.js';",
+        'export const missing: ToolArgs<typeof readLines> = { limit: 5 };',
+        "export const wrong: ToolArgs<'read_lines'> = { path: 7 };",
+      ].join('\n'),
+    );
     const bad = run(process.execPath, [tsc, '-p', '.', '--noEmit'], dir);
     expect(bad.output).toContain("bad-args.ts(4,14): error TS2741: Property 'path' is missing");
     expect(bad.output).toContain("bad-args.ts(5,48): error TS2322: Type 'number' is not assignable to type 'string'");
   });
 
-  it('--module types a flattened tool\'s argument object as its options type', () => {
+  it("--module types a flattened tool's argument object as its options type", () => {
     const dir = project('basic-project', 'toolargs-flat');
-    fs.writeFileSync(path.join(dir, 'src', 'scrape.ts'), [
-      "import { tool } from '@toolwright/tool';",
-      'export interface ScrapeOptions { url: string; onlyMainContent?: boolean }',
-      '/** Scrapes one page. */',
-      'export const scrapePage = tool(async function scrapePage(options?: Partial<ScrapeOptions>) { return options?.url; }, { flatten: true });',
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(dir, 'src', 'scrape.ts'),
+      [
+        "import { tool } from '@toolwright/tool';",
+        'export interface ScrapeOptions { url: string; onlyMainContent?: boolean }',
+        '/** Scrapes one page. */',
+        'export const scrapePage = tool(async function scrapePage(options?: Partial<ScrapeOptions>) { return options?.url; }, { flatten: true });',
+      ].join('\n'),
+    );
     expect(toolwright(['emit', '--module', 'src/tools.gen.ts'], dir).status).toBe(0);
     const tsc = path.join(BIN, '..', 'typescript', 'bin', 'tsc');
-    fs.writeFileSync(path.join(dir, 'src', 'use-args.ts'), [
-      "import type { ToolArgs } from '@toolwright/tool';", "import { scrapePage } from './scrape.js';", "import './tools.gen.js';",
-      "export const byName: ToolArgs<'scrape_page'> = { url: 'https://example.com', onlyMainContent: true };",
-      'export const byType: ToolArgs<typeof scrapePage> = {};',
-      "export const wrong: ToolArgs<'scrape_page'> = { url: 7 };",
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(dir, 'src', 'use-args.ts'),
+      [
+        "import type { ToolArgs } from '@toolwright/tool';",
+        "import { scrapePage } from './scrape.js';",
+        "import './tools.gen.js';",
+        "export const byName: ToolArgs<'scrape_page'> = { url: 'https://example.com', onlyMainContent: true };",
+        'export const byType: ToolArgs<typeof scrapePage> = {};',
+        "export const wrong: ToolArgs<'scrape_page'> = { url: 7 };",
+      ].join('\n'),
+    );
     const checked = run(process.execPath, [tsc, '-p', '.', '--noEmit'], dir);
-    expect(checked.output.trim().split('\n')).toEqual([expect.stringContaining("use-args.ts(6,49): error TS2322: Type 'number' is not assignable to type 'string'")]);
+    expect(checked.output.trim().split('\n')).toEqual([
+      expect.stringContaining("use-args.ts(6,49): error TS2322: Type 'number' is not assignable to type 'string'"),
+    ]);
   });
 
   it('answers usage errors with exit code 2 and a clear message', () => {
@@ -150,7 +174,17 @@ describe('toolwright build', () => {
     const dir = project('basic-project', 'build');
     const result = toolwright(['build', '-p', 'tsconfig.json', '--no-pretty'], dir);
     expect(result).toMatchObject({ status: 0, output: '' });
-    const read = run(process.execPath, [path.join(__dirname, 'support', 'read-declarations.cjs'), dir, 'dist/files.js#readLines', 'dist/kit.js#GreetingKit.prototype.greet', 'dist/math.js#addNumbers'], dir);
+    const read = run(
+      process.execPath,
+      [
+        path.join(__dirname, 'support', 'read-declarations.cjs'),
+        dir,
+        'dist/files.js#readLines',
+        'dist/kit.js#GreetingKit.prototype.greet',
+        'dist/math.js#addNumbers',
+      ],
+      dir,
+    );
     const declarations = JSON.parse(read.output) as Record<string, { name: string } | null>;
     expect(Object.values(declarations).map((d) => d?.name)).toEqual(['read_lines', 'greet', 'add_numbers']);
   });
@@ -159,21 +193,27 @@ describe('toolwright build', () => {
     const dir = project('broken-project', 'build-broken');
     const result = toolwright(['build', '--no-pretty'], dir);
     expect(result.status).toBe(1);
-    expect(result.output).toContain("src/broken.ts(6,13): error TS991002: Property 'options.callback' has type '() => void', which has no JSON Schema form. (TW1002)");
+    expect(result.output).toContain(
+      "src/broken.ts(6,13): error TS991002: Property 'options.callback' has type '() => void', which has no JSON Schema form. (TW1002)",
+    );
     expect(result.output).toContain('Found 2 errors.');
   });
 });
 
 describe('the strictJson setting in tsconfig', () => {
   const addWebhookTool = (dir: string, strict: boolean) => {
-    fs.writeFileSync(path.join(dir, 'src', 'webhook.ts'), [
-      "import { tool } from '@toolwright/tool';",
-      '/** Sends a webhook. */',
-      'export const sendWebhook = tool(async function sendWebhook(url: string, body: unknown): Promise<void> {});',
-      '',
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(dir, 'src', 'webhook.ts'),
+      [
+        "import { tool } from '@toolwright/tool';",
+        '/** Sends a webhook. */',
+        'export const sendWebhook = tool(async function sendWebhook(url: string, body: unknown): Promise<void> {});',
+        '',
+      ].join('\n'),
+    );
     const config = JSON.parse(fs.readFileSync(path.join(dir, 'tsconfig.json'), 'utf8'));
-    if (strict) for (const entry of config.compilerOptions.plugins) if (String(entry.transform ?? '').startsWith('@toolwright/transformer')) entry.strictJson = true;
+    if (strict)
+      for (const entry of config.compilerOptions.plugins) if (String(entry.transform ?? '').startsWith('@toolwright/transformer')) entry.strictJson = true;
     fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(config, null, 2));
   };
 
@@ -203,17 +243,27 @@ describe('toolwright emit --watch', () => {
     const manifest = path.join(dir, 'tools.json');
     const results: unknown[] = [];
     let resolveNext: (() => void) | undefined;
-    const handle = emitWatch({ project: path.join(dir, 'tsconfig.json'), cwd: dir }, (result) => {
-      results.push(result);
-      resolveNext?.();
-    }, () => {});
-    const next = () => new Promise<void>((resolve) => { resolveNext = resolve; });
+    const handle = emitWatch(
+      { project: path.join(dir, 'tsconfig.json'), cwd: dir },
+      (result) => {
+        results.push(result);
+        resolveNext?.();
+      },
+      () => {},
+    );
+    const next = () =>
+      new Promise<void>((resolve) => {
+        resolveNext = resolve;
+      });
     try {
       if (results.length === 0) await next();
       expect(JSON.parse(fs.readFileSync(manifest, 'utf8'))).toHaveLength(3);
       const waiting = next();
       const source = path.join(dir, 'src', 'math.ts');
-      fs.writeFileSync(source, `${fs.readFileSync(source, 'utf8')}\n/**\n * Multiplies two numbers.\n * @tool\n */\nexport async function multiply(a: number, b: number): Promise<number> {\n  return a * b;\n}\n`);
+      fs.writeFileSync(
+        source,
+        `${fs.readFileSync(source, 'utf8')}\n/**\n * Multiplies two numbers.\n * @tool\n */\nexport async function multiply(a: number, b: number): Promise<number> {\n  return a * b;\n}\n`,
+      );
       await waiting;
       const names = JSON.parse(fs.readFileSync(manifest, 'utf8')).map((d: { name: string }) => d.name);
       expect(names).toEqual(['add_numbers', 'greet', 'multiply', 'read_lines']);

@@ -54,7 +54,9 @@ describe('the executor under hostile calls (issue 10)', () => {
   it.for(['.git/config', '.git/hooks/pre-commit'])('never writes %s under --yes without a person confirming it', (file) => {
     const dir = workspace();
     const before = fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : undefined;
-    const result = report(toolwright(['call', 'file_write', '--args', JSON.stringify({ path: file, content: 'x' }), '--yes', '--audit', 'none'], dir, '').stdout);
+    const result = report(
+      toolwright(['call', 'file_write', '--args', JSON.stringify({ path: file, content: 'x' }), '--yes', '--audit', 'none'], dir, '').stdout,
+    );
     expect(result.error).toMatchObject({ code: 'protected_path_unapproved', details: { approval: 'blanket' } });
     expect(fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : undefined).toBe(before);
   });

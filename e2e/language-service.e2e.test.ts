@@ -21,10 +21,12 @@ describe('the language service plugin in a real tsserver', () => {
     client.notify('open', { file });
     const diagnostics = await client.request<ServerDiagnostic[]>('semanticDiagnosticsSync', { file });
     const ours = diagnostics.filter((d) => d.code > 990_000);
-    expect(ours.map((d) => [d.code, d.start.line, d.start.offset])).toEqual(expect.arrayContaining([
-      [991002, 6, 13],
-      [991001, 18, 34],
-    ]));
+    expect(ours.map((d) => [d.code, d.start.line, d.start.offset])).toEqual(
+      expect.arrayContaining([
+        [991002, 6, 13],
+        [991001, 18, 34],
+      ]),
+    );
     expect(ours.find((d) => d.code === 991002)!.text).toContain("Property 'options.callback' has type '() => void'");
   });
 

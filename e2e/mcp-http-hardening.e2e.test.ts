@@ -29,9 +29,15 @@ function workspace(): string {
 }
 
 async function serve(dir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; port: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--mcp', 'http', '--port', '0', '--workspace', dir, '--policy', 'policy.json', '--audit', 'none', ...extra], {
-    cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--mcp', 'http', '--port', '0', '--workspace', dir, '--policy', 'policy.json', '--audit', 'none', ...extra],
+    {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    },
+  );
   processes.push(child);
   const url = await new Promise<string>((resolve, reject) => {
     let err = '';
@@ -45,22 +51,36 @@ async function serve(dir: string, extra: string[] = [], env: NodeJS.ProcessEnv =
   return { url, port: Number(new URL(url).port), child };
 }
 
-interface Answer { status: number; headers: http.IncomingHttpHeaders; body: string }
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 
 function post(port: number, headers: Record<string, string>, body: string | Buffer): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers, setHost: !('host' in headers), agent: false }, (response) => {
-      let text = '';
-      response.on('data', (chunk: Buffer) => { text += chunk.toString(); });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
-    });
+    const request = http.request(
+      { host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers, setHost: !('host' in headers), agent: false },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }));
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
 }
 
 const MCP = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const writePwned = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'file_write', arguments: { path: 'pwned.txt', content: 'x' } } });
+const writePwned = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'file_write', arguments: { path: 'pwned.txt', content: 'x' } },
+});
 
 describe('toolwright serve --mcp http: who may call', () => {
   it('refuses the DNS-rebinding reproduction with 403 and writes nothing', async () => {
@@ -83,7 +103,14 @@ describe('toolwright serve --mcp http: who may call', () => {
 
   it('accepts the hosts and origins named with --allow-host and --allow-origin', async () => {
     const dir = workspace();
-    const { port } = await serve(dir, ['--allow-host', 'mcp.example.com', '--allow-origin', 'https://app.example.com', '--allow-origin', 'https://other.example.com']);
+    const { port } = await serve(dir, [
+      '--allow-host',
+      'mcp.example.com',
+      '--allow-origin',
+      'https://app.example.com',
+      '--allow-origin',
+      'https://other.example.com',
+    ]);
     expect((await post(port, { ...MCP, host: 'mcp.example.com', origin: 'https://other.example.com' }, writePwned)).status).toBe(200);
     expect((await post(port, { ...MCP, host: 'mcp.example.org' }, writePwned)).status).toBe(403);
   });
@@ -110,24 +137,41 @@ describe('toolwright serve --mcp http: who may call', () => {
     [['--session-idle-timeout', 'soon'], /--session-idle-timeout takes a positive number of seconds/],
   ] as const)('refuses to start with %j, saying why', ([flags, message]) => {
     const dir = workspace();
-    const result = spawnSync(process.execPath, [BIN, 'serve', '--mcp', 'http', '--port', '0', '--workspace', dir, '--audit', 'none', ...flags], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    const result = spawnSync(process.execPath, [BIN, 'serve', '--mcp', 'http', '--port', '0', '--workspace', dir, '--audit', 'none', ...flags], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
   });
 
   it('refuses HTTP-only flags with stdio', () => {
     const dir = workspace();
-    const result = spawnSync(process.execPath, [BIN, 'serve', '--mcp', 'stdio', '--workspace', dir, '--allow-host', 'x.example'], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    const result = spawnSync(process.execPath, [BIN, 'serve', '--mcp', 'stdio', '--workspace', dir, '--allow-host', 'x.example'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('--allow-host applies to --mcp http only');
   });
 
   it('listens beyond loopback only when told --insecure-no-auth, and warns', async () => {
     const dir = workspace();
-    const child = spawn(process.execPath, [BIN, 'serve', '--mcp', 'http', '--port', '0', '--host', '0.0.0.0', '--insecure-no-auth', '--workspace', dir, '--audit', 'none'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--mcp', 'http', '--port', '0', '--host', '0.0.0.0', '--insecure-no-auth', '--workspace', dir, '--audit', 'none'],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     processes.push(child);
     let err = '';
-    await new Promise<void>((resolve) => child.stderr!.on('data', (chunk: Buffer) => { err += chunk.toString(); if (/ at http/.test(err)) resolve(); }));
+    await new Promise<void>((resolve) =>
+      child.stderr!.on('data', (chunk: Buffer) => {
+        err += chunk.toString();
+        if (/ at http/.test(err)) resolve();
+      }),
+    );
     child.kill('SIGTERM');
     expect(err).toMatch(/WARNING: no authentication on 0\.0\.0\.0/);
   });
@@ -153,7 +197,11 @@ describe('toolwright serve --mcp http: hostile requests', () => {
     await client.connect(transport);
     const session = transport.sessionId!;
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const answer = await post(Number(new URL(url).port), { ...MCP, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }));
+    const answer = await post(
+      Number(new URL(url).port),
+      { ...MCP, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+      JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    );
     expect(answer.status).toBe(404);
     await client.close().catch(() => undefined);
   });
@@ -167,7 +215,14 @@ describe('terminal control sequences over MCP', () => {
     fs.writeFileSync(path.join(dir, 'notes.txt'), HOSTILE);
     const client = new Client({ name: 'e2e', version: '1.0.0' });
     if (transport === 'stdio') {
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--mcp', 'stdio', '--workspace', dir, '--audit', 'none'], cwd: dir, stderr: 'pipe' }));
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [BIN, 'serve', '--mcp', 'stdio', '--workspace', dir, '--audit', 'none'],
+          cwd: dir,
+          stderr: 'pipe',
+        }),
+      );
     } else {
       await client.connect(new StreamableHTTPClientTransport(new URL((await serve(dir)).url)));
     }

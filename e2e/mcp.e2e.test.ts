@@ -33,14 +33,22 @@ const text = (result: CallToolResult) => result.content.map((c) => (c.type === '
 
 async function stdioClient(dir: string, capabilities: ConstructorParameters<typeof Client>[1] = {}): Promise<Client> {
   const client = new Client({ name: 'e2e', version: '1.0.0' }, capabilities);
-  await client.connect(new StdioClientTransport({
-    command: process.execPath, args: [BIN, 'serve', '--mcp', 'stdio', '--workspace', dir, '--policy', 'policy.json', '-p', PROJECT], cwd: dir, stderr: 'pipe',
-  }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--mcp', 'stdio', '--workspace', dir, '--policy', 'policy.json', '-p', PROJECT],
+      cwd: dir,
+      stderr: 'pipe',
+    }),
+  );
   return client;
 }
 
 async function startHttp(dir: string, extra: string[] = []): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--mcp', 'http', '--port', '0', '--workspace', dir, '--policy', 'policy.json', ...extra], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--mcp', 'http', '--port', '0', '--workspace', dir, '--policy', 'policy.json', ...extra], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   processes.push(child);
   const url = await new Promise<string>((resolve, reject) => {
     let err = '';
@@ -55,7 +63,11 @@ async function startHttp(dir: string, extra: string[] = []): Promise<{ url: stri
 }
 
 /** A client of `toolwright serve` over either transport, with the project's own tools too. */
-async function connect(transport: 'stdio' | 'http' | 'http-sessions', dir: string, capabilities: ConstructorParameters<typeof Client>[1] = {}): Promise<Client> {
+async function connect(
+  transport: 'stdio' | 'http' | 'http-sessions',
+  dir: string,
+  capabilities: ConstructorParameters<typeof Client>[1] = {},
+): Promise<Client> {
   if (transport === 'stdio') return stdioClient(dir, capabilities);
   const { url } = await startHttp(dir, ['-p', PROJECT, ...(transport === 'http-sessions' ? ['--sessions'] : [])]);
   const client = new Client({ name: 'e2e-http', version: '1.0.0' }, capabilities);
@@ -64,7 +76,7 @@ async function connect(transport: 'stdio' | 'http' | 'http-sessions', dir: strin
 }
 
 describe.each(['stdio', 'http', 'http-sessions'] as const)('MCP over %s', (transport) => {
-  it('lists the core tools and the project\'s tools with annotations and schemas', async () => {
+  it("lists the core tools and the project's tools with annotations and schemas", async () => {
     const client = await connect(transport, workspace());
     try {
       const { tools } = await client.listTools();
@@ -98,7 +110,11 @@ describe.each(['stdio', 'http', 'http-sessions'] as const)('MCP over %s', (trans
       await client.close();
     }
     const auditFile = fs.readdirSync(path.join(dir, '.toolwright')).find((f) => f.startsWith('audit-serve-'))!;
-    const types = fs.readFileSync(path.join(dir, '.toolwright', auditFile), 'utf8').trim().split('\n').map((l) => JSON.parse(l).type);
+    const types = fs
+      .readFileSync(path.join(dir, '.toolwright', auditFile), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).type);
     expect(types.filter((t) => t === 'ToolCallCompleted')).toHaveLength(1);
     expect(types.filter((t) => t === 'ToolCallRejected')).toHaveLength(2);
   });
@@ -107,7 +123,9 @@ describe.each(['stdio', 'http', 'http-sessions'] as const)('MCP over %s', (trans
     const client = await connect(transport, workspace());
     try {
       const seen: number[] = [];
-      const result = (await client.callTool({ name: 'countdown', arguments: { from: 4 } }, undefined, { onprogress: (p) => seen.push(p.progress) })) as CallToolResult;
+      const result = (await client.callTool({ name: 'countdown', arguments: { from: 4 } }, undefined, {
+        onprogress: (p) => seen.push(p.progress),
+      })) as CallToolResult;
       expect(result.structuredContent).toEqual({ counted: 4 });
       expect(seen).toEqual([1, 2, 3, 4]);
     } finally {
@@ -143,7 +161,7 @@ describe.each(['stdio', 'http', 'http-sessions'] as const)('MCP over %s', (trans
     }
   });
 
-  it('turns the client\'s cancellation into the call\'s AbortSignal', async () => {
+  it("turns the client's cancellation into the call's AbortSignal", async () => {
     const dir = workspace();
     const client = await connect(transport, dir, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { decision: 'once' } }));
@@ -163,7 +181,11 @@ describe.each(['stdio', 'http', 'http-sessions'] as const)('MCP over %s', (trans
     // (the documented price of statelessness; serve with --sessions to route it). The client stops waiting.
     if (transport === 'http') return;
     const auditFile = fs.readdirSync(path.join(dir, '.toolwright')).find((f) => f.startsWith('audit-serve-'))!;
-    const records = fs.readFileSync(path.join(dir, '.toolwright', auditFile), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const records = fs
+      .readFileSync(path.join(dir, '.toolwright', auditFile), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(records.some((r) => r.type === 'ToolCallFailed' && r.code === 'cancelled')).toBe(true);
   });
 });
@@ -195,10 +217,13 @@ describe('MCP over Streamable HTTP', () => {
       hits[index]!++;
       const target = new URL(backends[index]!.url);
       // Like nginx's default (`proxy_set_header Host $proxy_host`): the backend sees its own name, which it accepts.
-      const proxied = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: { ...req.headers, host: target.host } }, (upstream) => {
-        res.writeHead(upstream.statusCode ?? 502, upstream.headers);
-        upstream.pipe(res);
-      });
+      const proxied = http.request(
+        { host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: { ...req.headers, host: target.host } },
+        (upstream) => {
+          res.writeHead(upstream.statusCode ?? 502, upstream.headers);
+          upstream.pipe(res);
+        },
+      );
       req.pipe(proxied);
     });
     await new Promise<void>((resolve) => balancer.listen(0, '127.0.0.1', resolve));
@@ -219,8 +244,16 @@ describe('MCP over Streamable HTTP', () => {
     const logs = fs.readdirSync(path.join(dir, '.toolwright')).filter((f) => f.startsWith('audit-serve-') && f.endsWith('.jsonl'));
     expect(logs).toHaveLength(2);
     // Records of read-only calls are written without holding the call up: give the last one a moment.
-    const completedRecords = () => logs.flatMap((f) => fs.readFileSync(path.join(dir, '.toolwright', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l)))
-      .filter((r) => r.type === 'ToolCallCompleted');
+    const completedRecords = () =>
+      logs
+        .flatMap((f) =>
+          fs
+            .readFileSync(path.join(dir, '.toolwright', f), 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l)),
+        )
+        .filter((r) => r.type === 'ToolCallCompleted');
     await expect.poll(() => completedRecords().length, { timeout: 5000 }).toBe(6);
     const completed = completedRecords();
     expect(new Set(completed.map((r) => r.callId)).size).toBe(6);

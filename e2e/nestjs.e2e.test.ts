@@ -67,18 +67,26 @@ describe('examples/nestjs: @tool() providers found by DiscoveryService through r
       { call: 'search_notes', status: 'completed', content: '[{"id":1,"title":"Groceries","body":"Buy oranges"}]' },
       { call: 'weekday', status: 'completed', content: 'Monday' },
       {
-        call: 'search_notes', status: 'error', code: 'invalid_arguments',
+        call: 'search_notes',
+        status: 'error',
+        code: 'invalid_arguments',
         content: expect.stringContaining("missing required field 'text'"),
       },
     ]);
   });
 
   it('stops at start, naming the method, when a provider was compiled without the transformer', () => {
-    const plain = run(process.execPath, [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir, '--outDir', path.join(dir, 'dist-plain')], dir);
+    const plain = run(
+      process.execPath,
+      [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir, '--outDir', path.join(dir, 'dist-plain')],
+      dir,
+    );
     expect(plain.output).toBe('');
     const result = run(process.execPath, ['dist-plain/main.js'], dir);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain("NotesTools.addNote is marked @tool() but exposes no 'toolwright:tool' metadata: compile it with the Toolwright transformer (tspc)");
+    expect(result.stderr).toContain(
+      "NotesTools.addNote is marked @tool() but exposes no 'toolwright:tool' metadata: compile it with the Toolwright transformer (tspc)",
+    );
   });
 
   it('builds the same with toolwright build (no ts-patch)', () => {
@@ -92,14 +100,17 @@ describe('examples/nestjs: @tool() providers found by DiscoveryService through r
   });
 
   it('type-checks @tool() methods under experimentalDecorators: a method that is not async is a compile error', () => {
-    fs.writeFileSync(path.join(dir, 'src', 'sync-tool.ts'), [
-      "import { tool } from '@toolwright/tool';",
-      'export class SyncTools {',
-      '  @tool()',
-      '  now(): string { return new Date().toISOString(); }',
-      '}',
-      '',
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(dir, 'src', 'sync-tool.ts'),
+      [
+        "import { tool } from '@toolwright/tool';",
+        'export class SyncTools {',
+        '  @tool()',
+        '  now(): string { return new Date().toISOString(); }',
+        '}',
+        '',
+      ].join('\n'),
+    );
     const result = tspc(['-p', dir, '--noEmit'], dir);
     fs.rmSync(path.join(dir, 'src', 'sync-tool.ts'));
     expect(result.status).not.toBe(0);

@@ -20,9 +20,23 @@ class ScriptedModel implements Model {
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     this.requests.push(request);
     const turn = this.turns.shift() ?? { text: 'out of script' };
-    const output = 'calls' in turn
-      ? turn.calls.map(([callId, name, args]) => ({ type: 'function_call' as const, callId, name, arguments: JSON.stringify(args), status: 'completed' as const }))
-      : [{ type: 'message' as const, role: 'assistant' as const, status: 'completed' as const, content: [{ type: 'output_text' as const, text: turn.text }] }];
+    const output =
+      'calls' in turn
+        ? turn.calls.map(([callId, name, args]) => ({
+            type: 'function_call' as const,
+            callId,
+            name,
+            arguments: JSON.stringify(args),
+            status: 'completed' as const,
+          }))
+        : [
+            {
+              type: 'message' as const,
+              role: 'assistant' as const,
+              status: 'completed' as const,
+              content: [{ type: 'output_text' as const, text: turn.text }],
+            },
+          ];
     return { usage: new Usage(), output, responseId: `r${this.requests.length}` };
   }
   // eslint-disable-next-line require-yield
@@ -31,7 +45,8 @@ class ScriptedModel implements Model {
   }
 }
 
-const sentOutputs = (request: ModelRequest) => JSON.stringify(Array.isArray(request.input) ? request.input.filter((item) => (item as { type?: string }).type === 'function_call_result') : []);
+const sentOutputs = (request: ModelRequest) =>
+  JSON.stringify(Array.isArray(request.input) ? request.input.filter((item) => (item as { type?: string }).type === 'function_call_result') : []);
 
 describe('OpenAI Agents Runner through the executor', () => {
   it('runs a valid call, corrects a malformed one, denies by policy and runs parallel reads, with strict schemas decoded', async () => {
@@ -41,7 +56,12 @@ describe('OpenAI Agents Runner through the executor', () => {
       // strict mode: every property present, null for "not given" — decoded before validation
       { calls: [['c2', 'file_read', { path: 'notes.txt', offset: null, limit: null }]] },
       { calls: [['c3', 'file_delete', { path: 'notes.txt', recursive: null }]] },
-      { calls: [['c4', 'file_read', { path: 'notes.txt', offset: null, limit: 1 }], ['c5', 'glob', { pattern: '*.txt', path: null, limit: null }]] },
+      {
+        calls: [
+          ['c4', 'file_read', { path: 'notes.txt', offset: null, limit: 1 }],
+          ['c5', 'glob', { pattern: '*.txt', path: null, limit: null }],
+        ],
+      },
       { text: 'done' },
     ]);
     const agent = new Agent({ name: 'assistant', instructions: 'help', model, tools: toAgentTools(executor) });

@@ -17,8 +17,15 @@ const ALONGSIDE = ['typescript@6.0.3', '@modelcontextprotocol/sdk@1.32.2', 'ai@7
 
 const TSCONFIG = {
   compilerOptions: {
-    target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, skipLibCheck: true, types: [],
-    rootDir: 'src', outDir: 'dist', declaration: true,
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    strict: true,
+    skipLibCheck: true,
+    types: [],
+    rootDir: 'src',
+    outDir: 'dist',
+    declaration: true,
     plugins: [
       { transform: '@toolwright/transformer' },
       { transform: '@toolwright/transformer/program', transformProgram: true },
@@ -112,7 +119,10 @@ beforeAll(() => {
   fs.writeFileSync(path.join(project, 'run-mcp.mjs'), RUN_MCP);
   fs.writeFileSync(path.join(project, 'run-adapters.mjs'), RUN_ADAPTERS);
   fs.mkdirSync(path.join(project, 'broken', 'src'), { recursive: true });
-  fs.writeFileSync(path.join(project, 'broken', 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, compilerOptions: { ...TSCONFIG.compilerOptions, noEmit: true } }, null, 2));
+  fs.writeFileSync(
+    path.join(project, 'broken', 'tsconfig.json'),
+    JSON.stringify({ ...TSCONFIG, compilerOptions: { ...TSCONFIG.compilerOptions, noEmit: true } }, null, 2),
+  );
   fs.writeFileSync(path.join(project, 'broken', 'src', 'broken.ts'), BROKEN);
 }, 300_000);
 

@@ -19,7 +19,7 @@ const CLI = path.join(REPO, 'packages', 'cli', 'dist', 'bin.js');
 const HOST = path.join(REPO, 'e2e', 'support', 'shell-host.cjs');
 let next = 0;
 /** A sleep duration no other process uses, so its processes can be found by their command line. */
-const marker = () => 771_000 + process.pid % 1000 * 100 + next++;
+const marker = () => 771_000 + (process.pid % 1000) * 100 + next++;
 
 function processes(match: (cmdline: string) => boolean): number[] {
   const found: number[] = [];
@@ -59,7 +59,17 @@ function start(command: string, args: string[]): ChildProcess {
 describe('shell commands die with their host', () => {
   it.for(['SIGTERM', 'SIGINT', 'SIGKILL'] as const)('toolwright call killed with %s takes its command with it', async (signal) => {
     const seconds = marker();
-    const cli = start(CLI, ['call', 'shell_exec', '--args', JSON.stringify({ command: `echo started; sleep ${seconds}` }), '--yes', '--audit', 'none', '--workspace', workspace()]);
+    const cli = start(CLI, [
+      'call',
+      'shell_exec',
+      '--args',
+      JSON.stringify({ command: `echo started; sleep ${seconds}` }),
+      '--yes',
+      '--audit',
+      'none',
+      '--workspace',
+      workspace(),
+    ]);
     expect(await until(() => sleeping(seconds).length > 0)).toBe(true);
     const watchdogs = processes((cmd) => cmd.includes('toolwright process watchdog')).filter((pid) => parentOf(pid) === cli.pid);
     const leaders = sleeping(seconds).map((pid) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ').slice(0, 4).join(' '));
@@ -85,14 +95,34 @@ describe('shell commands die with their host', () => {
 
   it('a timed-out command under GNU timeout leaves nothing behind once the call has returned', async () => {
     const seconds = marker();
-    const cli = start(CLI, ['call', 'shell_exec', '--args', JSON.stringify({ command: `timeout 900 sleep ${seconds}`, timeoutSeconds: 1 }), '--yes', '--audit', 'none', '--workspace', workspace()]);
+    const cli = start(CLI, [
+      'call',
+      'shell_exec',
+      '--args',
+      JSON.stringify({ command: `timeout 900 sleep ${seconds}`, timeoutSeconds: 1 }),
+      '--yes',
+      '--audit',
+      'none',
+      '--workspace',
+      workspace(),
+    ]);
     await new Promise((resolve) => cli.on('exit', resolve));
     expect(await until(() => sleeping(seconds).length === 0)).toBe(true);
   });
 
   it('a timed-out pipeline leaves nothing behind once the call has returned', async () => {
     const seconds = marker();
-    const cli = start(CLI, ['call', 'shell_exec', '--args', JSON.stringify({ command: `sleep ${seconds} | cat`, timeoutSeconds: 1 }), '--yes', '--audit', 'none', '--workspace', workspace()]);
+    const cli = start(CLI, [
+      'call',
+      'shell_exec',
+      '--args',
+      JSON.stringify({ command: `sleep ${seconds} | cat`, timeoutSeconds: 1 }),
+      '--yes',
+      '--audit',
+      'none',
+      '--workspace',
+      workspace(),
+    ]);
     const exited = new Promise((resolve) => cli.on('exit', resolve));
     await exited;
     expect(await until(() => sleeping(seconds).length === 0)).toBe(true);

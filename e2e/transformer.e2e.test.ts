@@ -43,13 +43,22 @@ describe('a user project compiled with tspc', () => {
       source: { form: 'wrapper', exportName: 'readLines', file: 'files.ts' },
     });
     expect(found['dist/kit.js#GreetingKit.prototype.greet']).toMatchObject({
-      name: 'greet', metadata: { tier: 'read-only', group: 'meta' }, source: { form: 'decorator' },
+      name: 'greet',
+      metadata: { tier: 'read-only', group: 'meta' },
+      source: { form: 'decorator' },
       parameters: { required: ['name'], properties: { shout: { type: 'boolean' } } },
     });
     expect(found['dist/math.js#addNumbers']).toMatchObject({
-      name: 'add_numbers', metadata: { determinism: 'pure' }, source: { form: 'jsdoc' }, returns: { type: 'number' },
+      name: 'add_numbers',
+      metadata: { determinism: 'pure' },
+      source: { form: 'jsdoc' },
+      returns: { type: 'number' },
     });
-    const call = run(process.execPath, ['-e', "new (require('./dist/kit.js').GreetingKit)('Hello').greet('Ada', true).then((r) => process.stdout.write(r))"], BASIC);
+    const call = run(
+      process.execPath,
+      ['-e', "new (require('./dist/kit.js').GreetingKit)('Hello').greet('Ada', true).then((r) => process.stdout.write(r))"],
+      BASIC,
+    );
     expect(call.output).toBe('HELLO, ADA');
   });
 });
@@ -68,7 +77,9 @@ describe('a broken project fails every compile route with the transformer diagno
     clean(BROKEN);
     const result = tspc(args, BROKEN);
     expect(result.status).not.toBe(0);
-    expect(result.output).toContain("src/broken.ts(6,13): error TS991002: Property 'options.callback' has type '() => void', which has no JSON Schema form. (TW1002)");
+    expect(result.output).toContain(
+      "src/broken.ts(6,13): error TS991002: Property 'options.callback' has type '() => void', which has no JSON Schema form. (TW1002)",
+    );
     expect(result.output).toContain('Hint: Tools receive data, not callbacks');
     expect(result.output).toContain("src/broken.ts(18,34): error TS991001: Tool 'runGeneric' declares type parameters");
   });

@@ -16,8 +16,11 @@ const work = path.join(import.meta.dirname, '.work');
 const require = createRequire(import.meta.url);
 const { values } = parseArgs({
   options: {
-    sizes: { type: 'string', default: '100,500,2000' }, runs: { type: 'string', default: '3' },
-    corpus: { type: 'string', default: 'realistic' }, routes: { type: 'string' }, 'no-watch': { type: 'boolean', default: false },
+    sizes: { type: 'string', default: '100,500,2000' },
+    runs: { type: 'string', default: '3' },
+    corpus: { type: 'string', default: 'realistic' },
+    routes: { type: 'string' },
+    'no-watch': { type: 'boolean', default: false },
   },
 });
 const sizes = values.sizes.split(',').map(Number);
@@ -51,10 +54,13 @@ function median(list) {
 
 const tjsgScript = path.join(work, 'tjsg.cjs');
 fs.mkdirSync(work, { recursive: true });
-fs.writeFileSync(tjsgScript, `const { createGenerator } = require(${JSON.stringify(require.resolve('ts-json-schema-generator'))});
+fs.writeFileSync(
+  tjsgScript,
+  `const { createGenerator } = require(${JSON.stringify(require.resolve('ts-json-schema-generator'))});
 const [, , dir] = process.argv;
 const schema = createGenerator({ path: dir + '/src/args.ts', tsconfig: dir + '/tsconfig.plain.json', type: '*', skipTypeCheck: true, expose: 'export', jsDoc: 'extended' }).createSchema('*');
-if (Object.keys(schema.definitions).length === 0) process.exit(1);\n`);
+if (Object.keys(schema.definitions).length === 0) process.exit(1);\n`,
+);
 
 const allRoutes = [
   ['node + require("typescript") only', () => [['-e', 'require("typescript")'], null]],
@@ -98,28 +104,34 @@ for (const size of sizes) {
 // Watch: re-emit after a one-file change, on the largest project.
 const watchSize = sizes.includes(500) ? 500 : sizes[sizes.length - 1];
 const watchDir = path.join(work, `project-${watchSize}`);
-const watchTimes = values['no-watch'] ? [] : await new Promise((resolve) => {
-  const { emitWatch } = require(path.join(root, 'packages/cli/dist/index.js'));
-  const times = [];
-  let pending;
-  let writeAt = 0;
-  const file = path.join(watchDir, 'src', 'tools0.ts');
-  const original = fs.readFileSync(file, 'utf8');
-  const handle = emitWatch({ project: path.join(watchDir, 'tsconfig.json'), out: path.join(watchDir, 'tools.watch.json') }, () => {
-    if (writeAt) times.push(performance.now() - writeAt);
-    if (times.length >= 7) {
-      handle.close();
-      fs.writeFileSync(file, original);
-      resolve(times);
-      return;
-    }
-    clearTimeout(pending);
-    pending = setTimeout(() => {
-      fs.writeFileSync(file, `${original}\n// edit ${times.length}\nexport const marker${times.length} = ${times.length};\n`);
-      writeAt = performance.now();
-    }, 300);
-  }, () => {});
-});
+const watchTimes = values['no-watch']
+  ? []
+  : await new Promise((resolve) => {
+      const { emitWatch } = require(path.join(root, 'packages/cli/dist/index.js'));
+      const times = [];
+      let pending;
+      let writeAt = 0;
+      const file = path.join(watchDir, 'src', 'tools0.ts');
+      const original = fs.readFileSync(file, 'utf8');
+      const handle = emitWatch(
+        { project: path.join(watchDir, 'tsconfig.json'), out: path.join(watchDir, 'tools.watch.json') },
+        () => {
+          if (writeAt) times.push(performance.now() - writeAt);
+          if (times.length >= 7) {
+            handle.close();
+            fs.writeFileSync(file, original);
+            resolve(times);
+            return;
+          }
+          clearTimeout(pending);
+          pending = setTimeout(() => {
+            fs.writeFileSync(file, `${original}\n// edit ${times.length}\nexport const marker${times.length} = ${times.length};\n`);
+            writeAt = performance.now();
+          }, 300);
+        },
+        () => {},
+      );
+    });
 
 const fmt = (ms) => `${ms.toFixed(0)}`;
 const has = (name) => table[name] !== undefined;
@@ -128,7 +140,11 @@ console.log(`| route | ${sizes.map((s) => `${s} tools`).join(' | ')} |`);
 console.log(`| --- | ${sizes.map(() => '---:').join(' | ')} |`);
 for (const [name] of routes) console.log(`| ${name} | ${sizes.map((s) => `${fmt(table[name][s])} ±${(spread[name][s] * 100).toFixed(0)}%`).join(' | ')} |`);
 const plain = table['tsc (plain, emit)'];
-const best = ['tspc (ts-patch in memory) + Toolwright', 'tsc patched once (ts-patch install) + Toolwright', 'toolwright build (compiler API + Toolwright, no patching)']
+const best = [
+  'tspc (ts-patch in memory) + Toolwright',
+  'tsc patched once (ts-patch install) + Toolwright',
+  'toolwright build (compiler API + Toolwright, no patching)',
+]
   .filter(has)
   .map((name) => ({ name, ratio: Math.max(...sizes.map((s) => table[name][s] / plain[s])) }))
   .sort((a, b) => a.ratio - b.ratio);
@@ -139,7 +155,8 @@ if (!['toolwright emit', 'tsc --noEmit (plain)', 'ts-json-schema-generator (skip
 const emit = table['toolwright emit'];
 const noEmit = table['tsc --noEmit (plain)'];
 const tjsg = table['ts-json-schema-generator (skipTypeCheck)'];
-for (const s of sizes) console.log(`  @${s}: emit / tsc --noEmit = ${(emit[s] / noEmit[s]).toFixed(2)}x; ts-json-schema-generator / emit = ${(tjsg[s] / emit[s]).toFixed(2)}x`);
+for (const s of sizes)
+  console.log(`  @${s}: emit / tsc --noEmit = ${(emit[s] / noEmit[s]).toFixed(2)}x; ts-json-schema-generator / emit = ${(tjsg[s] / emit[s]).toFixed(2)}x`);
 const largest = sizes[sizes.length - 1];
 console.log(`Goal emit no slower than tsc --noEmit: ${sizes.every((s) => emit[s] <= noEmit[s]) ? 'met' : 'NOT met'}`);
 console.log(`Goal emit >= 3x faster than ts-json-schema-generator at ${largest}: ${tjsg[largest] / emit[largest] >= 3 ? 'met' : 'NOT met'}`);
@@ -147,8 +164,12 @@ const base = table['node + require("typescript") only'];
 if (sizes.length > 1) {
   const first = sizes[0];
   const perTool = sizes.map((s) => ((emit[s] - base[s]) / s).toFixed(2));
-  console.log(`toolwright emit, ms per tool above Node+typescript start-up: ${sizes.map((s, i) => `${s}: ${perTool[i]}`).join(', ')} (linear if roughly constant; first size ${first})`);
+  console.log(
+    `toolwright emit, ms per tool above Node+typescript start-up: ${sizes.map((s, i) => `${s}: ${perTool[i]}`).join(', ')} (linear if roughly constant; first size ${first})`,
+  );
 }
 if (watchTimes.length === 0) process.exit(0);
 const watchMedian = median(watchTimes);
-console.log(`Goal emit --watch re-emit after a one-file change <= 150 ms (${watchSize} tools): median ${watchMedian.toFixed(0)} ms over ${watchTimes.length} edits [${watchTimes.map(fmt).join(', ')}] -> ${watchMedian <= 150 ? 'met' : 'NOT met'}`);
+console.log(
+  `Goal emit --watch re-emit after a one-file change <= 150 ms (${watchSize} tools): median ${watchMedian.toFixed(0)} ms over ${watchTimes.length} edits [${watchTimes.map(fmt).join(', ')}] -> ${watchMedian <= 150 ? 'met' : 'NOT met'}`,
+);

@@ -32,8 +32,20 @@ const parameters = {
   additionalProperties: false,
 };
 const declaration = {
-  name: 'noop', description: 'Does nothing.', parameters, parameterOrder: ['path', 'limit', 'mode'],
-  metadata: { tier: 'read-only', timeoutMs: 5000, sideEffects: [], capabilities: [], determinism: 'pure', resources: { timeoutMs: 5000 }, parallel: true, tags: [] },
+  name: 'noop',
+  description: 'Does nothing.',
+  parameters,
+  parameterOrder: ['path', 'limit', 'mode'],
+  metadata: {
+    tier: 'read-only',
+    timeoutMs: 5000,
+    sideEffects: [],
+    capabilities: [],
+    determinism: 'pure',
+    resources: { timeoutMs: 5000 },
+    parallel: true,
+    tags: [],
+  },
 };
 const noop = attachToolDeclaration(async (p) => p.length, declaration);
 const argText = '{"path":"src/index.ts","limit":20,"mode":"fast"}';
@@ -44,7 +56,13 @@ async function makeAudit(mode) {
   if (!executorPkg.AuditLog) return { sink: new MemoryAuditSink(), close: async () => {}, note: 'AuditLog not built yet: memory sink used' };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-'));
   const log = await executorPkg.AuditLog.open(path.join(dir, 'audit.jsonl'), { durability: mode });
-  return { sink: log, close: async () => { await log.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    sink: log,
+    close: async () => {
+      await log.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 function rate(n, ms) {
@@ -63,34 +81,49 @@ const results = [];
 // 1. Pipeline vs direct.
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validateDirect = ajv.compile(parameters);
-results.push(await timeIt('direct: JSON.parse + AJV + call', CALLS, async () => {
-  const args = JSON.parse(argText);
-  if (!validateDirect(args)) throw new Error('invalid');
-  return noop(args.path, args.limit, args.mode);
-}));
+results.push(
+  await timeIt('direct: JSON.parse + AJV + call', CALLS, async () => {
+    const args = JSON.parse(argText);
+    if (!validateDirect(args)) throw new Error('invalid');
+    return noop(args.path, args.limit, args.mode);
+  }),
+);
 const audit = await makeAudit(values.audit);
 const registry = new ToolRegistry();
 registry.register(noop);
 const executor = new ToolExecutor({ registry, audit: audit.sink, doomLoop: false });
-results.push(await timeIt(`pipeline: executeToolCall (audit: ${values.audit}${audit.note ? `; ${audit.note}` : ''})`, CALLS, (i) => executor.executeToolCall({ id: `c${i}`, name: 'noop', arguments: argText })));
+results.push(
+  await timeIt(`pipeline: executeToolCall (audit: ${values.audit}${audit.note ? `; ${audit.note}` : ''})`, CALLS, (i) =>
+    executor.executeToolCall({ id: `c${i}`, name: 'noop', arguments: argText }),
+  ),
+);
 await audit.close();
 // The same pipeline with records dropped, in the same run: what the audit log costs.
 const dropping = new ToolExecutor({ registry, audit: { append: async () => {}, record: () => {} }, doomLoop: false });
-results.push(await timeIt('pipeline: executeToolCall (records dropped)', CALLS, (i) => dropping.executeToolCall({ id: `d${i}`, name: 'noop', arguments: argText })));
+results.push(
+  await timeIt('pipeline: executeToolCall (records dropped)', CALLS, (i) => dropping.executeToolCall({ id: `d${i}`, name: 'noop', arguments: argText })),
+);
 
 // 2. Validation throughput.
 const validator = new SchemaValidator();
 const zodSchema = z.object({ path: z.string(), limit: z.number().int().min(1).optional(), mode: z.enum(['fast', 'safe']).optional() }).strict();
 const V = CALLS * 2;
-results.push(await timeIt('validate: Toolwright parseArguments + SchemaValidator', V, () => {
-  const parsed = parseArguments(argText);
-  return parsed.ok && validator.validate(parameters, parsed.value).length === 0;
-}));
+results.push(
+  await timeIt('validate: Toolwright parseArguments + SchemaValidator', V, () => {
+    const parsed = parseArguments(argText);
+    return parsed.ok && validator.validate(parameters, parsed.value).length === 0;
+  }),
+);
 results.push(await timeIt('validate: JSON.parse + AJV', V, () => validateDirect(JSON.parse(argText))));
 results.push(await timeIt('validate: JSON.parse + zod', V, () => zodSchema.safeParse(JSON.parse(argText)).success));
 
 // 3. Ten concurrent 50 ms reads.
-const sleepy = attachToolDeclaration(async () => new Promise((resolve) => setTimeout(() => resolve('ok'), 50)), { ...declaration, name: 'sleepy', parameterOrder: [], parameters: { type: 'object', properties: {}, required: [], additionalProperties: false } });
+const sleepy = attachToolDeclaration(async () => new Promise((resolve) => setTimeout(() => resolve('ok'), 50)), {
+  ...declaration,
+  name: 'sleepy',
+  parameterOrder: [],
+  parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+});
 registry.register(sleepy);
 const batchTimes = [];
 for (let round = 0; round < 5; round++) {
@@ -106,7 +139,15 @@ for (const r of results) console.log(`| ${r.label} | ${r.n} | ${r.ms.toFixed(0)}
 const [direct, pipeline, withoutAudit, ours, ajvOnly, zodOnly] = results;
 const ratio = pipeline.usPerCall / direct.usPerCall;
 const median = [...batchTimes].sort((a, b) => a - b)[2];
-console.log(`\npipeline / direct: ${ratio.toFixed(2)}x (goal <= 2x: ${ratio <= 2 ? 'met' : 'NOT met'}); pipeline calls/s: ${pipeline.perSecond.toLocaleString('en-US')} (goal >= 200,000: ${pipeline.perSecond >= 200_000 ? 'met' : 'NOT met'})`);
-console.log(`the same pipeline with records dropped: ${withoutAudit.usPerCall.toFixed(2)} µs/call (${withoutAudit.perSecond.toLocaleString('en-US')}/s): the audit log costs ${(pipeline.usPerCall - withoutAudit.usPerCall).toFixed(2)} µs/call`);
-console.log(`validation: Toolwright ${ours.perSecond.toLocaleString('en-US')}/s, AJV ${ajvOnly.perSecond.toLocaleString('en-US')}/s, zod ${zodOnly.perSecond.toLocaleString('en-US')}/s`);
-console.log(`10 concurrent 50 ms reads: median ${median.toFixed(1)} ms over 5 rounds [${batchTimes.map((t) => t.toFixed(1)).join(', ')}] (goal <= 70 ms: ${median <= 70 ? 'met' : 'NOT met'})`);
+console.log(
+  `\npipeline / direct: ${ratio.toFixed(2)}x (goal <= 2x: ${ratio <= 2 ? 'met' : 'NOT met'}); pipeline calls/s: ${pipeline.perSecond.toLocaleString('en-US')} (goal >= 200,000: ${pipeline.perSecond >= 200_000 ? 'met' : 'NOT met'})`,
+);
+console.log(
+  `the same pipeline with records dropped: ${withoutAudit.usPerCall.toFixed(2)} µs/call (${withoutAudit.perSecond.toLocaleString('en-US')}/s): the audit log costs ${(pipeline.usPerCall - withoutAudit.usPerCall).toFixed(2)} µs/call`,
+);
+console.log(
+  `validation: Toolwright ${ours.perSecond.toLocaleString('en-US')}/s, AJV ${ajvOnly.perSecond.toLocaleString('en-US')}/s, zod ${zodOnly.perSecond.toLocaleString('en-US')}/s`,
+);
+console.log(
+  `10 concurrent 50 ms reads: median ${median.toFixed(1)} ms over 5 rounds [${batchTimes.map((t) => t.toFixed(1)).join(', ')}] (goal <= 70 ms: ${median <= 70 ? 'met' : 'NOT met'})`,
+);

@@ -16,11 +16,15 @@ import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({ options: {
-  mb: { type: 'string', default: '300' }, gib: { type: 'string', default: '5' },
-  dist: { type: 'string', default: path.join(root, 'packages/core-tools/dist') },
-  child: { type: 'string' }, workspace: { type: 'string' },
-} });
+const { values } = parseArgs({
+  options: {
+    mb: { type: 'string', default: '300' },
+    gib: { type: 'string', default: '5' },
+    dist: { type: 'string', default: path.join(root, 'packages/core-tools/dist') },
+    child: { type: 'string' },
+    workspace: { type: 'string' },
+  },
+});
 
 if (values.child) {
   // In the child: one measured call.
@@ -28,7 +32,14 @@ if (values.child) {
   const tool = new core.FileReadTool({ workspace: new core.WorkspacePolicy({ root: values.workspace }) });
   await tool.fileRead('small.txt', 1, 1);
   global.gc?.();
-  const resetPeak = () => { try { fs.writeFileSync('/proc/self/clear_refs', '5'); return true; } catch { return false; } };
+  const resetPeak = () => {
+    try {
+      fs.writeFileSync('/proc/self/clear_refs', '5');
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const peakKiB = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1]);
   const exact = resetPeak();
   const before = process.memoryUsage().rss;
@@ -36,7 +47,17 @@ if (values.child) {
   const result = await tool.fileRead(values.child, 1, 1);
   const ms = performance.now() - started;
   const peak = exact ? peakKiB() * 1024 : process.resourceUsage().maxRSS * 1024;
-  process.stdout.write(JSON.stringify({ growth: peak - before, before, ms, content: result.content.slice(0, 40), truncated: result.truncated, totalLines: result.totalLines ?? null, exact }));
+  process.stdout.write(
+    JSON.stringify({
+      growth: peak - before,
+      before,
+      ms,
+      content: result.content.slice(0, 40),
+      truncated: result.truncated,
+      totalLines: result.totalLines ?? null,
+      exact,
+    }),
+  );
   process.exit(0);
 }
 
@@ -58,13 +79,17 @@ try {
   ];
   for (const [label, file] of cases) {
     const size = fs.statSync(path.join(dir, file)).size;
-    const run = spawnSync(process.execPath, ['--expose-gc', import.meta.filename, '--child', file, '--workspace', dir, '--dist', values.dist], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--expose-gc', import.meta.filename, '--child', file, '--workspace', dir, '--dist', values.dist], {
+      encoding: 'utf8',
+    });
     if (run.status !== 0) {
       console.log(`   ${label}: failed\n${run.stderr}`);
       continue;
     }
     const r = JSON.parse(run.stdout);
-    console.log(`   ${label} (${size} bytes): RSS growth ${(r.growth / 1024 ** 2).toFixed(1)} MB${r.exact ? '' : ' (from maxrss)'}, ${r.ms.toFixed(1)} ms; returned ${JSON.stringify(r.content)}, truncated ${r.truncated}, totalLines ${r.totalLines}`);
+    console.log(
+      `   ${label} (${size} bytes): RSS growth ${(r.growth / 1024 ** 2).toFixed(1)} MB${r.exact ? '' : ' (from maxrss)'}, ${r.ms.toFixed(1)} ms; returned ${JSON.stringify(r.content)}, truncated ${r.truncated}, totalLines ${r.totalLines}`,
+    );
   }
   console.log('   goal: <= 64 MB growth for the huge files');
 } finally {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const SHAPES = [
-  (i) => ({ params: `path: string, limit: Integer = ${i % 50 + 1}`, args: `path: string; limit?: number` }),
+  (i) => ({ params: `path: string, limit: Integer = ${(i % 50) + 1}`, args: `path: string; limit?: number` }),
   (_i) => ({ params: `mode: 'fast' | 'safe' | 'thorough', tags: string[]`, args: `mode: 'fast' | 'safe' | 'thorough'; tags: string[]` }),
   (i) => ({ params: `options: Options${i % 5}`, args: `options: Options${i % 5}` }),
   (_i) => ({ params: `since: Date, until?: Date`, args: `since: string; until?: string` }),
@@ -22,14 +22,20 @@ export function generateProject(dir, count, { plugins = true, corpus = 'realisti
   fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
   const types = [];
   for (let k = 0; k < 5; k++) {
-    types.push(`/** Options variant ${k}. */\nexport interface Options${k} {\n  /** Depth to search. @minimum 0 @maximum 10 */\n  depth?: number;\n  follow: boolean;\n  include: string[];\n  nested: { name: string; weight: number; kind: 'a' | 'b' | 'c${k}' };\n}\n`);
+    types.push(
+      `/** Options variant ${k}. */\nexport interface Options${k} {\n  /** Depth to search. @minimum 0 @maximum 10 */\n  depth?: number;\n  follow: boolean;\n  include: string[];\n  nested: { name: string; weight: number; kind: 'a' | 'b' | 'c${k}' };\n}\n`,
+    );
   }
   for (let k = 0; k < 3; k++) types.push(`/** Tree variant ${k}. */\nexport interface Node${k} { name: string; size: number; children: Node${k}[] }\n`);
   fs.writeFileSync(path.join(dir, 'src', 'types.ts'), types.join('\n'));
   const files = Math.ceil(count / 10);
   const argTypes = [];
   for (let f = 0; f < files; f++) {
-    const lines = ["import { tool, type Integer } from '@toolwright/tool';", "import type { Options0, Options1, Options2, Options3, Options4, Node0, Node1, Node2 } from './types.js';", ''];
+    const lines = [
+      "import { tool, type Integer } from '@toolwright/tool';",
+      "import type { Options0, Options1, Options2, Options3, Options4, Node0, Node1, Node2 } from './types.js';",
+      '',
+    ];
     const classMethods = [];
     for (let t = 0; t < 10 && f * 10 + t < count; t++) {
       const i = f * 10 + t;
@@ -37,24 +43,45 @@ export function generateProject(dir, count, { plugins = true, corpus = 'realisti
       argTypes.push(`export interface Tool${i}Args { ${shape.args} }`);
       const form = i % 10;
       if (form < 6) {
-        lines.push(`/**\n * Tool number ${i}: does step ${i} of the job.\n * @tier read-only\n */\nexport const tool${i} = tool(async function tool${i}(${shape.params}): Promise<{ ok: boolean; count: number }> {\n  return { ok: true, count: ${i} };\n});\n`);
+        lines.push(
+          `/**\n * Tool number ${i}: does step ${i} of the job.\n * @tier read-only\n */\nexport const tool${i} = tool(async function tool${i}(${shape.params}): Promise<{ ok: boolean; count: number }> {\n  return { ok: true, count: ${i} };\n});\n`,
+        );
       } else if (form < 8) {
-        classMethods.push(`  /** Method tool ${i}. */\n  @tool({ tier: 'side-effecting', timeout: '5s' })\n  async method${i}(${shape.params}): Promise<string[]> {\n    return [this.prefix, '${i}'];\n  }\n`);
+        classMethods.push(
+          `  /** Method tool ${i}. */\n  @tool({ tier: 'side-effecting', timeout: '5s' })\n  async method${i}(${shape.params}): Promise<string[]> {\n    return [this.prefix, '${i}'];\n  }\n`,
+        );
       } else {
-        lines.push(`/**\n * JSDoc tool ${i}.\n * @tool\n * @determinism pure\n */\nexport async function jsdocTool${i}(${shape.params}): Promise<number> {\n  return ${i};\n}\n`);
+        lines.push(
+          `/**\n * JSDoc tool ${i}.\n * @tool\n * @determinism pure\n */\nexport async function jsdocTool${i}(${shape.params}): Promise<number> {\n  return ${i};\n}\n`,
+        );
       }
     }
-    if (classMethods.length > 0) lines.push(`/** Toolkit ${f}. */\nexport class Kit${f} {\n  constructor(private readonly prefix: string) {}\n\n${classMethods.join('\n')}}\n`);
-    lines.push(`/** Ordinary code next to the tools. */\nexport function helper${f}(values: number[]): number {\n  return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);\n}\n`);
+    if (classMethods.length > 0)
+      lines.push(`/** Toolkit ${f}. */\nexport class Kit${f} {\n  constructor(private readonly prefix: string) {}\n\n${classMethods.join('\n')}}\n`);
+    lines.push(
+      `/** Ordinary code next to the tools. */\nexport function helper${f}(values: number[]): number {\n  return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);\n}\n`,
+    );
     fs.writeFileSync(path.join(dir, 'src', `tools${f}.ts`), lines.join('\n'));
   }
-  fs.writeFileSync(path.join(dir, 'src', 'args.ts'), `import type { Options0, Options1, Options2, Options3, Options4, Node0, Node1, Node2 } from './types.js';\n${argTypes.join('\n')}\n`);
+  fs.writeFileSync(
+    path.join(dir, 'src', 'args.ts'),
+    `import type { Options0, Options1, Options2, Options3, Options4, Node0, Node1, Node2 } from './types.js';\n${argTypes.join('\n')}\n`,
+  );
   writeConfigs(dir, count, plugins);
 }
 
 function writeConfigs(dir, count, plugins) {
   const base = {
-    compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, skipLibCheck: true, types: [], rootDir: 'src', outDir: 'dist' },
+    compilerOptions: {
+      target: 'es2022',
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      strict: true,
+      skipLibCheck: true,
+      types: [],
+      rootDir: 'src',
+      outDir: 'dist',
+    },
     include: ['src'],
   };
   fs.writeFileSync(path.join(dir, 'tsconfig.plain.json'), JSON.stringify(base, null, 2));
@@ -159,15 +186,35 @@ export type Event${k} =
 /** Parameters and result of each realistic shape, and the argument object ts-json-schema-generator reads. */
 const REALISTIC_SHAPES = [
   (k) => ({ params: `query: Query${k}`, result: `Order${k}[]`, value: '[]', args: `query: Query${k}` }),
-  (k) => ({ params: `order: Order${k}, dryRun = false`, result: '{ id: string; status: Status }', value: '{ id: order.id, status: order.status }', args: `order: Order${k}; dryRun?: boolean` }),
+  (k) => ({
+    params: `order: Order${k}, dryRun = false`,
+    result: '{ id: string; status: Status }',
+    value: '{ id: order.id, status: order.status }',
+    args: `order: Order${k}; dryRun?: boolean`,
+  }),
   (k) => ({ params: `event: Event${k}`, result: 'void', value: 'undefined', args: `event: Event${k}` }),
   () => ({ params: 'person: Person, tags?: string[]', result: 'Person', value: 'person', args: 'person: Person; tags?: string[]' }),
   () => ({ params: 'shape: Shape, scale: number | null', result: 'Shape', value: 'shape', args: 'shape: Shape; scale: number | null' }),
   () => ({ params: 'document: Json, path: string[]', result: 'Json', value: 'document', args: 'document: Json; path: string[]' }),
   () => ({ params: 'tree: TreeNode, depth: Integer = 3', result: 'TreeNode', value: 'tree', args: 'tree: TreeNode; depth?: number' }),
-  (k) => ({ params: 'filter: Filter, page: Page', result: `{ total: Integer; items: Order${k}[] }`, value: '{ total: 0 as Integer, items: [] }', args: 'filter: Filter; page: Page' }),
-  () => ({ params: 'ids: string[], priority: Priority, until?: Date', result: 'Record<string, Status>', value: '{}', args: 'ids: string[]; priority: Priority; until?: Date' }),
-  () => ({ params: "range: [from: Date, to: Date], counts: Record<string, Integer>, mode: 'sum' | 'avg' | 'max'", result: 'number', value: '0', args: "range: [Date, Date]; counts: Record<string, number>; mode: 'sum' | 'avg' | 'max'" }),
+  (k) => ({
+    params: 'filter: Filter, page: Page',
+    result: `{ total: Integer; items: Order${k}[] }`,
+    value: '{ total: 0 as Integer, items: [] }',
+    args: 'filter: Filter; page: Page',
+  }),
+  () => ({
+    params: 'ids: string[], priority: Priority, until?: Date',
+    result: 'Record<string, Status>',
+    value: '{}',
+    args: 'ids: string[]; priority: Priority; until?: Date',
+  }),
+  () => ({
+    params: "range: [from: Date, to: Date], counts: Record<string, Integer>, mode: 'sum' | 'avg' | 'max'",
+    result: 'number',
+    value: '0',
+    args: "range: [Date, Date]; counts: Record<string, number>; mode: 'sum' | 'avg' | 'max'",
+  }),
 ];
 
 function generateRealisticProject(dir, count, { plugins }) {
@@ -197,15 +244,24 @@ function generateRealisticProject(dir, count, { plugins }) {
       const body = `  return ${shape.value} as ${shape.result};`;
       const form = Math.floor(i / REALISTIC_SHAPES.length + i) % 10; // every form meets every shape
       if (form < 6) {
-        lines.push(`/**\n * Tool number ${i}: does step ${i} of the job.\n * @tier read-only\n */\nexport const tool${i} = tool(async function tool${i}(${shape.params}): Promise<${shape.result}> {\n${body}\n});\n`);
+        lines.push(
+          `/**\n * Tool number ${i}: does step ${i} of the job.\n * @tier read-only\n */\nexport const tool${i} = tool(async function tool${i}(${shape.params}): Promise<${shape.result}> {\n${body}\n});\n`,
+        );
       } else if (form < 8) {
-        classMethods.push(`  /** Method tool ${i}. */\n  @tool({ tier: 'side-effecting', timeout: '5s' })\n  async method${i}(${shape.params}): Promise<${shape.result}> {\n    void this.prefix;\n  ${body}\n  }\n`);
+        classMethods.push(
+          `  /** Method tool ${i}. */\n  @tool({ tier: 'side-effecting', timeout: '5s' })\n  async method${i}(${shape.params}): Promise<${shape.result}> {\n    void this.prefix;\n  ${body}\n  }\n`,
+        );
       } else {
-        lines.push(`/**\n * JSDoc tool ${i}.\n * @tool\n * @determinism pure\n */\nexport async function jsdocTool${i}(${shape.params}): Promise<${shape.result}> {\n${body}\n}\n`);
+        lines.push(
+          `/**\n * JSDoc tool ${i}.\n * @tool\n * @determinism pure\n */\nexport async function jsdocTool${i}(${shape.params}): Promise<${shape.result}> {\n${body}\n}\n`,
+        );
       }
     }
-    if (classMethods.length > 0) lines.push(`/** Toolkit ${f}. */\nexport class Kit${f} {\n  constructor(private readonly prefix: string) {}\n\n${classMethods.join('\n')}}\n`);
-    lines.push(`/** Ordinary code next to the tools. */\nexport function helper${f}(values: number[]): number {\n  return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);\n}\n`);
+    if (classMethods.length > 0)
+      lines.push(`/** Toolkit ${f}. */\nexport class Kit${f} {\n  constructor(private readonly prefix: string) {}\n\n${classMethods.join('\n')}}\n`);
+    lines.push(
+      `/** Ordinary code next to the tools. */\nexport function helper${f}(values: number[]): number {\n  return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);\n}\n`,
+    );
     fs.writeFileSync(path.join(dir, 'src', `tools${f}.ts`), lines.join('\n'));
   }
   fs.writeFileSync(path.join(dir, 'src', 'args.ts'), `${[...new Set(argLines)].join('\n')}\n`);

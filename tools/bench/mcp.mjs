@@ -42,34 +42,60 @@ for (let i = 0; i < CALLS; i++) await executor.executeToolCall({ id: `c${i}`, na
 const inProcess = (performance.now() - t) / CALLS;
 
 const stdio = new Client({ name: 'bench', version: '1' });
-await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'serve', '--mcp', 'stdio', '--workspace', workspace, '--audit', 'none'], cwd: workspace, stderr: 'ignore' }));
+await stdio.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'serve', '--mcp', 'stdio', '--workspace', workspace, '--audit', 'none'],
+    cwd: workspace,
+    stderr: 'ignore',
+  }),
+);
 for (let i = 0; i < 200; i++) await stdio.callTool(call);
 t = performance.now();
 for (let i = 0; i < CALLS; i++) await stdio.callTool(call);
 const overStdio = (performance.now() - t) / CALLS;
 await stdio.close();
-console.log(`\n1. per call, sequential: in-process executor ${(inProcess * 1000).toFixed(0)} µs; MCP over stdio ${(overStdio * 1000).toFixed(0)} µs (+${((overStdio - inProcess) * 1000).toFixed(0)} µs, ${(overStdio / inProcess).toFixed(1)}x)`);
+console.log(
+  `\n1. per call, sequential: in-process executor ${(inProcess * 1000).toFixed(0)} µs; MCP over stdio ${(overStdio * 1000).toFixed(0)} µs (+${((overStdio - inProcess) * 1000).toFixed(0)} µs, ${(overStdio / inProcess).toFixed(1)}x)`,
+);
 
 async function startHttp() {
-  const child = spawn(process.execPath, [bin, 'serve', '--mcp', 'http', '--port', '0', '--workspace', workspace, '--audit', 'none'], { cwd: workspace, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--mcp', 'http', '--port', '0', '--workspace', workspace, '--audit', 'none'], {
+    cwd: workspace,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const url = await new Promise((resolve, reject) => {
     let err = '';
-    child.stderr.on('data', (c) => { err += c; const m = /at (http:\/\/\S+)/.exec(err); if (m) resolve(m[1]); });
+    child.stderr.on('data', (c) => {
+      err += c;
+      const m = /at (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
     child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
   });
   return { child, url };
 }
 
 async function throughput(url) {
-  const clients = await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    const c = new Client({ name: 'bench', version: '1' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(url)));
-    return c;
-  }));
+  const clients = await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      const c = new Client({ name: 'bench', version: '1' });
+      await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+      return c;
+    }),
+  );
   const per = Math.ceil(CALLS / CONCURRENCY);
-  await Promise.all(clients.map(async (c) => { for (let i = 0; i < 20; i++) await c.callTool(call); }));
+  await Promise.all(
+    clients.map(async (c) => {
+      for (let i = 0; i < 20; i++) await c.callTool(call);
+    }),
+  );
   const start = performance.now();
-  await Promise.all(clients.map(async (c) => { for (let i = 0; i < per; i++) await c.callTool(call); }));
+  await Promise.all(
+    clients.map(async (c) => {
+      for (let i = 0; i < per; i++) await c.callTool(call);
+    }),
+  );
   const seconds = (performance.now() - start) / 1000;
   await Promise.all(clients.map((c) => c.close()));
   return (per * CONCURRENCY) / seconds;
@@ -82,12 +108,20 @@ let next = 0;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 const balancer = http.createServer((req, res) => {
   const target = new URL([one.url, two.url][next++ % 2]);
-  const upstream = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: { ...req.headers, host: target.host }, agent }, (r) => { res.writeHead(r.statusCode, r.headers); r.pipe(res); });
+  const upstream = http.request(
+    { host: target.hostname, port: target.port, path: target.pathname, method: req.method, headers: { ...req.headers, host: target.host }, agent },
+    (r) => {
+      res.writeHead(r.statusCode, r.headers);
+      r.pipe(res);
+    },
+  );
   req.pipe(upstream);
 });
 await new Promise((resolve) => balancer.listen(0, '127.0.0.1', resolve));
 const double = await throughput(`http://127.0.0.1:${balancer.address().port}/mcp`);
-console.log(`2. Streamable HTTP, ${CONCURRENCY} concurrent clients: one process ${single.toFixed(0)} calls/s; two processes behind a balancer ${double.toFixed(0)} calls/s (${(double / single).toFixed(2)}x; this machine has ${os.cpus().length} cores, shared with the clients and the balancer)`);
+console.log(
+  `2. Streamable HTTP, ${CONCURRENCY} concurrent clients: one process ${single.toFixed(0)} calls/s; two processes behind a balancer ${double.toFixed(0)} calls/s (${(double / single).toFixed(2)}x; this machine has ${os.cpus().length} cores, shared with the clients and the balancer)`,
+);
 balancer.close();
 agent.destroy();
 one.child.kill();

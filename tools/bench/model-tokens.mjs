@@ -44,7 +44,11 @@ const calls = [
   { label: 'file_list, depth 2', tool: 'file_list', args: { path: 'core-tools', depth: 2 } },
   { label: 'file_search "getToolContext"', tool: 'file_search', args: { pattern: 'getToolContext', context: 1 } },
   { label: 'shell_exec "ls -la core-tools/tools"', tool: 'shell_exec', args: { command: 'ls -la core-tools/tools' } },
-  { label: 'file_edit of one line', tool: 'file_edit', args: { path: 'src/edit-me.ts', oldText: 'type Step<T> = T | Promise<T>;', newText: 'type Step<T> = T | PromiseLike<T>;' } },
+  {
+    label: 'file_edit of one line',
+    tool: 'file_edit',
+    args: { path: 'src/edit-me.ts', oldText: 'type Step<T> = T | Promise<T>;', newText: 'type Step<T> = T | PromiseLike<T>;' },
+  },
 ];
 
 /** The file the edit call changes, written afresh before each call so every call edits the same text. */
@@ -106,8 +110,12 @@ for (const call of calls) {
   const afterTokens = encode(after.text).length;
   rows.push({
     call: call.label,
-    'before: chars': before.text.length, 'before: tokens': beforeTokens, 'before: executor cut': before.cut,
-    'after: chars': after.text.length, 'after: tokens': afterTokens, 'after: executor cut': after.cut,
+    'before: chars': before.text.length,
+    'before: tokens': beforeTokens,
+    'before: executor cut': before.cut,
+    'after: chars': after.text.length,
+    'after: tokens': afterTokens,
+    'after: executor cut': after.cut,
     'tokens after/before': Number((afterTokens / beforeTokens).toFixed(2)),
   });
   if (call.tool === 'file_read') {
@@ -120,4 +128,6 @@ fs.rmSync(workspaceRoot, { recursive: true, force: true });
 console.log(`\nTokens the model reads for the same five calls (o200k_base, budget ${DEFAULT_MAX_OUTPUT_BYTES} bytes)`);
 console.table(rows);
 const total = (key) => rows.reduce((sum, row) => sum + row[key], 0);
-console.log(`total tokens: before ${total('before: tokens')}, after ${total('after: tokens')} (${(total('after: tokens') / total('before: tokens')).toFixed(2)}x)`);
+console.log(
+  `total tokens: before ${total('before: tokens')}, after ${total('after: tokens')} (${(total('after: tokens') / total('before: tokens')).toFixed(2)}x)`,
+);

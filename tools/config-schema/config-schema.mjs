@@ -16,11 +16,17 @@ export const SCHEMA_FILE = path.join(root, 'packages', 'cli', 'toolwright.config
 /** The schema text, as committed. Throws with the transformer's diagnostics when the type has no JSON Schema form. */
 export function generateConfigSchema() {
   const options = {
-    target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    strict: true, noEmit: true, skipLibCheck: true, types: [], customConditions: ['@toolwright/source'],
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+    customConditions: ['@toolwright/source'],
   };
   const program = ts.createProgram({ rootNames: [path.join(here, 'config-tool.ts')], options });
-    // Not strictJson: a policy example's `args` is any JSON object by design (TW1104 is a warning).
+  // Not strictJson: a policy example's `args` is any JSON object by design (TW1104 is a warning).
   const analysis = analyzeProgram(program, { rootDir: here });
   const errors = analysis.diagnostics.filter((d) => d.category === 'error');
   if (errors.length > 0) throw new Error(formatDiagnostics(errors, { fileName: (f) => path.relative(root, f) }));

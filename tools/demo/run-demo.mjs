@@ -59,12 +59,12 @@ const auditFile = path.join(example, 'dist', 'audit.jsonl');
 fs.rmSync(auditFile, { force: true });
 const audit = await AuditLog.open(auditFile, { durability: 'always' });
 // Rules are evaluated deny → ask → allow; examples are checked when the policy loads.
-const policy = loadPolicy({
-  rules: [
-    { deny: 'add_note(title=*password*)', reason: 'secrets never go into notes', match: [{ args: { title: 'my password' } }] },
-    { allow: '*' },
-  ],
-}, (name) => registry.get(name)?.declaration);
+const policy = loadPolicy(
+  {
+    rules: [{ deny: 'add_note(title=*password*)', reason: 'secrets never go into notes', match: [{ args: { title: 'my password' } }] }, { allow: '*' }],
+  },
+  (name) => registry.get(name)?.declaration,
+);
 const executor = new ToolExecutor({
   registry,
   audit,
@@ -76,12 +76,27 @@ const executor = new ToolExecutor({
   },
 });
 const show = (label, result) => console.log(`\n${bold(label)}\n  status: ${result.status}\n  model reads: ${result.content.replace(/\n/g, '\n  ')}`);
-show('get_forecast {"city":"Lisbon","days":2}', await executor.executeToolCall({ id: 'call_1', name: 'get_forecast', arguments: '{"city":"Lisbon","days":2}' }));
-show('get_forecast {"days":"two"}  (malformed: the model gets a correction)', await executor.executeToolCall({ id: 'call_2', name: 'get_forecast', arguments: '{"days":"two"}' }));
-show('get_forecast {"city":"Lisbon","days":2}  (the corrected retry)', await executor.executeToolCall({ id: 'call_3', name: 'get_forecast', arguments: '{"city":"Lisbon","days":2}' }));
+show(
+  'get_forecast {"city":"Lisbon","days":2}',
+  await executor.executeToolCall({ id: 'call_1', name: 'get_forecast', arguments: '{"city":"Lisbon","days":2}' }),
+);
+show(
+  'get_forecast {"days":"two"}  (malformed: the model gets a correction)',
+  await executor.executeToolCall({ id: 'call_2', name: 'get_forecast', arguments: '{"days":"two"}' }),
+);
+show(
+  'get_forecast {"city":"Lisbon","days":2}  (the corrected retry)',
+  await executor.executeToolCall({ id: 'call_3', name: 'get_forecast', arguments: '{"city":"Lisbon","days":2}' }),
+);
 show('get_forcast {...}  (unknown tool: nearest names suggested)', await executor.executeToolCall({ id: 'call_4', name: 'get_forcast', arguments: '{}' }));
-show('add_note (side-effecting: approval asked)', await executor.executeToolCall({ id: 'call_5', name: 'add_note', arguments: '{"title":"Groceries","body":"Buy oranges","tags":["home"]}' }));
-show('add_note {"title":"my password",...}  (denied by a policy rule; nobody is asked)', await executor.executeToolCall({ id: 'call_5b', name: 'add_note', arguments: '{"title":"my password","body":"hunter2"}' }));
+show(
+  'add_note (side-effecting: approval asked)',
+  await executor.executeToolCall({ id: 'call_5', name: 'add_note', arguments: '{"title":"Groceries","body":"Buy oranges","tags":["home"]}' }),
+);
+show(
+  'add_note {"title":"my password",...}  (denied by a policy rule; nobody is asked)',
+  await executor.executeToolCall({ id: 'call_5b', name: 'add_note', arguments: '{"title":"my password","body":"hunter2"}' }),
+);
 const batch = await executor.executeBatch([
   { id: 'call_6', name: 'search_notes', arguments: '{"text":"oranges"}' },
   { id: 'call_7', name: 'convert_currency', arguments: '{"amount":100,"from":"EUR","to":"USD"}' },
@@ -90,14 +105,19 @@ console.log(`\n${bold('a batch of two reads (run in parallel, results in call or
 for (const r of batch) console.log(`  ${r.tool}: ${r.content}`);
 await audit.close();
 const records = readAuditLog(auditFile).records;
-console.log(`\n${bold('audit log')} examples/demo-tools/dist/audit.jsonl (${records.length} fsync'd records): ${[...new Set(records.map((r) => r.type))].join(', ')}`);
+console.log(
+  `\n${bold('audit log')} examples/demo-tools/dist/audit.jsonl (${records.length} fsync'd records): ${[...new Set(records.map((r) => r.type))].join(', ')}`,
+);
 
 step('4. toolwright call and policy explain: the core tools, confined to a workspace');
 const demoWorkspace = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'toolwright-demo-'));
 process.on('exit', () => fs.rmSync(demoWorkspace, { recursive: true, force: true }));
 console.log(`(a temporary workspace: ${demoWorkspace})`);
 fs.writeFileSync(path.join(demoWorkspace, 'todo.txt'), 'buy oranges\ncall the bank\n');
-fs.writeFileSync(path.join(demoWorkspace, 'policy.json'), JSON.stringify({ rules: [{ deny: 'file_delete' }, { allow: 'file_write(notes/**)' }, { ask: 'file_write(*.txt)' }] }));
+fs.writeFileSync(
+  path.join(demoWorkspace, 'policy.json'),
+  JSON.stringify({ rules: [{ deny: 'file_delete' }, { allow: 'file_write(notes/**)' }, { ask: 'file_write(*.txt)' }] }),
+);
 for (const args of [
   ['call', 'file_read', '--args', '{"path":"todo.txt"}'],
   ['call', 'file_read', '--args', '{"path":"../../../etc/passwd"}'],
@@ -108,7 +128,13 @@ for (const args of [
 ]) {
   const out = sh([toolwright, ...args, ...(args[0] === 'call' ? ['--workspace', '.'] : [])], demoWorkspace);
   console.log(`\n${bold(`$ toolwright ${args.map((a) => (/[\s{"]/.test(a) ? `'${a}'` : a)).join(' ')}`)}`);
-  const text = args[0] === 'call' ? (() => { const r = JSON.parse(out.stdout); return `  status: ${r.status}\n  content: ${r.content}`; })() : out.stdout.replace(/^/gm, '  ');
+  const text =
+    args[0] === 'call'
+      ? (() => {
+          const r = JSON.parse(out.stdout);
+          return `  status: ${r.status}\n  content: ${r.content}`;
+        })()
+      : out.stdout.replace(/^/gm, '  ');
   console.log(text.trimEnd());
 }
 
@@ -127,9 +153,21 @@ step('7. Serve the tools to an MCP host (toolwright serve), here with the offici
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
   const client = new Client({ name: 'demo-host', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: node, args: [toolwright, 'serve', '--mcp', 'stdio', '--workspace', demoWorkspace, '--policy', 'policy.json'], cwd: demoWorkspace, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: node,
+      args: [toolwright, 'serve', '--mcp', 'stdio', '--workspace', demoWorkspace, '--policy', 'policy.json'],
+      cwd: demoWorkspace,
+      stderr: 'ignore',
+    }),
+  );
   const { tools } = await client.listTools();
-  console.log(`tools/list: ${tools.length} tools (${tools.slice(0, 6).map((t) => t.name).join(', ')}, ...)`);
+  console.log(
+    `tools/list: ${tools.length} tools (${tools
+      .slice(0, 6)
+      .map((t) => t.name)
+      .join(', ')}, ...)`,
+  );
   const read = await client.callTool({ name: 'file_read', arguments: { path: 'todo.txt' } });
   console.log(`tools/call file_read: ${JSON.stringify(read.structuredContent)}`);
   const denied = await client.callTool({ name: 'file_delete', arguments: { path: 'todo.txt' } });

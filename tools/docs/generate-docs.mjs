@@ -31,12 +31,16 @@ function diagnosticsPage() {
       if (!examples.has(code) || (own && !examples.get(code).own)) examples.set(code, { name, own, text: firstBlock(text, match.index) });
     }
   }
-  const lines = [HEADER, '# Diagnostics catalogue\n',
+  const lines = [
+    HEADER,
+    '# Diagnostics catalogue\n',
     `Every diagnostic the transformer reports. \`toolwright emit\` prints \`TW<code>\`; \`tsc\`/\`tspc\` report \`TS<${TS_CODE_OFFSET} + code>\`.`,
     'Warnings fail the build only with the plugin option `"warnings": "error"`. Examples are the pinned compile-fail fixtures',
     '(`packages/transformer/fixtures/_error_/`, and valid fixtures that pin warnings). A diagnostic with variants',
     'fills the `{problem}` and `{hint}` slots from the variant named at the call site.\n',
-    '| code | kind | message |', '|---|---|---|'];
+    '| code | kind | message |',
+    '|---|---|---|',
+  ];
   const entries = Object.entries(DIAGNOSTICS).sort(([, a], [, b]) => a.code - b.code);
   for (const [, d] of entries) lines.push(`| TW${d.code} | ${d.category} | ${d.message.replace(/\|/g, '\\|')} |`);
   for (const [id, d] of entries) {
@@ -54,10 +58,17 @@ function diagnosticsPage() {
 
 /** Fixture folders (`area/case`) with an `expected.diagnostics.txt`, compile-fail cases first. */
 function pinnedDiagnostics() {
-  const areas = fs.readdirSync(fixtures).filter((a) => fs.statSync(path.join(fixtures, a)).isDirectory()).sort((a, b) => (a === '_error_' ? -1 : b === '_error_' ? 1 : a < b ? -1 : 1));
-  return areas.flatMap((area) => fs.readdirSync(path.join(fixtures, area)).sort()
-    .filter((name) => fs.existsSync(path.join(fixtures, area, name, 'expected.diagnostics.txt')))
-    .map((name) => `${area}/${name}`));
+  const areas = fs
+    .readdirSync(fixtures)
+    .filter((a) => fs.statSync(path.join(fixtures, a)).isDirectory())
+    .sort((a, b) => (a === '_error_' ? -1 : b === '_error_' ? 1 : a < b ? -1 : 1));
+  return areas.flatMap((area) =>
+    fs
+      .readdirSync(path.join(fixtures, area))
+      .sort()
+      .filter((name) => fs.existsSync(path.join(fixtures, area, name, 'expected.diagnostics.txt')))
+      .map((name) => `${area}/${name}`),
+  );
 }
 
 function firstBlock(text, index) {
@@ -67,22 +78,38 @@ function firstBlock(text, index) {
 }
 
 function typeMappingPage() {
-  const lines = [HEADER, '# Type mapping\n',
+  const lines = [
+    HEADER,
+    '# Type mapping\n',
     'How TypeScript parameter types become JSON Schema. Each section is one fixture of the transformer',
     '(`packages/transformer/fixtures/<area>/<case>/`): its source and the `parameters` schema it emits, checked by the test suite.',
-    'Where a type is accepted with a warning (any JSON value, class instances), the pinned warning follows the schema.\n'];
-  for (const area of fs.readdirSync(fixtures).filter((a) => a !== '_error_').sort()) {
+    'Where a type is accepted with a warning (any JSON value, class instances), the pinned warning follows the schema.\n',
+  ];
+  for (const area of fs
+    .readdirSync(fixtures)
+    .filter((a) => a !== '_error_')
+    .sort()) {
     lines.push(`\n## ${area}\n`);
     for (const name of fs.readdirSync(path.join(fixtures, area)).sort()) {
       const dir = path.join(fixtures, area, name);
       if (!fs.existsSync(path.join(dir, 'expected.json'))) continue;
-      const source = fs.readFileSync(path.join(dir, 'input.ts'), 'utf8').replace(/^import .*\n+/gm, '').trim();
+      const source = fs
+        .readFileSync(path.join(dir, 'input.ts'), 'utf8')
+        .replace(/^import .*\n+/gm, '')
+        .trim();
       const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8'));
       const declarations = Array.isArray(expected) ? expected : [expected];
       lines.push(`### ${name}\n`, '```ts', source, '```', '');
       for (const d of declarations) {
         const flattened = d.argumentPassing === 'object' ? ' (flattened: the function receives one object holding these arguments)' : '';
-        lines.push(`\`${d.name}\` parameters${d.returns ? ' and result' : ''}${flattened}:`, '', '```json', JSON.stringify(d.returns ? { parameters: d.parameters, returns: d.returns } : d.parameters, null, 2), '```', '');
+        lines.push(
+          `\`${d.name}\` parameters${d.returns ? ' and result' : ''}${flattened}:`,
+          '',
+          '```json',
+          JSON.stringify(d.returns ? { parameters: d.parameters, returns: d.returns } : d.parameters, null, 2),
+          '```',
+          '',
+        );
       }
       const warnings = path.join(dir, 'expected.diagnostics.txt');
       if (fs.existsSync(warnings)) lines.push('Warnings:', '', '```text', fs.readFileSync(warnings, 'utf8').trimEnd(), '```', '');
@@ -93,17 +120,39 @@ function typeMappingPage() {
 
 function coreToolsPage() {
   const declarations = JSON.parse(fs.readFileSync(path.join(root, 'packages/core-tools/src/__snapshots__/declarations.json'), 'utf8'));
-  const lines = [HEADER, '# Core tools reference\n', 'What the model sees for each core tool (from `packages/core-tools/src/__snapshots__/declarations.json`).\n',
-    '| tool | tier | group | side effects | timeout |', '|---|---|---|---|---|'];
-  for (const d of declarations) lines.push(`| [\`${d.name}\`](#${d.name}) | ${d.metadata.tier} | ${d.metadata.group ?? ''} | ${d.metadata.sideEffects.join(', ')} | ${d.metadata.timeoutMs / 1000} s |`);
+  const lines = [
+    HEADER,
+    '# Core tools reference\n',
+    'What the model sees for each core tool (from `packages/core-tools/src/__snapshots__/declarations.json`).\n',
+    '| tool | tier | group | side effects | timeout |',
+    '|---|---|---|---|---|',
+  ];
+  for (const d of declarations)
+    lines.push(
+      `| [\`${d.name}\`](#${d.name}) | ${d.metadata.tier} | ${d.metadata.group ?? ''} | ${d.metadata.sideEffects.join(', ')} | ${d.metadata.timeoutMs / 1000} s |`,
+    );
   lines.push('', ...modelTextSection());
   for (const d of declarations) {
     lines.push(`\n## ${d.name}\n`, d.description, '', '| parameter | type | required | description |', '|---|---|---|---|');
     for (const name of d.parameterOrder) {
       const p = d.parameters.properties[name];
-      const type = p.enum ? p.enum.map((v) => JSON.stringify(v)).join(' \\| ') : Array.isArray(p.type) ? p.type.join(' \\| ') : p.type === 'array' ? `${p.items?.type ?? 'any'}[]` : p.type ?? 'object';
-      const extra = [p.default !== undefined ? `default ${JSON.stringify(p.default)}` : '', p.minimum !== undefined ? `≥ ${p.minimum}` : '', p.maximum !== undefined ? `≤ ${p.maximum}` : ''].filter(Boolean).join(', ');
-      lines.push(`| \`${name}\` | ${type} | ${d.parameters.required.includes(name) ? 'yes' : 'no'} | ${(p.description ?? '').replace(/\n/g, ' ').replace(/\|/g, '\\|')}${extra ? ` (${extra})` : ''} |`);
+      const type = p.enum
+        ? p.enum.map((v) => JSON.stringify(v)).join(' \\| ')
+        : Array.isArray(p.type)
+          ? p.type.join(' \\| ')
+          : p.type === 'array'
+            ? `${p.items?.type ?? 'any'}[]`
+            : (p.type ?? 'object');
+      const extra = [
+        p.default !== undefined ? `default ${JSON.stringify(p.default)}` : '',
+        p.minimum !== undefined ? `≥ ${p.minimum}` : '',
+        p.maximum !== undefined ? `≤ ${p.maximum}` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
+      lines.push(
+        `| \`${name}\` | ${type} | ${d.parameters.required.includes(name) ? 'yes' : 'no'} | ${(p.description ?? '').replace(/\n/g, ' ').replace(/\|/g, '\\|')}${extra ? ` (${extra})` : ''} |`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;
@@ -117,41 +166,122 @@ function modelTextSection() {
   core.registerCoreTools(registry, { workspace: new core.WorkspacePolicy({ root }) });
   const render = (name, output) => registry.get(name).renderForModel(output);
   const samples = [
-    ['file_read', 'numbered lines, then where the page ends and the offset to read on from', { content: '1\timport fs from \'node:fs\';\n2\t\n3\texport const x = 1;', startLine: 1, endLine: 3, totalLines: 3000, truncated: true, hash: 'c0ffee' }],
-    ['file_list', 'one entry per line', { entries: [{ path: 'src/', kind: 'directory', size: 0 }, { path: 'src/index.ts', kind: 'file', size: 1234 }, { path: 'link', kind: 'symlink', size: 0 }], truncated: false, omitted: 40 }],
-    ['file_search', "matches under their file, in ripgrep's `--heading` format", { matches: [{ path: 'src/a.ts', line: 12, text: '  const ctx = getToolContext();', before: ['async run() {'], after: [] }, { path: 'src/b.ts', line: 3, text: 'import { getToolContext } from \'@toolwright/tool\';', before: [''], after: [] }], files: 9, truncated: true, offset: 1, engine: 'ripgrep' }],
+    [
+      'file_read',
+      'numbered lines, then where the page ends and the offset to read on from',
+      { content: "1\timport fs from 'node:fs';\n2\t\n3\texport const x = 1;", startLine: 1, endLine: 3, totalLines: 3000, truncated: true, hash: 'c0ffee' },
+    ],
+    [
+      'file_list',
+      'one entry per line',
+      {
+        entries: [
+          { path: 'src/', kind: 'directory', size: 0 },
+          { path: 'src/index.ts', kind: 'file', size: 1234 },
+          { path: 'link', kind: 'symlink', size: 0 },
+        ],
+        truncated: false,
+        omitted: 40,
+      },
+    ],
+    [
+      'file_search',
+      "matches under their file, in ripgrep's `--heading` format",
+      {
+        matches: [
+          { path: 'src/a.ts', line: 12, text: '  const ctx = getToolContext();', before: ['async run() {'], after: [] },
+          { path: 'src/b.ts', line: 3, text: "import { getToolContext } from '@toolwright/tool';", before: [''], after: [] },
+        ],
+        files: 9,
+        truncated: true,
+        offset: 1,
+        engine: 'ripgrep',
+      },
+    ],
     ['glob', 'one path per line', { files: ['src/new.ts', 'src/old.ts'], truncated: true }],
-    ['shell_exec', 'the exit code, then each stream that wrote anything', { exitCode: 1, signal: null, stdout: 'built 3 packages\n', stderr: 'error: missing file\n', truncated: false, stdoutBytes: 17, stderrBytes: 20, timedOut: false, durationMs: 2310 }],
-    ['file_edit', 'a summary line, then the diff', { path: 'src/a.ts', replacements: 1, matchedBy: 'exact', diff: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,1 +1,1 @@\n-const x = 1;\n+const x = 2;\n', hash: 'c0ffee' }],
-    ['web_fetch', 'where the text came from, its title, the text, and the offset to read on from', { url: 'https://example.com/guide', status: 200, contentType: 'text/html', title: 'Guide', content: 'The first part of the guide…', offset: 1, totalChars: 54321, truncated: false, redirects: [] }],
-    ['web_search', 'a numbered list', { query: 'node fs', provider: 'searxng', results: [{ title: 'File system | Node.js', url: 'https://nodejs.org/api/fs.html', snippet: 'The node:fs module…' }] }],
+    [
+      'shell_exec',
+      'the exit code, then each stream that wrote anything',
+      {
+        exitCode: 1,
+        signal: null,
+        stdout: 'built 3 packages\n',
+        stderr: 'error: missing file\n',
+        truncated: false,
+        stdoutBytes: 17,
+        stderrBytes: 20,
+        timedOut: false,
+        durationMs: 2310,
+      },
+    ],
+    [
+      'file_edit',
+      'a summary line, then the diff',
+      {
+        path: 'src/a.ts',
+        replacements: 1,
+        matchedBy: 'exact',
+        diff: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,1 +1,1 @@\n-const x = 1;\n+const x = 2;\n',
+        hash: 'c0ffee',
+      },
+    ],
+    [
+      'web_fetch',
+      'where the text came from, its title, the text, and the offset to read on from',
+      {
+        url: 'https://example.com/guide',
+        status: 200,
+        contentType: 'text/html',
+        title: 'Guide',
+        content: 'The first part of the guide…',
+        offset: 1,
+        totalChars: 54321,
+        truncated: false,
+        redirects: [],
+      },
+    ],
+    [
+      'web_search',
+      'a numbered list',
+      {
+        query: 'node fs',
+        provider: 'searxng',
+        results: [{ title: 'File system | Node.js', url: 'https://nodejs.org/api/fs.html', snippet: 'The node:fs module…' }],
+      },
+    ],
     ['file_write', 'a sentence', { path: 'notes.md', bytes: 12, created: true }],
   ];
-  const lines = ['## What the model reads back\n',
-    'Hosts get each tool\'s structured output as declared below (MCP `structuredContent`, the AI SDK\'s `toModelOutput`).',
-    'The model reads a text rendering of it instead (`RegisteredTool.renderForModel`), and never more than the call\'s',
-    'output budget (`ToolCallContext.outputBudget`, the executor\'s truncation limit; 16 KiB when a tool runs outside an',
+  const lines = [
+    '## What the model reads back\n',
+    "Hosts get each tool's structured output as declared below (MCP `structuredContent`, the AI SDK's `toModelOutput`).",
+    "The model reads a text rendering of it instead (`RegisteredTool.renderForModel`), and never more than the call's",
+    "output budget (`ToolCallContext.outputBudget`, the executor's truncation limit; 16 KiB when a tool runs outside an",
     'executor). Each tool fits its output to the budget itself, counting the rendered text as the executor will (UTF-8',
     'bytes, control characters as their `\\uXXXX` escape), and its last line says what was left out and how to get it:',
     '`file_read`, `file_search` and `web_fetch` take an `offset` to read on from; listings, shell output and diffs say how',
-    'to narrow the call. A line is never dropped silently, so the executor\'s own head-and-tail truncation stays a safety',
+    "to narrow the call. A line is never dropped silently, so the executor's own head-and-tail truncation stays a safety",
     'net. A failure is a `CoreToolError` with a stable `code` (`not_found`, `outside_workspace`, `no_match`,',
     '`command_refused`, `invalid_pattern`, ... — the catalogue is `CoreToolErrorCode`), which the executor keeps as',
     '`errorCode`; the model reads its message, a sentence that says what to do.\n',
-    '`npm run bench` (`tools/bench/model-tokens.mjs`) counts the tokens the model reads for five calls before and after the rendering.\n'];
+    '`npm run bench` (`tools/bench/model-tokens.mjs`) counts the tokens the model reads for five calls before and after the rendering.\n',
+  ];
   for (const [name, what, output] of samples) lines.push(`\`${name}\`: ${what}.\n`, '```text', render(name, output), '```\n');
   return lines;
 }
 
 /** Guides embed example files between `<!-- include: path -->` and `<!-- /include -->`: refresh the copies. */
 function withIncludes(text) {
-  return text.replace(/<!-- include: (\S+) -->\n```(\w*)\n[\s\S]*?```\n<!-- \/include -->/g, (_all, file, lang) =>
-    `<!-- include: ${file} -->\n\`\`\`${lang}\n${fs.readFileSync(path.join(root, file), 'utf8').trimEnd()}\n\`\`\`\n<!-- /include -->`);
+  return text.replace(
+    /<!-- include: (\S+) -->\n```(\w*)\n[\s\S]*?```\n<!-- \/include -->/g,
+    (_all, file, lang) => `<!-- include: ${file} -->\n\`\`\`${lang}\n${fs.readFileSync(path.join(root, file), 'utf8').trimEnd()}\n\`\`\`\n<!-- /include -->`,
+  );
 }
 
 const docs = path.join(root, 'docs');
 const generators = {
-  'reference/diagnostics.md': diagnosticsPage, 'reference/type-mapping.md': typeMappingPage, 'reference/core-tools.md': coreToolsPage,
+  'reference/diagnostics.md': diagnosticsPage,
+  'reference/type-mapping.md': typeMappingPage,
+  'reference/core-tools.md': coreToolsPage,
 };
 for (const file of fs.readdirSync(docs).filter((f) => f.endsWith('.md'))) generators[file] = () => withIncludes(fs.readFileSync(path.join(docs, file), 'utf8'));
 let stale = 0;
@@ -161,7 +291,11 @@ for (const [file, generate] of Object.entries(generators)) {
   const target = path.join(docs, file);
   const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : undefined;
   if (current === content) continue;
-  if (check) { console.error(`docs/${file} is out of date: run npm run docs`); stale++; continue; }
+  if (check) {
+    console.error(`docs/${file} is out of date: run npm run docs`);
+    stale++;
+    continue;
+  }
   fs.mkdirSync(path.dirname(target), { recursive: true });
   fs.writeFileSync(target, content);
   console.log(`wrote docs/${file}`);

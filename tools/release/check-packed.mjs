@@ -35,7 +35,8 @@ export function checkPacked(packed) {
     const { manifest } = pkg;
 
     if (!files.has('README.md')) report('no README.md');
-    if (manifest.engines?.node !== root.engines.node) report(`engines.node is ${JSON.stringify(manifest.engines?.node)}, not the repository's ${JSON.stringify(root.engines.node)}`);
+    if (manifest.engines?.node !== root.engines.node)
+      report(`engines.node is ${JSON.stringify(manifest.engines?.node)}, not the repository's ${JSON.stringify(root.engines.node)}`);
     for (const [where, target] of entryPoints(manifest)) {
       if (!files.has(normalise(target))) report(`${where} points at ${target}, which is not in the tarball`);
     }
@@ -70,7 +71,7 @@ function entryPoints(manifest) {
   const entries = [];
   if (manifest.main) entries.push(['main', manifest.main]);
   if (manifest.types) entries.push(['types', manifest.types]);
-  const bins = typeof manifest.bin === 'string' ? { [manifest.name]: manifest.bin } : manifest.bin ?? {};
+  const bins = typeof manifest.bin === 'string' ? { [manifest.name]: manifest.bin } : (manifest.bin ?? {});
   for (const [name, target] of Object.entries(bins)) entries.push([`bin.${name}`, target]);
   const walk = (value, where) => {
     if (typeof value === 'string') entries.push([where, value]);

@@ -13,7 +13,8 @@ export const REPO = path.resolve(import.meta.dirname, '../..');
 /** Packs every package into `destination` (created if missing) and returns one entry per tarball. */
 export function packPackages(destination) {
   fs.mkdirSync(destination, { recursive: true });
-  const dirs = fs.readdirSync(path.join(REPO, 'packages'))
+  const dirs = fs
+    .readdirSync(path.join(REPO, 'packages'))
     .filter((dir) => fs.existsSync(path.join(REPO, 'packages', dir, 'package.json')))
     .sort();
   const args = ['pack', '--json', '--pack-destination', destination, ...dirs.flatMap((dir) => ['--workspace', `packages/${dir}`])];

@@ -10,9 +10,13 @@ import path from 'node:path';
 const ts = createRequire(import.meta.url)('typescript');
 const root = path.resolve(import.meta.dirname, '../..');
 
-const dirs = process.argv.length > 2
-  ? process.argv.slice(2).map((d) => path.resolve(d))
-  : fs.readdirSync(path.join(root, 'packages')).map((p) => path.join(root, 'packages', p, 'src')).filter((d) => fs.existsSync(d));
+const dirs =
+  process.argv.length > 2
+    ? process.argv.slice(2).map((d) => path.resolve(d))
+    : fs
+        .readdirSync(path.join(root, 'packages'))
+        .map((p) => path.join(root, 'packages', p, 'src'))
+        .filter((d) => fs.existsSync(d));
 
 const files = dirs.flatMap((dir) => [...walk(dir)]);
 const known = new Set(files);
@@ -22,7 +26,11 @@ const cycles = stronglyConnected(graph).filter((group) => group.length > 1 || gr
 if (cycles.length > 0) {
   console.error(`check-import-cycles: ${cycles.length} import circle${cycles.length > 1 ? 's' : ''}:`);
   for (const group of cycles) {
-    console.error(`- ${describeCycle(group).map((f) => path.relative(root, f)).join(' -> ')}`);
+    console.error(
+      `- ${describeCycle(group)
+        .map((f) => path.relative(root, f))
+        .join(' -> ')}`,
+    );
     if (group.length > 2) console.error(`  (${group.length} files import each other round: ${group.map((f) => path.relative(root, f)).join(', ')})`);
   }
   process.exit(1);
@@ -47,15 +55,31 @@ function importsOf(file) {
       specifiers.push(node.moduleSpecifier.text);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       specifiers.push(node.argument.literal.text);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0])
+    ) {
       specifiers.push(node.arguments[0].text);
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
       specifiers.push(node.moduleReference.expression.text);
     }
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return [...new Set(specifiers.filter((s) => s.startsWith('.')).map((s) => resolve(path.dirname(file), s)).filter(Boolean))];
+  return [
+    ...new Set(
+      specifiers
+        .filter((s) => s.startsWith('.'))
+        .map((s) => resolve(path.dirname(file), s))
+        .filter(Boolean),
+    ),
+  ];
 }
 
 function resolve(from, specifier) {

@@ -16,7 +16,10 @@ function check(files: Record<string, string>) {
     fs.writeFileSync(path.join(dir, name), text);
   }
   const result = spawnSync(process.execPath, [script, dir], { encoding: 'utf8' });
-  return { status: result.status, output: (result.stdout + result.stderr).replaceAll(`${path.relative(path.resolve(import.meta.dirname, '../..'), dir)}/`, '') };
+  return {
+    status: result.status,
+    output: (result.stdout + result.stderr).replaceAll(`${path.relative(path.resolve(import.meta.dirname, '../..'), dir)}/`, ''),
+  };
 }
 
 afterEach(() => {
@@ -25,7 +28,11 @@ afterEach(() => {
 
 describe('check-import-cycles', () => {
   it('passes a graph without circles', () => {
-    const result = check({ 'a.ts': "import { b } from './b.js';\nexport const a = b;", 'b.ts': "import type { C } from './steps/c.js';\nexport const b: C = 1;", 'steps/c.ts': 'export type C = number;' });
+    const result = check({
+      'a.ts': "import { b } from './b.js';\nexport const a = b;",
+      'b.ts': "import type { C } from './steps/c.js';\nexport const b: C = 1;",
+      'steps/c.ts': 'export type C = number;',
+    });
     expect(result).toMatchObject({ status: 0, output: expect.stringContaining('no import circle in 3 files') });
   });
 
@@ -44,8 +51,10 @@ describe('check-import-cycles', () => {
 
   it('finds a longer circle through a folder index and reports every file of it', () => {
     const result = check({
-      'a.ts': "import { x } from './steps/index.js';", 'steps/index.ts': "export { x } from './x.js';",
-      'steps/x.ts': "import { y } from '../y.js';\nexport const x = y;", 'y.ts': "import '../src-other.js';\nimport { a } from './a.js';",
+      'a.ts': "import { x } from './steps/index.js';",
+      'steps/index.ts': "export { x } from './x.js';",
+      'steps/x.ts': "import { y } from '../y.js';\nexport const x = y;",
+      'y.ts': "import '../src-other.js';\nimport { a } from './a.js';",
     });
     expect(result.status).toBe(1);
     expect(result.output).toContain('4 files import each other round');

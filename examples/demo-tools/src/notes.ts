@@ -33,7 +33,8 @@ export class Notebook {
   @tool({ tier: 'read-only', group: 'search', sideEffects: ['db-read'] })
   async searchNotes(text: string, tag?: string): Promise<Note[]> {
     const needle = text.toLowerCase();
-    return [...this.notes.values()].filter((n) =>
-      (n.title.toLowerCase().includes(needle) || n.body.toLowerCase().includes(needle)) && (!tag || n.tags.includes(tag)));
+    return [...this.notes.values()].filter(
+      (n) => (n.title.toLowerCase().includes(needle) || n.body.toLowerCase().includes(needle)) && (!tag || n.tags.includes(tag)),
+    );
   }
 }

@@ -19,9 +19,15 @@ for (const call of calls) {
   const result = await executor.executeToolCall(call);
   results.push({ call: call.name, status: result.status, content: result.content, ...(result.status === 'error' ? { code: result.error.code } : {}) });
 }
-console.log(JSON.stringify({
-  discovered: app.get(ToolDiscovery).discovered,
-  declarations: app.get(ToolRegistry).list(),
-  results,
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      discovered: app.get(ToolDiscovery).discovered,
+      declarations: app.get(ToolRegistry).list(),
+      results,
+    },
+    null,
+    2,
+  ),
+);
 await app.close();

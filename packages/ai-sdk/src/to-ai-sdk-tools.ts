@@ -47,9 +47,14 @@ export function toAISdkTools(executor: ToolExecutor, options: AISdkToolsOptions 
         const args = asArgs(input);
         // Reaching execute after needsApproval said "ask" means the user approved in the SDK's flow.
         const approvedByHost = executor.previewGate(name, args, options.context).decision === 'ask';
-        const result = await executor.executeToolCall({ id: toolCallId, name, arguments: args }, {
-          ...options.context, ...(abortSignal ? { signal: abortSignal } : {}), ...(approvedByHost ? { preApproved: () => true } : {}),
-        });
+        const result = await executor.executeToolCall(
+          { id: toolCallId, name, arguments: args },
+          {
+            ...options.context,
+            ...(abortSignal ? { signal: abortSignal } : {}),
+            ...(approvedByHost ? { preApproved: () => true } : {}),
+          },
+        );
         options.onResult?.(result);
         if (result.status !== 'completed') throw new ToolCallFailedError(result);
         modelTexts.set(toolCallId, result.content);

@@ -16,12 +16,14 @@ const settings = (overrides: Partial<CliSettings>): CliSettings => ({ workspace:
 
 describe(withOwnFilesProtected, () => {
   it('protects the config file, the policy file and the audit log where they lie in the workspace, however it is spelled', () => {
-    const config = withOwnFilesProtected(settings({
-      workspace: { root: path.join(base, 'alias') },
-      configFile: path.join(root, 'conf', 'tw.json'),
-      policy: { file: path.join(base, 'alias', 'conf', 'rules.json') },
-      audit: { path: path.join(root, 'logs', 'a.jsonl') },
-    }));
+    const config = withOwnFilesProtected(
+      settings({
+        workspace: { root: path.join(base, 'alias') },
+        configFile: path.join(root, 'conf', 'tw.json'),
+        policy: { file: path.join(base, 'alias', 'conf', 'rules.json') },
+        audit: { path: path.join(root, 'logs', 'a.jsonl') },
+      }),
+    );
     const workspace = new WorkspacePolicy(config);
     for (const file of ['conf/tw.json', 'conf/rules.json', 'logs/a.jsonl', 'toolwright.config.json', 'toolwright.policy.json', '.git/config']) {
       expect(workspace.resolve(file).protected, file).toBe(true);

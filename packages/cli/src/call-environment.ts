@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AuditLog, loadPolicy, PolicyError, type ExecutorOptions, type Policy } from '@toolwright/executor';
 import { ToolRegistry, RegistryError, type SessionToolkit } from '@toolwright/registry';
-import { DEFAULT_PROTECTED_PATHS, WorkspacePolicy, registerCoreTools, coreToolsPathResolvers, coreToolsRiskLevels, type CoreToolsEnvironment, type WorkspaceConfig } from '@toolwright/core-tools';
+import {
+  DEFAULT_PROTECTED_PATHS,
+  WorkspacePolicy,
+  registerCoreTools,
+  coreToolsPathResolvers,
+  coreToolsRiskLevels,
+  type CoreToolsEnvironment,
+  type WorkspaceConfig,
+} from '@toolwright/core-tools';
 import { CliError } from './cli-error.js';
 import { loadProjectTools } from './load-tools.js';
 import { loadCliSettings, type CliSettings, type ConfigFlags, type PolicySource } from './config/cli-settings.js';
@@ -17,7 +25,10 @@ type Io = { err: (s: string) => void };
  * then a project's own tools, then the config file's `tools.include`/`exclude`. A project tool named
  * like a core tool is a usage error, not a crash; so is a `tools.perSession` entry the project lacks.
  */
-export function buildRegistry(options: { project?: string; core: boolean; workspace?: string; env?: CoreToolsEnvironment; tools?: CliSettings['tools']; configFile?: string }, io: Io): ProjectRegistry {
+export function buildRegistry(
+  options: { project?: string; core: boolean; workspace?: string; env?: CoreToolsEnvironment; tools?: CliSettings['tools']; configFile?: string },
+  io: Io,
+): ProjectRegistry {
   const registry = new ToolRegistry();
   const perSession = options.tools?.perSession ?? [];
   let sessionToolkits: SessionToolkit[] = [];
@@ -30,11 +41,17 @@ export function buildRegistry(options: { project?: string; core: boolean; worksp
       for (const name of loaded.skipped) io.err(`note: toolkit class ${name} needs constructor arguments; construct and register it in your own program.\n`);
       sessionToolkits = loaded.sessionToolkits;
     } catch (error) {
-      if (error instanceof RegistryError) throw new CliError(`${options.project}: ${error.message}${options.core ? ' (the core tools are registered too; pass --no-core to leave them out)' : ''}`, 2);
+      if (error instanceof RegistryError)
+        throw new CliError(
+          `${options.project}: ${error.message}${options.core ? ' (the core tools are registered too; pass --no-core to leave them out)' : ''}`,
+          2,
+        );
       throw error;
     }
   } else if (perSession.length > 0) {
-    io.err(`note: ${options.configFile ?? 'toolwright.config.json'}: $.tools.perSession names toolkit classes of a project, but no --project is given; it has no effect.\n`);
+    io.err(
+      `note: ${options.configFile ?? 'toolwright.config.json'}: $.tools.perSession names toolkit classes of a project, but no --project is given; it has no effect.\n`,
+    );
   }
   if (options.tools) selectTools(registry, options.tools);
   return { registry, sessionToolkits };
@@ -48,14 +65,21 @@ export interface ProjectRegistry {
 
 export function openWorkspace(dir: string | WorkspaceConfig): WorkspacePolicy {
   const config = typeof dir === 'string' ? { root: dir } : dir;
-  for (const [scope, given] of [['workspace', config.root], ['shared', config.shared], ['public', config.public]] as const) {
+  for (const [scope, given] of [
+    ['workspace', config.root],
+    ['shared', config.shared],
+    ['public', config.public],
+  ] as const) {
     if (given === undefined) continue;
     const root = path.resolve(given);
     let stat: fs.Stats;
     try {
       stat = fs.statSync(root);
     } catch {
-      throw new CliError(scope === 'workspace' ? `The workspace ${root} does not exist; pass --workspace <dir>.` : `The ${scope} root ${root} does not exist.`, 2);
+      throw new CliError(
+        scope === 'workspace' ? `The workspace ${root} does not exist; pass --workspace <dir>.` : `The ${scope} root ${root} does not exist.`,
+        2,
+      );
     }
     if (!stat.isDirectory()) throw new CliError(`The ${scope === 'workspace' ? 'workspace' : `${scope} root`} ${root} is not a directory.`, 2);
   }
@@ -101,10 +125,16 @@ export type EnvironmentFlags = ConfigFlags & { project?: string };
 export function openToolEnvironment(flags: EnvironmentFlags, io: Io): { settings: CliSettings; env: CoreToolsEnvironment } & ProjectRegistry {
   const settings = loadCliSettings(flags);
   const env: CoreToolsEnvironment = { ...settings.coreTools, workspace: openWorkspace(withOwnFilesProtected(settings)) };
-  const built = buildRegistry({
-    core: settings.tools.core, env, tools: settings.tools,
-    ...(flags.project !== undefined ? { project: flags.project } : {}), ...(settings.configFile !== undefined ? { configFile: settings.configFile } : {}),
-  }, io);
+  const built = buildRegistry(
+    {
+      core: settings.tools.core,
+      env,
+      tools: settings.tools,
+      ...(flags.project !== undefined ? { project: flags.project } : {}),
+      ...(settings.configFile !== undefined ? { configFile: settings.configFile } : {}),
+    },
+    io,
+  );
   return { settings, env, ...built };
 }
 
@@ -124,7 +154,10 @@ export function withOwnFilesProtected(settings: CliSettings): WorkspaceConfig {
   const roots = [config.root, config.shared, config.public].filter((root): root is string => root !== undefined).map(realOrResolved);
   const anchored = files.flatMap((file) => {
     const real = path.join(realOrResolved(path.dirname(file)), path.basename(file));
-    return roots.map((root) => path.relative(root, real)).filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)).map((rel) => `/${rel.split(path.sep).join('/')}`);
+    return roots
+      .map((root) => path.relative(root, real))
+      .filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel))
+      .map((rel) => `/${rel.split(path.sep).join('/')}`);
   });
   const base = config.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
   return { ...config, protectedPaths: [...new Set([...base, 'toolwright.config.json', 'toolwright.policy.json', ...anchored])] };
@@ -153,7 +186,10 @@ export interface CallEnvironment extends ProjectRegistry {
 export async function openCallEnvironment(options: EnvironmentFlags & { defaultAuditName?: string; stateless?: boolean }, io: Io): Promise<CallEnvironment> {
   const { settings, env, registry, sessionToolkits } = openToolEnvironment(options, io);
   if (options.stateless && sessionToolkits.length > 0) {
-    throw new CliError(`${settings.configFile}: $.tools.perSession: ${sessionToolkits.map((kit) => kit.toolkit.name).join(', ')} keep${sessionToolkits.length === 1 ? 's' : ''} an instance per session, but stateless HTTP has no sessions; serve with --sessions (or --mcp stdio).`, 2);
+    throw new CliError(
+      `${settings.configFile}: $.tools.perSession: ${sessionToolkits.map((kit) => kit.toolkit.name).join(', ')} keep${sessionToolkits.length === 1 ? 's' : ''} an instance per session, but stateless HTTP has no sessions; serve with --sessions (or --mcp stdio).`,
+      2,
+    );
   }
   const workspaceRoot = env.workspace.rootOf('private');
   const executorOptions: Partial<ExecutorOptions> = { ...coreToolHooks(env), ...settings.executor };
@@ -164,7 +200,8 @@ export async function openCallEnvironment(options: EnvironmentFlags & { defaultA
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       log = await AuditLog.open(file, {
-        durability: settings.audit?.durability ?? 'always', onNotice: (message) => io.err(`audit: ${message}\n`),
+        durability: settings.audit?.durability ?? 'always',
+        onNotice: (message) => io.err(`audit: ${message}\n`),
         ...(settings.audit?.rotate ? { rotate: settings.audit.rotate } : {}),
       });
     } catch (error) {
@@ -172,5 +209,13 @@ export async function openCallEnvironment(options: EnvironmentFlags & { defaultA
     }
     executorOptions.audit = log;
   }
-  return { registry, sessionToolkits, workspaceRoot, executorOptions, close: async () => { await log?.close(); } };
+  return {
+    registry,
+    sessionToolkits,
+    workspaceRoot,
+    executorOptions,
+    close: async () => {
+      await log?.close();
+    },
+  };
 }

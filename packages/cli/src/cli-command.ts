@@ -15,7 +15,9 @@ export interface CliIo {
  * The parsed values of a command's options, typed from their declaration: a string option is a
  * `string`, a `multiple` one a `string[]`, and either is never undefined when it has a default.
  */
-export type OptionValues<O extends OptionsConfig> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: true }>>['values'];
+export type OptionValues<O extends OptionsConfig> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: true }>
+>['values'];
 
 /** One entry of the command table: its options, whether it takes operands, and what it does. */
 export interface CliCommand<O extends OptionsConfig> {

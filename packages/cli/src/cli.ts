@@ -5,7 +5,10 @@ import { commandHelpRequest } from './help/command-help.js';
 import { USAGE } from './usage.js';
 
 /** Runs the CLI; returns the process exit code (0 ok, 1 findings, 2 usage). */
-export async function main(argv: readonly string[], io: CliIo = { out: (s: string) => process.stdout.write(s), err: (s: string) => process.stderr.write(s) }): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  io: CliIo = { out: (s: string) => process.stdout.write(s), err: (s: string) => process.stderr.write(s) },
+): Promise<number> {
   const [command, ...rest] = argv;
   try {
     const help = commandHelpRequest(argv, USAGE);

@@ -26,9 +26,20 @@ export function compileProject(project: LoadedProject): CompiledProject {
   const rootDir = project.parsed.options.rootDir ?? commonRoot(project.parsed.fileNames);
   const options: ts.CompilerOptions = {
     ...project.parsed.options,
-    outDir, rootDir, noEmit: false, declaration: false, declarationMap: false, sourceMap: false, composite: false,
-    incremental: false, emitDeclarationOnly: false, module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10,
-    ignoreDeprecations: '6.0', verbatimModuleSyntax: false, noEmitOnError: false,
+    outDir,
+    rootDir,
+    noEmit: false,
+    declaration: false,
+    declarationMap: false,
+    sourceMap: false,
+    composite: false,
+    incremental: false,
+    emitDeclarationOnly: false,
+    module: ts.ModuleKind.CommonJS,
+    moduleResolution: ts.ModuleResolutionKind.Node10,
+    ignoreDeprecations: '6.0',
+    verbatimModuleSyntax: false,
+    noEmitOnError: false,
   };
   delete options.tsBuildInfoFile;
   const program = ts.createProgram({ rootNames: project.parsed.fileNames, options, host: createCompilerHost(options) });

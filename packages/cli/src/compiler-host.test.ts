@@ -11,15 +11,21 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 fs.mkdirSync(path.join(dir, 'src'));
 fs.writeFileSync(path.join(dir, 'src', 'shapes.d.ts'), `/** A box. */\nexport interface Box {\n  /** Width in pixels. @minimum 1 */\n  width: number;\n}\n`);
-fs.writeFileSync(path.join(dir, 'src', 'tools.ts'), `import type { Box } from './shapes.js';\n/**\n * Measures a box.\n * @tool\n */\nexport async function measure(box: Box): Promise<number> {\n  return box.width;\n}\n`);
-fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, types: [], noEmit: true }, include: ['src'] }));
+fs.writeFileSync(
+  path.join(dir, 'src', 'tools.ts'),
+  `import type { Box } from './shapes.js';\n/**\n * Measures a box.\n * @tool\n */\nexport async function measure(box: Box): Promise<number> {\n  return box.width;\n}\n`,
+);
+fs.writeFileSync(
+  path.join(dir, 'tsconfig.json'),
+  JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, types: [], noEmit: true }, include: ['src'] }),
+);
 
 describe(createCompilerHost, () => {
   const options: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, types: [] };
   const program = ts.createProgram({ rootNames: [path.join(dir, 'src', 'tools.ts')], options, host: createCompilerHost(options) });
   program.getTypeChecker(); // binds: JSDoc lookups need parent pointers
 
-  it('parses JSDoc in the project\'s source files', () => {
+  it("parses JSDoc in the project's source files", () => {
     const tools = program.getSourceFile(path.join(dir, 'src', 'tools.ts'))!;
     const fn = tools.statements.find(ts.isFunctionDeclaration)!;
     expect(ts.getJSDocTags(fn).map((tag) => tag.tagName.text)).toEqual(['tool']);

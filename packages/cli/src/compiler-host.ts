@@ -14,7 +14,8 @@ export function createCompilerHost(options: ts.CompilerOptions): ts.CompilerHost
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
-    const parseOptions: ts.CreateSourceFileOptions = typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions : { languageVersion: languageVersionOrOptions };
+    const parseOptions: ts.CreateSourceFileOptions =
+      typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions : { languageVersion: languageVersionOrOptions };
     const jsDocParsingMode = DECLARATION_FILE.test(fileName) ? ts.JSDocParsingMode.ParseForTypeErrors : ts.JSDocParsingMode.ParseAll;
     return getSourceFile(fileName, { ...parseOptions, jsDocParsingMode }, onError, shouldCreate);
   };

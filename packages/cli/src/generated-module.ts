@@ -36,8 +36,12 @@ export function renderModule(entries: readonly ModuleEntry[], moduleFile: string
     const target = [localFor(fileName, binding!), ...rest].join('.');
     lines.push(`attachToolDeclaration(${target}, ${JSON.stringify(declaration)});`);
     // A flattened tool's argument object is its one parameter's type (the object it receives).
-    const args = declaration.argumentPassing === 'object' ? `NonNullable<Parameters<typeof ${target}>[0]>` : `{ ${declaration.parameterOrder.map((name, index) =>
-      `${propertyKey(name)}${declaration.parameters.required.includes(name) ? '' : '?'}: Parameters<typeof ${target}>[${index}]`).join('; ')} }`;
+    const args =
+      declaration.argumentPassing === 'object'
+        ? `NonNullable<Parameters<typeof ${target}>[0]>`
+        : `{ ${declaration.parameterOrder
+            .map((name, index) => `${propertyKey(name)}${declaration.parameters.required.includes(name) ? '' : '?'}: Parameters<typeof ${target}>[${index}]`)
+            .join('; ')} }`;
     argTypes.push(`    ${propertyKey(declaration.name)}: { fn: typeof ${target}; args: ${args} };`);
   }
   const importLines = [...imports.entries()].map(([specifier, bindings]) => {
@@ -53,7 +57,7 @@ export function renderModule(entries: readonly ModuleEntry[], moduleFile: string
     '',
     `export const toolNames = ${JSON.stringify(sorted.map((e) => e.declaration.name))} as const;`,
     '',
-    '// Argument objects by wire name, for `ToolArgs<typeof fn>` / `ToolArgs<\'name\'>` from @toolwright/tool.',
+    "// Argument objects by wire name, for `ToolArgs<typeof fn>` / `ToolArgs<'name'>` from @toolwright/tool.",
     "declare module '@toolwright/tool' {",
     '  interface ToolArgsMap {',
     ...argTypes,
@@ -68,7 +72,10 @@ function propertyKey(name: string): string {
 }
 
 function importSpecifier(fromDir: string, fileName: string, extension: string): string {
-  let relative = path.relative(fromDir, fileName).replace(/\\/g, '/').replace(/\.(m|c)?tsx?$/, (_, kind: string | undefined) => (kind === 'm' ? '.mjs' : kind === 'c' ? '.cjs' : extension));
+  let relative = path
+    .relative(fromDir, fileName)
+    .replace(/\\/g, '/')
+    .replace(/\.(m|c)?tsx?$/, (_, kind: string | undefined) => (kind === 'm' ? '.mjs' : kind === 'c' ? '.cjs' : extension));
   if (!relative.startsWith('.')) relative = `./${relative}`;
   return relative;
 }

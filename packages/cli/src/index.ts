@@ -10,4 +10,14 @@ export { loadProject } from './load-project.js';
 export { CliError } from './cli-error.js';
 export { findConfigFile, loadConfigFile, CONFIG_FILE_NAME } from './config/load-config.js';
 export type { LoadedConfig } from './config/load-config.js';
-export type { ToolwrightConfig, WorkspaceSection, ShellSection, WebSection, SearchSection, VaultSection, AuditSection, RepeatedCallsSection, ToolsSection } from './config/toolwright-config.js';
+export type {
+  ToolwrightConfig,
+  WorkspaceSection,
+  ShellSection,
+  WebSection,
+  SearchSection,
+  VaultSection,
+  AuditSection,
+  RepeatedCallsSection,
+  ToolsSection,
+} from './config/toolwright-config.js';

@@ -14,10 +14,14 @@ export function loadProject(project: string, cwd: string = process.cwd()): Loade
   if (ts.sys.directoryExists(configPath)) configPath = path.join(configPath, 'tsconfig.json');
   if (!ts.sys.fileExists(configPath)) throw new CliError(`Cannot find a tsconfig at '${configPath}'. Pass --project <path to tsconfig.json>.`, 2);
   const problems: ts.Diagnostic[] = [];
-  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => problems.push(diagnostic),
-  });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => problems.push(diagnostic),
+    },
+  );
   if (!parsed || problems.length > 0) throw new CliError(formatTsDiagnostics(problems), 2);
   const errors = parsed.errors.filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (errors.length > 0) throw new CliError(formatTsDiagnostics(errors), 2);
@@ -25,9 +29,11 @@ export function loadProject(project: string, cwd: string = process.cwd()): Loade
 }
 
 export function formatTsDiagnostics(diagnostics: readonly ts.Diagnostic[]): string {
-  return ts.formatDiagnostics(diagnostics, {
-    getCanonicalFileName: (f) => f,
-    getCurrentDirectory: () => process.cwd(),
-    getNewLine: () => '\n',
-  }).trimEnd();
+  return ts
+    .formatDiagnostics(diagnostics, {
+      getCanonicalFileName: (f) => f,
+      getCurrentDirectory: () => process.cwd(),
+      getNewLine: () => '\n',
+    })
+    .trimEnd();
 }

@@ -12,14 +12,21 @@ const dist = path.resolve(__dirname, '../dist/typescript-code-cache.js');
 
 /** A fresh process: preloads, then checks that `require('typescript')` is the preloaded, working compiler. */
 function start(env: Record<string, string> = {}): { route: string; version: string } {
-  const child = spawnSync(process.execPath, ['-e', `
+  const child = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `
     const { preloadTypeScript } = require(${JSON.stringify(dist)});
     const route = preloadTypeScript({ cacheDir: ${JSON.stringify(dir)} });
     const ts = require('typescript');
     const out = ts.transpileModule('const a: number = 1; export default a;', { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
     if (!out.includes('exports.default = a')) throw new Error('the preloaded compiler does not work: ' + out);
     process.stdout.write(JSON.stringify({ route, version: ts.version }));
-  `], { encoding: 'utf8', cwd: path.resolve(__dirname, '..'), env: { ...process.env, ...env } });
+  `,
+    ],
+    { encoding: 'utf8', cwd: path.resolve(__dirname, '..'), env: { ...process.env, ...env } },
+  );
   expect(child.stderr).toBe('');
   return JSON.parse(child.stdout) as { route: string; version: string };
 }

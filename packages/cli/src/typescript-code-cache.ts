@@ -93,7 +93,5 @@ function writeCache(cacheFile: string, data: () => Buffer): void {
 /** `<node_modules>/.cache/toolwright` beside the compiler, else the temp dir. */
 function defaultCacheDir(file: string): string {
   const nodeModules = path.resolve(file, '..', '..', '..');
-  return path.basename(nodeModules) === 'node_modules'
-    ? path.join(nodeModules, '.cache', 'toolwright')
-    : path.join(os.tmpdir(), 'toolwright-code-cache');
+  return path.basename(nodeModules) === 'node_modules' ? path.join(nodeModules, '.cache', 'toolwright') : path.join(os.tmpdir(), 'toolwright-code-cache');
 }

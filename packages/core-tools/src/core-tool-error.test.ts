@@ -14,16 +14,41 @@ const ws = tempWorkspace({ 'app.js': 'let a = 1;\nlet b = 1;\n', 'copy.md': 'x' 
 
 /** Each failure: the call, its code, and the start of the sentence that says what to do. */
 const FAILURES: [string, () => Promise<unknown>, string, RegExp][] = [
-  ['file_edit of absent text', () => new FileEditTool(ws.env).fileEdit('app.js', 'let c', 'let d'), 'no_match', /^The text to replace was not found in 'app\.js'.*[Cc]opy the exact text/s],
-  ['file_edit of repeated text', () => new FileEditTool(ws.env).fileEdit('app.js', '= 1;', '= 2;'), 'ambiguous_match', /^The text to replace occurs 2 times .* or set replaceAll: true\.$/],
-  ['file_edit with a stale hash', () => new FileEditTool(ws.env).fileEdit('app.js', 'let a', 'let z', false, 'exact', '0'.repeat(64)), 'stale_read', /read it again with file_read/],
-  ['file_edit with a bad regex', () => new FileEditTool(ws.env).fileEdit('app.js', 'let (', 'x', false, 'regex'), 'invalid_pattern', /^`oldText` is not a valid regular expression: .*use mode: "exact" with the literal text\.$/],
+  [
+    'file_edit of absent text',
+    () => new FileEditTool(ws.env).fileEdit('app.js', 'let c', 'let d'),
+    'no_match',
+    /^The text to replace was not found in 'app\.js'.*[Cc]opy the exact text/s,
+  ],
+  [
+    'file_edit of repeated text',
+    () => new FileEditTool(ws.env).fileEdit('app.js', '= 1;', '= 2;'),
+    'ambiguous_match',
+    /^The text to replace occurs 2 times .* or set replaceAll: true\.$/,
+  ],
+  [
+    'file_edit with a stale hash',
+    () => new FileEditTool(ws.env).fileEdit('app.js', 'let a', 'let z', false, 'exact', '0'.repeat(64)),
+    'stale_read',
+    /read it again with file_read/,
+  ],
+  [
+    'file_edit with a bad regex',
+    () => new FileEditTool(ws.env).fileEdit('app.js', 'let (', 'x', false, 'regex'),
+    'invalid_pattern',
+    /^`oldText` is not a valid regular expression: .*use mode: "exact" with the literal text\.$/,
+  ],
   ['file_edit outside the workspace', () => new FileEditTool(ws.env).fileEdit('../x.js', 'a', 'b'), 'outside_workspace', /outside/],
   ['file_search with a bad regex', () => new FileSearchTool({ ...ws.env, ripgrep: false }).fileSearch('func('), 'invalid_pattern', /Pass literal: true/],
   ['glob with an empty pattern', () => new GlobTool(ws.env).glob(' '), 'invalid_pattern', /give a glob such as/],
   ['shell_exec of a refused command', () => new ShellTool(ws.env).shellExec('echo $(id)'), 'command_refused', /^The command was refused: command substitution/],
   ['shell_exec of an empty command', () => new ShellTool(ws.env).shellExec('  '), 'invalid_command', /give the command line to run/],
-  ['shell_exec where the shell is disabled', () => new ShellTool({ ...ws.env, shell: { backend: 'disabled' } }).shellExec('ls'), 'not_configured', /Use the file tools instead\.$/],
+  [
+    'shell_exec where the shell is disabled',
+    () => new ShellTool({ ...ws.env, shell: { backend: 'disabled' } }).shellExec('ls'),
+    'not_configured',
+    /Use the file tools instead\.$/,
+  ],
   ['shell_job_output of an unknown job', () => new ShellTool(ws.env).shellJobOutput('job-9'), 'unknown_job', /No jobs are running\.$/],
   ['vault_copyto without a vault', () => new VaultTool(ws.env).vaultCopyto('a.md'), 'not_configured', /go on without it/],
   ['web_search without a provider', () => new WebSearchTool(ws.env).webSearch('q'), 'not_configured', /fetch a known URL with web_fetch/],
@@ -35,7 +60,10 @@ describe(CoreToolError, () => {
   afterAll(() => ws.cleanup());
 
   it.for(FAILURES)('%s fails with a code and a sentence that says what to do', async ([, call, code, message]) => {
-    const error = await call().then(() => undefined, (thrown: unknown) => thrown);
+    const error = await call().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(CoreToolError);
     expect(error).toMatchObject({ code, message: expect.stringMatching(message) });
   });

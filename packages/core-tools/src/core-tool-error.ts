@@ -1,8 +1,23 @@
 /** Why the workspace refused a path (see `WorkspaceError`). */
 export type WorkspaceErrorCode =
-  | 'invalid_path' | 'outside_workspace' | 'symlink_escape' | 'special_file' | 'protected_path'
-  | 'not_found' | 'not_a_file' | 'not_a_directory' | 'unknown_scope' | 'workspace_root' | 'changed_during_use'
-  | 'already_exists' | 'not_empty' | 'binary_file' | 'too_large' | 'invalid_content' | 'permission_denied' | 'io_error';
+  | 'invalid_path'
+  | 'outside_workspace'
+  | 'symlink_escape'
+  | 'special_file'
+  | 'protected_path'
+  | 'not_found'
+  | 'not_a_file'
+  | 'not_a_directory'
+  | 'unknown_scope'
+  | 'workspace_root'
+  | 'changed_during_use'
+  | 'already_exists'
+  | 'not_empty'
+  | 'binary_file'
+  | 'too_large'
+  | 'invalid_content'
+  | 'permission_denied'
+  | 'io_error';
 
 /**
  * Every way a core tool refuses or fails, by a stable code the executor keeps (`tool_failed`'s
@@ -50,7 +65,10 @@ export type CoreToolErrorCode =
 
 /** A core tool's refusal or failure: `code` from the catalogue above, the message written for the model. */
 export class CoreToolError extends Error {
-  constructor(readonly code: CoreToolErrorCode, message: string) {
+  constructor(
+    readonly code: CoreToolErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'CoreToolError';
   }

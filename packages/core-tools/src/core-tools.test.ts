@@ -20,11 +20,14 @@ function tempDir(): string {
 /** A random tree: each entry a path of ordinary and protected names; protected ones may be files or directories. */
 const NAMES = ['a', 'b', 'src', 'lib', 'node_modules', '.gitignore', '.envrc', 'x.git'];
 const PROTECTED = ['.git', '.env', '.toolwright', '.GIT', 'toolwright.config.json', 'toolwright.policy.json'];
-const tree = fc.array(fc.record({
-  dirs: fc.array(fc.constantFrom(...NAMES), { maxLength: 4 }),
-  leaf: fc.oneof(fc.constantFrom(...NAMES), fc.constantFrom(...PROTECTED)),
-  asDirectory: fc.boolean(),
-}), { minLength: 1, maxLength: 8 });
+const tree = fc.array(
+  fc.record({
+    dirs: fc.array(fc.constantFrom(...NAMES), { maxLength: 4 }),
+    leaf: fc.oneof(fc.constantFrom(...NAMES), fc.constantFrom(...PROTECTED)),
+    asDirectory: fc.boolean(),
+  }),
+  { minLength: 1, maxLength: 8 },
+);
 
 function plant(dir: string, entries: { dirs: string[]; leaf: string; asDirectory: boolean }[]): void {
   for (const { dirs, leaf, asDirectory } of entries) {
@@ -58,24 +61,29 @@ function expectedProtected(dir: string, prefix: string): string[] {
 
 describe(coreToolsRiskLevels, () => {
   it('a recursive delete names every protected path inside the tree it removes (property)', () => {
-    fc.assert(fc.property(tree, (entries) => {
-      const root = tempDir();
-      plant(path.join(root, 'sub'), entries);
-      const risk = coreToolsRiskLevels({ workspace: new WorkspacePolicy({ root }) });
-      const expected = expectedProtected(path.join(root, 'sub'), 'sub').slice(0, 16);
-      for (const spelled of ['sub', './sub', `${root}/sub`, 'private:/sub/', 'x/../sub']) {
-        const answer = risk.file_delete!({ path: spelled, recursive: true });
-        if (expected.length === 0) expect(answer).toBe('safe');
-        else expect(answer).toMatchObject({ level: 'risky', protectedPaths: expect.arrayContaining(expected) });
-      }
-      fs.rmSync(root, { recursive: true, force: true });
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(tree, (entries) => {
+        const root = tempDir();
+        plant(path.join(root, 'sub'), entries);
+        const risk = coreToolsRiskLevels({ workspace: new WorkspacePolicy({ root }) });
+        const expected = expectedProtected(path.join(root, 'sub'), 'sub').slice(0, 16);
+        for (const spelled of ['sub', './sub', `${root}/sub`, 'private:/sub/', 'x/../sub']) {
+          const answer = risk.file_delete!({ path: spelled, recursive: true });
+          if (expected.length === 0) expect(answer).toBe('safe');
+          else expect(answer).toMatchObject({ level: 'risky', protectedPaths: expect.arrayContaining(expected) });
+        }
+        fs.rmSync(root, { recursive: true, force: true });
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('a recursive delete of the workspace root names the protected paths in it', () => {
     const root = tempDir();
     fs.mkdirSync(path.join(root, '.git'));
-    expect(coreToolsRiskLevels({ workspace: new WorkspacePolicy({ root }) }).file_delete!({ path: '.', recursive: true })).toMatchObject({ protectedPaths: ['.git'] });
+    expect(coreToolsRiskLevels({ workspace: new WorkspacePolicy({ root }) }).file_delete!({ path: '.', recursive: true })).toMatchObject({
+      protectedPaths: ['.git'],
+    });
   });
 
   it('never walks through a link: deleting a link removes the link, not the tree it leads to', () => {
@@ -97,7 +105,8 @@ describe(coreToolsRiskLevels, () => {
     const root = tempDir();
     const risk = coreToolsRiskLevels({ workspace: new WorkspacePolicy({ root }) });
     for (const file of ['toolwright.config.json', 'toolwright.policy.json', 'sub/.env', '.git/config']) {
-      for (const tool of ['file_write', 'file_edit', 'file_delete']) expect(risk[tool]!({ path: file })).toMatchObject({ level: 'risky', protectedPaths: [file] });
+      for (const tool of ['file_write', 'file_edit', 'file_delete'])
+        expect(risk[tool]!({ path: file })).toMatchObject({ level: 'risky', protectedPaths: [file] });
     }
     expect(risk.file_delete!({ path: 'sub', recursive: false })).toBe('safe');
   });

@@ -17,7 +17,19 @@ import { MAX_TREE_ENTRIES, isRealDirectory, protectedPathsUnder } from './worksp
 import { spellingOf } from './path-resolvers.js';
 
 /** The core toolkit classes, in the order their tools are listed. */
-export const CORE_TOOLKITS = [FileReadTool, FileListTool, FileSearchTool, GlobTool, FileWriteTool, FileEditTool, FileDeleteTool, ShellTool, WebFetchTool, WebSearchTool, VaultTool] as const;
+export const CORE_TOOLKITS = [
+  FileReadTool,
+  FileListTool,
+  FileSearchTool,
+  GlobTool,
+  FileWriteTool,
+  FileEditTool,
+  FileDeleteTool,
+  ShellTool,
+  WebFetchTool,
+  WebSearchTool,
+  VaultTool,
+] as const;
 
 /** The toolkits bound to one environment; tools of one session share its read hashes. */
 export function createCoreTools(env: CoreToolsEnvironment): object[] {
@@ -66,7 +78,11 @@ export function coreToolsRiskLevels(env: CoreToolsEnvironment): Record<string, (
       }
     }
     if (paths.size === 0) return 'safe';
-    return { level: 'risky', reason: reason ?? `it changes the protected path${paths.size > 1 ? 's' : ''} ${[...paths].join(' and ')}`, protectedPaths: [...paths] };
+    return {
+      level: 'risky',
+      reason: reason ?? `it changes the protected path${paths.size > 1 ? 's' : ''} ${[...paths].join(' and ')}`,
+      protectedPaths: [...paths],
+    };
   };
   // vault_copyto writes `shared:/<name>` or `tmp/<name>`: a vault entry named `toolwright.config.json` is one.
   const vaultTarget = (args: Record<string, unknown>): CoreToolRisk => {

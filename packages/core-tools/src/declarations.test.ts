@@ -24,7 +24,21 @@ describe('core tool declarations ("what the model sees")', () => {
       expect(d.metadata.capabilities.length, d.name).toBeGreaterThan(0);
       expect(d.description.length, d.name).toBeGreaterThan(80);
     }
-    expect(declarations.map((d) => d.name)).toEqual(['file_delete', 'file_edit', 'file_list', 'file_read', 'file_search', 'file_write', 'glob', 'shell_exec', 'shell_job_kill', 'shell_job_output', 'vault_copyto', 'web_fetch', 'web_search']);
+    expect(declarations.map((d) => d.name)).toEqual([
+      'file_delete',
+      'file_edit',
+      'file_list',
+      'file_read',
+      'file_search',
+      'file_write',
+      'glob',
+      'shell_exec',
+      'shell_job_kill',
+      'shell_job_output',
+      'vault_copyto',
+      'web_fetch',
+      'web_search',
+    ]);
   });
 
   it('matches the pinned declarations', async () => {

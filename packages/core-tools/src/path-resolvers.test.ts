@@ -22,17 +22,25 @@ const resolve = (value: string) => resolvers.file_read!('path', value, { path: v
 /** Spellings of a workspace-relative path: scope prefix, absolute roots (given, through a link), `./`, `//`, `x/..` detours. */
 const spelling = (relative: string): fc.Arbitrary<string> => {
   const segments = relative.split('/');
-  return fc.record({
-    prefix: fc.constantFrom('', './', './/', 'private:/', 'private://', `${root}/`, `${root}//`, `${path.join(base, 'ws-alias')}/`, `${root}/./`),
-    detours: fc.array(fc.constantFrom('', 'x/../', 'sub/../', './', 'secrets/.././'), { minLength: segments.length, maxLength: segments.length }),
-  }).map(({ prefix, detours }) => prefix + segments.map((segment, i) => `${detours[i]}${segment}`).join('/'));
+  return fc
+    .record({
+      prefix: fc.constantFrom('', './', './/', 'private:/', 'private://', `${root}/`, `${root}//`, `${path.join(base, 'ws-alias')}/`, `${root}/./`),
+      detours: fc.array(fc.constantFrom('', 'x/../', 'sub/../', './', 'secrets/.././'), { minLength: segments.length, maxLength: segments.length }),
+    })
+    .map(({ prefix, detours }) => prefix + segments.map((segment, i) => `${detours[i]}${segment}`).join('/'));
 };
 
 describe(coreToolsPathResolvers, () => {
   it('resolves every spelling of a workspace path to its canonical relative form (property)', () => {
-    fc.assert(fc.property(fc.constantFrom('.env', 'secrets/k', 'secrets/new-file', 'sub').chain((p) => fc.tuple(fc.constant(p), spelling(p))), ([canonical, spelled]) => {
-      expect(resolve(spelled)).toEqual([canonical]);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.constantFrom('.env', 'secrets/k', 'secrets/new-file', 'sub').chain((p) => fc.tuple(fc.constant(p), spelling(p))),
+        ([canonical, spelled]) => {
+          expect(resolve(spelled)).toEqual([canonical]);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('names both a link and where it leads', () => {

@@ -36,7 +36,9 @@ export function coreToolsPathResolvers(env: CoreToolsEnvironment): Record<string
     }
     return spellings.size > 0 ? [...spellings] : undefined;
   };
-  const resolvers: Record<string, CorePathResolver> = Object.fromEntries(PATH_TOOLS.map((name) => [name, (_argument: string, value: string) => resolve(value, false)]));
+  const resolvers: Record<string, CorePathResolver> = Object.fromEntries(
+    PATH_TOOLS.map((name) => [name, (_argument: string, value: string) => resolve(value, false)]),
+  );
   resolvers.file_delete = (_argument, value, args) => resolve(value, args.recursive === true);
   return resolvers;
 }

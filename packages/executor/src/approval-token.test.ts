@@ -29,7 +29,8 @@ describe('ApprovalTokens', () => {
     const tokens = new ApprovalTokens({ ttlMs: 1000, now: () => now });
     const other = new ApprovalTokens();
     expect(tokens.verify(other.issue(call), call)).toEqual({ ok: false, reason: 'bad_signature' });
-    for (const junk of ['', 'tw1', 'tw1.x.y.z', 'tw1.1.aaaaaaaaaaaaaaaa.', 42 as never]) expect(tokens.verify(junk, call)).toMatchObject({ ok: false, reason: 'malformed' });
+    for (const junk of ['', 'tw1', 'tw1.x.y.z', 'tw1.1.aaaaaaaaaaaaaaaa.', 42 as never])
+      expect(tokens.verify(junk, call)).toMatchObject({ ok: false, reason: 'malformed' });
     const token = tokens.issue(call);
     const [v, expiry, nonce, mac] = token.split('.');
     expect(tokens.verify([v, Number(expiry) + 100000, nonce, mac].join('.'), call)).toEqual({ ok: false, reason: 'bad_signature' });
@@ -39,7 +40,9 @@ describe('ApprovalTokens', () => {
 
   it('pre-approves a privileged call in the executor, and only that call', async () => {
     const registry = new ToolRegistry();
-    registry.register(defineTool(async (command: string) => `ran ${command}`, declaration('shell_exec', { command: { type: 'string' } }, { metadata: { tier: 'privileged' } })));
+    registry.register(
+      defineTool(async (command: string) => `ran ${command}`, declaration('shell_exec', { command: { type: 'string' } }, { metadata: { tier: 'privileged' } })),
+    );
     const executor = new ToolExecutor({ registry, audit: new MemoryAuditSink() });
     const tokens = new ApprovalTokens();
     const token = tokens.issue(call);
@@ -48,7 +51,10 @@ describe('ApprovalTokens', () => {
     expect(approved.status).toBe('completed');
     const replayed = await executor.executeToolCall({ id: 'call_1', name: 'shell_exec', arguments: '{"command":"make"}' }, context);
     expect(replayed.error?.code).toBe('approval_required');
-    const swapped = await executor.executeToolCall({ id: 'call_1', name: 'shell_exec', arguments: '{"command":"rm -rf /"}' }, { preApproved: tokens.preApproved(() => tokens.issue(call)) });
+    const swapped = await executor.executeToolCall(
+      { id: 'call_1', name: 'shell_exec', arguments: '{"command":"rm -rf /"}' },
+      { preApproved: tokens.preApproved(() => tokens.issue(call)) },
+    );
     expect(swapped.error?.code).toBe('approval_required');
   });
 });

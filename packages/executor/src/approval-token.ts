@@ -41,7 +41,8 @@ export class ApprovalTokens {
   /** Checks a token against a call and consumes it. */
   verify(token: string, call: ApprovedCall): TokenCheck {
     const parts = typeof token === 'string' ? token.split('.') : [];
-    if (parts.length !== 4 || parts[0] !== 'tw1' || !/^\d{1,15}$/.test(parts[1]!) || !/^[\w-]{16}$/.test(parts[2]!) || !/^[\w-]{43}$/.test(parts[3]!)) return { ok: false, reason: 'malformed' };
+    if (parts.length !== 4 || parts[0] !== 'tw1' || !/^\d{1,15}$/.test(parts[1]!) || !/^[\w-]{16}$/.test(parts[2]!) || !/^[\w-]{43}$/.test(parts[3]!))
+      return { ok: false, reason: 'malformed' };
     const expires = Number(parts[1]);
     const nonce = parts[2]!;
     const given = Buffer.from(parts[3]!, 'base64url');

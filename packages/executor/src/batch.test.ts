@@ -16,15 +16,25 @@ function tracker() {
     active.delete(id);
     return id;
   };
-  return { run, overlaps, get maxActive() { return maxActive; } };
+  return {
+    run,
+    overlaps,
+    get maxActive() {
+      return maxActive;
+    },
+  };
 }
 
 function setup() {
   const t = tracker();
   const registry = new ToolRegistry();
   registry.register(defineTool(async (path: string) => t.run(`read:${path}`), declaration('read', { path: { type: 'string' } })));
-  registry.register(defineTool(async (path: string) => t.run(`write:${path}`), declaration('write', { path: { type: 'string' } }, { metadata: { tier: 'side-effecting' } })));
-  registry.register(defineTool(async (note: string) => t.run(`mutate:${note}`), declaration('mutate', { note: { type: 'string' } }, { metadata: { tier: 'side-effecting' } })));
+  registry.register(
+    defineTool(async (path: string) => t.run(`write:${path}`), declaration('write', { path: { type: 'string' } }, { metadata: { tier: 'side-effecting' } })),
+  );
+  registry.register(
+    defineTool(async (note: string) => t.run(`mutate:${note}`), declaration('mutate', { note: { type: 'string' } }, { metadata: { tier: 'side-effecting' } })),
+  );
   return { t, executor: new ToolExecutor({ registry }) };
 }
 const c = (id: string, name: string, args: Record<string, unknown>) => ({ id, name, arguments: JSON.stringify(args) });
@@ -40,7 +50,11 @@ describe('ToolExecutor.executeBatch', () => {
 
   it('holds a smaller concurrency bound when asked', async () => {
     const { t, executor } = setup();
-    await executor.executeBatch(Array.from({ length: 6 }, (_, i) => c(`r${i}`, 'read', { path: `f${i}` })), {}, { concurrency: 2 });
+    await executor.executeBatch(
+      Array.from({ length: 6 }, (_, i) => c(`r${i}`, 'read', { path: `f${i}` })),
+      {},
+      { concurrency: 2 },
+    );
     expect(t.maxActive).toBe(2);
   });
 
@@ -54,7 +68,12 @@ describe('ToolExecutor.executeBatch', () => {
 
   it('overlaps writes to different files, but a read waits for a pending write to its path', async () => {
     const { t, executor } = setup();
-    await executor.executeBatch([c('1', 'write', { path: 'a.txt' }), c('2', 'write', { path: 'b.txt' }), c('3', 'read', { path: 'a.txt' }), c('4', 'read', { path: 'c.txt' })]);
+    await executor.executeBatch([
+      c('1', 'write', { path: 'a.txt' }),
+      c('2', 'write', { path: 'b.txt' }),
+      c('3', 'read', { path: 'a.txt' }),
+      c('4', 'read', { path: 'c.txt' }),
+    ]);
     expect(t.overlaps).toContainEqual(['write:a.txt', 'write:b.txt']);
     expect(t.overlaps.some((pair) => pair.includes('write:a.txt') && pair.includes('read:a.txt'))).toBe(false);
     expect(t.overlaps.some((pair) => pair.includes('read:c.txt'))).toBe(true);
@@ -66,7 +85,11 @@ describe('ToolExecutor.executeBatch', () => {
     executor.on((event) => {
       if (event.type === 'tool_call_end' && event.callId === '1') interrupted = true;
     });
-    const results = await executor.executeBatch([c('1', 'mutate', { note: 'a' }), c('2', 'mutate', { note: 'b' }), c('3', 'read', { path: 'x' })], {}, { interrupted: () => interrupted });
+    const results = await executor.executeBatch(
+      [c('1', 'mutate', { note: 'a' }), c('2', 'mutate', { note: 'b' }), c('3', 'read', { path: 'x' })],
+      {},
+      { interrupted: () => interrupted },
+    );
     expect(results.map((r) => r.status)).toEqual(['completed', 'error', 'error']);
     expect(results[1]).toMatchObject({ error: { code: 'skipped' }, content: 'Tool call skipped: the user interrupted before this call ran' });
   });

@@ -22,10 +22,17 @@ export interface BatchServices {
  * the turn with `runBatch`, and announces its start and end. It never rejects: a call it cannot plan is
  * a barrier, and anything unexpected becomes an `internal_error` result for each call.
  */
-export async function executeBatch(executor: BatchServices, calls: readonly ToolCall[], context: CallContext, options: BatchOptions): Promise<ToolCallResult[]> {
+export async function executeBatch(
+  executor: BatchServices,
+  calls: readonly ToolCall[],
+  context: CallContext,
+  options: BatchOptions,
+): Promise<ToolCallResult[]> {
   const list: readonly ToolCall[] = Array.isArray(calls) ? calls : [];
   try {
-    const calls = list.map((call) => (typeof call === 'object' && call !== null && typeof call.id === 'string' && typeof call.name === 'string' ? call : sanitiseCall(call)));
+    const calls = list.map((call) =>
+      typeof call === 'object' && call !== null && typeof call.id === 'string' && typeof call.name === 'string' ? call : sanitiseCall(call),
+    );
     const batchId = `batch_${calls[0]?.id ?? 'empty'}_${calls.length}`;
     executor.events.emit({ type: 'tool_calls_batch_start', batchId, callIds: calls.map((c) => c.id) });
     const entries = calls.map((call) => ({ call, resources: plan(executor, call) }));
@@ -36,7 +43,10 @@ export async function executeBatch(executor: BatchServices, calls: readonly Tool
         return true; // a host check that throws cannot promise the user did not interrupt
       }
     };
-    const results = await runBatch(entries, executor.run, executor.skip, { ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}), interrupted });
+    const results = await runBatch(entries, executor.run, executor.skip, {
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      interrupted,
+    });
     executor.events.emit({ type: 'tool_calls_batch_end', batchId, results });
     return results;
   } catch (error) {
@@ -84,7 +94,15 @@ export async function runBatch(
   const limit = requested >= 1 ? requested : 1; // NaN or less than one: one at a time, never none
   let running = 0;
   const waiting: (() => void)[] = [];
-  const acquire = () => (running < limit ? (running++, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(() => { running++; resolve(); })));
+  const acquire = () =>
+    running < limit
+      ? (running++, Promise.resolve())
+      : new Promise<void>((resolve) =>
+          waiting.push(() => {
+            running++;
+            resolve();
+          }),
+        );
   const release = () => {
     running--;
     waiting.shift()?.();

@@ -38,17 +38,28 @@ export class CallAudit {
     this.durable = declaration.metadata.tier !== 'read-only';
     this.requestWritten = true;
     const entry: AuditEntry = {
-      type: 'ToolCallRequested', callId: this.call.id, tool: this.call.name, args: new JsonText(argsJson), argsHash,
-      tier: declaration.metadata.tier, taskId: this.context.taskId, actorId: this.context.actorId, ...this.repaired,
+      type: 'ToolCallRequested',
+      callId: this.call.id,
+      tool: this.call.name,
+      args: new JsonText(argsJson),
+      argsHash,
+      tier: declaration.metadata.tier,
+      taskId: this.context.taskId,
+      actorId: this.context.actorId,
+      ...this.repaired,
     };
     if (!this.durable) {
       this.note(entry);
       return true;
     }
-    return this.append(entry, () => true, (error) => {
-      this.auditError = describeThrown(error, 'the audit log').message;
-      return false;
-    });
+    return this.append(
+      entry,
+      () => true,
+      (error) => {
+        this.auditError = describeThrown(error, 'the audit log').message;
+        return false;
+      },
+    );
   }
 
   /** An informational record nothing waits on; a sink that throws loses it, never the call. */
@@ -56,7 +67,12 @@ export class CallAudit {
     const audit = this.sink;
     try {
       if (audit.record) audit.record(entry);
-      else void this.append(entry, () => undefined, () => undefined);
+      else
+        void this.append(
+          entry,
+          () => undefined,
+          () => undefined,
+        );
     } catch {
       // The sink's own failure: the call's outcome does not depend on an informational record.
     }
@@ -73,7 +89,14 @@ export class CallAudit {
     try {
       if (!this.requestWritten) {
         this.requestWritten = true;
-        this.note({ type: 'ToolCallRequested', callId: this.call.id, tool: this.call.name, args: this.call.arguments, taskId: this.context.taskId, actorId: this.context.actorId });
+        this.note({
+          type: 'ToolCallRequested',
+          callId: this.call.id,
+          tool: this.call.name,
+          args: this.call.arguments,
+          taskId: this.context.taskId,
+          actorId: this.context.actorId,
+        });
       }
       return ran ? this.fail(error) : this.rejectAfterRequest(error);
     } catch {
@@ -99,20 +122,38 @@ export class CallAudit {
 
   fail(error: ToolError, proof?: PolicyProof): ToolCallResult | Promise<ToolCallResult> {
     const result = errorResult(this.call, error, this.elapsed(), proof);
-    return this.settle({ type: 'ToolCallFailed', callId: this.call.id, code: error.code, message: result.content, durationMs: result.durationMs, ...detailsOf(error) }, result);
+    return this.settle(
+      { type: 'ToolCallFailed', callId: this.call.id, code: error.code, message: result.content, durationMs: result.durationMs, ...detailsOf(error) },
+      result,
+    );
   }
 
   complete(output: unknown, normalised: NormalisedOutput, truncation: Truncation, proof?: PolicyProof): ToolCallResult | Promise<ToolCallResult> {
     const durationMs = this.elapsed();
     const result: CompletedToolCall = {
-      callId: this.call.id, tool: this.call.name, status: 'completed', content: escapeTerminalControls(truncation.text), output,
-      truncated: truncation.truncated, originalBytes: truncation.originalBytes, outputHash: normalised.hash, durationMs,
+      callId: this.call.id,
+      tool: this.call.name,
+      status: 'completed',
+      content: escapeTerminalControls(truncation.text),
+      output,
+      truncated: truncation.truncated,
+      originalBytes: truncation.originalBytes,
+      outputHash: normalised.hash,
+      durationMs,
     };
     if (proof !== undefined) result.proof = proof;
-    return this.settle({
-      type: 'ToolCallCompleted', callId: this.call.id, outputHash: normalised.hash, outputBytes: truncation.originalBytes,
-      truncated: truncation.truncated, durationMs, output: new JsonText(normalised.normalised),
-    }, result);
+    return this.settle(
+      {
+        type: 'ToolCallCompleted',
+        callId: this.call.id,
+        outputHash: normalised.hash,
+        outputBytes: truncation.originalBytes,
+        truncated: truncation.truncated,
+        durationMs,
+        output: new JsonText(normalised.normalised),
+      },
+      result,
+    );
   }
 
   /** Writes the terminal record (waiting for it when the call is durable) and announces the end. */
@@ -123,7 +164,11 @@ export class CallAudit {
     }
     // The call already ran (or was refused); its outcome stands even if the record cannot be written.
     // Recovery will then see it as dangling.
-    return this.append(entry, () => this.finish(result), () => this.finish(result));
+    return this.append(
+      entry,
+      () => this.finish(result),
+      () => this.finish(result),
+    );
   }
 
   /**
@@ -142,7 +187,8 @@ export class CallAudit {
 
   private finish(result: ToolCallResult): ToolCallResult {
     const { events } = this;
-    if (events.active) events.emit({ type: 'tool_call_end', callId: result.callId, tool: result.tool, state: result.status === 'completed' ? 'completed' : 'error', result });
+    if (events.active)
+      events.emit({ type: 'tool_call_end', callId: result.callId, tool: result.tool, state: result.status === 'completed' ? 'completed' : 'error', result });
     return result;
   }
 

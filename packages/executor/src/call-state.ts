@@ -30,7 +30,11 @@ export class CallState {
   /** model content: the text the model reads */
   content!: Truncation;
 
-  constructor(readonly call: ToolCall, readonly context: CallContext, readonly audit: CallAudit) {}
+  constructor(
+    readonly call: ToolCall,
+    readonly context: CallContext,
+    readonly audit: CallAudit,
+  ) {}
 }
 
 /** What a step answers: `undefined` to go on, or the call's result to end it. */

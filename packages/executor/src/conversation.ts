@@ -3,13 +3,27 @@ import type { ToolCall, ToolCallResult } from './tool-call.js';
 export type ConversationFormat = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini';
 
 /** OpenAI Chat Completions: one `tool` message per call. */
-export interface OpenAIChatToolMessage { role: 'tool'; tool_call_id: string; content: string }
+export interface OpenAIChatToolMessage {
+  role: 'tool';
+  tool_call_id: string;
+  content: string;
+}
 /** OpenAI Responses: one `function_call_output` item per call. */
-export interface OpenAIResponsesToolOutput { type: 'function_call_output'; call_id: string; output: string }
+export interface OpenAIResponsesToolOutput {
+  type: 'function_call_output';
+  call_id: string;
+  output: string;
+}
 /** Anthropic: all results of a turn in one user message of `tool_result` blocks. */
-export interface AnthropicToolResultMessage { role: 'user'; content: { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean }[] }
+export interface AnthropicToolResultMessage {
+  role: 'user';
+  content: { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean }[];
+}
 /** Gemini: all results of a turn in one `user` content of `functionResponse` parts. */
-export interface GeminiFunctionResponseContent { role: 'user'; parts: { functionResponse: { id?: string; name: string; response: Record<string, unknown> } }[] }
+export interface GeminiFunctionResponseContent {
+  role: 'user';
+  parts: { functionResponse: { id?: string; name: string; response: Record<string, unknown> } }[];
+}
 
 /** Turns a turn's results into the provider's tool-result messages (results in call order). */
 export function toToolResultMessages(results: readonly ToolCallResult[], format: 'openai-chat'): OpenAIChatToolMessage[];
@@ -23,17 +37,30 @@ export function toToolResultMessages(results: readonly ToolCallResult[], format:
     case 'openai-responses':
       return results.map((r) => ({ type: 'function_call_output', call_id: r.callId, output: r.content }));
     case 'anthropic':
-      return results.length === 0 ? [] : [{
-        role: 'user',
-        content: results.map((r) => ({ type: 'tool_result', tool_use_id: r.callId, content: r.content, ...(r.status === 'error' ? { is_error: true } : {}) })),
-      }];
+      return results.length === 0
+        ? []
+        : [
+            {
+              role: 'user',
+              content: results.map((r) => ({
+                type: 'tool_result',
+                tool_use_id: r.callId,
+                content: r.content,
+                ...(r.status === 'error' ? { is_error: true } : {}),
+              })),
+            },
+          ];
     case 'gemini':
-      return results.length === 0 ? [] : [{
-        role: 'user',
-        parts: results.map((r) => ({
-          functionResponse: { id: r.callId, name: r.tool, response: r.status === 'error' ? { error: r.content } : { output: r.output ?? r.content } },
-        })),
-      }];
+      return results.length === 0
+        ? []
+        : [
+            {
+              role: 'user',
+              parts: results.map((r) => ({
+                functionResponse: { id: r.callId, name: r.tool, response: r.status === 'error' ? { error: r.content } : { output: r.output ?? r.content } },
+              })),
+            },
+          ];
   }
 }
 
@@ -42,13 +69,24 @@ export function toToolResultMessages(results: readonly ToolCallResult[], format:
  * a lost connection) get an `interrupted` placeholder, so a history is never left with a dangling call
  * (providers reject such histories).
  */
-export function fillDanglingCalls(calls: readonly ToolCall[], results: readonly ToolCallResult[], reason = 'the call did not finish (the session was interrupted)'): ToolCallResult[] {
+export function fillDanglingCalls(
+  calls: readonly ToolCall[],
+  results: readonly ToolCallResult[],
+  reason = 'the call did not finish (the session was interrupted)',
+): ToolCallResult[] {
   const byId = new Map(results.map((r) => [r.callId, r]));
-  return calls.map((call) => byId.get(call.id) ?? {
-    callId: call.id, tool: call.name, status: 'error', error: { code: 'interrupted', reason },
-    content: `Tool call interrupted: ${reason}. It was not run again; ask the user to confirm before retrying.`,
-    truncated: false, durationMs: 0,
-  });
+  return calls.map(
+    (call) =>
+      byId.get(call.id) ?? {
+        callId: call.id,
+        tool: call.name,
+        status: 'error',
+        error: { code: 'interrupted', reason },
+        content: `Tool call interrupted: ${reason}. It was not run again; ask the user to confirm before retrying.`,
+        truncated: false,
+        durationMs: 0,
+      },
+  );
 }
 
 type ChatMessage = { role: string; tool_calls?: { id: string; function: { name: string } }[]; tool_call_id?: string; [key: string]: unknown };

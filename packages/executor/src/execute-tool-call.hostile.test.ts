@@ -10,8 +10,25 @@ import { declaration, defineTool } from './test-support/declare-tool.js';
 import { HOSTILE_RETURNS, HOSTILE_THROWS, trapEverything } from './test-support/hostile.js';
 
 const CODES: readonly ToolErrorCode[] = [
-  'unknown_tool', 'invalid_json', 'invalid_arguments', 'approval_required', 'approval_denied', 'policy_denied', 'protected_path_unapproved',
-  'capability_denied', 'timeout', 'cancelled', 'tool_failed', 'invalid_output', 'output_too_large', 'hook_blocked', 'skipped', 'doom_loop', 'audit_failed', 'interrupted', 'internal_error',
+  'unknown_tool',
+  'invalid_json',
+  'invalid_arguments',
+  'approval_required',
+  'approval_denied',
+  'policy_denied',
+  'protected_path_unapproved',
+  'capability_denied',
+  'timeout',
+  'cancelled',
+  'tool_failed',
+  'invalid_output',
+  'output_too_large',
+  'hook_blocked',
+  'skipped',
+  'doom_loop',
+  'audit_failed',
+  'interrupted',
+  'internal_error',
 ];
 
 /** A well-formed result: what every call must resolve to, whatever happened. */
@@ -22,7 +39,9 @@ function expectResult(result: ToolCallResult): void {
   if (result.status === 'error') expect(CODES).toContain(result.error?.code);
 }
 
-const thrower = (make: () => unknown) => () => { throw make(); };
+const thrower = (make: () => unknown) => () => {
+  throw make();
+};
 const parameters = { path: { type: 'string' }, offset: { type: 'integer' }, ratio: { type: 'number' }, any: {} } as const;
 
 /** The tool under test, in each tier, doing one hostile thing. */
@@ -31,86 +50,130 @@ function hostileTool(behaviour: () => unknown, tier: 'read-only' | 'side-effecti
 }
 
 /** Services around the tool (risk hook, policy, approver, hooks, sink), each well-behaved or hostile. */
-const services = fc.record({
-  riskLevel: fc.constantFrom<ExecutorOptions['riskLevel'] | undefined>(
-    undefined,
-    { hostile: thrower(HOSTILE_THROWS['a raw ENOENT']!) },
-    { hostile: () => 'maybe' as never },
-    { hostile: () => ({ level: 'safe', protectedPaths: ['.git/config'] }) },
-    { hostile: () => trapEverything('risk') as never },
-  ),
-  policy: fc.constantFrom<ExecutorOptions['policy'] | undefined>(
-    undefined,
-    { decide: thrower(HOSTILE_THROWS['a proxy that throws']!) },
-    { decide: () => ({ effect: 'allow', rule: { text: 'hostile' }, proof: {} }) },
-    { decide: () => ({ effect: 'sideways', proof: undefined }) as never },
-    { decide: () => ({ effect: 'deny', proof: 10n }) },
-  ),
-  approve: fc.constantFrom<ExecutorOptions['approve'] | undefined>(
-    undefined,
-    async () => ({ kind: 'once' }),
-    async () => ({ kind: 'once', confirmProtected: true }),
-    async () => ({ kind: 'maybe' }) as never,
-    async () => undefined as never,
-    thrower(HOSTILE_THROWS['undefined']!) as never,
-    () => Promise.reject(trapEverything('approval')),
-    (() => ({ kind: 'once' })) as never,
-    async () => ({ kind: 'unavailable', message: 'no terminal' }),
-  ),
-  hooks: fc.constantFrom<ExecutorOptions['hooks'] | undefined>(
-    undefined,
-    [{ name: 'throws', beforeCall: thrower(HOSTILE_THROWS['an object whose getters throw']!) }],
-    [{ name: 'nan', beforeCall: ({ args }) => ({ args: { ...args, ratio: Number.NaN } }) }],
-    [{ name: 'cycle', beforeCall: ({ args }) => ({ args: { ...args, any: trapEverything('args') } }) }],
-    [{ name: 'odd', beforeCall: () => 'yes' as never, afterCall: () => ({ output: 3n }) }],
-    [{ name: 'huge', beforeCall: ({ args }) => ({ args: { ...args, offset: 1e300 } }) }],
-  ),
-  audit: fc.constantFrom<ExecutorOptions['audit'] | undefined>(
-    undefined,
-    { append: thrower(HOSTILE_THROWS['a string']!) as never },
-    { append: () => Promise.reject(Symbol('disk')) },
-    { append: () => undefined as never },
-    { append: async () => undefined, record: thrower(HOSTILE_THROWS['null']!) as never },
-  ),
-  checkCapabilities: fc.constantFrom<ExecutorOptions['checkCapabilities'] | undefined>(undefined, thrower(HOSTILE_THROWS['a number']!) as never),
-  riskMode: fc.constantFrom<ExecutorOptions['riskMode']>('autorun_all', 'autorun_no_public', 'autorun_none'),
-}, { requiredKeys: [] });
+const services = fc.record(
+  {
+    riskLevel: fc.constantFrom<ExecutorOptions['riskLevel'] | undefined>(
+      undefined,
+      { hostile: thrower(HOSTILE_THROWS['a raw ENOENT']!) },
+      { hostile: () => 'maybe' as never },
+      { hostile: () => ({ level: 'safe', protectedPaths: ['.git/config'] }) },
+      { hostile: () => trapEverything('risk') as never },
+    ),
+    policy: fc.constantFrom<ExecutorOptions['policy'] | undefined>(
+      undefined,
+      { decide: thrower(HOSTILE_THROWS['a proxy that throws']!) },
+      { decide: () => ({ effect: 'allow', rule: { text: 'hostile' }, proof: {} }) },
+      { decide: () => ({ effect: 'sideways', proof: undefined }) as never },
+      { decide: () => ({ effect: 'deny', proof: 10n }) },
+    ),
+    approve: fc.constantFrom<ExecutorOptions['approve'] | undefined>(
+      undefined,
+      async () => ({ kind: 'once' }),
+      async () => ({ kind: 'once', confirmProtected: true }),
+      async () => ({ kind: 'maybe' }) as never,
+      async () => undefined as never,
+      thrower(HOSTILE_THROWS['undefined']!) as never,
+      () => Promise.reject(trapEverything('approval')),
+      (() => ({ kind: 'once' })) as never,
+      async () => ({ kind: 'unavailable', message: 'no terminal' }),
+    ),
+    hooks: fc.constantFrom<ExecutorOptions['hooks'] | undefined>(
+      undefined,
+      [{ name: 'throws', beforeCall: thrower(HOSTILE_THROWS['an object whose getters throw']!) }],
+      [{ name: 'nan', beforeCall: ({ args }) => ({ args: { ...args, ratio: Number.NaN } }) }],
+      [{ name: 'cycle', beforeCall: ({ args }) => ({ args: { ...args, any: trapEverything('args') } }) }],
+      [{ name: 'odd', beforeCall: () => 'yes' as never, afterCall: () => ({ output: 3n }) }],
+      [{ name: 'huge', beforeCall: ({ args }) => ({ args: { ...args, offset: 1e300 } }) }],
+    ),
+    audit: fc.constantFrom<ExecutorOptions['audit'] | undefined>(
+      undefined,
+      { append: thrower(HOSTILE_THROWS['a string']!) as never },
+      { append: () => Promise.reject(Symbol('disk')) },
+      { append: () => undefined as never },
+      { append: async () => undefined, record: thrower(HOSTILE_THROWS['null']!) as never },
+    ),
+    checkCapabilities: fc.constantFrom<ExecutorOptions['checkCapabilities'] | undefined>(undefined, thrower(HOSTILE_THROWS['a number']!) as never),
+    riskMode: fc.constantFrom<ExecutorOptions['riskMode']>('autorun_all', 'autorun_no_public', 'autorun_none'),
+  },
+  { requiredKeys: [] },
+);
 
 const behaviours = fc.oneof(
   fc.constantFrom(...Object.values(HOSTILE_RETURNS)),
   fc.constantFrom(...Object.values(HOSTILE_THROWS)).map(thrower),
-  fc.constantFrom(...Object.values(HOSTILE_THROWS)).map((make) => async () => { throw make(); }),
+  fc.constantFrom(...Object.values(HOSTILE_THROWS)).map((make) => async () => {
+    throw make();
+  }),
 );
 
 const argumentTexts = fc.oneof(
-  fc.constantFrom('{}', '{"path":"a.txt","offset":1e400}', '{"offset":9007199254740993}', '{"ratio":-1e309}', '{"offset":1e300}', '{"path":"a","path":"b"}',
-    '{"any":{"__proto__":1}}', '{"path":"\ud800"}', `{"any":${'['.repeat(80)}${']'.repeat(80)}}`, '{"offset":-0}', 'null', '', '{"path":"public:/x"}'),
-  fc.record({ path: fc.string(), offset: fc.oneof(fc.integer(), fc.double()), ratio: fc.double(), any: fc.jsonValue() }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+  fc.constantFrom(
+    '{}',
+    '{"path":"a.txt","offset":1e400}',
+    '{"offset":9007199254740993}',
+    '{"ratio":-1e309}',
+    '{"offset":1e300}',
+    '{"path":"a","path":"b"}',
+    '{"any":{"__proto__":1}}',
+    '{"path":"\ud800"}',
+    `{"any":${'['.repeat(80)}${']'.repeat(80)}}`,
+    '{"offset":-0}',
+    'null',
+    '',
+    '{"path":"public:/x"}',
+  ),
+  fc
+    .record({ path: fc.string(), offset: fc.oneof(fc.integer(), fc.double()), ratio: fc.double(), any: fc.jsonValue() }, { requiredKeys: [] })
+    .map((v) => JSON.stringify(v)),
   fc.string(),
 );
 
 describe('executeToolCall against hostile tools, arguments and services', () => {
   it('always resolves to a well-formed result and never rejects (property)', async () => {
-    await fc.assert(fc.asyncProperty(behaviours, fc.constantFrom('read-only', 'side-effecting', 'privileged'), services, argumentTexts, async (behaviour, tier, options, args) => {
-      const registry = new ToolRegistry();
-      registry.register(hostileTool(behaviour, tier as 'read-only'));
-      const executor = new ToolExecutor({ registry, ...options });
-      const result = await executor.executeToolCall({ id: 'h1', name: 'hostile', arguments: args });
-      expectResult(result);
-      const batch = await executor.executeBatch([{ id: 'b1', name: 'hostile', arguments: args }, { id: 'b2', name: 'nope', arguments: args }]);
-      expect(batch).toHaveLength(2);
-      for (const item of batch) expectResult(item);
-    }), { numRuns: 1_500 });
+    await fc.assert(
+      fc.asyncProperty(
+        behaviours,
+        fc.constantFrom('read-only', 'side-effecting', 'privileged'),
+        services,
+        argumentTexts,
+        async (behaviour, tier, options, args) => {
+          const registry = new ToolRegistry();
+          registry.register(hostileTool(behaviour, tier as 'read-only'));
+          const executor = new ToolExecutor({ registry, ...options });
+          const result = await executor.executeToolCall({ id: 'h1', name: 'hostile', arguments: args });
+          expectResult(result);
+          const batch = await executor.executeBatch([
+            { id: 'b1', name: 'hostile', arguments: args },
+            { id: 'b2', name: 'nope', arguments: args },
+          ]);
+          expect(batch).toHaveLength(2);
+          for (const item of batch) expectResult(item);
+        },
+      ),
+      { numRuns: 1_500 },
+    );
   }, 120_000);
 
   it('answers calls a host built badly instead of throwing', async () => {
     const registry = new ToolRegistry();
     registry.register(hostileTool(() => 'ok', 'read-only'));
     const executor = new ToolExecutor({ registry });
-    for (const call of [null, undefined, 42, {}, { id: 7, name: 'hostile', arguments: '{}' }, { id: 'x', name: 'hostile', arguments: { path: 'a' } }, trapEverything('call')]) {
+    for (const call of [
+      null,
+      undefined,
+      42,
+      {},
+      { id: 7, name: 'hostile', arguments: '{}' },
+      { id: 'x', name: 'hostile', arguments: { path: 'a' } },
+      trapEverything('call'),
+    ]) {
       expectResult(await executor.executeToolCall(call as never));
     }
-    const batch = await executor.executeBatch([null, { id: 'y', name: 'hostile', arguments: '{}' }] as never, {}, { interrupted: thrower(HOSTILE_THROWS['a symbol']!) as never });
+    const batch = await executor.executeBatch(
+      [null, { id: 'y', name: 'hostile', arguments: '{}' }] as never,
+      {},
+      { interrupted: thrower(HOSTILE_THROWS['a symbol']!) as never },
+    );
     expect(batch.map((r) => r.status)).toEqual(['error', 'error']);
     expect(batch[1]!.error?.code).toBe('skipped');
   });
@@ -121,7 +184,10 @@ describe('host options a caller got wrong', () => {
     const registry = new ToolRegistry();
     registry.register(hostileTool(async () => 'ok', 'read-only'));
     const executor = new ToolExecutor({ registry, doomLoop: false });
-    const calls = [{ id: 'a', name: 'hostile', arguments: '{}' }, { id: 'b', name: 'hostile', arguments: '{}' }];
+    const calls = [
+      { id: 'a', name: 'hostile', arguments: '{}' },
+      { id: 'b', name: 'hostile', arguments: '{}' },
+    ];
     for (const concurrency of [Number.NaN, 0, -3]) {
       expect((await executor.executeBatch(calls, {}, { concurrency })).map((r) => r.status)).toEqual(['completed', 'completed']);
     }
@@ -190,7 +256,17 @@ describe('tool failures', () => {
   it("reads each property of the output once, checking it against the tool's returns schema too", async () => {
     let reads = 0;
     const registry = new ToolRegistry();
-    registry.register(defineTool(() => ({ get rows() { reads++; return [1, 2]; } }), declaration('counted', {}, { returns: { type: 'object', properties: { rows: { type: 'array', items: { type: 'string' } } } } })));
+    registry.register(
+      defineTool(
+        () => ({
+          get rows() {
+            reads++;
+            return [1, 2];
+          },
+        }),
+        declaration('counted', {}, { returns: { type: 'object', properties: { rows: { type: 'array', items: { type: 'string' } } } } }),
+      ),
+    );
     const result = await new ToolExecutor({ registry }).executeToolCall({ id: 't', name: 'counted', arguments: '{}' });
     expect(result.error?.code).toBe('invalid_output');
     expect(reads).toBe(1);
@@ -199,6 +275,9 @@ describe('tool failures', () => {
   it('keeps -0 as a plain zero', async () => {
     const registry = new ToolRegistry();
     registry.register(hostileTool(HOSTILE_RETURNS['-0']!, 'read-only'));
-    expect(await new ToolExecutor({ registry }).executeToolCall({ id: 't', name: 'hostile', arguments: '{}' })).toMatchObject({ status: 'completed', content: '0' });
+    expect(await new ToolExecutor({ registry }).executeToolCall({ id: 't', name: 'hostile', arguments: '{}' })).toMatchObject({
+      status: 'completed',
+      content: '0',
+    });
   });
 });

@@ -50,7 +50,13 @@ export function buildPipeline(s: PipelineServices): readonly PipelineStep[] {
  * risk hook, an approver or a sink does becomes a result (`internal_error` names the stage of anything
  * unexpected, and the call is audited).
  */
-export function executeToolCall(pipeline: readonly PipelineStep[], sink: AuditSink, events: EventBus, call: ToolCall, context: CallContext | undefined): Promise<ToolCallResult> {
+export function executeToolCall(
+  pipeline: readonly PipelineStep[],
+  sink: AuditSink,
+  events: EventBus,
+  call: ToolCall,
+  context: CallContext | undefined,
+): Promise<ToolCallResult> {
   const audit = new CallAudit(sink, events, call, context ?? {}, performance.now());
   try {
     return Promise.resolve(runSteps(pipeline, 0, new CallState(call, context ?? {}, audit)));

@@ -28,7 +28,13 @@ export interface ExecutorOptions {
   policy?: PolicyPort;
   riskMode?: RiskMode;
   /** Assesses a call's risk; the default applies the tier and the risk mode (see `defaultRiskAssessment`). */
-  assessRisk?: (input: { declaration: ToolDeclaration; args: Record<string, unknown>; mode: RiskMode; riskLevel?: RiskLevelFn; context: CallContext }) => RiskAssessment;
+  assessRisk?: (input: {
+    declaration: ToolDeclaration;
+    args: Record<string, unknown>;
+    mode: RiskMode;
+    riskLevel?: RiskLevelFn;
+    context: CallContext;
+  }) => RiskAssessment;
   riskLevel?: Record<string, RiskLevelFn>;
   /**
    * Per tool, how its host resolves path arguments (core tools: `coreToolsPathResolvers`, through the

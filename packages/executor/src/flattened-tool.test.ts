@@ -25,7 +25,7 @@ function setup() {
 const call = (args: unknown) => ({ id: 'call_1', name: 'firecrawl_scrape', arguments: JSON.stringify(args) });
 
 describe('a flattened tool through the executor', () => {
-  it('is declared with its options object\'s properties as arguments', () => {
+  it("is declared with its options object's properties as arguments", () => {
     expect(declaration!.argumentPassing).toBe('object');
     expect(declaration!.parameters.required).toEqual(['url']);
     expect(declaration!.parameterOrder.slice(0, 3)).toEqual(['url', 'formats', 'onlyMainContent']);

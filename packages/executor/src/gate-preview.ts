@@ -30,7 +30,8 @@ export function previewGate(services: PreviewServices, name: string, args: Recor
   if (!declaration) return { decision: 'allow', reason: 'unknown tools fail at lookup' };
   try {
     const judged = judgeGate(gateInput(services, '', declaration, args, sha256Hex(canonicalJson(args, 'the arguments')), context));
-    if ('ask' in judged) return { decision: 'ask', reason: judged.ask.reason, ...(judged.ask.protectedPaths ? { protectedPaths: judged.ask.protectedPaths } : {}) };
+    if ('ask' in judged)
+      return { decision: 'ask', reason: judged.ask.reason, ...(judged.ask.protectedPaths ? { protectedPaths: judged.ask.protectedPaths } : {}) };
     const { outcome } = judged;
     if (outcome.ok) return { decision: 'allow', reason: judged.why };
     return { decision: 'deny', reason: (outcome.error.code === 'policy_denied' ? outcome.error.reason : undefined) ?? judged.why };

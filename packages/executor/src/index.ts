@@ -10,7 +10,21 @@ export { escapeTerminalControls, escapeTerminalControlsDeep } from './terminal-s
 export type { ExecutorEvent, ExecutorEventListener, ToolCallState } from './events.js';
 export type { ToolHooks, HookCall, BeforeHookResult, AfterHookResult } from './hooks.js';
 export { JsonText } from './ports.js';
-export type { AuditEntry, AuditSink, PathResolver, PolicyPort, PolicyVerdict, PolicyEffect, RiskMode, RiskLevel, RiskReport, RiskAssessment, ApprovalRequest, ApprovalAnswer, ApprovalHandler } from './ports.js';
+export type {
+  AuditEntry,
+  AuditSink,
+  PathResolver,
+  PolicyPort,
+  PolicyVerdict,
+  PolicyEffect,
+  RiskMode,
+  RiskLevel,
+  RiskReport,
+  RiskAssessment,
+  ApprovalRequest,
+  ApprovalAnswer,
+  ApprovalHandler,
+} from './ports.js';
 export type { GatePreview } from './gate-preview.js';
 export { decideGate } from './steps/gate-decision.js';
 export type { GateDecision, GateFacts } from './steps/gate-decision.js';
@@ -28,11 +42,35 @@ export { defaultRiskAssessment } from './steps/assess-risk.js';
 export { defaultCapabilityCheck } from './steps/capability-check.js';
 export { resourcesOf, conflicts } from './call-resources.js';
 export { toToolResultMessages, fillDanglingCalls, repairOpenAIChatHistory, repairAnthropicHistory } from './conversation.js';
-export type { ConversationFormat, OpenAIChatToolMessage, OpenAIResponsesToolOutput, AnthropicToolResultMessage, GeminiFunctionResponseContent } from './conversation.js';
+export type {
+  ConversationFormat,
+  OpenAIChatToolMessage,
+  OpenAIResponsesToolOutput,
+  AnthropicToolResultMessage,
+  GeminiFunctionResponseContent,
+} from './conversation.js';
 export { AuditLog, readAuditLog, planRecovery, markInterrupted, AuditLogLockedError, AuditWriteError, AuditLogCorruptError } from './audit/index.js';
 export type { AuditLogOptions, AuditRecord, AuditRotation, Durability, RecoveryAction } from './audit/index.js';
-export { Policy, loadPolicy, parseRule, PolicyError, explainDecision, formatExplanation, approvalPatternMatcher, ruleNamesProtectedPath } from './policy/index.js';
-export type { PolicyDocument, PolicyRuleSource, PolicyExample, PolicyRule, PolicyProof, PolicyExplanation, RuleExplanation, RulePattern } from './policy/index.js';
+export {
+  Policy,
+  loadPolicy,
+  parseRule,
+  PolicyError,
+  explainDecision,
+  formatExplanation,
+  approvalPatternMatcher,
+  ruleNamesProtectedPath,
+} from './policy/index.js';
+export type {
+  PolicyDocument,
+  PolicyRuleSource,
+  PolicyExample,
+  PolicyRule,
+  PolicyProof,
+  PolicyExplanation,
+  RuleExplanation,
+  RulePattern,
+} from './policy/index.js';
 export { ApprovalTokens } from './approval-token.js';
 export type { ApprovedCall, TokenCheck } from './approval-token.js';
 export { toolCallsOf, runToolTurn } from './provider-turns.js';

@@ -8,13 +8,22 @@ import { declaration, defineTool } from './test-support/declare-tool.js';
 import { HOSTILE_THROWS, trapEverything } from './test-support/hostile.js';
 
 const enoent = HOSTILE_THROWS['a raw ENOENT']!;
-const fail = (make: () => unknown) => () => { throw make(); };
+const fail = (make: () => unknown) => () => {
+  throw make();
+};
 
 function setup(options: Partial<ExecutorOptions>, tier: 'read-only' | 'side-effecting' = 'side-effecting') {
   let ran = 0;
   const registry = new ToolRegistry();
-  registry.register(defineTool(async () => { ran++; return 'done'; },
-    declaration('file_write', { path: { type: 'string' } }, { metadata: { tier, capabilities: ['fs.write'] } })));
+  registry.register(
+    defineTool(
+      async () => {
+        ran++;
+        return 'done';
+      },
+      declaration('file_write', { path: { type: 'string' } }, { metadata: { tier, capabilities: ['fs.write'] } }),
+    ),
+  );
   const audit = new MemoryAuditSink();
   const executor = new ToolExecutor({ registry, audit, ...options });
   return { executor, audit, ran: () => ran };
@@ -47,7 +56,11 @@ describe('internal failures around the tool', () => {
   it('words an approver answer JSON cannot show, never as [object Object]', async () => {
     const { executor } = setup({ riskMode: 'autorun_none', approve: async () => ({ toJSON: () => undefined }) as never });
     const result = await executor.executeToolCall({ id: 'c1', name: 'file_write', arguments: '{"path":"a.txt"}' });
-    expect(result.error).toMatchObject({ code: 'internal_error', stage: 'approval', message: 'the approval handler answered an object JSON cannot show, which is not an approval' });
+    expect(result.error).toMatchObject({
+      code: 'internal_error',
+      stage: 'approval',
+      message: 'the approval handler answered an object JSON cannot show, which is not an approval',
+    });
   });
 
   it('lets a policy denial stand without assessing the risk that would throw', async () => {

@@ -3,10 +3,17 @@ import type { ArgumentIssue, PipelineStage, ToolError } from './tool-error.js';
 import type { Omission } from './steps/omission.js';
 
 const STAGE_WORDS: Record<PipelineStage, string> = {
-  lookup: 'while looking the tool up', arguments: 'while reading the arguments', hooks: 'in a before-call hook',
-  audit: 'while writing the audit log', capabilities: 'while checking capabilities', doom_loop: 'while checking for repeated calls',
-  policy: 'while evaluating the policy', risk: "while assessing the call's risk", approval: 'while asking for approval',
-  run: 'while running the tool', output: "while handling the tool's output",
+  lookup: 'while looking the tool up',
+  arguments: 'while reading the arguments',
+  hooks: 'in a before-call hook',
+  audit: 'while writing the audit log',
+  capabilities: 'while checking capabilities',
+  doom_loop: 'while checking for repeated calls',
+  policy: 'while evaluating the policy',
+  risk: "while assessing the call's risk",
+  approval: 'while asking for approval',
+  run: 'while running the tool',
+  output: "while handling the tool's output",
 };
 
 /**
@@ -35,9 +42,11 @@ export function formatModelMessage(tool: string, error: ToolError): string {
         ? `Tool execution denied by policy (rule ${error.rule})${error.reason ? `: ${error.reason}` : ''}. Do not retry the same call.`
         : `Tool execution denied by policy: no rule allows '${tool}' and the policy's default is deny. Do not retry the same call.`;
     case 'protected_path_unapproved':
-      return `Tool execution refused: '${tool}' touches the protected path${error.paths.length > 1 ? 's' : ''} ${error.paths.join(', ')}, and ${error.approval === 'blanket'
-        ? 'the approval given did not confirm it: blanket approval (such as --yes, or approving every call) never covers a protected path'
-        : 'no one could be asked to confirm it'}. It needs a person's explicit approval, or a policy allow rule naming the path. Do not retry; tell the user what you wanted to change.`;
+      return `Tool execution refused: '${tool}' touches the protected path${error.paths.length > 1 ? 's' : ''} ${error.paths.join(', ')}, and ${
+        error.approval === 'blanket'
+          ? 'the approval given did not confirm it: blanket approval (such as --yes, or approving every call) never covers a protected path'
+          : 'no one could be asked to confirm it'
+      }. It needs a person's explicit approval, or a policy allow rule naming the path. Do not retry; tell the user what you wanted to change.`;
     case 'capability_denied':
       return `Tool execution denied: '${tool}' needs capabilities this session was not granted (${error.missing.join(', ')}).`;
     case 'timeout':
@@ -124,11 +133,11 @@ function shown(value: unknown): string {
 export function describeOmission(omitted: Omission): string {
   const n = (value: number) => value.toLocaleString('en-US');
   const chars = `characters ${n(omitted.fromChar)}–${n(omitted.toChar)} of ${n(omitted.totalChars)}`;
-  const what = omitted.totalLines > 1
-    ? `${omitted.wholeLines ? 'lines' : 'parts of lines'} ${n(omitted.fromLine)}–${n(omitted.toLine)} of ${n(omitted.totalLines)} omitted (${chars})`
-    : `${chars} omitted`;
-  const how = omitted.keptAs !== undefined
-    ? `the host keeps the full output of call ${omitted.keptAs}`
-    : 'ask for less at once (a narrower range, a filter) to see them';
+  const what =
+    omitted.totalLines > 1
+      ? `${omitted.wholeLines ? 'lines' : 'parts of lines'} ${n(omitted.fromLine)}–${n(omitted.toLine)} of ${n(omitted.totalLines)} omitted (${chars})`
+      : `${chars} omitted`;
+  const how =
+    omitted.keptAs !== undefined ? `the host keeps the full output of call ${omitted.keptAs}` : 'ask for less at once (a narrower range, a filter) to see them';
   return `[… output cut: ${what}; ${how} …]`;
 }

@@ -23,7 +23,15 @@ export class JsonText {
  * may come as a `JsonText`.
  */
 export interface AuditEntry {
-  type: 'ToolCallRequested' | 'CapabilityCheck' | 'PolicyDecision' | 'ApprovalDecision' | 'ToolCallCompleted' | 'ToolCallRejected' | 'ToolCallFailed' | 'ToolCallInterrupted';
+  type:
+    | 'ToolCallRequested'
+    | 'CapabilityCheck'
+    | 'PolicyDecision'
+    | 'ApprovalDecision'
+    | 'ToolCallCompleted'
+    | 'ToolCallRejected'
+    | 'ToolCallFailed'
+    | 'ToolCallInterrupted';
   callId: string;
   [field: string]: unknown;
 }
@@ -57,7 +65,6 @@ export interface PolicyProof {
   policyHash: string;
   evaluatedAt: string;
 }
-
 
 /**
  * The paths a path argument names, as the tool host resolves them (canonical, workspace-relative,

@@ -10,17 +10,26 @@ import { declaration, defineTool } from './test-support/declare-tool.js';
 /** What core-tools' risk hook reports: the protected paths a write touches. */
 const PROTECTED = /^(?:\.\/)*(?:\.git|\.toolwright|\.env)(?:\/|$)/;
 const reportProtected = (args: Record<string, unknown>) =>
-  typeof args.path === 'string' && PROTECTED.test(args.path) ? { level: 'risky' as const, protectedPaths: [args.path] } : 'safe' as const;
+  typeof args.path === 'string' && PROTECTED.test(args.path) ? { level: 'risky' as const, protectedPaths: [args.path] } : ('safe' as const);
 
 function setup(options: Partial<ExecutorOptions> = {}, answer: ApprovalAnswer | null = { kind: 'once' }) {
   const written: string[] = [];
   const asked: ApprovalRequest[] = [];
   const registry = new ToolRegistry();
-  registry.register(defineTool(async (path: string) => { written.push(path); return 'written'; },
-    declaration('file_write', { path: { type: 'string' }, content: { type: 'string' } }, { required: ['path'], metadata: { tier: 'side-effecting' } })));
+  registry.register(
+    defineTool(
+      async (path: string) => {
+        written.push(path);
+        return 'written';
+      },
+      declaration('file_write', { path: { type: 'string' }, content: { type: 'string' } }, { required: ['path'], metadata: { tier: 'side-effecting' } }),
+    ),
+  );
   const audit = new MemoryAuditSink();
   const executor = new ToolExecutor({
-    registry, audit, riskLevel: { file_write: reportProtected },
+    registry,
+    audit,
+    riskLevel: { file_write: reportProtected },
     ...(answer ? { approve: async (request) => (asked.push(request), answer) } : {}),
     ...options,
   });
@@ -29,16 +38,19 @@ function setup(options: Partial<ExecutorOptions> = {}, answer: ApprovalAnswer | 
 }
 
 describe('auto-approval never covers a protected path', () => {
-  it.for(['autorun_all', 'autorun_no_public', 'autorun_none'] as const)('refuses .git/config and .git/hooks/pre-commit under an approve-everything handler (%s)', async (riskMode) => {
-    const { write, written, asked } = setup({ riskMode });
-    for (const path of ['.git/config', '.git/hooks/pre-commit', '.env', './.git/config']) {
-      const result = await write(path);
-      expect(result.error).toEqual({ code: 'protected_path_unapproved', paths: [path], approval: 'blanket' });
-      expect(result.content).toContain('blanket approval (such as --yes, or approving every call) never covers a protected path');
-    }
-    expect(written).toEqual([]);
-    expect(asked[0]).toMatchObject({ protectedPaths: ['.git/config'], reason: 'it touches the protected path .git/config' });
-  });
+  it.for(['autorun_all', 'autorun_no_public', 'autorun_none'] as const)(
+    'refuses .git/config and .git/hooks/pre-commit under an approve-everything handler (%s)',
+    async (riskMode) => {
+      const { write, written, asked } = setup({ riskMode });
+      for (const path of ['.git/config', '.git/hooks/pre-commit', '.env', './.git/config']) {
+        const result = await write(path);
+        expect(result.error).toEqual({ code: 'protected_path_unapproved', paths: [path], approval: 'blanket' });
+        expect(result.content).toContain('blanket approval (such as --yes, or approving every call) never covers a protected path');
+      }
+      expect(written).toEqual([]);
+      expect(asked[0]).toMatchObject({ protectedPaths: ['.git/config'], reason: 'it touches the protected path .git/config' });
+    },
+  );
 
   it('runs a protected write a person confirmed', async () => {
     const { write, written, audit } = setup({}, { kind: 'once', confirmProtected: true });
@@ -83,7 +95,11 @@ describe('auto-approval never covers a protected path', () => {
 
   it('shows the protected paths in previewGate and explainCall', () => {
     const { executor } = setup();
-    expect(executor.previewGate('file_write', { path: '.git/config' })).toEqual({ decision: 'ask', reason: 'it touches the protected path .git/config', protectedPaths: ['.git/config'] });
+    expect(executor.previewGate('file_write', { path: '.git/config' })).toEqual({
+      decision: 'ask',
+      reason: 'it touches the protected path .git/config',
+      protectedPaths: ['.git/config'],
+    });
     expect(executor.explainCall('file_write', { path: '.git/config' })).toMatchObject({ decision: 'ask', protectedPaths: ['.git/config'] });
     expect(executor.previewGate('file_write', { path: 'src/a.ts' }).decision).toBe('allow');
   });

@@ -8,8 +8,9 @@ import { declaration, defineTool } from './test-support/declare-tool.js';
 
 function setup(document: PolicyDocument | undefined, options: Partial<ExecutorOptions> = {}) {
   const registry = new ToolRegistry();
-  registry.register(defineTool(async (command: string) => `ran ${command}`,
-    declaration('shell_exec', { command: { type: 'string' } }, { metadata: { tier: 'privileged' } })));
+  registry.register(
+    defineTool(async (command: string) => `ran ${command}`, declaration('shell_exec', { command: { type: 'string' } }, { metadata: { tier: 'privileged' } })),
+  );
   const audit = new MemoryAuditSink();
   const policy = document ? loadPolicy(document, (name) => registry.get(name)?.declaration) : undefined;
   const executor = new ToolExecutor({ registry, audit, ...(policy ? { policy } : {}), ...options });
@@ -17,7 +18,7 @@ function setup(document: PolicyDocument | undefined, options: Partial<ExecutorOp
   return { executor, audit, run };
 }
 
-describe('an explicit allow rule is the operator\'s approval', () => {
+describe("an explicit allow rule is the operator's approval", () => {
   it('runs a privileged tool an allow rule names, with no approver (as over MCP), and explain agrees', async () => {
     const { executor, audit, run } = setup({ rules: [{ allow: 'shell_exec' }] });
     expect(executor.explainCall('shell_exec', { command: 'npm test' })).toMatchObject({ decision: 'allow', policyDecision: 'allow' });
@@ -33,7 +34,10 @@ describe('an explicit allow rule is the operator\'s approval', () => {
 
   it('lets an ask rule ask even where an allow rule matches too', async () => {
     const { run } = setup({ rules: [{ allow: 'shell_exec' }, { ask: 'shell_exec(npm publish*)' }] });
-    expect((await run('npm publish')).error).toMatchObject({ code: 'approval_required', reason: expect.stringContaining('policy rule shell_exec(npm publish*) asks for approval') });
+    expect((await run('npm publish')).error).toMatchObject({
+      code: 'approval_required',
+      reason: expect.stringContaining('policy rule shell_exec(npm publish*) asks for approval'),
+    });
   });
 });
 
@@ -42,9 +46,20 @@ describe('every refusal says who refused and why', () => {
     ['a policy rule', { rules: [{ deny: 'shell_exec', reason: 'no shell here' }] }, {}, 'policy_denied', 'denied by policy (rule shell_exec): no shell here'],
     ["the policy's default", { rules: [], default: 'deny' }, {}, 'policy_denied', "no rule allows 'shell_exec' and the policy's default is deny"],
     ['nobody to ask', undefined, {}, 'approval_required', 'no one could be asked, so it was not run'],
-    ['a host that cannot ask', undefined, { approve: async () => ({ kind: 'unavailable', message: 'the MCP client does not support elicitation' }) },
-      'approval_required', 'no one could be asked (the MCP client does not support elicitation)'],
-    ['the person asked', undefined, { approve: async () => ({ kind: 'reject', message: 'the user declined at the terminal' }) }, 'approval_denied', 'rejected at approval: the user declined at the terminal'],
+    [
+      'a host that cannot ask',
+      undefined,
+      { approve: async () => ({ kind: 'unavailable', message: 'the MCP client does not support elicitation' }) },
+      'approval_required',
+      'no one could be asked (the MCP client does not support elicitation)',
+    ],
+    [
+      'the person asked',
+      undefined,
+      { approve: async () => ({ kind: 'reject', message: 'the user declined at the terminal' }) },
+      'approval_denied',
+      'rejected at approval: the user declined at the terminal',
+    ],
   ])('names %s', async ([, document, options, code, text]) => {
     const { run } = setup(document, options);
     const result = await run();

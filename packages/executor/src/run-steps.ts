@@ -12,7 +12,11 @@ export function runSteps(steps: readonly PipelineStep[], from: number, state: Ca
     const step = steps[i]!;
     state.audit.stage = step.stage;
     const outcome = step.run(state);
-    if (outcome instanceof Promise) return outcome.then((value) => resume(steps, i, state, value), (error: unknown) => state.audit.internalFailure(error));
+    if (outcome instanceof Promise)
+      return outcome.then(
+        (value) => resume(steps, i, state, value),
+        (error: unknown) => state.audit.internalFailure(error),
+      );
     if (outcome !== undefined) return outcome;
   }
   throw new Error('the pipeline ended without a result');
@@ -28,8 +32,17 @@ function resume(steps: readonly PipelineStep[], index: number, state: CallState,
   }
 }
 
-function proceed(steps: readonly PipelineStep[], index: number, state: CallState, outcome: StepOutcome | Promise<StepOutcome>): ToolCallResult | Promise<ToolCallResult> {
-  if (outcome instanceof Promise) return outcome.then((settled) => proceed(steps, index, state, settled), (error: unknown) => state.audit.internalFailure(error));
+function proceed(
+  steps: readonly PipelineStep[],
+  index: number,
+  state: CallState,
+  outcome: StepOutcome | Promise<StepOutcome>,
+): ToolCallResult | Promise<ToolCallResult> {
+  if (outcome instanceof Promise)
+    return outcome.then(
+      (settled) => proceed(steps, index, state, settled),
+      (error: unknown) => state.audit.internalFailure(error),
+    );
   if (outcome !== undefined) return outcome;
   try {
     return runSteps(steps, index + 1, state);

@@ -13,6 +13,7 @@ export function sanitiseCall(call: unknown): ToolCall {
       return undefined;
     }
   };
-  const text = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? String(value) : '');
+  const text = (value: unknown) =>
+    typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? String(value) : '';
   return { id: text(field('id')), name: text(field('name')), arguments: field('arguments') as ToolCall['arguments'] };
 }

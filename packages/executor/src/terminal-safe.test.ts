@@ -13,7 +13,6 @@ const code = (c: number) => String.fromCharCode(c);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const UNSAFE = [...range(0x00, 0x08), ...range(0x0b, 0x1f), ...range(0x7f, 0x9f), 0x061c, 0x200e, 0x200f, ...range(0x202a, 0x202e), ...range(0x2066, 0x2069)];
 
-
 describe(escapeTerminalControls, () => {
   it.for(UNSAFE.map((c) => c.toString(16).padStart(4, '0')))('writes U+%s as a visible escape', (hex) => {
     const escaped = escapeTerminalControls(`a${code(parseInt(hex, 16))}b`);
@@ -40,7 +39,11 @@ describe(escapeTerminalControls, () => {
 describe(escapeTerminalControlsDeep, () => {
   it('escapes every string and key of a JSON value, keeping its shape', () => {
     const value = { ['k\u001b']: ['\u001b[31m', 1, true, null, { inner: '\u009b' }], date: new Date(0), __proto__x: 'ok' };
-    expect(escapeTerminalControlsDeep(value)).toEqual({ 'k\\u001b': ['\\u001b[31m', 1, true, null, { inner: '\\u009b' }], date: '1970-01-01T00:00:00.000Z', __proto__x: 'ok' });
+    expect(escapeTerminalControlsDeep(value)).toEqual({
+      'k\\u001b': ['\\u001b[31m', 1, true, null, { inner: '\\u009b' }],
+      date: '1970-01-01T00:00:00.000Z',
+      __proto__x: 'ok',
+    });
   });
 
   it('keeps a __proto__ key a key', () => {
@@ -54,17 +57,41 @@ describe('what the model reads', () => {
   const controls = fc.constantFrom('\u001b[2J', '\u001b]52;c;ZXZpbA==\u0007', '\u0007', '\b', '\r', '\u009b31m', '\u202e', '\u2066', '\u007f');
   const text = fc.array(fc.oneof(fc.string({ maxLength: 8 }), controls), { maxLength: 8 }).map((parts) => parts.join(''));
 
-  it('property: a tool\'s output, returned as text or inside an object, and its error message reach the model with every control escaped', async () => {
-    await fc.assert(fc.asyncProperty(text, async (value) => {
-      const registry = new ToolRegistry();
-      registry.register(defineTool(async function asText() { return value; }, declaration('as_text', {})));
-      registry.register(defineTool(async function asObject() { return { value, [value]: 1 }; }, declaration('as_object', {})));
-      registry.register(defineTool(async function failing() { throw new Error(value); }, declaration('failing', {})));
-      const executor = new ToolExecutor({ registry, audit: new MemoryAuditSink() });
-      for (const name of ['as_text', 'as_object', 'failing']) {
-        const result = await executor.executeToolCall({ id: name, name, arguments: '{}' });
-        expect(hasRawControls(result.content), `${name}: ${JSON.stringify(result.content)}`).toBe(false);
-      }
-    }), { numRuns: 100 });
+  it("property: a tool's output, returned as text or inside an object, and its error message reach the model with every control escaped", async () => {
+    await fc.assert(
+      fc.asyncProperty(text, async (value) => {
+        const registry = new ToolRegistry();
+        registry.register(
+          defineTool(
+            async function asText() {
+              return value;
+            },
+            declaration('as_text', {}),
+          ),
+        );
+        registry.register(
+          defineTool(
+            async function asObject() {
+              return { value, [value]: 1 };
+            },
+            declaration('as_object', {}),
+          ),
+        );
+        registry.register(
+          defineTool(
+            async function failing() {
+              throw new Error(value);
+            },
+            declaration('failing', {}),
+          ),
+        );
+        const executor = new ToolExecutor({ registry, audit: new MemoryAuditSink() });
+        for (const name of ['as_text', 'as_object', 'failing']) {
+          const result = await executor.executeToolCall({ id: name, name, arguments: '{}' });
+          expect(hasRawControls(result.content), `${name}: ${JSON.stringify(result.content)}`).toBe(false);
+        }
+      }),
+      { numRuns: 100 },
+    );
   });
 });

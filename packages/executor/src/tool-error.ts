@@ -35,9 +35,7 @@ export type ArgumentIssue =
  * Where in the pipeline something other than the tool itself failed (see `internal_error`). The stages
  * before `run` never start the tool; from `run` on, the tool ran and only its result was lost.
  */
-export type PipelineStage =
-  | 'lookup' | 'arguments' | 'hooks' | 'audit' | 'capabilities' | 'doom_loop' | 'policy' | 'risk' | 'approval'
-  | 'run' | 'output';
+export type PipelineStage = 'lookup' | 'arguments' | 'hooks' | 'audit' | 'capabilities' | 'doom_loop' | 'policy' | 'risk' | 'approval' | 'run' | 'output';
 
 /**
  * Every way a call can fail, as data. The executor *returns* these (it throws only for its own bugs);

@@ -10,12 +10,18 @@ import type { ExecutorEvent } from './events.js';
 import type { ApprovalRequest } from './ports.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
 
-const readFile = defineTool(async (path: string, limit?: number) => `contents of ${path}${limit ? ` (${limit} lines)` : ''}`,
-  declaration('read_file', { path: { type: 'string' }, limit: { type: 'integer', minimum: 1 } }, { required: ['path'], returns: { type: 'string' } }));
-const writeFile = defineTool(async (path: string, content: string) => ({ written: content.length, path }),
-  declaration('write_file', { path: { type: 'string' }, content: { type: 'string' } }, { metadata: { tier: 'side-effecting' } }));
-const shellExec = defineTool(async (command: string) => `ran ${command}`,
-  declaration('shell_exec', { command: { type: 'string' } }, { metadata: { tier: 'privileged' } }));
+const readFile = defineTool(
+  async (path: string, limit?: number) => `contents of ${path}${limit ? ` (${limit} lines)` : ''}`,
+  declaration('read_file', { path: { type: 'string' }, limit: { type: 'integer', minimum: 1 } }, { required: ['path'], returns: { type: 'string' } }),
+);
+const writeFile = defineTool(
+  async (path: string, content: string) => ({ written: content.length, path }),
+  declaration('write_file', { path: { type: 'string' }, content: { type: 'string' } }, { metadata: { tier: 'side-effecting' } }),
+);
+const shellExec = defineTool(
+  async (command: string) => `ran ${command}`,
+  declaration('shell_exec', { command: { type: 'string' } }, { metadata: { tier: 'privileged' } }),
+);
 
 function setup(options: Partial<ExecutorOptions> = {}) {
   const registry = new ToolRegistry();
@@ -83,10 +89,15 @@ describe('ToolExecutor.executeToolCall', () => {
 
   it('passes the call context to the tool', async () => {
     const registry = new ToolRegistry();
-    registry.register(defineTool(async () => {
-      const context = getToolContext();
-      return { callId: context?.callId, task: context?.taskId, aborted: context?.signal.aborted };
-    }, declaration('whoami', {})));
+    registry.register(
+      defineTool(
+        async () => {
+          const context = getToolContext();
+          return { callId: context?.callId, task: context?.taskId, aborted: context?.signal.aborted };
+        },
+        declaration('whoami', {}),
+      ),
+    );
     const executor = new ToolExecutor({ registry });
     const result = await executor.executeToolCall(call('whoami', {}, 'c42'), { taskId: 't1' });
     expect(result.output).toEqual({ callId: 'c42', task: 't1', aborted: false });
@@ -94,15 +105,22 @@ describe('ToolExecutor.executeToolCall', () => {
 
   it('shows a tool only its call in the context: spread or logged, no executor internals', async () => {
     const registry = new ToolRegistry();
-    registry.register(defineTool(async () => {
-      const context = getToolContext()!;
-      const { progress, signal } = context;
-      progress({ message: 'unbound call works' });
-      return { spread: { ...context }, json: JSON.parse(JSON.stringify(context)) as unknown, signal: signal instanceof AbortSignal };
-    }, declaration('peek', {})));
+    registry.register(
+      defineTool(
+        async () => {
+          const context = getToolContext()!;
+          const { progress, signal } = context;
+          progress({ message: 'unbound call works' });
+          return { spread: { ...context }, json: JSON.parse(JSON.stringify(context)) as unknown, signal: signal instanceof AbortSignal };
+        },
+        declaration('peek', {}),
+      ),
+    );
     const executor = new ToolExecutor({ registry });
     const updates: unknown[] = [];
-    executor.on((event) => { if (event.type === 'tool_call_update') updates.push(event.progress); });
+    executor.on((event) => {
+      if (event.type === 'tool_call_update') updates.push(event.progress);
+    });
     const result = await executor.executeToolCall(call('peek', {}, 'c7'), { sessionId: 's1' });
     const visible = { callId: 'c7', toolName: 'peek', sessionId: 's1', outputBudget: { maxChars: 16 * 1024 } };
     expect(result.output).toEqual({ spread: visible, json: visible, signal: true });
@@ -185,7 +203,12 @@ describe('safety gate', () => {
     let asked = false;
     const { executor, audit } = setup({
       approve: async () => ((asked = true), { kind: 'once' }),
-      policy: { decide: ({ tool }) => (tool === 'shell_exec' ? { effect: 'deny', rule: { text: 'shell_exec(*)', reason: 'no shell here' }, proof: { rule: 'shell_exec(*)' } } : { effect: 'allow', proof: {} }) },
+      policy: {
+        decide: ({ tool }) =>
+          tool === 'shell_exec'
+            ? { effect: 'deny', rule: { text: 'shell_exec(*)', reason: 'no shell here' }, proof: { rule: 'shell_exec(*)' } }
+            : { effect: 'allow', proof: {} },
+      },
     });
     const result = await executor.executeToolCall(call('shell_exec', { command: 'ls' }));
     expect(asked).toBe(false);
@@ -206,7 +229,14 @@ describe('safety gate', () => {
     const registry = new ToolRegistry();
     registry.register(readFile);
     registry.register(writeFile);
-    const executor = new ToolExecutor({ registry, audit: { append: async () => { throw new Error('ENOSPC: no space left on device'); } } });
+    const executor = new ToolExecutor({
+      registry,
+      audit: {
+        append: async () => {
+          throw new Error('ENOSPC: no space left on device');
+        },
+      },
+    });
     const write = await executor.executeToolCall(call('write_file', { path: 'a', content: 'x' }));
     expect(write).toMatchObject({ status: 'error', error: { code: 'audit_failed' } });
     expect((await executor.executeToolCall(call('read_file', { path: 'a' }))).status).toBe('completed');
@@ -243,10 +273,15 @@ describe('hooks and events', () => {
 
   it('emits start, update, end in order for a running call', async () => {
     const registry = new ToolRegistry();
-    registry.register(defineTool(async () => {
-      getToolContext()?.progress({ message: 'half way', progress: 1, total: 2 });
-      return 'done';
-    }, declaration('work', {})));
+    registry.register(
+      defineTool(
+        async () => {
+          getToolContext()?.progress({ message: 'half way', progress: 1, total: 2 });
+          return 'done';
+        },
+        declaration('work', {}),
+      ),
+    );
     const executor = new ToolExecutor({ registry });
     const events: ExecutorEvent[] = [];
     executor.on((event) => events.push(event));
@@ -265,21 +300,32 @@ describe('any argument string an LLM can produce', () => {
       fc.string({ unit: 'binary' }),
       fc.json(),
       fc.jsonValue().map((v) => JSON.stringify(v)),
-      fc.record({ path: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), limit: fc.oneof(fc.integer(), fc.string(), fc.double()) }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+      fc
+        .record({ path: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), limit: fc.oneof(fc.integer(), fc.string(), fc.double()) }, { requiredKeys: [] })
+        .map((v) => JSON.stringify(v)),
       fc.json().map((j) => j.slice(0, Math.max(0, j.length - 1))),
-      fc.constantFrom('{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"x":1}}}', '{"path":"a","path":"b"}', `{"path":${'['.repeat(100)}}`, '{"path":"\ud800"}'),
+      fc.constantFrom(
+        '{"__proto__":{"polluted":1}}',
+        '{"constructor":{"prototype":{"x":1}}}',
+        '{"path":"a","path":"b"}',
+        `{"path":${'['.repeat(100)}}`,
+        '{"path":"\ud800"}',
+      ),
     );
-    await fc.assert(fc.asyncProperty(names, adversarial, async (name, args) => {
-      const result = await executor.executeToolCall({ id: 'x', name, arguments: args });
-      expect(['completed', 'error']).toContain(result.status);
-      expect(typeof result.content).toBe('string');
-      if (result.status === 'error') expect(result.error?.code).toBeTypeOf('string');
-    }), { numRuns: 100_000 });
+    await fc.assert(
+      fc.asyncProperty(names, adversarial, async (name, args) => {
+        const result = await executor.executeToolCall({ id: 'x', name, arguments: args });
+        expect(['completed', 'error']).toContain(result.status);
+        expect(typeof result.content).toBe('string');
+        if (result.status === 'error') expect(result.error?.code).toBeTypeOf('string');
+      }),
+      { numRuns: 100_000 },
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   }, 300_000);
 });
 
-describe('decodeArguments (a dialect\'s hook)', () => {
+describe("decodeArguments (a dialect's hook)", () => {
   const strict: ArgumentDecoder = (args, declared) => decodeOpenAIStrictArguments(declared.parameters, args);
 
   it('decodes the nulls a strict-mode model sends for optional parameters before validating', async () => {
@@ -295,7 +341,11 @@ describe('decodeArguments (a dialect\'s hook)', () => {
   });
 
   it('reports a decoder that throws as an internal failure while reading the arguments, the tool not run', async () => {
-    const { executor, audit } = setup({ decodeArguments: () => { throw new Error('bad dialect'); } });
+    const { executor, audit } = setup({
+      decodeArguments: () => {
+        throw new Error('bad dialect');
+      },
+    });
     const result = await executor.executeToolCall(call('read_file', { path: 'a.txt' }));
     expect(result).toMatchObject({ status: 'error', error: { code: 'internal_error', stage: 'arguments', ran: false, message: 'bad dialect' } });
     expect(audit.records.at(-1)).toMatchObject({ type: 'ToolCallRejected', code: 'internal_error' });
@@ -310,7 +360,10 @@ describe('arguments a host already parsed', () => {
     expect(result).toMatchObject({ status: 'completed', output: 'contents of a.txt (5 lines)' });
     expect(audit.records[0]).toMatchObject({ type: 'ToolCallRequested', args });
     const wrong = await executor.executeToolCall({ id: 'v2', name: 'read_file', arguments: { path: 'a.txt', limit: 'five' } });
-    expect(wrong).toMatchObject({ status: 'error', error: { code: 'invalid_arguments', issues: [{ path: '$.limit', kind: 'type', expected: ['integer'], received: 'string' }] } });
+    expect(wrong).toMatchObject({
+      status: 'error',
+      error: { code: 'invalid_arguments', issues: [{ path: '$.limit', kind: 'type', expected: ['integer'], received: 'string' }] },
+    });
     expect(wrong.content).toBe("Tool execution failed: 'limit' must be an integer (got a string) in arguments. Fix it and call 'read_file' again.");
   });
 
@@ -318,7 +371,11 @@ describe('arguments a host already parsed', () => {
     const { executor } = setup();
     const nan = await executor.executeToolCall({ id: 'v3', name: 'read_file', arguments: { path: 'a.txt', limit: Number.NaN } });
     expect(nan).toMatchObject({ status: 'error', error: { code: 'invalid_arguments', issues: [{ path: '$.limit', kind: 'not_finite', received: 'NaN' }] } });
-    const polluted = await executor.executeToolCall({ id: 'v4', name: 'read_file', arguments: JSON.parse('{"path":"a","__proto__":{"x":1}}') as Record<string, unknown> });
+    const polluted = await executor.executeToolCall({
+      id: 'v4',
+      name: 'read_file',
+      arguments: JSON.parse('{"path":"a","__proto__":{"x":1}}') as Record<string, unknown>,
+    });
     expect(polluted).toMatchObject({ status: 'error', error: { code: 'invalid_arguments', issues: [{ path: '$', kind: 'forbidden_key', key: '__proto__' }] } });
   });
 });
@@ -351,7 +408,10 @@ describe('what the model reads of an output', () => {
     const result = await executor.executeToolCall(call('long', {}, 'c-long'));
     expect(result.truncated).toBe(true);
     expect(result.content.length).toBeLessThanOrEqual(2000);
-    const note = /\[… output cut: lines ([\d,]+)–([\d,]+) of 3,000 omitted \(characters ([\d,]+)–([\d,]+) of ([\d,]+)\); the host keeps the full output of call c-long …\]/.exec(result.content);
+    const note =
+      /\[… output cut: lines ([\d,]+)–([\d,]+) of 3,000 omitted \(characters ([\d,]+)–([\d,]+) of ([\d,]+)\); the host keeps the full output of call c-long …\]/.exec(
+        result.content,
+      );
     expect(note).not.toBeNull();
     const [from, to, fromChar, toChar] = note!.slice(1, 5).map((n) => Number(n.replace(/,/g, '')));
     const [head, tail] = result.content.split(note![0]);
@@ -366,13 +426,17 @@ describe('what the model reads of an output', () => {
     const registry = new ToolRegistry();
     registry.register(defineTool(async () => 'x'.repeat(5000), declaration('wide', {})));
     const result = await new ToolExecutor({ registry, maxOutputChars: 1000, keepFullOutputs: 0 }).executeToolCall(call('wide', {}, 'c-wide'));
-    expect(result.content).toMatch(/\[… output cut: characters [\d,]+–[\d,]+ of 5,000 omitted; ask for less at once \(a narrower range, a filter\) to see them …\]/);
+    expect(result.content).toMatch(
+      /\[… output cut: characters [\d,]+–[\d,]+ of 5,000 omitted; ask for less at once \(a narrower range, a filter\) to see them …\]/,
+    );
   });
 
   it('reports a renderer that fails as a failure after the tool ran', async () => {
     const registry = new ToolRegistry();
     registry.register(defineTool(async () => 1, declaration('broken', {})));
-    registry.get('broken')!.renderForModel = () => { throw new Error('no words'); };
+    registry.get('broken')!.renderForModel = () => {
+      throw new Error('no words');
+    };
     const result = await new ToolExecutor({ registry }).executeToolCall(call('broken', {}));
     expect(result).toMatchObject({ status: 'error', error: { code: 'internal_error', stage: 'output', ran: true, message: 'no words' } });
   });

@@ -40,11 +40,16 @@ export class ToolExecutor {
     this.parseLimits = { ...DEFAULT_PARSE_LIMITS, ...options.parseLimits };
     this.audit = options.audit ?? new MemoryAuditSink();
     this.approvals = options.approvals ?? new SessionApprovals();
-    const doomLoop = options.doomLoop === false ? undefined : options.doomLoop ?? {};
+    const doomLoop = options.doomLoop === false ? undefined : (options.doomLoop ?? {});
     this.services = {
       options: { heartbeatMs: 1000, ...options, maxOutputChars: options.maxOutputChars ?? options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_CHARS },
-      registry: this.registry, audit: this.audit, events: this.events, validator: new SchemaValidator(), parseLimits: this.parseLimits,
-      approvals: this.approvals, fullOutputs: new FullOutputStore(options.keepFullOutputs ?? 256),
+      registry: this.registry,
+      audit: this.audit,
+      events: this.events,
+      validator: new SchemaValidator(),
+      parseLimits: this.parseLimits,
+      approvals: this.approvals,
+      fullOutputs: new FullOutputStore(options.keepFullOutputs ?? 256),
       doomLoop: doomLoop && { guard: new DoomLoopGuard(doomLoop.threshold ?? 3), threshold: doomLoop.threshold ?? 3, action: doomLoop.action ?? 'ask' },
     };
     this.pipeline = buildPipeline(this.services);
@@ -60,13 +65,26 @@ export class ToolExecutor {
       const wellFormed = typeof call === 'object' && call !== null && typeof call.id === 'string' && typeof call.name === 'string' ? call : sanitiseCall(call);
       return executeToolCall(this.pipeline, this.audit, this.events, wellFormed, context);
     } catch (error) {
-      return Promise.resolve(errorResult(sanitiseCall(call), { code: 'internal_error', stage: 'lookup', ran: false, message: describeThrown(error, 'the call').message }, 0));
+      return Promise.resolve(
+        errorResult(sanitiseCall(call), { code: 'internal_error', stage: 'lookup', ran: false, message: describeThrown(error, 'the call').message }, 0),
+      );
     }
   }
 
   /** Runs one model turn's calls with read parallelism and write barriers; results in call order. Never rejects. */
   executeBatch(calls: readonly ToolCall[], context: CallContext = {}, options: BatchOptions = {}): Promise<ToolCallResult[]> {
-    return executeBatch({ registry: this.registry, events: this.events, parseLimits: this.parseLimits, run: (call) => this.executeToolCall(call, context), skip: (call, reason) => this.skipped(call, reason) }, calls, context, options);
+    return executeBatch(
+      {
+        registry: this.registry,
+        events: this.events,
+        parseLimits: this.parseLimits,
+        run: (call) => this.executeToolCall(call, context),
+        skip: (call, reason) => this.skipped(call, reason),
+      },
+      calls,
+      context,
+      options,
+    );
   }
 
   /**
@@ -92,7 +110,14 @@ export class ToolExecutor {
   /** Records a call refused before it reached the executor (e.g. by a UI) and returns its result. */
   async recordRejection(call: ToolCall, error: ToolError, context: CallContext = {}): Promise<ToolCallResult> {
     try {
-      await this.audit.append({ type: 'ToolCallRequested', callId: call.id, tool: call.name, args: call.arguments, taskId: context.taskId, actorId: context.actorId });
+      await this.audit.append({
+        type: 'ToolCallRequested',
+        callId: call.id,
+        tool: call.name,
+        args: call.arguments,
+        taskId: context.taskId,
+        actorId: context.actorId,
+      });
       await this.audit.append({ type: 'ToolCallRejected', callId: call.id, code: error.code, message: formatModelMessage(call.name, error) });
     } catch {
       // The refusal stands whether or not the log took it; recovery sees a missing record as dangling.

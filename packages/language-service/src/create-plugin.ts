@@ -7,7 +7,11 @@ import { createIncrementalAnalyzer, toTsDiagnostic } from '@toolwright/transform
  * version serves every file of it, and an edit re-analyses only the edited file and its importers.
  * `strictJson` (from the plugin entry, as on the transformer's) reports any-JSON parameters as errors.
  */
-export function decorateLanguageService(service: ts.LanguageService, log: (message: string) => void, options: { strictJson?: boolean } = {}): ts.LanguageService {
+export function decorateLanguageService(
+  service: ts.LanguageService,
+  log: (message: string) => void,
+  options: { strictJson?: boolean } = {},
+): ts.LanguageService {
   const analyze = createIncrementalAnalyzer(options.strictJson ? { strictJson: true } : {});
   const proxy = Object.create(null) as ts.LanguageService;
   for (const key of Object.keys(service) as (keyof ts.LanguageService)[]) {
@@ -19,8 +23,8 @@ export function decorateLanguageService(service: ts.LanguageService, log: (messa
     try {
       const program = service.getProgram();
       if (!program) return own;
-      const extra = analyze(program).diagnostics
-        .filter((d) => d.file.fileName === fileName)
+      const extra = analyze(program)
+        .diagnostics.filter((d) => d.file.fileName === fileName)
         .map((d) => toTsDiagnostic(d));
       return [...own, ...extra];
     } catch (error) {

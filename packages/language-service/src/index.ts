@@ -11,8 +11,11 @@ function init(_modules: { typescript: typeof ts }): ts.server.PluginModule {
     create(info) {
       info.project.projectService.logger.info('toolwright: language service plugin loaded');
       const config = info.config as { strictJson?: unknown } | undefined;
-      return decorateLanguageService(info.languageService, (message) => info.project.projectService.logger.info(message),
-        config?.strictJson === true ? { strictJson: true } : {});
+      return decorateLanguageService(
+        info.languageService,
+        (message) => info.project.projectService.logger.info(message),
+        config?.strictJson === true ? { strictJson: true } : {},
+      );
     },
   };
 }

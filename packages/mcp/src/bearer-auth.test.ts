@@ -10,7 +10,17 @@ describe(BearerAuth, () => {
 
   it('says whether the token was missing or wrong', () => {
     expect(auth.check(undefined)).toBe('missing');
-    for (const header of ['Bearer s3cret-toke', 'Bearer s3cret-token2', 'Bearer S3CRET-TOKEN', 'Basic czNjcmV0LXRva2Vu', 's3cret-token', 'Bearer', 'Bearer ', 'Bearer s3cret-token extra', '']) {
+    for (const header of [
+      'Bearer s3cret-toke',
+      'Bearer s3cret-token2',
+      'Bearer S3CRET-TOKEN',
+      'Basic czNjcmV0LXRva2Vu',
+      's3cret-token',
+      'Bearer',
+      'Bearer ',
+      'Bearer s3cret-token extra',
+      '',
+    ]) {
       expect(auth.check(header), header).toBe('invalid');
     }
   });

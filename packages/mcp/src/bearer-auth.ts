@@ -10,7 +10,8 @@ export class BearerAuth {
 
   constructor(token: string) {
     if (token.length === 0) throw new HttpServeError('the bearer token is empty');
-    if (/[\s\u0000-\u001f\u007f]/.test(token)) throw new HttpServeError('the bearer token contains whitespace or control characters, which an Authorization header cannot carry');
+    if (/[\s\u0000-\u001f\u007f]/.test(token))
+      throw new HttpServeError('the bearer token contains whitespace or control characters, which an Authorization header cannot carry');
     this.digest = sha256(token);
   }
 

@@ -10,10 +10,30 @@ describe(HttpAccess, () => {
   });
 
   it.for([
-    `evil.example.com:${PORT}`, 'evil.example.com', `localhost:${PORT + 1}`, 'localhost', '127.0.0.1', `127.0.0.1:0${PORT}0`,
-    `127.0.0.2:${PORT}`, `0.0.0.0:${PORT}`, `[::2]:${PORT}`, `localhost.:${PORT}`, `sub.localhost:${PORT}`, `localhost.evil.com:${PORT}`,
-    `evil.com@127.0.0.1:${PORT}`, `127.0.0.1:${PORT}/x`, `127.0.0.1:${PORT}:${PORT}`, `127.0.0.1:99999`, `[::1`, '', ' ', `localhost:${PORT}, evil.com`,
-    `2130706433:${PORT}`, `0x7f000001:${PORT}`, `[::ffff:127.0.0.1]:${PORT}`, `127.0.0.1\u0000:${PORT}`,
+    `evil.example.com:${PORT}`,
+    'evil.example.com',
+    `localhost:${PORT + 1}`,
+    'localhost',
+    '127.0.0.1',
+    `127.0.0.1:0${PORT}0`,
+    `127.0.0.2:${PORT}`,
+    `0.0.0.0:${PORT}`,
+    `[::2]:${PORT}`,
+    `localhost.:${PORT}`,
+    `sub.localhost:${PORT}`,
+    `localhost.evil.com:${PORT}`,
+    `evil.com@127.0.0.1:${PORT}`,
+    `127.0.0.1:${PORT}/x`,
+    `127.0.0.1:${PORT}:${PORT}`,
+    `127.0.0.1:99999`,
+    `[::1`,
+    '',
+    ' ',
+    `localhost:${PORT}, evil.com`,
+    `2130706433:${PORT}`,
+    `0x7f000001:${PORT}`,
+    `[::ffff:127.0.0.1]:${PORT}`,
+    `127.0.0.1\u0000:${PORT}`,
   ])('refuses the Host %j', (host) => {
     expect(local.check({ host }, PORT)).toMatch(/Host/);
   });
@@ -22,19 +42,36 @@ describe(HttpAccess, () => {
     expect(local.check({}, PORT)).toMatch(/no Host header/);
   });
 
-  it.for([undefined, 'http://localhost:3000', 'http://127.0.0.1:8080', 'https://[::1]:9', `http://localhost:${PORT}`, 'http://LOCALHOST'])('accepts the Origin %s', (origin) => {
-    expect(local.check({ host: `localhost:${PORT}`, ...(origin === undefined ? {} : { origin }) }, PORT)).toBeUndefined();
-  });
+  it.for([undefined, 'http://localhost:3000', 'http://127.0.0.1:8080', 'https://[::1]:9', `http://localhost:${PORT}`, 'http://LOCALHOST'])(
+    'accepts the Origin %s',
+    (origin) => {
+      expect(local.check({ host: `localhost:${PORT}`, ...(origin === undefined ? {} : { origin }) }, PORT)).toBeUndefined();
+    },
+  );
 
   it.for([
-    'http://evil.example.com', `http://evil.example.com:${PORT}`, 'null', 'file://', 'chrome-extension://abcdef', 'http://localhost.evil.com',
-    'http://127.0.0.1.nip.io', 'https://localhost@evil.com', 'http://[::2]', '', 'http://localhost/path', 'ws://localhost',
+    'http://evil.example.com',
+    `http://evil.example.com:${PORT}`,
+    'null',
+    'file://',
+    'chrome-extension://abcdef',
+    'http://localhost.evil.com',
+    'http://127.0.0.1.nip.io',
+    'https://localhost@evil.com',
+    'http://[::2]',
+    '',
+    'http://localhost/path',
+    'ws://localhost',
   ])('refuses the Origin %j', (origin) => {
     expect(local.check({ host: `localhost:${PORT}`, origin }, PORT)).toMatch(/origin/);
   });
 
   it('accepts allowlisted hosts (any port, or the one named) and origins', () => {
-    const access = new HttpAccess({ bindHost: '127.0.0.1', allowedHosts: ['mcp.example.com', 'proxy.internal:8443', '[2001:db8::1]:443'], allowedOrigins: ['https://app.example.com', 'http://tool.local:8080/'] });
+    const access = new HttpAccess({
+      bindHost: '127.0.0.1',
+      allowedHosts: ['mcp.example.com', 'proxy.internal:8443', '[2001:db8::1]:443'],
+      allowedOrigins: ['https://app.example.com', 'http://tool.local:8080/'],
+    });
     expect(access.check({ host: 'mcp.example.com' }, PORT)).toBeUndefined();
     expect(access.check({ host: 'MCP.example.com:443' }, PORT)).toBeUndefined();
     expect(access.check({ host: 'proxy.internal:8443' }, PORT)).toBeUndefined();

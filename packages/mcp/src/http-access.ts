@@ -52,9 +52,11 @@ export class HttpAccess {
       if (!parsed) return headers.host === undefined ? 'the request has no Host header' : 'the Host header is malformed';
       const named = parsed.port ?? 80;
       const allowed = this.hosts.get(parsed.name);
-      if (allowed === undefined) return `the Host '${parsed.name}' is not one this server answers to (a DNS-rebinding page would look like this); allow it with --allow-host`;
+      if (allowed === undefined)
+        return `the Host '${parsed.name}' is not one this server answers to (a DNS-rebinding page would look like this); allow it with --allow-host`;
       const expected = allowed === 'own' ? port : allowed;
-      if (expected !== 'any' && expected !== named) return `the Host names port ${named}, but ${allowed === 'own' ? `this server listens on ${port}` : `only port ${expected} is allowed for ${parsed.name}`}`;
+      if (expected !== 'any' && expected !== named)
+        return `the Host names port ${named}, but ${allowed === 'own' ? `this server listens on ${port}` : `only port ${expected} is allowed for ${parsed.name}`}`;
     }
     const origin = headers.origin;
     if (origin === undefined || this.anyOrigin) return undefined;

@@ -16,7 +16,10 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
   const answered = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage?.headersSent ?? false;
   if (error.code === 'ECONNRESET' || !socket.writable || answered) return void socket.destroy();
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const message = status === 431 ? 'the request headers are too large' : status === 408 ? 'the request did not arrive in time' : 'the request is not valid HTTP';
+  const message =
+    status === 431 ? 'the request headers are too large' : status === 408 ? 'the request did not arrive in time' : 'the request is not valid HTTP';
   const body = jsonRpcError(-32000, message);
-  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

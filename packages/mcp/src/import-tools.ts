@@ -43,8 +43,14 @@ function importedTool(client: Client, tool: Tool, serverName: string, options: I
     parameters,
     parameterOrder: Object.keys(properties),
     metadata: {
-      tier: options.tier?.(tool) ?? 'side-effecting', timeoutMs, sideEffects: ['net-write'], capabilities: ['mcp.call'],
-      determinism: 'non-deterministic', resources: { timeoutMs }, parallel: false, tags: ['mcp', serverName],
+      tier: options.tier?.(tool) ?? 'side-effecting',
+      timeoutMs,
+      sideEffects: ['net-write'],
+      capabilities: ['mcp.call'],
+      determinism: 'non-deterministic',
+      resources: { timeoutMs },
+      parallel: false,
+      tags: ['mcp', serverName],
     },
   };
   return {

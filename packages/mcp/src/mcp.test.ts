@@ -10,10 +10,21 @@ import { importMcpTools } from './import-tools.js';
 
 function declaration(name: string, tier: ToolDeclaration['metadata']['tier'] = 'read-only'): ToolDeclaration {
   return {
-    name, description: `The ${name} tool.`, parameterOrder: ['text'],
+    name,
+    description: `The ${name} tool.`,
+    parameterOrder: ['text'],
     parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
     returns: { type: 'object', properties: { echoed: { type: 'string' } }, required: ['echoed'], additionalProperties: false },
-    metadata: { tier, timeoutMs: 5000, sideEffects: ['none'], capabilities: [], determinism: 'pure', resources: { timeoutMs: 5000 }, parallel: tier === 'read-only', tags: [] },
+    metadata: {
+      tier,
+      timeoutMs: 5000,
+      sideEffects: ['none'],
+      capabilities: [],
+      determinism: 'pure',
+      resources: { timeoutMs: 5000 },
+      parallel: tier === 'read-only',
+      tags: [],
+    },
   };
 }
 
@@ -32,7 +43,9 @@ describe('McpToolServer', () => {
     registry.register(attachToolDeclaration(async (text: string) => ({ echoed: text }), declaration('echo')));
     const { client } = await connected(registry);
     let changed = 0;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => { changed++; });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      changed++;
+    });
     registry.register(attachToolDeclaration(async (text: string) => ({ echoed: text.toUpperCase() }), declaration('shout')));
     await expect.poll(() => changed).toBe(1);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo', 'shout']);
@@ -50,7 +63,11 @@ describe('importMcpTools', () => {
     expect(imported.map((t) => t.declaration.name)).toEqual(['remote_echo']);
     expect(imported[0]!.declaration.metadata.tier).toBe('side-effecting'); // the remote said read-only: a hint, not trust
     const audit = new MemoryAuditSink();
-    const executor = new ToolExecutor({ registry: local, audit, policy: loadPolicy({ rules: [{ deny: 'remote_*(text=*secret*)', reason: 'no secrets to remote servers' }] }) });
+    const executor = new ToolExecutor({
+      registry: local,
+      audit,
+      policy: loadPolicy({ rules: [{ deny: 'remote_*(text=*secret*)', reason: 'no secrets to remote servers' }] }),
+    });
     const ok = await executor.executeToolCall({ id: 'c1', name: 'remote_echo', arguments: '{"text":"hi"}' });
     expect(ok).toMatchObject({ status: 'completed', output: { echoed: 'hi' } });
     const invalid = await executor.executeToolCall({ id: 'c2', name: 'remote_echo', arguments: '{"text":5}' });
@@ -63,13 +80,21 @@ describe('importMcpTools', () => {
     await client.close();
   });
 
-  it('reports a remote failure as the tool\'s error', async () => {
+  it("reports a remote failure as the tool's error", async () => {
     const remote = new ToolRegistry();
-    remote.register(attachToolDeclaration(async () => { throw new Error('remote exploded'); }, declaration('boom')));
+    remote.register(
+      attachToolDeclaration(async () => {
+        throw new Error('remote exploded');
+      }, declaration('boom')),
+    );
     const { client } = await connected(remote);
     const local = new ToolRegistry();
     await importMcpTools(client, local);
-    const result = await new ToolExecutor({ registry: local, audit: new MemoryAuditSink() }).executeToolCall({ id: 'c', name: 'boom', arguments: '{"text":"x"}' });
+    const result = await new ToolExecutor({ registry: local, audit: new MemoryAuditSink() }).executeToolCall({
+      id: 'c',
+      name: 'boom',
+      arguments: '{"text":"x"}',
+    });
     expect(result.status).toBe('error');
     expect(result.content).toContain('remote exploded');
     await client.close();
@@ -77,8 +102,19 @@ describe('importMcpTools', () => {
 
   it('reads a remote result as its text blocks, each other block marked by its type', async () => {
     const answers = [
-      { content: [{ type: 'text', text: 'a photo:' }, { type: 'image', data: '', mimeType: 'image/png' }] },
-      { isError: true, content: [{ type: 'audio', data: '', mimeType: 'audio/wav' }, { type: 'text', text: 'then the camera failed' }] },
+      {
+        content: [
+          { type: 'text', text: 'a photo:' },
+          { type: 'image', data: '', mimeType: 'image/png' },
+        ],
+      },
+      {
+        isError: true,
+        content: [
+          { type: 'audio', data: '', mimeType: 'audio/wav' },
+          { type: 'text', text: 'then the camera failed' },
+        ],
+      },
     ];
     const client = {
       listTools: async () => ({ tools: [{ name: 'snap', inputSchema: { type: 'object', properties: {} } }] }),

@@ -1,8 +1,6 @@
 import type http from 'node:http';
 
-export type BodyResult =
-  | { ok: true; value: unknown }
-  | { ok: false; status: 400 | 413; code: number; message: string };
+export type BodyResult = { ok: true; value: unknown } | { ok: false; status: 400 | 413; code: number; message: string };
 
 /**
  * Reads a JSON request body of at most `maxBytes`. A body declared or found larger is refused (413)

@@ -12,10 +12,21 @@ import { HttpServeError } from './http-serve-error.js';
 
 function declaration(name: string): ToolDeclaration {
   return {
-    name, description: `The ${name} tool.`, parameterOrder: ['text'],
+    name,
+    description: `The ${name} tool.`,
+    parameterOrder: ['text'],
     parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
     returns: { type: 'string' },
-    metadata: { tier: 'read-only', timeoutMs: 5000, sideEffects: ['none'], capabilities: [], determinism: 'pure', resources: { timeoutMs: 5000 }, parallel: true, tags: [] },
+    metadata: {
+      tier: 'read-only',
+      timeoutMs: 5000,
+      sideEffects: ['none'],
+      capabilities: [],
+      determinism: 'pure',
+      resources: { timeoutMs: 5000 },
+      parallel: true,
+      tags: [],
+    },
   };
 }
 
@@ -24,8 +35,18 @@ async function start(options: HttpServeOptions = {}) {
   const calls: string[] = [];
   const waiting: (() => void)[] = [];
   const registry = new ToolRegistry();
-  registry.register(attachToolDeclaration(async (text: string) => { calls.push(text); return `noted ${text}`; }, declaration('note')));
-  registry.register(attachToolDeclaration(async (text: string) => { await new Promise<void>((resolve) => waiting.push(resolve)); return text; }, declaration('wait')));
+  registry.register(
+    attachToolDeclaration(async (text: string) => {
+      calls.push(text);
+      return `noted ${text}`;
+    }, declaration('note')),
+  );
+  registry.register(
+    attachToolDeclaration(async (text: string) => {
+      await new Promise<void>((resolve) => waiting.push(resolve));
+      return text;
+    }, declaration('wait')),
+  );
   const tools = new McpToolServer({ registry, executor: { audit: new MemoryAuditSink() } });
   const server = await serveHttp(tools, options);
   running.push(server);
@@ -37,21 +58,43 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((server) => server.close()));
 });
 
-interface Answer { status: number; headers: http.IncomingHttpHeaders; body: string; json?: { error?: { code: number; message: string } } }
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json?: { error?: { code: number; message: string } };
+}
 
 /** One raw HTTP request, with the Host header under the test's control. */
 function send(port: number, options: { method?: string; path?: string; headers?: Record<string, string | number>; body?: string | Buffer }): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: '127.0.0.1', port, method: options.method ?? 'POST', path: options.path ?? '/mcp', headers: options.headers, setHost: !options.headers?.host && !options.headers?.Host, agent: false }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => { body += chunk; });
-      response.on('end', () => {
-        let json: Answer['json'];
-        try { json = JSON.parse(body); } catch { json = undefined; }
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body, ...(json ? { json } : {}) });
-      });
-    });
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'POST',
+        path: options.path ?? '/mcp',
+        headers: options.headers,
+        setHost: !options.headers?.host && !options.headers?.Host,
+        agent: false,
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        response.on('end', () => {
+          let json: Answer['json'];
+          try {
+            json = JSON.parse(body);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body, ...(json ? { json } : {}) });
+        });
+      },
+    );
     request.on('error', reject);
     request.end(options.body);
   });
@@ -59,7 +102,12 @@ function send(port: number, options: { method?: string; path?: string; headers?:
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const callNote = (text = 'pwned') => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'note', arguments: { text } } });
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+});
 
 /** The body a JSON-RPC refusal must have. */
 function expectRefusal(answer: Answer, status: number) {
@@ -69,7 +117,7 @@ function expectRefusal(answer: Answer, status: number) {
 }
 
 describe('serveHttp: Host and Origin (DNS rebinding)', () => {
-  it('refuses a rebinding page\'s tools/call with 403 and runs nothing', async () => {
+  it("refuses a rebinding page's tools/call with 403 and runs nothing", async () => {
     const { server, calls } = await start();
     const port = server.port;
     for (const headers of [
@@ -95,7 +143,10 @@ describe('serveHttp: Host and Origin (DNS rebinding)', () => {
 
   it('serves allowlisted hosts and origins', async () => {
     const { server, calls } = await start({ allowedHosts: ['mcp.example.com'], allowedOrigins: ['https://app.example.com'] });
-    const answer = await send(server.port, { headers: { ...MCP_HEADERS, host: 'mcp.example.com', origin: 'https://app.example.com' }, body: callNote('allowed') });
+    const answer = await send(server.port, {
+      headers: { ...MCP_HEADERS, host: 'mcp.example.com', origin: 'https://app.example.com' },
+      body: callNote('allowed'),
+    });
     expect(answer.status, answer.body).toBe(200);
     expect(calls).toEqual(['allowed']);
   });
@@ -135,7 +186,14 @@ describe('serveHttp: authentication', () => {
   });
 
   it('refuses bad options before it listens', async () => {
-    for (const options of [{ maxSessions: 1.5 }, { sessionIdleTimeoutMs: 0 }, { maxBodyBytes: -1 }, { allowedOrigins: ['app.example.com'] }, { allowedHosts: ['https://x.example'] }, { bearerToken: 'two words' }]) {
+    for (const options of [
+      { maxSessions: 1.5 },
+      { sessionIdleTimeoutMs: 0 },
+      { maxBodyBytes: -1 },
+      { allowedOrigins: ['app.example.com'] },
+      { allowedHosts: ['https://x.example'] },
+      { bearerToken: 'two words' },
+    ]) {
       await expect(start(options), JSON.stringify(options)).rejects.toThrow(HttpServeError);
     }
   });
@@ -149,11 +207,16 @@ describe('serveHttp: hostile requests', () => {
     expectRefusal(await send(server.port, { headers: { ...MCP_HEADERS, host }, body: huge }), 413);
     // chunked, so the size is found while reading
     const chunked = await new Promise<Answer>((resolve, reject) => {
-      const request = http.request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/mcp', headers: { ...MCP_HEADERS, 'transfer-encoding': 'chunked' }, agent: false }, (response) => {
-        let body = '';
-        response.on('data', (c: Buffer) => { body += c.toString(); });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body, json: JSON.parse(body) }));
-      });
+      const request = http.request(
+        { host: '127.0.0.1', port: server.port, method: 'POST', path: '/mcp', headers: { ...MCP_HEADERS, 'transfer-encoding': 'chunked' }, agent: false },
+        (response) => {
+          let body = '';
+          response.on('data', (c: Buffer) => {
+            body += c.toString();
+          });
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body, json: JSON.parse(body) }));
+        },
+      );
       request.on('error', reject);
       for (let i = 0; i < 64; i++) request.write(Buffer.alloc(64 * 1024, 0x20));
       request.end();
@@ -173,11 +236,18 @@ describe('serveHttp: hostile requests', () => {
     const { server, calls, host } = await start({ maxBodyBytes: 64 * 1024 });
     const started = Date.now();
     const answer = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(server.port, '127.0.0.1', () => socket.write(`POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 99999999999\r\n\r\n{`));
+      const socket = net.connect(server.port, '127.0.0.1', () =>
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 99999999999\r\n\r\n{`,
+        ),
+      );
       let received = '';
       socket.on('data', (chunk) => {
         received += chunk.toString();
-        if (received.includes('\r\n\r\n') && received.includes('}')) { socket.destroy(); resolve(received); }
+        if (received.includes('\r\n\r\n') && received.includes('}')) {
+          socket.destroy();
+          resolve(received);
+        }
       });
       socket.on('error', reject);
       socket.on('close', () => resolve(received));
@@ -189,8 +259,13 @@ describe('serveHttp: hostile requests', () => {
   });
 
   it.for([
-    ['text/plain', 415], ['application/x-www-form-urlencoded', 415], ['multipart/form-data; boundary=x', 415], ['text/plain; a=application/json', 415], ['', 415],
-    ['application/json; charset=utf-8', 200], ['Application/JSON', 200],
+    ['text/plain', 415],
+    ['application/x-www-form-urlencoded', 415],
+    ['multipart/form-data; boundary=x', 415],
+    ['text/plain; a=application/json', 415],
+    ['', 415],
+    ['application/json; charset=utf-8', 200],
+    ['Application/JSON', 200],
   ] as const)('answers the content type %j with %i', async ([type, status]) => {
     const { server, host } = await start();
     const answer = await send(server.port, { headers: { accept: MCP_HEADERS.accept, host, ...(type ? { 'content-type': type } : {}) }, body: callNote() });
@@ -208,7 +283,11 @@ describe('serveHttp: hostile requests', () => {
   it.for(['PUT', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND'])('answers %s with 405 and Allow', async (method) => {
     for (const sessions of [false, true]) {
       const { server, host } = await start({ sessions });
-      const answer = await send(server.port, { method, headers: { ...MCP_HEADERS, host }, body: method === 'HEAD' || method === 'OPTIONS' ? undefined : callNote() });
+      const answer = await send(server.port, {
+        method,
+        headers: { ...MCP_HEADERS, host },
+        body: method === 'HEAD' || method === 'OPTIONS' ? undefined : callNote(),
+      });
       expect(answer.status).toBe(405);
       expect(answer.headers.allow).toBe(sessions ? 'POST, GET, DELETE' : 'POST');
       if (method !== 'HEAD') expectRefusal(answer, 405);
@@ -232,7 +311,10 @@ describe('serveHttp: hostile requests', () => {
     const { server, calls } = await start({ requestTimeoutMs: 300 });
     expect(await rawExchange(server.port, 'NOT HTTP AT ALL\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
     const started = Date.now();
-    const slow = await rawExchange(server.port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`);
+    const slow = await rawExchange(
+      server.port,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`,
+    );
     expect(slow).toMatch(/^HTTP\/1\.1 408 /);
     expect(Date.now() - started).toBeLessThan(5000);
     const headersOnly = await rawExchange(server.port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n`);
@@ -246,10 +328,14 @@ function rawExchange(port: number, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
     let received = '';
-    socket.on('data', (chunk) => { received += chunk.toString(); });
+    socket.on('data', (chunk) => {
+      received += chunk.toString();
+    });
     socket.on('close', () => resolve(received));
     socket.on('error', reject);
-    setTimeout(() => { socket.destroy(); }, 10_000).unref();
+    setTimeout(() => {
+      socket.destroy();
+    }, 10_000).unref();
   });
 }
 
@@ -259,7 +345,11 @@ describe('serveHttp: sessions', () => {
     expect(answer.status, answer.body).toBe(200);
     return answer.headers['mcp-session-id'] as string;
   }
-  const list = (port: number, host: string, session: string) => send(port, { headers: { ...MCP_HEADERS, host, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+  const list = (port: number, host: string, session: string) =>
+    send(port, {
+      headers: { ...MCP_HEADERS, host, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
 
   it('closes a session its client left idle', async () => {
     const { server, host } = await start({ sessions: true, sessionIdleTimeoutMs: 200 });
@@ -279,7 +369,12 @@ describe('serveHttp: sessions', () => {
     expect((await list(server.port, host, a)).status).toBe(200);
     expect((await list(server.port, host, c)).status).toBe(200);
     // both sessions run a call that does not end yet
-    const held = [a, c].map((session) => send(server.port, { headers: { ...MCP_HEADERS, host, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'wait', arguments: { text: 'x' } } }) }));
+    const held = [a, c].map((session) =>
+      send(server.port, {
+        headers: { ...MCP_HEADERS, host, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'wait', arguments: { text: 'x' } } }),
+      }),
+    );
     await expect.poll(() => waiting.length).toBe(2);
     const refused = await send(server.port, { headers: { ...MCP_HEADERS, host }, body: INITIALIZE });
     expectRefusal(refused, 503);

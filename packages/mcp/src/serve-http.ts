@@ -74,11 +74,17 @@ export async function serveHttp(tools: McpToolServer, options: HttpServeOptions 
     maxSessions: positive(options.maxSessions ?? DEFAULT_SESSION_LIMITS.maxSessions, 'maxSessions', true),
   };
   if (!isLoopbackAddress(host) && options.bearerToken === undefined && !options.insecureNoAuth) {
-    throw new HttpServeError(`refusing to listen on ${host} without authentication: anyone who can reach it could run the tools. `
-      + 'Require a bearer token (toolwright serve --auth-token-env NAME), listen on 127.0.0.1, or accept the risk with --insecure-no-auth.');
+    throw new HttpServeError(
+      `refusing to listen on ${host} without authentication: anyone who can reach it could run the tools. ` +
+        'Require a bearer token (toolwright serve --auth-token-env NAME), listen on 127.0.0.1, or accept the risk with --insecure-no-auth.',
+    );
   }
   const auth = options.bearerToken === undefined ? undefined : new BearerAuth(options.bearerToken);
-  const access = new HttpAccess({ bindHost: host, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}), ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}) });
+  const access = new HttpAccess({
+    bindHost: host,
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+  });
   const store = options.sessions ? new SessionStore<StreamableHTTPServerTransport>(limits) : undefined;
   let port: number | undefined;
 
@@ -110,7 +116,12 @@ export async function serveHttp(tools: McpToolServer, options: HttpServeOptions 
       const verdict = auth.check(req.headers.authorization);
       if (verdict !== 'ok') {
         const challenge = verdict === 'missing' ? 'Bearer realm="toolwright"' : 'Bearer realm="toolwright", error="invalid_token"';
-        return reply(401, -32001, verdict === 'missing' ? 'Unauthorized: send Authorization: Bearer <token>.' : 'Unauthorized: the bearer token is not valid.', { 'www-authenticate': challenge });
+        return reply(
+          401,
+          -32001,
+          verdict === 'missing' ? 'Unauthorized: send Authorization: Bearer <token>.' : 'Unauthorized: the bearer token is not valid.',
+          { 'www-authenticate': challenge },
+        );
       }
     }
     if (pathname !== endpoint) return reply(404, -32000, `Not found: the MCP endpoint is ${endpoint}.`);
@@ -132,18 +143,24 @@ export async function serveHttp(tools: McpToolServer, options: HttpServeOptions 
     if (store) return serveSession(tools, store, req, res, body, reply);
     const server = tools.createServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => { void transport.close(); void server.close(); });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   };
 
-  const httpServer = http.createServer({
-    requestTimeout: requestTimeout,
-    headersTimeout: requestTimeout,
-    // Node checks the timeouts above on this interval (30 s by default, which would stretch a short timeout).
-    connectionsCheckingInterval: Math.min(1000, requestTimeout),
-    maxHeaderSize,
-  }, (req, res) => handle(req, res));
+  const httpServer = http.createServer(
+    {
+      requestTimeout: requestTimeout,
+      headersTimeout: requestTimeout,
+      // Node checks the timeouts above on this interval (30 s by default, which would stretch a short timeout).
+      connectionsCheckingInterval: Math.min(1000, requestTimeout),
+      maxHeaderSize,
+    },
+    (req, res) => handle(req, res),
+  );
   httpServer.on('checkContinue', (req, res) => handle(req, res, true));
   httpServer.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket));
   try {
@@ -159,15 +176,20 @@ export async function serveHttp(tools: McpToolServer, options: HttpServeOptions 
     throw error;
   }
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${endpoint}`, port,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${endpoint}`,
+    port,
     close: async () => {
       await store?.closeAll();
-      await new Promise<void>((resolve) => { httpServer.closeAllConnections(); httpServer.close(() => resolve()); });
+      await new Promise<void>((resolve) => {
+        httpServer.closeAllConnections();
+        httpServer.close(() => resolve());
+      });
     },
   };
 }
 
 function positive(value: number, name: string, integer = false): number {
-  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) throw new HttpServeError(`${name} must be a positive ${integer ? 'whole ' : ''}number, not ${value}`);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value)))
+    throw new HttpServeError(`${name} must be a positive ${integer ? 'whole ' : ''}number, not ${value}`);
   return value;
 }

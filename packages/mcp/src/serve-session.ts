@@ -7,7 +7,14 @@ import type { SessionStore } from './session-store.js';
 import type { McpToolServer } from './tool-server.js';
 
 /** Stateful mode: a transport (and protocol server) per session, found by its `Mcp-Session-Id`. */
-export async function serveSession(tools: McpToolServer, store: SessionStore<StreamableHTTPServerTransport>, req: http.IncomingMessage, res: http.ServerResponse, body: unknown, reply: Reply): Promise<void> {
+export async function serveSession(
+  tools: McpToolServer,
+  store: SessionStore<StreamableHTTPServerTransport>,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  body: unknown,
+  reply: Reply,
+): Promise<void> {
   const id = req.headers['mcp-session-id'];
   if (typeof id === 'string') {
     const existing = store.get(id);

@@ -3,7 +3,9 @@ import { SessionStore } from './session-store.js';
 
 class FakeTransport {
   closed = false;
-  async close() { this.closed = true; }
+  async close() {
+    this.closed = true;
+  }
 }
 
 function store(limits: { idleTimeoutMs: number; maxSessions: number }) {
@@ -16,7 +18,13 @@ function store(limits: { idleTimeoutMs: number; maxSessions: number }) {
     reservation.fill(id, transport);
     return transport;
   };
-  return { sessions, open, advance: (ms: number) => { now += ms; } };
+  return {
+    sessions,
+    open,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe(SessionStore, () => {

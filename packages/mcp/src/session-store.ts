@@ -38,7 +38,10 @@ export class SessionStore<T extends Closable> {
   private pending = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly limits: SessionLimits, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly limits: SessionLimits,
+    private readonly now: () => number = Date.now,
+  ) {
     this.timer = setInterval(() => this.sweep(), Math.max(50, Math.min(limits.idleTimeoutMs / 2, 30_000)));
     this.timer.unref();
   }
@@ -68,8 +71,12 @@ export class SessionStore<T extends Closable> {
       return true;
     };
     return {
-      fill: (id, transport) => { if (settle()) this.sessions.set(id, { transport, lastActive: this.now(), busy: 0 }); },
-      release: () => { settle(); },
+      fill: (id, transport) => {
+        if (settle()) this.sessions.set(id, { transport, lastActive: this.now(), busy: 0 });
+      },
+      release: () => {
+        settle();
+      },
     };
   }
 

@@ -14,23 +14,49 @@ import { McpToolServer } from './tool-server.js';
 const ran: string[] = [];
 function declaration(name: string, tier: ToolDeclaration['metadata']['tier']): ToolDeclaration {
   return {
-    name, description: `The ${name} tool.`, parameterOrder: ['path'],
+    name,
+    description: `The ${name} tool.`,
+    parameterOrder: ['path'],
     parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
     returns: { type: 'string' },
-    metadata: { tier, timeoutMs: 5000, sideEffects: ['fs-write'], capabilities: [], determinism: 'maybe', resources: { timeoutMs: 5000 }, parallel: false, tags: [] },
+    metadata: {
+      tier,
+      timeoutMs: 5000,
+      sideEffects: ['fs-write'],
+      capabilities: [],
+      determinism: 'maybe',
+      resources: { timeoutMs: 5000 },
+      parallel: false,
+      tags: [],
+    },
   };
 }
 
 async function connected(policy: PolicyDocument, elicit?: (message: string) => 'once' | 'reject') {
   const registry = new ToolRegistry();
-  registry.register(attachToolDeclaration(async (path: string) => { ran.push(path); return `ran ${path}`; }, declaration('run_it', 'privileged')));
-  const riskLevel = { run_it: (args: Record<string, unknown>) => (String(args.path).startsWith('.git/') ? { level: 'risky' as const, reason: 'protected', protectedPaths: [String(args.path)] } : 'safe' as const) };
+  registry.register(
+    attachToolDeclaration(
+      async (path: string) => {
+        ran.push(path);
+        return `ran ${path}`;
+      },
+      declaration('run_it', 'privileged'),
+    ),
+  );
+  const riskLevel = {
+    run_it: (args: Record<string, unknown>) =>
+      String(args.path).startsWith('.git/') ? { level: 'risky' as const, reason: 'protected', protectedPaths: [String(args.path)] } : ('safe' as const),
+  };
   const tools = new McpToolServer({ registry, executor: { audit: new MemoryAuditSink(), policy: loadPolicy(policy), riskLevel } });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await tools.createServer().connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' }, elicit ? { capabilities: { elicitation: {} } } : {});
   const asked: string[] = [];
-  if (elicit) client.setRequestHandler(ElicitRequestSchema, async (request) => { asked.push(request.params.message); return { action: 'accept', content: { decision: elicit(request.params.message) } }; });
+  if (elicit)
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { decision: elicit(request.params.message) } };
+    });
   await client.connect(clientSide);
   const call = async (path: string) => (await client.callTool({ name: 'run_it', arguments: { path } })) as CallToolResult;
   return { call, asked };

@@ -14,34 +14,69 @@ const HOSTILE = '\u001b[2J\u001b]52;c;cHduZWQ=\u0007\u009b31m\r\u0008\u202Egnp.e
 
 function declaration(name: string, returns: 'object' | 'string', tier: ToolDeclaration['metadata']['tier'] = 'read-only'): ToolDeclaration {
   return {
-    name, description: `The ${name} tool ${HOSTILE}.`, parameterOrder: ['text'],
+    name,
+    description: `The ${name} tool ${HOSTILE}.`,
+    parameterOrder: ['text'],
     parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
-    returns: returns === 'object'
-      ? { type: 'object', properties: { echoed: { type: 'string' }, list: { type: 'array', items: { type: 'string' } } }, required: ['echoed'] }
-      : { type: 'string' },
-    metadata: { tier, timeoutMs: 5000, sideEffects: ['none'], capabilities: [], determinism: 'pure', resources: { timeoutMs: 5000 }, parallel: false, tags: [] },
+    returns:
+      returns === 'object'
+        ? { type: 'object', properties: { echoed: { type: 'string' }, list: { type: 'array', items: { type: 'string' } } }, required: ['echoed'] }
+        : { type: 'string' },
+    metadata: {
+      tier,
+      timeoutMs: 5000,
+      sideEffects: ['none'],
+      capabilities: [],
+      determinism: 'pure',
+      resources: { timeoutMs: 5000 },
+      parallel: false,
+      tags: [],
+    },
   };
 }
 
 function hostileRegistry(): ToolRegistry {
   const registry = new ToolRegistry();
-  registry.register(attachToolDeclaration(async (text: string) => ({ echoed: `${HOSTILE}${text}`, list: [HOSTILE], [`key${HOSTILE}`]: HOSTILE }), declaration('structured', 'object')));
+  registry.register(
+    attachToolDeclaration(
+      async (text: string) => ({ echoed: `${HOSTILE}${text}`, list: [HOSTILE], [`key${HOSTILE}`]: HOSTILE }),
+      declaration('structured', 'object'),
+    ),
+  );
   registry.register(attachToolDeclaration(async (text: string) => `${HOSTILE}${text}`, declaration('plain', 'string')));
-  registry.register(attachToolDeclaration(async (text: string) => { throw new Error(`failed ${HOSTILE}${text}`); }, declaration('boom', 'string')));
-  registry.register(attachToolDeclaration(async (text: string) => {
-    getToolContext()?.progress({ progress: 1, total: 1, message: `step ${HOSTILE}` });
-    return text;
-  }, declaration('progressing', 'string')));
+  registry.register(
+    attachToolDeclaration(
+      async (text: string) => {
+        throw new Error(`failed ${HOSTILE}${text}`);
+      },
+      declaration('boom', 'string'),
+    ),
+  );
+  registry.register(
+    attachToolDeclaration(
+      async (text: string) => {
+        getToolContext()?.progress({ progress: 1, total: 1, message: `step ${HOSTILE}` });
+        return text;
+      },
+      declaration('progressing', 'string'),
+    ),
+  );
   registry.register(attachToolDeclaration(async (text: string) => text, declaration('guarded', 'string', 'side-effecting')));
   return registry;
 }
 
 async function connected(capabilities: ConstructorParameters<typeof Client>[1] = {}) {
-  const tools = new McpToolServer({ registry: hostileRegistry(), executor: { audit: new MemoryAuditSink(), policy: loadPolicy({ rules: [{ ask: 'guarded' }] }) } });
+  const tools = new McpToolServer({
+    registry: hostileRegistry(),
+    executor: { audit: new MemoryAuditSink(), policy: loadPolicy({ rules: [{ ask: 'guarded' }] }) },
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const sent: string[] = [];
   const send = serverSide.send.bind(serverSide);
-  serverSide.send = async (message, options) => { sent.push(JSON.stringify(message)); return send(message, options); };
+  serverSide.send = async (message, options) => {
+    sent.push(JSON.stringify(message));
+    return send(message, options);
+  };
   await tools.createServer().connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' }, capabilities);
   await client.connect(clientSide);
@@ -65,7 +100,11 @@ describe(McpToolServer, () => {
   ] as const)('never sends a raw terminal control in the result of %j', async ([name, isError]) => {
     const { client, sent } = await connected();
     const messages: string[] = [];
-    const result = (await client.callTool({ name, arguments: { text: `arg${HOSTILE}` } }, undefined, { onprogress: (p) => { messages.push(p.message ?? ''); } })) as CallToolResult;
+    const result = (await client.callTool({ name, arguments: { text: `arg${HOSTILE}` } }, undefined, {
+      onprogress: (p) => {
+        messages.push(p.message ?? '');
+      },
+    })) as CallToolResult;
     for (const text of [...strings(result), ...messages]) expect(hasRawControls(text), JSON.stringify(text)).toBe(false);
     for (const message of sent) expect(hasRawControls(strings(JSON.parse(message)).join('')), message).toBe(false);
     expect(strings(result).join('')).toContain('\\u001b');

@@ -1,8 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { escapeTerminalControls, escapeTerminalControlsDeep, ToolExecutor, type ApprovalAnswer, type ApprovalRequest, type ExecutorOptions } from '@toolwright/executor';
+import {
+  escapeTerminalControls,
+  escapeTerminalControlsDeep,
+  ToolExecutor,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type ExecutorOptions,
+} from '@toolwright/executor';
 import { toMcpTools, type ToolRegistry } from '@toolwright/registry';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -51,10 +64,17 @@ export class McpToolServer {
       const token = call?.extra._meta?.progressToken;
       if (!call || token === undefined) return;
       call.progress = Math.max(call.progress + 1, event.progress.progress ?? 0);
-      void call.extra.sendNotification({
-        method: 'notifications/progress',
-        params: { progressToken: token, progress: call.progress, ...(event.progress.total !== undefined ? { total: event.progress.total } : {}), ...(event.progress.message ? { message: escapeTerminalControls(event.progress.message) } : {}) },
-      }).catch(() => undefined);
+      void call.extra
+        .sendNotification({
+          method: 'notifications/progress',
+          params: {
+            progressToken: token,
+            progress: call.progress,
+            ...(event.progress.total !== undefined ? { total: event.progress.total } : {}),
+            ...(event.progress.message ? { message: escapeTerminalControls(event.progress.message) } : {}),
+          },
+        })
+        .catch(() => undefined);
     });
     this.registry.onChange(() => {
       for (const server of this.live) void server.sendToolListChanged().catch(() => undefined);
@@ -65,8 +85,11 @@ export class McpToolServer {
   createServer(): Server {
     const server = new Server(this.info, { capabilities: { tools: { listChanged: true } } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toMcpTools(this.registry.list()).map(safeListing) }));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.callTool(server, request.params.name, request.params.arguments, extra)
-      .catch((error: unknown) => failure(`Tool execution failed: ${error instanceof Error ? error.message : String(error)}`)));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      this.callTool(server, request.params.name, request.params.arguments, extra).catch((error: unknown) =>
+        failure(`Tool execution failed: ${error instanceof Error ? error.message : String(error)}`),
+      ),
+    );
     this.live.add(server);
     server.onclose = () => {
       this.live.delete(server);
@@ -94,13 +117,19 @@ export class McpToolServer {
     const closed = new AbortController();
     this.active.set(callId, { server, extra, progress: 0, closed });
     try {
-      const result = await this.executor.executeToolCall({ id: callId, name, arguments: args ?? {} }, {
-        signal: AbortSignal.any([extra.signal, closed.signal]), ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}),
-      });
+      const result = await this.executor.executeToolCall(
+        { id: callId, name, arguments: args ?? {} },
+        {
+          signal: AbortSignal.any([extra.signal, closed.signal]),
+          ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}),
+        },
+      );
       if (result.status !== 'completed') return failure(result.content);
       const declaration = this.registry.get(name)?.declaration;
-      const structured = declaration && toMcpTools([declaration])[0]!.outputSchema && isObject(result.output)
-        ? { structuredContent: escapeTerminalControlsDeep(result.output) as Record<string, unknown> } : {};
+      const structured =
+        declaration && toMcpTools([declaration])[0]!.outputSchema && isObject(result.output)
+          ? { structuredContent: escapeTerminalControlsDeep(result.output) as Record<string, unknown> }
+          : {};
       return { content: [{ type: 'text', text: escapeTerminalControls(result.content) }], ...structured };
     } finally {
       this.active.delete(callId);
@@ -117,26 +146,47 @@ export class McpToolServer {
     if (!call) return { kind: 'unavailable', message: 'no MCP request is waiting for this approval' };
     const capabilities = call.server.getClientCapabilities();
     if (!capabilities) {
-      return { kind: 'unavailable', message: "this server runs stateless over HTTP, so it cannot ask the client's user for approval; allow the call in the server's policy, or serve with sessions (toolwright serve --mcp http --sessions)" };
+      return {
+        kind: 'unavailable',
+        message:
+          "this server runs stateless over HTTP, so it cannot ask the client's user for approval; allow the call in the server's policy, or serve with sessions (toolwright serve --mcp http --sessions)",
+      };
     }
     if (!capabilities.elicitation) {
-      return { kind: 'unavailable', message: "the MCP client cannot ask its user for approval (it does not support elicitation); allow the call in the server's policy instead" };
+      return {
+        kind: 'unavailable',
+        message: "the MCP client cannot ask its user for approval (it does not support elicitation); allow the call in the server's policy instead",
+      };
     }
     const protectedPaths = request.protectedPaths ?? [];
     const warning = protectedPaths.length > 0 ? ` It changes the protected path${protectedPaths.length > 1 ? 's' : ''} ${protectedPaths.join(', ')}.` : '';
     try {
-      const answer = await call.server.elicitInput({
-        message: escapeTerminalControls(`Allow ${request.tool} ${JSON.stringify(request.args)}? It needs approval: ${request.reason}.${warning}`),
-        requestedSchema: {
-          type: 'object',
-          properties: { decision: { type: 'string', title: 'Decision', enum: ['once', 'always', 'reject'], description: 'once: this call; always: this tool with these arguments for the session; reject: refuse' } },
-          required: ['decision'],
+      const answer = await call.server.elicitInput(
+        {
+          message: escapeTerminalControls(`Allow ${request.tool} ${JSON.stringify(request.args)}? It needs approval: ${request.reason}.${warning}`),
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              decision: {
+                type: 'string',
+                title: 'Decision',
+                enum: ['once', 'always', 'reject'],
+                description: 'once: this call; always: this tool with these arguments for the session; reject: refuse',
+              },
+            },
+            required: ['decision'],
+          },
         },
-      }, { signal: call.extra.signal });
+        { signal: call.extra.signal },
+      );
       const decision = answer.action === 'accept' ? (answer.content as { decision?: unknown } | undefined)?.decision : undefined;
       // The user saw the protected paths in the question: an accepted answer confirms them.
       if (decision === 'once' || decision === 'always') return { kind: decision, ...(protectedPaths.length > 0 ? { confirmProtected: true } : {}) };
-      return { kind: 'reject', message: answer.action === 'accept' ? 'the user rejected the call' : `the user ${answer.action === 'decline' ? 'declined' : 'cancelled'} the approval request` };
+      return {
+        kind: 'reject',
+        message:
+          answer.action === 'accept' ? 'the user rejected the call' : `the user ${answer.action === 'decline' ? 'declined' : 'cancelled'} the approval request`,
+      };
     } catch (error) {
       return { kind: 'unavailable', message: `the approval request failed: ${(error as Error).message}` };
     }

@@ -7,10 +7,23 @@ export type { RegisteredTool, RenderedAsDecorator } from './registered-tool.js';
 export { RegistryError } from './registry-error.js';
 export type { RegistryErrorCode } from './registry-error.js';
 export {
-  toOpenAIChatTools, toOpenAIResponsesTools, lowerForOpenAIStrict, decodeOpenAIStrictArguments,
-  toAnthropicTools, toGeminiFunctionDeclarations, lowerForGemini, toMcpTools,
+  toOpenAIChatTools,
+  toOpenAIResponsesTools,
+  lowerForOpenAIStrict,
+  decodeOpenAIStrictArguments,
+  toAnthropicTools,
+  toGeminiFunctionDeclarations,
+  lowerForGemini,
+  toMcpTools,
 } from './export/index.js';
 export type {
-  OpenAIChatTool, OpenAIResponsesTool, OpenAIExportOptions, AnthropicTool,
-  GeminiFunctionDeclaration, GeminiSchema, GeminiTypeName, GeminiTypes, McpTool,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
+  OpenAIExportOptions,
+  AnthropicTool,
+  GeminiFunctionDeclaration,
+  GeminiSchema,
+  GeminiTypeName,
+  GeminiTypes,
+  McpTool,
 } from './export/index.js';

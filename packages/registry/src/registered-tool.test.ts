@@ -5,10 +5,21 @@ import { ToolRegistry } from './tool-registry.js';
 
 function declare(parameterOrder: string[], argumentPassing?: ToolDeclaration['argumentPassing']): ToolDeclaration {
   return {
-    name: 'scrape', description: 'Scrapes a page.', parameterOrder,
+    name: 'scrape',
+    description: 'Scrapes a page.',
+    parameterOrder,
     parameters: { type: 'object', properties: Object.fromEntries(parameterOrder.map((p) => [p, {}])), required: [], additionalProperties: false },
     ...(argumentPassing ? { argumentPassing } : {}),
-    metadata: { tier: 'read-only', timeoutMs: 1000, sideEffects: [], capabilities: [], determinism: 'maybe', resources: { timeoutMs: 1000 }, parallel: true, tags: [] },
+    metadata: {
+      tier: 'read-only',
+      timeoutMs: 1000,
+      sideEffects: [],
+      capabilities: [],
+      determinism: 'maybe',
+      resources: { timeoutMs: 1000 },
+      parallel: true,
+      tags: [],
+    },
   };
 }
 
@@ -31,12 +42,18 @@ describe(fromFunction, () => {
 
   it('turns a synchronous throw into a rejection with the thrown value itself, also when it is no Error', async () => {
     const error = new RangeError('bad');
-    const throwsError = fromFunction(declare([]), () => { throw error; });
+    const throwsError = fromFunction(declare([]), () => {
+      throw error;
+    });
     const invoked = throwsError.invoke({});
     expect(invoked).toBeInstanceOf(Promise);
     await expect(invoked).rejects.toBe(error);
     const thrown = { code: 'odd' };
-    await expect(fromFunction(declare([]), () => { throw thrown; }).invoke({})).rejects.toBe(thrown);
+    await expect(
+      fromFunction(declare([]), () => {
+        throw thrown;
+      }).invoke({}),
+    ).rejects.toBe(thrown);
   });
 
   it('gives a flattened tool an empty object when no argument is sent, so its defaults apply', async () => {
@@ -45,7 +62,7 @@ describe(fromFunction, () => {
     await expect(tool.invoke({ limit: 3 })).resolves.toBe(3);
   });
 
-  it('gives a flattened tool its own copy: changing it leaves the caller\'s arguments alone', async () => {
+  it("gives a flattened tool its own copy: changing it leaves the caller's arguments alone", async () => {
     const args = { tags: ['a'], url: 'u' };
     const tool = fromFunction(declare(['url', 'tags'], 'object'), async (options: { url?: string }) => {
       options.url = 'changed';
@@ -57,7 +74,12 @@ describe(fromFunction, () => {
   });
 
   it('binds a flattened toolkit method to its instance', async () => {
-    const toolkit = { prefix: 'got ', async scrape(this: { prefix: string }, options: { url: string }) { return this.prefix + options.url; } };
+    const toolkit = {
+      prefix: 'got ',
+      async scrape(this: { prefix: string }, options: { url: string }) {
+        return this.prefix + options.url;
+      },
+    };
     const tool = fromFunction(declare(['url'], 'object'), toolkit.scrape as (...args: unknown[]) => unknown, toolkit);
     await expect(tool.invoke({ url: 'x' })).resolves.toBe('got x');
   });
@@ -65,15 +87,24 @@ describe(fromFunction, () => {
 
 describe(lazyTool, () => {
   it('passes a flattened tool one object once loaded', async () => {
-    const tool = lazyTool(declare(['url'], 'object'), async () => async (...args: unknown[]) => args);
+    const tool = lazyTool(
+      declare(['url'], 'object'),
+      async () =>
+        async (...args: unknown[]) =>
+          args,
+    );
     await expect(tool.invoke({ url: 'x' })).resolves.toEqual([{ url: 'x' }]);
   });
 });
 
-const declared = (name: string): ToolDeclaration => ({
-  name, description: `${name} for tests`, parameters: { type: 'object', properties: {}, required: [], additionalProperties: false }, parameterOrder: [],
-  metadata: { tier: 'read-only', sideEffects: ['none'], capabilities: [], tags: [], determinism: 'deterministic', timeoutMs: 1000 },
-} as unknown as ToolDeclaration);
+const declared = (name: string): ToolDeclaration =>
+  ({
+    name,
+    description: `${name} for tests`,
+    parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+    parameterOrder: [],
+    metadata: { tier: 'read-only', sideEffects: ['none'], capabilities: [], tags: [], determinism: 'deterministic', timeoutMs: 1000 },
+  }) as unknown as ToolDeclaration;
 
 describe(withModelRendering, () => {
   it('gives the registered tool the renderer, however it is registered', async () => {
@@ -82,7 +113,9 @@ describe(withModelRendering, () => {
     expect(fromFunction(declared('count'), count).renderForModel?.({ n: 2 })).toBe('2 items');
 
     class Kit {
-      async list() { return ['a', 'b']; }
+      async list() {
+        return ['a', 'b'];
+      }
     }
     attachToolDeclaration(Kit.prototype.list, declared('list'));
     withModelRendering(Kit.prototype.list, (names) => names.join('\n'));
@@ -99,7 +132,9 @@ describe(withModelRendering, () => {
 describe(renderedAs, () => {
   it('attaches the renderer to a decorated method, in the standard and the legacy form', async () => {
     class Kit {
-      async list() { return ['a', 'b']; }
+      async list() {
+        return ['a', 'b'];
+      }
     }
     // As the compiler applies a standard method decorator (test files are not compiled with decorators).
     renderedAs((names: string[]) => names.join(', '))(Kit.prototype.list, { kind: 'method', name: 'list' } as ClassMethodDecoratorContext);
@@ -107,7 +142,11 @@ describe(renderedAs, () => {
     const [tool] = new ToolRegistry().registerToolkit(new Kit());
     expect(tool!.renderForModel?.(await tool!.invoke({}))).toBe('a, b');
 
-    const legacy = { async count() { return 3; } };
+    const legacy = {
+      async count() {
+        return 3;
+      },
+    };
     const descriptor = Object.getOwnPropertyDescriptor(legacy, 'count')!;
     renderedAs((n: number) => `${n} items`)(legacy, 'count', descriptor);
     expect(fromFunction(declared('count'), legacy.count).renderForModel?.(2)).toBe('2 items');

@@ -42,7 +42,11 @@ export function withModelRendering<F extends (...args: never[]) => unknown>(fn: 
 export function renderedAs<O>(render: (output: O) => string): RenderedAsDecorator<O> {
   return (target: unknown, context: unknown, descriptor?: PropertyDescriptor): void => {
     // Standard: (method, context). Legacy: (prototype, name, descriptor).
-    const method: unknown = descriptor ? descriptor.value : typeof context === 'object' && context !== null && (context as { kind?: unknown }).kind === 'method' ? target : undefined;
+    const method: unknown = descriptor
+      ? descriptor.value
+      : typeof context === 'object' && context !== null && (context as { kind?: unknown }).kind === 'method'
+        ? target
+        : undefined;
     if (typeof method !== 'function') throw new TypeError('@renderedAs() decorates methods only.');
     Object.defineProperty(method, MODEL_RENDERING, { value: render, configurable: true });
   };
@@ -91,7 +95,9 @@ export function lazyTool(declaration: ToolDeclaration, load: () => Promise<AnyFu
   return {
     declaration,
     invoke: async (args) => {
-      loading ??= load().then((loaded) => (typeof loaded === 'function' ? fromFunction(declaration, loaded) : fromFunction(declaration, loaded.fn, loaded.self)));
+      loading ??= load().then((loaded) =>
+        typeof loaded === 'function' ? fromFunction(declaration, loaded) : fromFunction(declaration, loaded.fn, loaded.self),
+      );
       try {
         const tool = await loading;
         return await tool.invoke(args);

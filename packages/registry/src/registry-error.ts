@@ -2,7 +2,11 @@ export type RegistryErrorCode = 'duplicate_tool' | 'missing_declaration' | 'not_
 
 /** A registration problem; `code` tells which, the message says what to do. */
 export class RegistryError extends Error {
-  constructor(readonly code: RegistryErrorCode, message: string, readonly toolName?: string) {
+  constructor(
+    readonly code: RegistryErrorCode,
+    message: string,
+    readonly toolName?: string,
+  ) {
     super(message);
     this.name = 'RegistryError';
   }

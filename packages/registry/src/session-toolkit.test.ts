@@ -7,7 +7,9 @@ import { ToolRegistry } from './tool-registry.js';
 
 function declaration(name: string, parameterOrder: string[] = []): ToolDeclaration {
   return {
-    name, description: `The ${name} tool.`, parameterOrder,
+    name,
+    description: `The ${name} tool.`,
+    parameterOrder,
     parameters: { type: 'object', properties: Object.fromEntries(parameterOrder.map((p) => [p, { type: 'string' }])), additionalProperties: false },
     metadata: { tier: 'read-only', timeoutMs: 1000, sideEffects: [], capabilities: [], determinism: 'maybe', resources: {}, parallel: true, tags: [] },
   } as unknown as ToolDeclaration;
@@ -32,10 +34,13 @@ attachToolDeclaration(Counter.prototype.remember, declaration('remember', ['item
 attachToolDeclaration(Counter.prototype.recall, declaration('recall'));
 
 const inSession = <T>(sessionId: string | undefined, fn: () => Promise<T>) =>
-  runWithToolContext({ callId: 'c', toolName: 't', signal: new AbortController().signal, progress: () => {}, ...(sessionId !== undefined ? { sessionId } : {}) }, fn);
+  runWithToolContext(
+    { callId: 'c', toolName: 't', signal: new AbortController().signal, progress: () => {}, ...(sessionId !== undefined ? { sessionId } : {}) },
+    fn,
+  );
 
 describe(SessionToolkit, () => {
-  it('gives each session its own instance, kept across that session\'s calls, and makes none to list', async () => {
+  it("gives each session its own instance, kept across that session's calls, and makes none to list", async () => {
     const registry = new ToolRegistry();
     const before = constructed;
     const kit = registry.registerSessionToolkit(Counter);
@@ -122,7 +127,9 @@ describe(SessionToolkit, () => {
     class Plain {
       async run(): Promise<void> {}
     }
-    expect(() => new ToolRegistry().registerSessionToolkit(Plain)).toThrow(new RegistryError('not_a_tool', 'Plain has no @tool() methods; decorate its methods with @tool() and compile with the Toolwright transformer.'));
+    expect(() => new ToolRegistry().registerSessionToolkit(Plain)).toThrow(
+      new RegistryError('not_a_tool', 'Plain has no @tool() methods; decorate its methods with @tool() and compile with the Toolwright transformer.'),
+    );
     class Undeclared {
       async run(): Promise<void> {}
     }

@@ -24,7 +24,10 @@ export class SessionToolkit<T extends object = object> {
   private readonly create: () => T;
   private readonly sessionOf: () => string | undefined;
 
-  constructor(readonly toolkit: new () => T, options: SessionToolkitOptions<T> = {}) {
+  constructor(
+    readonly toolkit: new () => T,
+    options: SessionToolkitOptions<T> = {},
+  ) {
     this.create = options.create ?? (() => new toolkit());
     this.sessionOf = options.sessionOf ?? (() => getToolContext()?.sessionId);
     this.tools = toolkitMethods(toolkit.prototype as object, toolkit.name).map(({ key, declaration }) => ({

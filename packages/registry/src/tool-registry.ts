@@ -70,7 +70,11 @@ export class ToolRegistry {
     const { name } = tool.declaration;
     if (this.tools.has(name)) {
       const other = this.tools.get(name)!.declaration.source;
-      throw new RegistryError('duplicate_tool', `A tool named '${name}' is already registered${other ? ` (from ${other.file}:${other.line})` : ''}; wire names must be unique.`, name);
+      throw new RegistryError(
+        'duplicate_tool',
+        `A tool named '${name}' is already registered${other ? ` (from ${other.file}:${other.line})` : ''}; wire names must be unique.`,
+        name,
+      );
     }
     this.tools.set(name, tool);
     this.emit({ type: 'added', name });

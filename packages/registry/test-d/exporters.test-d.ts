@@ -7,8 +7,13 @@ import { Type, type FunctionDeclaration } from '@google/genai';
 import type { Tool as McpSdkTool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDeclaration } from '@toolwright/schema';
 import {
-  toOpenAIChatTools, toOpenAIResponsesTools, toAnthropicTools, toGeminiFunctionDeclarations, toMcpTools,
-  decodeOpenAIStrictArguments, type GeminiFunctionDeclaration,
+  toOpenAIChatTools,
+  toOpenAIResponsesTools,
+  toAnthropicTools,
+  toGeminiFunctionDeclarations,
+  toMcpTools,
+  decodeOpenAIStrictArguments,
+  type GeminiFunctionDeclaration,
 } from '@toolwright/registry';
 
 declare const declarations: ToolDeclaration[];

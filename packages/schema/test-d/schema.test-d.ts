@@ -1,7 +1,17 @@
 import { expectAssignable, expectError, expectNotAssignable, expectType } from 'tsd';
 import {
-  attachToolDeclaration, getToolDeclaration, parseDuration, toSnakeCase,
-  type Integer, type JsonSchema, type ParametersSchema, type SafetyTier, type SideEffect, type ToolDeclaration, type ToolGroup, type ToolOptions,
+  attachToolDeclaration,
+  getToolDeclaration,
+  parseDuration,
+  toSnakeCase,
+  type Integer,
+  type JsonSchema,
+  type ParametersSchema,
+  type SafetyTier,
+  type SideEffect,
+  type ToolDeclaration,
+  type ToolGroup,
+  type ToolOptions,
 } from '@toolwright/schema';
 
 expectAssignable<SafetyTier>('read-only');

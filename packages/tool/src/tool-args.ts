@@ -13,5 +13,9 @@ export interface ToolArgsMap {}
  * `toolwright emit --module` (never when it is missing: generate the module first).
  */
 export type ToolArgs<T> = T extends keyof ToolArgsMap
-  ? ToolArgsMap[T] extends { args: infer A } ? A : never
-  : { [K in keyof ToolArgsMap]: ToolArgsMap[K] extends { fn: infer F; args: infer A } ? ([F] extends [T] ? ([T] extends [F] ? A : never) : never) : never }[keyof ToolArgsMap];
+  ? ToolArgsMap[T] extends { args: infer A }
+    ? A
+    : never
+  : {
+      [K in keyof ToolArgsMap]: ToolArgsMap[K] extends { fn: infer F; args: infer A } ? ([F] extends [T] ? ([T] extends [F] ? A : never) : never) : never;
+    }[keyof ToolArgsMap];

@@ -19,9 +19,7 @@ interface MetadataReflect {
  */
 export function metadataReflect(): MetadataReflect | undefined {
   const candidate = Reflect as Partial<MetadataReflect>;
-  return typeof candidate.defineMetadata === 'function' && typeof candidate.getOwnMetadata === 'function'
-    ? (candidate as MetadataReflect)
-    : undefined;
+  return typeof candidate.defineMetadata === 'function' && typeof candidate.getOwnMetadata === 'function' ? (candidate as MetadataReflect) : undefined;
 }
 
 /** Defines the declaration on `target` (a prototype, or a class for static methods) under `key`. */

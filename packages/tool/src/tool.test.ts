@@ -96,7 +96,9 @@ describe(tool, () => {
     });
 
     it('refuses a field', () => {
-      expect(() => compile(`import { tool } from '@toolwright/tool';\nexport class A { @tool() name = 1; }`, false)).toThrow(`@tool() decorates class methods only; 'name' is a field.`);
+      expect(() => compile(`import { tool } from '@toolwright/tool';\nexport class A { @tool() name = 1; }`, false)).toThrow(
+        `@tool() decorates class methods only; 'name' is a field.`,
+      );
     });
   });
 

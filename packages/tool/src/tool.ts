@@ -66,7 +66,12 @@ export function tool(first?: AnyFunction | ToolOptions, second?: ToolOptions | T
  * declaration is defined on the method's owner as the first instance (or the class, for a static
  * method) is initialised.
  */
-function decorateStandard(method: AnyFunction, context: DecoratorContext | undefined, options: ToolOptions | undefined, declaration: ToolDeclaration | undefined): void {
+function decorateStandard(
+  method: AnyFunction,
+  context: DecoratorContext | undefined,
+  options: ToolOptions | undefined,
+  declaration: ToolDeclaration | undefined,
+): void {
   if (context?.kind !== 'method') {
     throw new TypeError(`@tool() decorates class methods only; '${String(context?.name)}' is a ${context?.kind ?? 'non-method'}.`);
   }
@@ -81,7 +86,13 @@ function decorateStandard(method: AnyFunction, context: DecoratorContext | undef
 }
 
 /** An `experimentalDecorators` method decorator: `(prototype or class, name, descriptor)`. */
-function decorateLegacy(target: object, key: string | symbol, descriptor: PropertyDescriptor | undefined, options: ToolOptions | undefined, declaration: ToolDeclaration | undefined): void {
+function decorateLegacy(
+  target: object,
+  key: string | symbol,
+  descriptor: PropertyDescriptor | undefined,
+  options: ToolOptions | undefined,
+  declaration: ToolDeclaration | undefined,
+): void {
   const method: unknown = descriptor?.value;
   if (!isFunction(method)) {
     const kind = descriptor === undefined ? 'field' : descriptor.get || descriptor.set ? 'accessor' : 'non-method';

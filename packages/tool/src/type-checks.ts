@@ -46,7 +46,9 @@ export type AnyFunction = (...args: never[]) => unknown;
 export type ToolSignatureCheck<F> = F extends (this: infer This, ...args: infer _) => infer R
   ? unknown extends This
     ? R extends PromiseLike<unknown>
-      ? F extends ToolFunction ? ParameterChecks<F> : never
+      ? F extends ToolFunction
+        ? ParameterChecks<F>
+        : never
       : { 'Toolwright: a tool must be an async function (it must return a Promise)': never }
     : { "Toolwright: a tool cannot declare a 'this' parameter": never }
   : { 'Toolwright: a tool must be a function': never };

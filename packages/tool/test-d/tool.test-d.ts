@@ -1,6 +1,13 @@
 import { expectAssignable, expectError, expectNotAssignable, expectType } from 'tsd';
 import {
-  getToolDeclaration, tool, type Integer, type ToolArgs, type ToolDeclaration, type ToolParameters, type ToolResult, type ToolSignatureError,
+  getToolDeclaration,
+  tool,
+  type Integer,
+  type ToolArgs,
+  type ToolDeclaration,
+  type ToolParameters,
+  type ToolResult,
+  type ToolSignatureError,
 } from '@toolwright/tool';
 
 // The wrapper returns the function's own type, so it can still be called directly.
@@ -23,15 +30,25 @@ async function named(id: string): Promise<void> {}
 expectType<typeof named>(tool(named, { timeout: 5000, sideEffects: ['fs-read'], group: 'my-group' }));
 
 // Accepted parameter and result types: everything with a JSON form.
-interface Options { mode: 'fast' | 'safe'; tags: string[]; when?: Date; nested: { deep: [number, string?] }; extra: Record<string, number> }
-enum Color { Red = 'red' }
+interface Options {
+  mode: 'fast' | 'safe';
+  tags: string[];
+  when?: Date;
+  nested: { deep: [number, string?] };
+  extra: Record<string, number>;
+}
+enum Color {
+  Red = 'red',
+}
 const accepted = tool(async function accepted(o: Options, c: Color, n: number | null, i: Integer, ro: readonly string[]): Promise<Options[]> {
   return [o];
 });
 expectAssignable<Function>(accepted);
 
 // Rejected at the type level: the call yields an uncallable ToolSignatureError naming the problem.
-const notAsync = tool(function notAsync(a: string) { return a; });
+const notAsync = tool(function notAsync(a: string) {
+  return a;
+});
 expectType<ToolSignatureError<{ 'Toolwright: a tool must be an async function (it must return a Promise)': never }>>(notAsync);
 expectError(notAsync('x'));
 expectNotAssignable<Function>(tool(async function callback(cb: () => void) {}));
@@ -43,14 +60,20 @@ expectNotAssignable<Function>(tool(async function promised(p: Promise<string>) {
 expectNotAssignable<Function>(tool(async function nested(o: { cb: () => void }) {}));
 expectNotAssignable<Function>(tool(async function rest(...words: string[]) {}));
 expectNotAssignable<Function>(tool(async function withThis(this: Date, x: string) {}));
-expectNotAssignable<Function>(tool(async function returnsFn(): Promise<() => void> { return () => {}; }));
+expectNotAssignable<Function>(
+  tool(async function returnsFn(): Promise<() => void> {
+    return () => {};
+  }),
+);
 // Not expressible in TypeScript's types (the transformer reports them as compile errors instead):
 // destructured parameters and constrained generics.
 expectAssignable<Function>(tool(async function destructured({ a }: { a: string }) {}));
 // Any JSON value or object is accepted (the transformer warns that the model gets no guidance).
-expectAssignable<Function>(tool(async function passthrough(body: unknown, raw: any, bag: object, metadata: Record<string, unknown>): Promise<unknown> {
-  return body;
-}));
+expectAssignable<Function>(
+  tool(async function passthrough(body: unknown, raw: any, bag: object, metadata: Record<string, unknown>): Promise<unknown> {
+    return body;
+  }),
+);
 
 // Options are type-checked.
 expectError(tool(async function badTier(a: string) {}, { tier: 'dangerous' }));

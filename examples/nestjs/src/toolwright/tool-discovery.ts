@@ -36,11 +36,15 @@ export class ToolDiscovery implements OnModuleInit {
       for (const name of methods) {
         const method = (instance as Record<string, unknown>)[name];
         if (isMarkedTool(method) && !declared.includes(name)) {
-          throw new Error(`${provider}.${name} is marked @tool() but exposes no '${TOOL_METADATA_KEY}' metadata: compile it with the Toolwright transformer (tspc) and import 'reflect-metadata' before the module that declares it.`);
+          throw new Error(
+            `${provider}.${name} is marked @tool() but exposes no '${TOOL_METADATA_KEY}' metadata: compile it with the Toolwright transformer (tspc) and import 'reflect-metadata' before the module that declares it.`,
+          );
         }
       }
       if (declared.length > 0 && !wrapper.isDependencyTreeStatic()) {
-        throw new Error(`${provider} has @tool() methods but is request- or transient-scoped; tools are registered once at start, so make it a singleton provider.`);
+        throw new Error(
+          `${provider} has @tool() methods but is request- or transient-scoped; tools are registered once at start, so make it a singleton provider.`,
+        );
       }
       for (const name of declared) {
         const declaration = Reflect.getMetadata(TOOL_METADATA_KEY, prototype, name) as ToolDeclaration;

@@ -30,11 +30,18 @@ export function build(options: BuildOptions, write: (text: string) => void = (t)
   const project = loadProject(options.project, options.cwd);
   const settings = transformerSettings(project.parsed.options);
   const program = withToolDiagnostics(
-    ts.createProgram({ rootNames: project.parsed.fileNames, options: project.parsed.options, projectReferences: project.parsed.projectReferences, host: createCompilerHost(project.parsed.options) }),
+    ts.createProgram({
+      rootNames: project.parsed.fileNames,
+      options: project.parsed.options,
+      projectReferences: project.parsed.projectReferences,
+      host: createCompilerHost(project.parsed.options),
+    }),
     { rootDir: project.rootDir, ...settings },
   );
   const diagnostics = [...ts.getPreEmitDiagnostics(program)];
-  const emitted = program.emit(undefined, undefined, undefined, false, { before: [createSourceTransformer(program, settings.strictJson ? { strictJson: true } : {})] });
+  const emitted = program.emit(undefined, undefined, undefined, false, {
+    before: [createSourceTransformer(program, settings.strictJson ? { strictJson: true } : {})],
+  });
   diagnostics.push(...emitted.diagnostics);
   const all = ts.sortAndDeduplicateDiagnostics(diagnostics);
   if (all.length > 0) {
@@ -46,4 +53,3 @@ export function build(options: BuildOptions, write: (text: string) => void = (t)
   if (errorCount > 0) write(`\nFound ${errorCount} error${errorCount === 1 ? '' : 's'}.\n`);
   return { errorCount, emitSkipped: emitted.emitSkipped, elapsedMs: performance.now() - started };
 }
-

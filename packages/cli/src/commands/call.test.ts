@@ -6,18 +6,37 @@ import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema'
 import { callTool } from './call.js';
 import { explainPolicy } from './policy.js';
 
-const metadata = (tier: 'side-effecting' | 'privileged') => ({
-  tier, timeoutMs: 5_000, sideEffects: [], capabilities: [], determinism: 'maybe', resources: { timeoutMs: 5_000 }, parallel: false, tags: [],
-}) as unknown as ToolDeclaration['metadata'];
+const metadata = (tier: 'side-effecting' | 'privileged') =>
+  ({
+    tier,
+    timeoutMs: 5_000,
+    sideEffects: [],
+    capabilities: [],
+    determinism: 'maybe',
+    resources: { timeoutMs: 5_000 },
+    parallel: false,
+    tags: [],
+  }) as unknown as ToolDeclaration['metadata'];
 const tool = (name: string, parameter: string, tier: 'side-effecting' | 'privileged'): ToolDeclaration => ({
-  name, description: `The ${name} test tool.`, parameterOrder: [parameter], metadata: metadata(tier),
+  name,
+  description: `The ${name} test tool.`,
+  parameterOrder: [parameter],
+  metadata: metadata(tier),
   parameters: { type: 'object', properties: { [parameter]: { type: 'string' } }, required: [parameter], additionalProperties: false },
 });
 
 function setup() {
   const written: string[] = [];
   const registry = new ToolRegistry();
-  registry.register(attachToolDeclaration(async (path: string) => { written.push(path); return 'written'; }, tool('file_write', 'path', 'side-effecting')));
+  registry.register(
+    attachToolDeclaration(
+      async (path: string) => {
+        written.push(path);
+        return 'written';
+      },
+      tool('file_write', 'path', 'side-effecting'),
+    ),
+  );
   registry.register(attachToolDeclaration(async (command: string) => `ran ${command}`, tool('shell_exec', 'command', 'privileged')));
   // What core-tools' risk hook reports for a protected path.
   const riskLevel: ExecutorOptions['riskLevel'] = {
@@ -32,7 +51,9 @@ function terminal(answer: string) {
   stdin.end(`${answer}\n`);
   const stderr = new PassThrough();
   let prompt = '';
-  stderr.on('data', (chunk: Buffer) => { prompt += chunk.toString(); });
+  stderr.on('data', (chunk: Buffer) => {
+    prompt += chunk.toString();
+  });
   return { stdin, stderr, prompt: () => prompt };
 }
 
@@ -72,7 +93,16 @@ describe(explainPolicy, () => {
     const policy = loadPolicy({ rules: [{ allow: 'shell_exec' }] }, (name) => registry.get(name)?.declaration);
     expect(explainPolicy(registry, policy, 'shell_exec', '{"command":"npm test"}', 'text', executor.riskLevel)).toMatchObject({ decision: 'allow' });
     const stdin = Object.assign(new PassThrough(), { isTTY: false });
-    expect((await callTool(registry, { tool: 'shell_exec', args: '{"command":"npm test"}', executor: { ...executor, riskMode: 'autorun_no_public', policy }, stdin })).status).toBe('completed');
+    expect(
+      (
+        await callTool(registry, {
+          tool: 'shell_exec',
+          args: '{"command":"npm test"}',
+          executor: { ...executor, riskMode: 'autorun_no_public', policy },
+          stdin,
+        })
+      ).status,
+    ).toBe('completed');
   });
 
   it('says ASK for a protected path no rule names, and why', () => {

@@ -40,14 +40,18 @@ export async function callTool(registry: ToolRegistry, options: CallOptions): Pr
     approve: approvalHandler(options),
     ...options.executor,
   });
-  const result = await executor.executeToolCall({ id: `cli_${Date.now().toString(36)}`, name: options.tool, arguments: text },
-    options.workspace ? { workspace: options.workspace } : {});
+  const result = await executor.executeToolCall(
+    { id: `cli_${Date.now().toString(36)}`, name: options.tool, arguments: text },
+    options.workspace ? { workspace: options.workspace } : {},
+  );
   return toReport(result);
 }
 
 export function toReport(result: ToolCallResult): CallReport {
   return {
-    status: result.status, tool: result.tool, callId: result.callId,
+    status: result.status,
+    tool: result.tool,
+    callId: result.callId,
     ...(result.status === 'completed' ? { output: result.output } : {}),
     content: result.content,
     ...(result.status === 'error' ? { error: { code: result.error.code, message: result.content, details: result.error } } : {}),
@@ -77,7 +81,13 @@ function terminalPrompt(stdin: NodeJS.ReadableStream, stderr: NodeJS.WritableStr
     const paths = request.protectedPaths ?? [];
     const warning = paths.length > 0 ? `\nit touches protected path${paths.length > 1 ? 's' : ''}: ${paths.join(', ')}` : '';
     try {
-      const answer = (await rl.question(`\n${request.tool} ${JSON.stringify(request.args)}\nneeds approval: ${request.reason}${warning}\nAllow? [y] once, [a] always this session, [n] no: `)).trim().toLowerCase();
+      const answer = (
+        await rl.question(
+          `\n${request.tool} ${JSON.stringify(request.args)}\nneeds approval: ${request.reason}${warning}\nAllow? [y] once, [a] always this session, [n] no: `,
+        )
+      )
+        .trim()
+        .toLowerCase();
       const confirm = paths.length > 0 ? { confirmProtected: true } : {};
       if (answer === 'y' || answer === 'yes') return { kind: 'once', ...confirm };
       if (answer === 'a' || answer === 'always') return { kind: 'always', ...confirm };

@@ -22,7 +22,11 @@ const SETTLE_MS = 15;
  * their SourceFile objects through a caching host) and the previous analysis (tools whose signature
  * types come only from unchanged files are not analysed again).
  */
-export function emitWatch(options: EmitOptions, onResult: (result: EmitResult | Error) => void = () => {}, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): WatchHandle {
+export function emitWatch(
+  options: EmitOptions,
+  onResult: (result: EmitResult | Error) => void = () => {},
+  log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): WatchHandle {
   const project = loadProject(options.project, options.cwd);
   const analyze = createIncrementalAnalyzer({ rootDir: project.rootDir, ...strictJsonOf(project.parsed.options) });
   const sources = new Map<string, { text: string; file: ts.SourceFile }>();
@@ -43,7 +47,12 @@ export function emitWatch(options: EmitOptions, onResult: (result: EmitResult | 
     if (closed) return;
     try {
       const current = loadProject(project.configPath);
-      program = ts.createProgram({ rootNames: current.parsed.fileNames, options: { ...current.parsed.options, noEmit: true }, host, ...(program ? { oldProgram: program } : {}) });
+      program = ts.createProgram({
+        rootNames: current.parsed.fileNames,
+        options: { ...current.parsed.options, noEmit: true },
+        host,
+        ...(program ? { oldProgram: program } : {}),
+      });
       onResult(writeOutputs(program, analyze(program), project, options, started, log));
     } catch (error) {
       if (error instanceof CliError) log(error.message);

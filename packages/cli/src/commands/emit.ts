@@ -40,13 +40,23 @@ export function emit(options: EmitOptions, log: (line: string) => void = (l) => 
   const started = performance.now();
   const project = loadProject(options.project, options.cwd);
   const compilerOptions = { ...project.parsed.options, noEmit: true };
-  const program = ts.createProgram({ rootNames: project.parsed.fileNames, options: compilerOptions, projectReferences: project.parsed.projectReferences, host: createCompilerHost(compilerOptions) });
+  const program = ts.createProgram({
+    rootNames: project.parsed.fileNames,
+    options: compilerOptions,
+    projectReferences: project.parsed.projectReferences,
+    host: createCompilerHost(compilerOptions),
+  });
   return writeOutputs(program, analyzeProgram(program, { rootDir: project.rootDir, ...strictJsonOf(project.parsed.options) }), project, options, started, log);
 }
 
 /** Shared by `emit` and `emit --watch`: report, then write or check the outputs. */
 export function writeOutputs(
-  program: ts.Program, analysis: ProgramAnalysis, project: LoadedProject, options: EmitOptions, started: number, log: (line: string) => void,
+  program: ts.Program,
+  analysis: ProgramAnalysis,
+  project: LoadedProject,
+  options: EmitOptions,
+  started: number,
+  log: (line: string) => void,
 ): EmitResult {
   const syntax = program.getSyntacticDiagnostics();
   if (syntax.length > 0) throw new CliError(formatTsDiagnostics(syntax), 1);
@@ -57,8 +67,12 @@ export function writeOutputs(
   const warningCount = analysis.diagnostics.length - errorCount;
   const declarations = analysis.tools.flatMap((t) => (t.declaration ? [t.declaration] : []));
   const result = (): EmitResult => ({
-    toolCount: declarations.length, fileCount: analysis.fileCount, errorCount, warningCount,
-    elapsedMs: performance.now() - started, report,
+    toolCount: declarations.length,
+    fileCount: analysis.fileCount,
+    errorCount,
+    warningCount,
+    elapsedMs: performance.now() - started,
+    report,
   });
   const refused = analysis.tools.flatMap((t) => (t.declaration ? [] : [t.candidate.functionName]));
   if (errorCount > 0 && !options.keepGoing) {
@@ -67,17 +81,23 @@ export function writeOutputs(
   }
   if (errorCount > 0) {
     const names = refused.length > 0 ? ` (refused: ${refused.join(', ')})` : '';
-    log(`Found ${errorCount} error${errorCount === 1 ? '' : 's'} in tool declarations; --keep-going: writing the ${declarations.length} tool${declarations.length === 1 ? '' : 's'} that compiled${names}.`);
+    log(
+      `Found ${errorCount} error${errorCount === 1 ? '' : 's'} in tool declarations; --keep-going: writing the ${declarations.length} tool${declarations.length === 1 ? '' : 's'} that compiled${names}.`,
+    );
   }
 
   const outputs: { file: string; content: string }[] = [];
   if (options.out !== undefined || options.module === undefined) {
-    outputs.push({ file: path.resolve(options.cwd ?? process.cwd(), options.out ?? path.join(project.rootDir, 'tools.json')), content: renderManifest(declarations) });
+    outputs.push({
+      file: path.resolve(options.cwd ?? process.cwd(), options.out ?? path.join(project.rootDir, 'tools.json')),
+      content: renderManifest(declarations),
+    });
   }
   if (options.module !== undefined) {
     const moduleFile = path.resolve(options.cwd ?? process.cwd(), options.module);
-    const entries: ModuleEntry[] = analysis.tools.flatMap((t) => (t.declaration
-      ? [{ declaration: t.declaration, fileName: t.candidate.fn.getSourceFile().fileName, exportName: t.candidate.exportName }] : []));
+    const entries: ModuleEntry[] = analysis.tools.flatMap((t) =>
+      t.declaration ? [{ declaration: t.declaration, fileName: t.candidate.fn.getSourceFile().fileName, exportName: t.candidate.exportName }] : [],
+    );
     outputs.push({ file: moduleFile, content: renderModule(entries, moduleFile) });
   }
 
@@ -85,8 +105,12 @@ export function writeOutputs(
     if (options.check) {
       const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
       if (current === content) continue;
-      const details = current === undefined ? ['(file does not exist)'] : file.endsWith('.json') ? manifestDrift(content, current) : ['(generated module differs)'];
-      throw new CliError(`${rel(file)} is out of date with the tool signatures:\n  ${details.join('\n  ')}\nRun \`toolwright emit\` without --check and commit the result.`, 1);
+      const details =
+        current === undefined ? ['(file does not exist)'] : file.endsWith('.json') ? manifestDrift(content, current) : ['(generated module differs)'];
+      throw new CliError(
+        `${rel(file)} is out of date with the tool signatures:\n  ${details.join('\n  ')}\nRun \`toolwright emit\` without --check and commit the result.`,
+        1,
+      );
     }
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
@@ -94,6 +118,8 @@ export function writeOutputs(
     fs.renameSync(temporary, file);
   }
   const summary = result();
-  log(`${summary.toolCount} tool${summary.toolCount === 1 ? '' : 's'} from ${summary.fileCount} file${summary.fileCount === 1 ? '' : 's'} in ${Math.round(summary.elapsedMs)} ms${refused.length > 0 ? `, ${refused.length} refused` : ''}${options.check ? ' (up to date)' : ''}`);
+  log(
+    `${summary.toolCount} tool${summary.toolCount === 1 ? '' : 's'} from ${summary.fileCount} file${summary.fileCount === 1 ? '' : 's'} in ${Math.round(summary.elapsedMs)} ms${refused.length > 0 ? `, ${refused.length} refused` : ''}${options.check ? ' (up to date)' : ''}`,
+  );
   return summary;
 }

@@ -36,7 +36,8 @@ export function planPackageJson(dir: string, existing: string | undefined, force
     } catch (error) {
       throw new CliError(`package.json: cannot add the scripts, it is not valid JSON: ${(error as Error).message}`, 1);
     }
-    if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) throw new CliError('package.json: cannot add the scripts, it is not a JSON object.', 1);
+    if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest))
+      throw new CliError('package.json: cannot add the scripts, it is not a JSON object.', 1);
   }
   const scripts = { ...(manifest.scripts ?? {}) };
   const plan: PackageJsonPlan = { text: undefined, manifest, added: [], replaced: [], kept: [] };
@@ -61,8 +62,9 @@ export function planPackageJson(dir: string, existing: string | undefined, force
 export function nextCommand(manifest: PackageJson, typescriptVersion: string): string {
   const listed = (name: string) => [manifest.dependencies, manifest.devDependencies, manifest.peerDependencies].some((deps) => deps?.[name] !== undefined);
   const runtime = ['@toolwright/tool'].filter((name) => !listed(name));
-  const dev = [`typescript@${typescriptVersion}`, '@toolwright/cli', '@toolwright/transformer', '@toolwright/language-service']
-    .filter((spec) => !listed(spec.replace(/(.)@.*$/, '$1')));
+  const dev = [`typescript@${typescriptVersion}`, '@toolwright/cli', '@toolwright/transformer', '@toolwright/language-service'].filter(
+    (spec) => !listed(spec.replace(/(.)@.*$/, '$1')),
+  );
   return [
     ...(runtime.length > 0 ? [`npm install ${runtime.join(' ')}`] : []),
     ...(dev.length > 0 ? [`npm install --save-dev ${dev.join(' ')}`] : []),
@@ -72,7 +74,10 @@ export function nextCommand(manifest: PackageJson, typescriptVersion: string): s
 
 /** A valid npm package name from a folder name. */
 function packageName(folder: string): string {
-  const name = folder.toLowerCase().replace(/[^a-z0-9._~-]+/g, '-').replace(/^[._-]+|-+$/g, '');
+  const name = folder
+    .toLowerCase()
+    .replace(/[^a-z0-9._~-]+/g, '-')
+    .replace(/^[._-]+|-+$/g, '');
   return name === '' ? 'tools' : name;
 }
 

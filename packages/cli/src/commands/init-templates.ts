@@ -8,7 +8,9 @@ export const TOOLWRIGHT_PLUGINS: readonly Readonly<Record<string, string | boole
 /** `{ "transform": "@toolwright/transformer" }`: an object on one line, as people write plugin entries and rules. */
 export function inlineJson(entry: Readonly<Record<string, unknown>>): string {
   const value = (v: unknown) => (Array.isArray(v) ? `[${v.map((item) => JSON.stringify(item)).join(', ')}]` : JSON.stringify(v));
-  return `{ ${Object.entries(entry).map(([key, v]) => `${JSON.stringify(key)}: ${value(v)}`).join(', ')} }`;
+  return `{ ${Object.entries(entry)
+    .map(([key, v]) => `${JSON.stringify(key)}: ${value(v)}`)
+    .join(', ')} }`;
 }
 
 /** The tsconfig of a new project; docs/getting-started.md shows the same text (a test compares them). */
@@ -62,12 +64,16 @@ export const CONFIG_FILE = 'toolwright.config.json';
 export const POLICY_FILE = 'toolwright.policy.json';
 
 /** A small config: the schema for editors, the workspace, two more shell commands, the starter policy. */
-export const CONFIG_TEMPLATE = `${JSON.stringify({
-  $schema: './node_modules/@toolwright/cli/toolwright.config.schema.json',
-  workspace: { root: '.' },
-  shell: { allow: ['npm test', 'npm run build'] },
-  policy: POLICY_FILE,
-}, null, 2)}\n`;
+export const CONFIG_TEMPLATE = `${JSON.stringify(
+  {
+    $schema: './node_modules/@toolwright/cli/toolwright.config.schema.json',
+    workspace: { root: '.' },
+    shell: { allow: ['npm test', 'npm run build'] },
+    policy: POLICY_FILE,
+  },
+  null,
+  2,
+)}\n`;
 
 const DESTRUCTIVE_COMMANDS: readonly { pattern: string; match: string[]; notMatch?: string[] }[] = [
   { pattern: '*rm -r*', match: ['rm -rf dist', 'cd src && rm -r old'], notMatch: ['rm notes.txt'] },
@@ -82,7 +88,10 @@ const DESTRUCTIVE_COMMANDS: readonly { pattern: string; match: string[]; notMatc
 
 const POLICY_RULES: readonly Record<string, unknown>[] = [
   ...DESTRUCTIVE_COMMANDS.map(({ pattern, match, notMatch }) => ({
-    deny: `shell_exec(${pattern})`, reason: 'destructive command', match, ...(notMatch ? { not_match: notMatch } : {}),
+    deny: `shell_exec(${pattern})`,
+    reason: 'destructive command',
+    match,
+    ...(notMatch ? { not_match: notMatch } : {}),
   })),
   { ask: 'file_{write,edit,delete}' },
   { ask: 'vault_copyto' },

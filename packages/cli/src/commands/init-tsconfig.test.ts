@@ -32,30 +32,33 @@ describe(addToolwrightPlugins, () => {
       '',
     ].join('\n');
     const { text: result, added, config } = edited(text);
-    expect(result).toBe([
-      '{',
-      '  // Shared settings.',
-      '  "extends": "./base.json",',
-      '  "compilerOptions": {',
-      '    /* Node 20 */',
-      '    "target": "es2022",',
-      '    "strict": true, // keep strict',
-      '    "plugins": [',
-      '      { "transform": "@toolwright/transformer" },',
-      '      { "transform": "@toolwright/transformer/program", "transformProgram": true },',
-      '      { "name": "@toolwright/language-service" }',
-      '    ]',
-      '  },',
-      '  "include": ["src"],',
-      '}',
-      '',
-    ].join('\n'));
+    expect(result).toBe(
+      [
+        '{',
+        '  // Shared settings.',
+        '  "extends": "./base.json",',
+        '  "compilerOptions": {',
+        '    /* Node 20 */',
+        '    "target": "es2022",',
+        '    "strict": true, // keep strict',
+        '    "plugins": [',
+        '      { "transform": "@toolwright/transformer" },',
+        '      { "transform": "@toolwright/transformer/program", "transformProgram": true },',
+        '      { "name": "@toolwright/language-service" }',
+        '    ]',
+        '  },',
+        '  "include": ["src"],',
+        '}',
+        '',
+      ].join('\n'),
+    );
     expect(added).toEqual(['@toolwright/transformer', '@toolwright/transformer/program', '@toolwright/language-service']);
     expect(config).toEqual({ extends: './base.json', compilerOptions: { target: 'es2022', strict: true, plugins: ENTRIES }, include: ['src'] });
   });
 
   it('appends only the missing entries to an existing plugins array', () => {
-    const text = '{\n  "compilerOptions": {\n    "plugins": [\n      { "name": "other-plugin" },\n      { "transform": "@toolwright/transformer" },\n    ]\n  }\n}\n';
+    const text =
+      '{\n  "compilerOptions": {\n    "plugins": [\n      { "name": "other-plugin" },\n      { "transform": "@toolwright/transformer" },\n    ]\n  }\n}\n';
     const { added, config } = edited(text);
     expect(added).toEqual(['@toolwright/transformer/program', '@toolwright/language-service']);
     expect(config.compilerOptions.plugins).toEqual([{ name: 'other-plugin' }, ENTRIES[0], ENTRIES[1], ENTRIES[2]]);

@@ -31,7 +31,8 @@ export function addToolwrightPlugins(text: string, fileName: string, inherited: 
   const options = property(root, 'compilerOptions');
   if (options !== undefined && !ts.isObjectLiteralExpression(options.initializer)) throw new CliError(`${fileName}: "compilerOptions" must be an object.`, 1);
   const plugins = options && property(options.initializer as ts.ObjectLiteralExpression, 'plugins');
-  if (plugins !== undefined && !ts.isArrayLiteralExpression(plugins.initializer)) throw new CliError(`${fileName}: "compilerOptions.plugins" must be an array.`, 1);
+  if (plugins !== undefined && !ts.isArrayLiteralExpression(plugins.initializer))
+    throw new CliError(`${fileName}: "compilerOptions.plugins" must be an array.`, 1);
   const present = plugins ? (parsed.config as { compilerOptions: { plugins: unknown[] } }).compilerOptions.plugins.filter(isEntry) : inherited;
   const missing = TOOLWRIGHT_PLUGINS.filter((entry) => !present.some((p) => samePlugin(p, entry)));
   if (missing.length === 0) return { text: undefined, added: [] };
@@ -76,7 +77,9 @@ function samePlugin(present: PluginEntry, wanted: PluginEntry): boolean {
 }
 
 function property(object: ts.ObjectLiteralExpression, name: string): ts.PropertyAssignment | undefined {
-  return object.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && (ts.isStringLiteral(p.name) || ts.isIdentifier(p.name)) && p.name.text === name);
+  return object.properties.find(
+    (p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && (ts.isStringLiteral(p.name) || ts.isIdentifier(p.name)) && p.name.text === name,
+  );
 }
 
 interface Edit {
@@ -88,7 +91,13 @@ interface Edit {
  * Appends an item to an object or array literal: after its last item, with a comma unless one is
  * there already, and after a `// comment` that ends the last item's line, so the comment stays with it.
  */
-function insertItem(text: string, file: ts.JsonSourceFile, container: ts.ObjectLiteralExpression | ts.ArrayLiteralExpression, item: string, indent: string): Edit[] {
+function insertItem(
+  text: string,
+  file: ts.JsonSourceFile,
+  container: ts.ObjectLiteralExpression | ts.ArrayLiteralExpression,
+  item: string,
+  indent: string,
+): Edit[] {
   const items: readonly ts.Node[] = ts.isObjectLiteralExpression(container) ? container.properties : container.elements;
   const last = items.at(-1);
   if (last === undefined) {
@@ -104,7 +113,12 @@ function insertItem(text: string, file: ts.JsonSourceFile, container: ts.ObjectL
   const at = restOfLine ? afterLast + restOfLine[0].length : afterLast;
   const insert = `\n${indent}${item}`;
   if (hasComma) return [{ at, insert }];
-  return at === last.end ? [{ at, insert: `,${insert}` }] : [{ at: last.end, insert: ',' }, { at, insert }];
+  return at === last.end
+    ? [{ at, insert: `,${insert}` }]
+    : [
+        { at: last.end, insert: ',' },
+        { at, insert },
+      ];
 }
 
 function lineStart(text: string, position: number): number {

@@ -21,26 +21,40 @@ function folder(files: Record<string, string> = {}): string {
 }
 
 const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
-const snapshot = (dir: string) => Object.fromEntries((fs.readdirSync(dir, { recursive: true }) as string[]).sort().map((f) => [f, fs.statSync(path.join(dir, f)).isFile() ? read(dir, f) : '<dir>']));
+const snapshot = (dir: string) =>
+  Object.fromEntries(
+    (fs.readdirSync(dir, { recursive: true }) as string[]).sort().map((f) => [f, fs.statSync(path.join(dir, f)).isFile() ? read(dir, f) : '<dir>']),
+  );
 
 describe(init, () => {
   it('writes every file in an empty folder and names the packages to install', () => {
     const dir = folder();
     const result = init({ dir });
     expect(result.steps.map((s) => `${s.action} ${s.file}`)).toEqual([
-      'created tsconfig.json', 'created src/tools.ts', 'created toolwright.config.json', 'created toolwright.policy.json', 'created package.json',
+      'created tsconfig.json',
+      'created src/tools.ts',
+      'created toolwright.config.json',
+      'created toolwright.policy.json',
+      'created package.json',
     ]);
     expect(read(dir, 'tsconfig.json')).toBe(TSCONFIG_TEMPLATE);
     expect(read(dir, 'src/tools.ts')).toBe(EXAMPLE_TOOLS);
     expect(JSON.parse(read(dir, 'toolwright.config.json'))).toEqual({
-      $schema: './node_modules/@toolwright/cli/toolwright.config.schema.json', workspace: { root: '.' }, shell: { allow: ['npm test', 'npm run build'] }, policy: 'toolwright.policy.json',
+      $schema: './node_modules/@toolwright/cli/toolwright.config.schema.json',
+      workspace: { root: '.' },
+      shell: { allow: ['npm test', 'npm run build'] },
+      policy: 'toolwright.policy.json',
     });
     expect(JSON.parse(read(dir, 'package.json'))).toEqual({
-      name: path.basename(dir).toLowerCase(), version: '0.1.0', private: true,
+      name: path.basename(dir).toLowerCase(),
+      version: '0.1.0',
+      private: true,
       scripts: { build: 'toolwright build', emit: 'toolwright emit', serve: 'toolwright serve --mcp stdio -p tsconfig.json' },
     });
     expect(result.notes).toEqual([]);
-    expect(result.next).toBe(`npm install @toolwright/tool && npm install --save-dev typescript@${ts.version} @toolwright/cli @toolwright/transformer @toolwright/language-service && npm run build`);
+    expect(result.next).toBe(
+      `npm install @toolwright/tool && npm install --save-dev typescript@${ts.version} @toolwright/cli @toolwright/transformer @toolwright/language-service && npm run build`,
+    );
     expect(formatInitResult(result)).toContain('created    tsconfig.json\n');
   });
 
@@ -66,7 +80,11 @@ describe(init, () => {
 
     const forced = init({ dir, force: true });
     expect(forced.steps.map((s) => `${s.action} ${s.file}`)).toEqual([
-      'unchanged tsconfig.json', 'updated src/tools.ts', 'unchanged toolwright.config.json', 'updated toolwright.policy.json', 'unchanged package.json',
+      'unchanged tsconfig.json',
+      'updated src/tools.ts',
+      'unchanged toolwright.config.json',
+      'updated toolwright.policy.json',
+      'unchanged package.json',
     ]);
     expect(read(dir, 'src/tools.ts')).toBe(EXAMPLE_TOOLS);
     expect(read(dir, 'toolwright.policy.json')).toBe(POLICY_TEMPLATE);
@@ -74,15 +92,25 @@ describe(init, () => {
   });
 
   it('merges the scripts into a package.json, keeping a script of the same name unless forced', () => {
-    const manifest = { name: 'app', type: 'module', scripts: { build: 'tsc', test: 'vitest' }, devDependencies: { typescript: '6.0.3', '@toolwright/cli': '0.1.0' } };
+    const manifest = {
+      name: 'app',
+      type: 'module',
+      scripts: { build: 'tsc', test: 'vitest' },
+      devDependencies: { typescript: '6.0.3', '@toolwright/cli': '0.1.0' },
+    };
     const dir = folder({ 'package.json': `${JSON.stringify(manifest, null, 4)}\n` });
     const result = init({ dir });
     expect(result.steps.at(-1)).toEqual({
-      file: 'package.json', action: 'updated', detail: 'added scripts emit, serve; kept your "build" script (tsc); --force replaces it',
+      file: 'package.json',
+      action: 'updated',
+      detail: 'added scripts emit, serve; kept your "build" script (tsc); --force replaces it',
     });
     const merged = read(dir, 'package.json');
     expect(merged).toContain('\n    "name": "app"');
-    expect(JSON.parse(merged)).toEqual({ ...manifest, scripts: { build: 'tsc', test: 'vitest', emit: 'toolwright emit', serve: 'toolwright serve --mcp stdio -p tsconfig.json' } });
+    expect(JSON.parse(merged)).toEqual({
+      ...manifest,
+      scripts: { build: 'tsc', test: 'vitest', emit: 'toolwright emit', serve: 'toolwright serve --mcp stdio -p tsconfig.json' },
+    });
     expect(result.next).toBe('npm install @toolwright/tool && npm install --save-dev @toolwright/transformer @toolwright/language-service && npm run build');
 
     expect(init({ dir }).steps.at(-1)).toMatchObject({ action: 'skipped', detail: 'kept your "build" script (tsc); --force replaces it' });

@@ -80,7 +80,12 @@ function planTsconfig(configPath: string, existing: string | undefined): Planned
   if (existing === undefined) return { file, action: 'created', text: TSCONFIG_TEMPLATE };
   const edit = addToolwrightPlugins(existing, configPath, effectivePlugins(configPath));
   if (edit.text === undefined) return { file, action: 'unchanged', detail: 'it has the Toolwright plugin entries' };
-  return { file, action: 'updated', detail: `added ${edit.added.join(', ')} to compilerOptions.plugins; your other settings are as they were`, text: edit.text };
+  return {
+    file,
+    action: 'updated',
+    detail: `added ${edit.added.join(', ')} to compilerOptions.plugins; your other settings are as they were`,
+    text: edit.text,
+  };
 }
 
 function planFile(file: string, content: string, existing: string | undefined, force: boolean): PlannedStep {

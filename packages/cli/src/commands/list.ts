@@ -9,12 +9,19 @@ export function listTools(registry: ToolRegistry, format: string): unknown {
   if (!(LIST_FORMATS as readonly string[]).includes(format)) throw new CliError(`Unknown --format '${format}'. Use one of: ${LIST_FORMATS.join(', ')}.`, 2);
   const declarations = registry.list();
   switch (format as ListFormat) {
-    case 'json': return declarations;
-    case 'openai': return toOpenAIChatTools(declarations);
-    case 'openai-strict': return toOpenAIChatTools(declarations, { strict: true });
-    case 'openai-responses': return toOpenAIResponsesTools(declarations, { strict: true });
-    case 'anthropic': return toAnthropicTools(declarations);
-    case 'gemini': return { functionDeclarations: toGeminiFunctionDeclarations(declarations) };
-    case 'mcp': return { tools: toMcpTools(declarations) };
+    case 'json':
+      return declarations;
+    case 'openai':
+      return toOpenAIChatTools(declarations);
+    case 'openai-strict':
+      return toOpenAIChatTools(declarations, { strict: true });
+    case 'openai-responses':
+      return toOpenAIResponsesTools(declarations, { strict: true });
+    case 'anthropic':
+      return toAnthropicTools(declarations);
+    case 'gemini':
+      return { functionDeclarations: toGeminiFunctionDeclarations(declarations) };
+    case 'mcp':
+      return { tools: toMcpTools(declarations) };
   }
 }

@@ -13,7 +13,9 @@ export const policyCheckCommand = defineCommand({
     const { settings, registry } = openToolEnvironment({ ...configFlags(values), ...(positionals[0] !== undefined ? { policy: positionals[0] } : {}) }, io);
     if (!settings.policy) throw new CliError('toolwright policy check takes a policy file (or reads "policy" from toolwright.config.json).', 2);
     const policy = loadPolicySource(settings.policy, registry);
-    io.out(`${'file' in settings.policy ? positionals[0] ?? settings.policy.file : `${settings.policy.configFile} $.policy`}: ${policy.rules.length} rule(s), every example holds\n`);
+    io.out(
+      `${'file' in settings.policy ? (positionals[0] ?? settings.policy.file) : `${settings.policy.configFile} $.policy`}: ${policy.rules.length} rule(s), every example holds\n`,
+    );
     return 0;
   },
 });
@@ -36,7 +38,16 @@ export const policyExplainCommand = defineCommand({
     if (!settings.policy) throw new CliError('toolwright policy explain needs --policy <file> (or "policy" in toolwright.config.json).', 2);
     const { explainPolicy } = await import('./policy.js');
     const { coreToolsRiskLevels, coreToolsPathResolvers } = await import('@toolwright/core-tools');
-    const result = explainPolicy(registry, loadPolicySource(settings.policy, registry), tool, values.args, values.format, coreToolsRiskLevels(env), settings.executor.riskMode, coreToolsPathResolvers(env));
+    const result = explainPolicy(
+      registry,
+      loadPolicySource(settings.policy, registry),
+      tool,
+      values.args,
+      values.format,
+      coreToolsRiskLevels(env),
+      settings.executor.riskMode,
+      coreToolsPathResolvers(env),
+    );
     io.out(`${result.text}\n`);
     return 0;
   },

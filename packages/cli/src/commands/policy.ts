@@ -11,7 +11,16 @@ import { openWorkspace } from '../call-environment.js';
  * bound to the workspace `.` when `riskLevel` is not given, as `toolwright call` binds them — and the
  * config file's risk mode, so explain and `call` agree.
  */
-export function explainPolicy(registry: ToolRegistry, policy: Policy, tool: string, argsText: string, format: string, riskLevel?: ExecutorOptions['riskLevel'], riskMode?: ExecutorOptions['riskMode'], pathResolvers?: ExecutorOptions['pathResolvers']): { text: string; decision: string } {
+export function explainPolicy(
+  registry: ToolRegistry,
+  policy: Policy,
+  tool: string,
+  argsText: string,
+  format: string,
+  riskLevel?: ExecutorOptions['riskLevel'],
+  riskMode?: ExecutorOptions['riskMode'],
+  pathResolvers?: ExecutorOptions['pathResolvers'],
+): { text: string; decision: string } {
   if (format !== 'text' && format !== 'json') throw new CliError(`Unknown --format '${format}'. Use text or json.`, 2);
   const declaration = registry.get(tool)?.declaration;
   if (!declaration && !/[*?[{]/.test(tool)) {
@@ -19,7 +28,11 @@ export function explainPolicy(registry: ToolRegistry, policy: Policy, tool: stri
     throw new CliError(`There is no tool named '${tool}'.${near.length ? ` Did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : ''}`, 2);
   }
   const parsed = parseArguments(argsText);
-  if (!parsed.ok) throw new CliError(`--args is not a usable JSON object: ${parsed.error.code === 'invalid_json' ? parsed.error.message : parsed.error.issues.map((issue) => describeIssue(issue)).join('; ')}`, 2);
+  if (!parsed.ok)
+    throw new CliError(
+      `--args is not a usable JSON object: ${parsed.error.code === 'invalid_json' ? parsed.error.message : parsed.error.issues.map((issue) => describeIssue(issue)).join('; ')}`,
+      2,
+    );
   const hooks = riskLevel !== undefined ? { riskLevel, ...(pathResolvers ? { pathResolvers } : {}) } : coreHooksAt('.');
   const executor = new ToolExecutor({ registry, policy, ...hooks, ...(riskMode !== undefined ? { riskMode } : {}) });
   let explanation;

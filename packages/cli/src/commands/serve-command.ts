@@ -33,11 +33,18 @@ export const serveCommand = defineCommand({
     if (values.project !== undefined) preloadTypeScript();
     const { openCallEnvironment } = await import('../call-environment.js');
     const { McpToolServer, serveHttp, serveStdio, HttpServeError } = await import('@toolwright/mcp');
-    const environment = await openCallEnvironment({ ...configFlags(values), defaultAuditName: `audit-serve-${process.pid}.jsonl`, stateless: mode === 'http' && !httpOptions.sessions }, io);
+    const environment = await openCallEnvironment(
+      { ...configFlags(values), defaultAuditName: `audit-serve-${process.pid}.jsonl`, stateless: mode === 'http' && !httpOptions.sessions },
+      io,
+    );
     const tools = new McpToolServer({ registry: environment.registry, executor: environment.executorOptions });
     for (const toolkit of environment.sessionToolkits) {
       tools.onSessionClosed((id) => {
-        toolkit.endSession(id).catch((error: unknown) => io.err(`toolwright: disposing of ${toolkit.toolkit.name} for session ${id} failed: ${error instanceof Error ? error.message : String(error)}\n`));
+        toolkit
+          .endSession(id)
+          .catch((error: unknown) =>
+            io.err(`toolwright: disposing of ${toolkit.toolkit.name} for session ${id} failed: ${error instanceof Error ? error.message : String(error)}\n`),
+          );
       });
     }
     let running: { close(): Promise<void>; url?: string };
@@ -47,11 +54,13 @@ export const serveCommand = defineCommand({
       await environment.close();
       if (error instanceof HttpServeError) throw new CliError(`toolwright serve: ${error.message}`, 2);
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') throw new CliError(`toolwright serve: cannot listen on ${httpOptions.host}:${httpOptions.port}: ${(error as Error).message}`, 1);
+      if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')
+        throw new CliError(`toolwright serve: cannot listen on ${httpOptions.host}:${httpOptions.port}: ${(error as Error).message}`, 1);
       throw error;
     }
     if (running.url !== undefined) {
-      if (httpOptions.insecureNoAuth && httpOptions.bearerToken === undefined) io.err(`toolwright: WARNING: no authentication on ${httpOptions.host}; anyone who can reach this port can run the tools\n`);
+      if (httpOptions.insecureNoAuth && httpOptions.bearerToken === undefined)
+        io.err(`toolwright: WARNING: no authentication on ${httpOptions.host}; anyone who can reach this port can run the tools\n`);
       io.err(`toolwright: serving ${environment.registry.size} tools over MCP at ${running.url}\n`);
     }
     await new Promise<void>((resolve) => {

@@ -1,17 +1,42 @@
 import { describe, expect, it } from 'vitest';
 import { httpServeOptions, type ServeFlags } from './serve.js';
 
-const flags = (extra: Partial<ServeFlags> = {}): ServeFlags => ({ mcp: 'http', port: '0', host: '127.0.0.1', sessions: false, 'insecure-no-auth': false, ...extra });
+const flags = (extra: Partial<ServeFlags> = {}): ServeFlags => ({
+  mcp: 'http',
+  port: '0',
+  host: '127.0.0.1',
+  sessions: false,
+  'insecure-no-auth': false,
+  ...extra,
+});
 
 describe(httpServeOptions, () => {
   it('maps the flags to the server options, reading the token from the named variable', () => {
-    const options = httpServeOptions(flags({
-      port: '8080', sessions: true, 'allow-host': ['a.example', 'b.example:8443'], 'allow-origin': ['https://app.example'],
-      'auth-token-env': 'TOKEN', 'session-idle-timeout': '90', 'max-sessions': '5', 'max-body-bytes': '1024', 'request-timeout': '2.5',
-    }), { TOKEN: '  tok-123\n' });
+    const options = httpServeOptions(
+      flags({
+        port: '8080',
+        sessions: true,
+        'allow-host': ['a.example', 'b.example:8443'],
+        'allow-origin': ['https://app.example'],
+        'auth-token-env': 'TOKEN',
+        'session-idle-timeout': '90',
+        'max-sessions': '5',
+        'max-body-bytes': '1024',
+        'request-timeout': '2.5',
+      }),
+      { TOKEN: '  tok-123\n' },
+    );
     expect(options).toEqual({
-      port: 8080, host: '127.0.0.1', sessions: true, allowedHosts: ['a.example', 'b.example:8443'], allowedOrigins: ['https://app.example'],
-      bearerToken: 'tok-123', sessionIdleTimeoutMs: 90_000, maxSessions: 5, maxBodyBytes: 1024, requestTimeoutMs: 2500,
+      port: 8080,
+      host: '127.0.0.1',
+      sessions: true,
+      allowedHosts: ['a.example', 'b.example:8443'],
+      allowedOrigins: ['https://app.example'],
+      bearerToken: 'tok-123',
+      sessionIdleTimeoutMs: 90_000,
+      maxSessions: 5,
+      maxBodyBytes: 1024,
+      requestTimeoutMs: 2500,
     });
   });
 

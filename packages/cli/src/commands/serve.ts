@@ -17,7 +17,16 @@ export interface ServeFlags {
   'request-timeout'?: string;
 }
 
-const HTTP_ONLY = ['allow-host', 'allow-origin', 'auth-token-env', 'insecure-no-auth', 'session-idle-timeout', 'max-sessions', 'max-body-bytes', 'request-timeout'] as const;
+const HTTP_ONLY = [
+  'allow-host',
+  'allow-origin',
+  'auth-token-env',
+  'insecure-no-auth',
+  'session-idle-timeout',
+  'max-sessions',
+  'max-body-bytes',
+  'request-timeout',
+] as const;
 
 /**
  * The HTTP server's options from the flags, checked: numbers are numbers, the token's variable is
@@ -37,10 +46,15 @@ export function httpServeOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = pro
   const tokenVariable = flags['auth-token-env'];
   if (tokenVariable !== undefined) {
     const token = env[tokenVariable]?.trim();
-    if (!token) throw new CliError(`--auth-token-env ${tokenVariable}: the environment variable ${tokenVariable} is not set or empty; it must hold the bearer token clients send.`, 2);
+    if (!token)
+      throw new CliError(
+        `--auth-token-env ${tokenVariable}: the environment variable ${tokenVariable} is not set or empty; it must hold the bearer token clients send.`,
+        2,
+      );
     options.bearerToken = token;
   }
-  if (flags['session-idle-timeout'] !== undefined) options.sessionIdleTimeoutMs = count(flags['session-idle-timeout'], '--session-idle-timeout', 'seconds') * 1000;
+  if (flags['session-idle-timeout'] !== undefined)
+    options.sessionIdleTimeoutMs = count(flags['session-idle-timeout'], '--session-idle-timeout', 'seconds') * 1000;
   if (flags['max-sessions'] !== undefined) options.maxSessions = count(flags['max-sessions'], '--max-sessions', 'sessions', true);
   if (flags['max-body-bytes'] !== undefined) options.maxBodyBytes = count(flags['max-body-bytes'], '--max-body-bytes', 'bytes', true);
   if (flags['request-timeout'] !== undefined) options.requestTimeoutMs = count(flags['request-timeout'], '--request-timeout', 'seconds') * 1000;

@@ -18,7 +18,8 @@ export function checkConfig(config: ToolwrightConfig, env: NodeJS.ProcessEnv): C
   }
   if (shell?.backend === 'disabled') {
     for (const key of ['allow', 'defaultAllow', 'permit', 'timeoutMs', 'maxOutputBytes', 'maxJobs', 'maxLength', 'maxCommands', 'passEnv'] as const) {
-      if (shell[key] !== undefined) issues.push({ path: `$.shell.${key}`, message: 'has no effect with "backend": "disabled"; remove it or choose another backend' });
+      if (shell[key] !== undefined)
+        issues.push({ path: `$.shell.${key}`, message: 'has no effect with "backend": "disabled"; remove it or choose another backend' });
     }
   }
   config.web?.allowPorts?.forEach((port, index) => {
@@ -28,7 +29,10 @@ export function checkConfig(config: ToolwrightConfig, env: NodeJS.ProcessEnv): C
     try {
       new AddressPolicy([entry]);
     } catch {
-      issues.push({ path: `$.web.allowAddresses[${index}]`, message: `must be an IP address or a CIDR range such as 10.0.0.0/8 (found ${JSON.stringify(entry)})` });
+      issues.push({
+        path: `$.web.allowAddresses[${index}]`,
+        message: `must be an IP address or a CIDR range such as 10.0.0.0/8 (found ${JSON.stringify(entry)})`,
+      });
     }
   });
   const search = config.web?.search;
@@ -40,10 +44,16 @@ export function checkConfig(config: ToolwrightConfig, env: NodeJS.ProcessEnv): C
       issues.push({ path: '$.web.search.endpoint', message: 'is required for the searxng provider: the URL of the instance' });
     }
     if (search.provider === 'brave' && search.apiKeyEnv === undefined) {
-      issues.push({ path: '$.web.search.apiKeyEnv', message: 'is required for the brave provider: the name of the environment variable that holds the API key' });
+      issues.push({
+        path: '$.web.search.apiKeyEnv',
+        message: 'is required for the brave provider: the name of the environment variable that holds the API key',
+      });
     }
     if (search.apiKeyEnv !== undefined && !env[search.apiKeyEnv]?.trim()) {
-      issues.push({ path: '$.web.search.apiKeyEnv', message: `names the environment variable ${search.apiKeyEnv}, which is not set or empty; set it to the ${search.provider} API key` });
+      issues.push({
+        path: '$.web.search.apiKeyEnv',
+        message: `names the environment variable ${search.apiKeyEnv}, which is not set or empty; set it to the ${search.provider} API key`,
+      });
     }
   }
   return issues;

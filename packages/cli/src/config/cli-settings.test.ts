@@ -14,15 +14,22 @@ describe(settingsOf, () => {
     expect(settingsOf(undefined, {}, {}, CWD)).toEqual({ workspace: { root: CWD }, coreTools: {}, executor: {}, tools: { core: true } });
   });
 
-  it('resolves the file\'s paths against its directory and maps every section', () => {
-    const settings = settingsOf(loaded({
-      workspace: { root: '..', shared: '../shared', protectedPaths: ['/secrets'] },
-      vault: { root: 'vault' },
-      policy: 'policy.json',
-      audit: { path: 'logs/audit.jsonl', durability: 'batched', rotate: { maxBytes: 4096, keep: 2 } },
-      risk: 'autorun_none', maxOutputBytes: 1000, repeatedCalls: { threshold: 5, action: 'deny' },
-      tools: { core: false, include: ['a_*'], exclude: ['a_b'], perSession: ['Tally'] },
-    }), {}, {}, CWD);
+  it("resolves the file's paths against its directory and maps every section", () => {
+    const settings = settingsOf(
+      loaded({
+        workspace: { root: '..', shared: '../shared', protectedPaths: ['/secrets'] },
+        vault: { root: 'vault' },
+        policy: 'policy.json',
+        audit: { path: 'logs/audit.jsonl', durability: 'batched', rotate: { maxBytes: 4096, keep: 2 } },
+        risk: 'autorun_none',
+        maxOutputBytes: 1000,
+        repeatedCalls: { threshold: 5, action: 'deny' },
+        tools: { core: false, include: ['a_*'], exclude: ['a_b'], perSession: ['Tally'] },
+      }),
+      {},
+      {},
+      CWD,
+    );
     expect(settings).toMatchObject({
       configFile: path.join(DIR, 'toolwright.config.json'),
       workspace: { root: path.resolve('/projects/app'), shared: path.resolve('/projects/app/shared'), protectedPaths: ['/secrets'] },
@@ -36,28 +43,46 @@ describe(settingsOf, () => {
   });
 
   it('lets the flags win: --workspace, --policy and --audit against the current directory, --no-core', () => {
-    const settings = settingsOf(loaded({ workspace: { root: '..' }, policy: { rules: [] }, audit: 'none', tools: { core: true } }),
-      { workspace: 'ws', policy: 'p.json', audit: 'a.jsonl', core: false }, {}, CWD);
-    expect(settings).toMatchObject({ workspace: { root: path.join(CWD, 'ws') }, policy: { file: path.join(CWD, 'p.json') }, audit: { path: path.join(CWD, 'a.jsonl') }, tools: { core: false } });
+    const settings = settingsOf(
+      loaded({ workspace: { root: '..' }, policy: { rules: [] }, audit: 'none', tools: { core: true } }),
+      { workspace: 'ws', policy: 'p.json', audit: 'a.jsonl', core: false },
+      {},
+      CWD,
+    );
+    expect(settings).toMatchObject({
+      workspace: { root: path.join(CWD, 'ws') },
+      policy: { file: path.join(CWD, 'p.json') },
+      audit: { path: path.join(CWD, 'a.jsonl') },
+      tools: { core: false },
+    });
     expect(settingsOf(loaded({ audit: { path: 'x.jsonl' } }), { audit: 'none' }, {}, CWD).audit).toBe('none');
   });
 
   it('keeps an inline policy with the file it came from', () => {
-    expect(settingsOf(loaded({ policy: { rules: [{ allow: 'file_read' }] } }), {}, {}, CWD).policy).toEqual({ document: { rules: [{ allow: 'file_read' }] }, configFile: path.join(DIR, 'toolwright.config.json') });
+    expect(settingsOf(loaded({ policy: { rules: [{ allow: 'file_read' }] } }), {}, {}, CWD).policy).toEqual({
+      document: { rules: [{ allow: 'file_read' }] },
+      configFile: path.join(DIR, 'toolwright.config.json'),
+    });
   });
 });
 
 describe(shellConfigOf, () => {
   it('adds allow to the defaults, keeps the default permit, and passes the limits', () => {
     expect(shellConfigOf({ allow: ['id', 'ls'], timeoutMs: 5, maxOutputBytes: 6, maxJobs: 7, passEnv: ['CI'], maxLength: 8, maxCommands: 9 })).toEqual({
-      backend: 'host', timeoutMs: 5, maxOutputBytes: 6, maxJobs: 7, passEnv: ['CI'],
+      backend: 'host',
+      timeoutMs: 5,
+      maxOutputBytes: 6,
+      maxJobs: 7,
+      passEnv: ['CI'],
       policy: { allow: [...DEFAULT_SHELL_ALLOW, 'id'], permit: ['glob'], maxLength: 8, maxCommands: 9 },
     });
   });
 
   it('starts from an empty allowlist with defaultAllow false, and permit replaces the default', () => {
     expect(shellConfigOf({ backend: 'session', allow: ['id'], defaultAllow: false, permit: ['redirection'], maxSessions: 2 })).toEqual({
-      backend: 'session', maxSessions: 2, policy: { allow: ['id'], permit: ['redirection'] },
+      backend: 'session',
+      maxSessions: 2,
+      policy: { allow: ['id'], permit: ['redirection'] },
     });
   });
 
@@ -68,7 +93,18 @@ describe(shellConfigOf, () => {
 
 describe(webConfigOf, () => {
   it('passes the limits and builds the provider with the key from the named variable', () => {
-    const web = webConfigOf({ allowAddresses: ['10.0.0.0/8'], allowPorts: [8080], maxBytes: 1, maxRedirects: 0, timeoutMs: 2, userAgent: 'u', search: { provider: 'brave', apiKeyEnv: 'KEY' } }, { KEY: ' k ' });
+    const web = webConfigOf(
+      {
+        allowAddresses: ['10.0.0.0/8'],
+        allowPorts: [8080],
+        maxBytes: 1,
+        maxRedirects: 0,
+        timeoutMs: 2,
+        userAgent: 'u',
+        search: { provider: 'brave', apiKeyEnv: 'KEY' },
+      },
+      { KEY: ' k ' },
+    );
     expect(web).toMatchObject({ allowAddresses: ['10.0.0.0/8'], allowPorts: [8080], maxBytes: 1, maxRedirects: 0, timeoutMs: 2, userAgent: 'u' });
     expect(web.search?.name).toBe('brave');
     expect(webConfigOf({ search: { provider: 'searxng', endpoint: 'http://localhost:8888' } }, {}).search?.name).toBe('searxng');

@@ -1,6 +1,15 @@
 import path from 'node:path';
 import type { AuditRotation, Durability, ExecutorOptions, PolicyDocument } from '@toolwright/executor';
-import { DEFAULT_SHELL_ALLOW, DEFAULT_SHELL_POLICY, braveSearchProvider, searxngProvider, type CoreToolsEnvironment, type ShellConfig, type WebConfig, type WorkspaceConfig } from '@toolwright/core-tools';
+import {
+  DEFAULT_SHELL_ALLOW,
+  DEFAULT_SHELL_POLICY,
+  braveSearchProvider,
+  searxngProvider,
+  type CoreToolsEnvironment,
+  type ShellConfig,
+  type WebConfig,
+  type WorkspaceConfig,
+} from '@toolwright/core-tools';
 import { findConfigFile, loadConfigFile, type LoadedConfig } from './load-config.js';
 import type { ShellSection, ToolsSection, WebSection } from './toolwright-config.js';
 
@@ -32,7 +41,11 @@ export interface CliSettings {
 
 /** Finds and reads the config file (see `findConfigFile`), then lays the flags over it. */
 export function loadCliSettings(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CliSettings {
-  const file = findConfigFile({ cwd, ...(flags.config !== undefined ? { config: flags.config } : {}), ...(flags.workspace !== undefined ? { workspace: flags.workspace } : {}) });
+  const file = findConfigFile({
+    cwd,
+    ...(flags.config !== undefined ? { config: flags.config } : {}),
+    ...(flags.workspace !== undefined ? { workspace: flags.workspace } : {}),
+  });
   return settingsOf(file === undefined ? undefined : loadConfigFile(file, env), flags, env, cwd);
 }
 
@@ -57,10 +70,11 @@ export function settingsOf(loaded: LoadedConfig | undefined, flags: ConfigFlags,
   let audit: CliSettings['audit'];
   if (flags.audit === 'none' || (flags.audit === undefined && config.audit === 'none')) audit = 'none';
   else if (flags.audit !== undefined || config.audit !== undefined) {
-    const section = config.audit === 'none' ? {} : config.audit ?? {};
+    const section = config.audit === 'none' ? {} : (config.audit ?? {});
     const file = flags.audit !== undefined ? path.resolve(cwd, flags.audit) : section.path !== undefined ? fromFile(section.path) : undefined;
     audit = {
-      ...(file !== undefined ? { path: file } : {}), ...(section.durability !== undefined ? { durability: section.durability } : {}),
+      ...(file !== undefined ? { path: file } : {}),
+      ...(section.durability !== undefined ? { durability: section.durability } : {}),
       ...(section.rotate !== undefined ? { rotate: { ...section.rotate } } : {}),
     };
   }
@@ -95,7 +109,9 @@ export function shellConfigOf(section: ShellSection): ShellConfig {
     ...(section.maxJobs !== undefined ? { maxJobs: section.maxJobs } : {}),
     ...(section.passEnv !== undefined ? { passEnv: section.passEnv } : {}),
   };
-  return backend === 'session' ? { backend, ...running, ...(section.maxSessions !== undefined ? { maxSessions: section.maxSessions } : {}) } : { backend, ...running };
+  return backend === 'session'
+    ? { backend, ...running, ...(section.maxSessions !== undefined ? { maxSessions: section.maxSessions } : {}) }
+    : { backend, ...running };
 }
 
 /** The search key is read from the variable the file names (`checkConfig` made sure it is set). */
@@ -104,9 +120,10 @@ export function webConfigOf(section: WebSection, env: NodeJS.ProcessEnv): WebCon
   const web: WebConfig = { ...limits };
   if (search) {
     const apiKey = search.apiKeyEnv !== undefined ? env[search.apiKeyEnv]?.trim() : undefined;
-    web.search = search.provider === 'brave'
-      ? braveSearchProvider({ apiKey: apiKey ?? '', ...(search.endpoint !== undefined ? { endpoint: search.endpoint } : {}) })
-      : searxngProvider({ endpoint: search.endpoint ?? '', ...(apiKey ? { apiKey } : {}) });
+    web.search =
+      search.provider === 'brave'
+        ? braveSearchProvider({ apiKey: apiKey ?? '', ...(search.endpoint !== undefined ? { endpoint: search.endpoint } : {}) })
+        : searxngProvider({ endpoint: search.endpoint ?? '', ...(apiKey ? { apiKey } : {}) });
   }
   return web;
 }

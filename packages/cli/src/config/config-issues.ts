@@ -40,7 +40,7 @@ export function configIssuesOf(issues: readonly ArgumentIssue[], schema: JsonSch
 /** What the issue says about its value, without the path (the config error names the key itself). */
 function withoutPath(issue: ArgumentIssue): string {
   if (issue.kind === 'constraint') return issue.detail;
-  if (issue.kind === 'type') return `must be ${describeShapes(issue.expected.map((type) => ({ type } as JsonSchema)))}`;
+  if (issue.kind === 'type') return `must be ${describeShapes(issue.expected.map((type) => ({ type }) as JsonSchema))}`;
   const text = describeIssue({ ...issue, path: '$' });
   return text.startsWith('the arguments ') ? text.slice('the arguments '.length) : text;
 }
@@ -85,7 +85,7 @@ function describeShape(node: JsonSchema): string {
   if (node.const !== undefined) return JSON.stringify(node.const);
   if (node.enum) return `one of ${node.enum.map((v) => JSON.stringify(v)).join(', ')}`;
   if (node.anyOf) return describeShapes(node.anyOf);
-  const type = Array.isArray(node.type) ? node.type.join(' or ') : node.type ?? 'any value';
+  const type = Array.isArray(node.type) ? node.type.join(' or ') : (node.type ?? 'any value');
   if (type === 'array' && node.items) return `an array of ${plural(describeShape(node.items))}`;
   if (type === 'object' && node.required?.length) return `an object with ${node.required.map((key) => JSON.stringify(key)).join(' and ')}`;
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
@@ -108,7 +108,10 @@ export function parseJsonPath(path: string): (string | number)[] {
 }
 
 function valueAt(value: unknown, keys: readonly (string | number)[]): unknown {
-  return keys.reduce<unknown>((current, key) => (current !== null && typeof current === 'object' ? (current as Record<string | number, unknown>)[key] : undefined), value);
+  return keys.reduce<unknown>(
+    (current, key) => (current !== null && typeof current === 'object' ? (current as Record<string | number, unknown>)[key] : undefined),
+    value,
+  );
 }
 
 function preview(value: unknown): string {

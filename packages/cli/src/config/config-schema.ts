@@ -13,7 +13,11 @@ let cached: JsonSchema | undefined;
  */
 export function configSchema(): JsonSchema {
   if (!cached) {
-    const { $id: _id, $schema: _schema, ...schema } = JSON.parse(fs.readFileSync(CONFIG_SCHEMA_FILE, 'utf8')) as JsonSchema & { $id?: string; $schema?: string };
+    const {
+      $id: _id,
+      $schema: _schema,
+      ...schema
+    } = JSON.parse(fs.readFileSync(CONFIG_SCHEMA_FILE, 'utf8')) as JsonSchema & { $id?: string; $schema?: string };
     cached = schema;
   }
   return cached;

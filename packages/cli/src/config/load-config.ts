@@ -27,7 +27,10 @@ export function findConfigFile(options: { config?: string; workspace?: string; c
     if (!fs.existsSync(file)) throw new CliError(`--config ${options.config}: no such file.`, 2);
     return file;
   }
-  const candidates = [path.join(cwd, CONFIG_FILE_NAME), ...(options.workspace !== undefined ? [path.join(path.resolve(cwd, options.workspace), CONFIG_FILE_NAME)] : [])];
+  const candidates = [
+    path.join(cwd, CONFIG_FILE_NAME),
+    ...(options.workspace !== undefined ? [path.join(path.resolve(cwd, options.workspace), CONFIG_FILE_NAME)] : []),
+  ];
   return candidates.find((file) => fs.statSync(file, { throwIfNoEntry: false })?.isFile());
 }
 

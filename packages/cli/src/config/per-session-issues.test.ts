@@ -10,10 +10,47 @@ describe(perSessionIssues, () => {
   });
 
   it.for([
-    [['Taly'], project, [{ path: '$.tools.perSession[0]', message: '"Taly" is not a toolkit class exported by tsconfig.json; its toolkit classes are: Tally, SharedTally, Configured' }]],
-    [['Tally', 'tallyBump'], project, [{ path: '$.tools.perSession[1]', message: '"tallyBump" is not a toolkit class exported by tsconfig.json; its toolkit classes are: Tally, SharedTally, Configured' }]],
-    [['Tally'], { path: 'other/tsconfig.json', toolkits: [], skipped: [] }, [{ path: '$.tools.perSession[0]', message: '"Tally" is not a toolkit class exported by other/tsconfig.json; it exports no toolkit classes (classes with @tool() methods)' }]],
-    [['Configured'], project, [{ path: '$.tools.perSession[0]', message: "Configured's constructor takes arguments, so toolwright cannot make one per session; give it a constructor without parameters, or construct it in your own program" }]],
+    [
+      ['Taly'],
+      project,
+      [
+        {
+          path: '$.tools.perSession[0]',
+          message: '"Taly" is not a toolkit class exported by tsconfig.json; its toolkit classes are: Tally, SharedTally, Configured',
+        },
+      ],
+    ],
+    [
+      ['Tally', 'tallyBump'],
+      project,
+      [
+        {
+          path: '$.tools.perSession[1]',
+          message: '"tallyBump" is not a toolkit class exported by tsconfig.json; its toolkit classes are: Tally, SharedTally, Configured',
+        },
+      ],
+    ],
+    [
+      ['Tally'],
+      { path: 'other/tsconfig.json', toolkits: [], skipped: [] },
+      [
+        {
+          path: '$.tools.perSession[0]',
+          message: '"Tally" is not a toolkit class exported by other/tsconfig.json; it exports no toolkit classes (classes with @tool() methods)',
+        },
+      ],
+    ],
+    [
+      ['Configured'],
+      project,
+      [
+        {
+          path: '$.tools.perSession[0]',
+          message:
+            "Configured's constructor takes arguments, so toolwright cannot make one per session; give it a constructor without parameters, or construct it in your own program",
+        },
+      ],
+    ],
   ] as const)('reports %j', ([names, given, issues]) => {
     expect(perSessionIssues(names, given)).toEqual(issues);
   });

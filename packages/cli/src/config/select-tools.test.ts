@@ -6,10 +6,15 @@ import { selectTools } from './select-tools.js';
 function registry(names: readonly string[]): ToolRegistry {
   const result = new ToolRegistry();
   for (const name of names) {
-    result.register(attachToolDeclaration(async () => name, {
-      name, description: `The ${name} tool.`, parameterOrder: [], parameters: { type: 'object', properties: {}, additionalProperties: false },
-      metadata: { tier: 'read-only', timeoutMs: 1000, sideEffects: [], capabilities: [], determinism: 'pure', resources: {}, parallel: true, tags: [] },
-    } as unknown as ToolDeclaration));
+    result.register(
+      attachToolDeclaration(async () => name, {
+        name,
+        description: `The ${name} tool.`,
+        parameterOrder: [],
+        parameters: { type: 'object', properties: {}, additionalProperties: false },
+        metadata: { tier: 'read-only', timeoutMs: 1000, sideEffects: [], capabilities: [], determinism: 'pure', resources: {}, parallel: true, tags: [] },
+      } as unknown as ToolDeclaration),
+    );
   }
   return result;
 }

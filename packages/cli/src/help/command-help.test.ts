@@ -7,7 +7,16 @@ const COMMANDS = ['init', 'emit', 'build', 'list', 'call', 'serve', 'policy', 'h
 async function cli(argv: string[]) {
   let out = '';
   let err = '';
-  const status = await main(argv, { out: (s) => { out += s; return true; }, err: (s) => { err += s; return true; } });
+  const status = await main(argv, {
+    out: (s) => {
+      out += s;
+      return true;
+    },
+    err: (s) => {
+      err += s;
+      return true;
+    },
+  });
   return { status, out, err };
 }
 
@@ -28,13 +37,25 @@ Exit codes: 0 ok.
 `;
 
 describe(commandHelp, () => {
-  it('prints a command\'s section of the usage text, dedented, with the paragraphs that name it', () => {
+  it("prints a command's section of the usage text, dedented, with the paragraphs that name it", () => {
     expect(commandHelp(USAGE, 'emit')).toBe('Usage: toolwright emit [options]\n\n  Write the manifest.\n  --out <file>   where\n\nExit codes: 0 ok.\n');
-    expect(commandHelp(USAGE, 'policy')).toBe([
-      'Usage: toolwright policy check <file>', '', '  Check a policy.', '',
-      'Usage: toolwright policy explain <tool>', '', '    Explain a call.', '  Only with --policy.', '',
-      'Configuration: call and policy read a config file.', '', 'Exit codes: 0 ok.', '',
-    ].join('\n'));
+    expect(commandHelp(USAGE, 'policy')).toBe(
+      [
+        'Usage: toolwright policy check <file>',
+        '',
+        '  Check a policy.',
+        '',
+        'Usage: toolwright policy explain <tool>',
+        '',
+        '    Explain a call.',
+        '  Only with --policy.',
+        '',
+        'Configuration: call and policy read a config file.',
+        '',
+        'Exit codes: 0 ok.',
+        '',
+      ].join('\n'),
+    );
     expect(commandHelp(USAGE, 'frob')).toBeUndefined();
   });
 });
@@ -54,7 +75,7 @@ describe(commandHelpRequest, () => {
 });
 
 describe('toolwright <command> --help', () => {
-  it.for(COMMANDS)('%s --help prints that command\'s help and exits 0', async (command) => {
+  it.for(COMMANDS)("%s --help prints that command's help and exits 0", async (command) => {
     const result = await cli([command, '--help']);
     expect(result).toMatchObject({ status: 0, err: '' });
     expect(result.out).toMatch(new RegExp(`^Usage: toolwright ${command}\\b`));

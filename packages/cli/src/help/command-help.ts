@@ -37,7 +37,10 @@ export function commandHelp(usage: string, command: string): string | undefined 
   const sections = usageSections(usage).filter((section) => section.name === command);
   if (sections.length === 0) return undefined;
   // The paragraphs after the command list that name this command (such as one on configuration), then the exit codes.
-  const notes = usage.split(/\n\s*\n/).slice(2).filter((paragraph) => new RegExp(`\\b${command}\\b`).test(paragraph) || paragraph.startsWith('Exit codes:'));
+  const notes = usage
+    .split(/\n\s*\n/)
+    .slice(2)
+    .filter((paragraph) => new RegExp(`\\b${command}\\b`).test(paragraph) || paragraph.startsWith('Exit codes:'));
   return `${[...sections.map(renderSection), ...notes.map((note) => note.trimEnd())].join('\n\n')}\n`;
 }
 

@@ -27,12 +27,14 @@ export async function builtinSearch(root: string, query: SearchQuery, signal?: A
     batch = [];
     chars = 0;
     await matching;
-    matching = runRegexJob({ mode: 'lines', source: regex.source, flags: regex.flags, texts: files.map((f) => f.text) }, { signal, hint: SEARCH_HINT }).then((results) => {
-      files.forEach(({ file, text }, i) => {
-        const lines = results[i] ?? [];
-        if (lines.length > 0) found.set(file, lineTexts(text, lines));
-      });
-    });
+    matching = runRegexJob({ mode: 'lines', source: regex.source, flags: regex.flags, texts: files.map((f) => f.text) }, { signal, hint: SEARCH_HINT }).then(
+      (results) => {
+        files.forEach(({ file, text }, i) => {
+          const lines = results[i] ?? [];
+          if (lines.length > 0) found.set(file, lineTexts(text, lines));
+        });
+      },
+    );
     matching.catch(() => undefined); // awaited by the next flush or at the end
   };
   for (const entry of walk(root).entries) {

@@ -5,11 +5,18 @@ import { PatternTooSlowError, runRegexJob } from './regex-worker.js';
 
 describe(runRegexJob, () => {
   it('finds the same lines as a line-by-line test (property)', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(fc.array(fc.stringMatching(/^[ab\n]{0,6}$/), { maxLength: 8 }), { maxLength: 5 }), fc.constantFrom('a', 'ab', '^b', 'a$', 'b+'), async (files, pattern) => {
-      const texts = files.map((parts) => parts.join('\n'));
-      const expected = texts.map((text) => text.split('\n').flatMap((line, i) => (new RegExp(pattern).test(line) ? [i + 1] : [])));
-      expect(await runRegexJob({ mode: 'lines', source: pattern, flags: 'gmu', texts })).toEqual(expected);
-    }), { numRuns: 200 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(fc.stringMatching(/^[ab\n]{0,6}$/), { maxLength: 8 }), { maxLength: 5 }),
+        fc.constantFrom('a', 'ab', '^b', 'a$', 'b+'),
+        async (files, pattern) => {
+          const texts = files.map((parts) => parts.join('\n'));
+          const expected = texts.map((text) => text.split('\n').flatMap((line, i) => (new RegExp(pattern).test(line) ? [i + 1] : [])));
+          expect(await runRegexJob({ mode: 'lines', source: pattern, flags: 'gmu', texts })).toEqual(expected);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it('returns every match as start and end offsets, and refuses a pattern that matches empty text', async () => {
@@ -18,14 +25,19 @@ describe(runRegexJob, () => {
   });
 
   it.for(CATASTROPHIC)('stops %s at its budget with a clear error', async ([source, text]) => {
-    await expect(runRegexJob({ mode: 'lines', source, flags: 'gmu', texts: [text] }, { budgetMs: 300, hint: 'or pass literal: true' }))
-      .rejects.toThrow(new PatternTooSlowError('The pattern took longer than 0.3 s and was stopped: it backtracks too much (nested quantifiers such as (a+)+, overlapping alternatives such as (a|a)*, or backreferences). Simplify it, or pass literal: true.'));
+    await expect(runRegexJob({ mode: 'lines', source, flags: 'gmu', texts: [text] }, { budgetMs: 300, hint: 'or pass literal: true' })).rejects.toThrow(
+      new PatternTooSlowError(
+        'The pattern took longer than 0.3 s and was stopped: it backtracks too much (nested quantifiers such as (a+)+, overlapping alternatives such as (a|a)*, or backreferences). Simplify it, or pass literal: true.',
+      ),
+    );
   });
 
   it('leaves the event loop free while a pattern runs', async () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 10);
-    await expect(runRegexJob({ mode: 'lines', source: '^(a+)+$', flags: 'gm', texts: [`${'a'.repeat(40)}!`] }, { budgetMs: 500 })).rejects.toBeInstanceOf(PatternTooSlowError);
+    await expect(runRegexJob({ mode: 'lines', source: '^(a+)+$', flags: 'gm', texts: [`${'a'.repeat(40)}!`] }, { budgetMs: 500 })).rejects.toBeInstanceOf(
+      PatternTooSlowError,
+    );
     clearInterval(timer);
     expect(ticks).toBeGreaterThan(5);
   });
@@ -42,7 +54,10 @@ describe(runRegexJob, () => {
     const reason = new Error('stopped by the host');
     await expect(runRegexJob({ mode: 'lines', source: 'x', flags: 'gm', texts: ['x'] }, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
     const job = { mode: 'lines', source: 'x', flags: 'gm', texts: ['x'] } as const;
-    await expect(runRegexJob(job, { signal: AbortSignal.abort('a string') })).rejects.toMatchObject({ code: 'cancelled', message: 'The search was cancelled.' });
+    await expect(runRegexJob(job, { signal: AbortSignal.abort('a string') })).rejects.toMatchObject({
+      code: 'cancelled',
+      message: 'The search was cancelled.',
+    });
     const controller = new AbortController();
     const running = runRegexJob({ mode: 'lines', source: '^(a+)+$', flags: 'gm', texts: [`${'a'.repeat(40)}!`] }, { signal: controller.signal });
     setTimeout(() => controller.abort(42), 50);

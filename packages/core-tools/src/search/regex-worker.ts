@@ -116,11 +116,23 @@ export function runRegexJob(job: RegexJob, options: RegexJobOptions = {}): Promi
     const onMessage = (reply: { results?: number[][]; error?: string }) => {
       finish(true);
       if (reply.results) resolve(reply.results);
-      else reject(new CoreToolError('invalid_pattern', reply.error === 'empty' ? 'The regular expression matches empty text; make it match at least one character.' : `The regular expression failed: ${reply.error}. Correct it, or search for plain text.`));
+      else
+        reject(
+          new CoreToolError(
+            'invalid_pattern',
+            reply.error === 'empty'
+              ? 'The regular expression matches empty text; make it match at least one character.'
+              : `The regular expression failed: ${reply.error}. Correct it, or search for plain text.`,
+          ),
+        );
     };
     const onError = (error: Error) => {
       finish(false);
-      reject(new PatternTooSlowError(`The pattern could not be run (${error.message}); it probably backtracks too much. Simplify it${options.hint ? `, ${options.hint}` : ''}.`));
+      reject(
+        new PatternTooSlowError(
+          `The pattern could not be run (${error.message}); it probably backtracks too much. Simplify it${options.hint ? `, ${options.hint}` : ''}.`,
+        ),
+      );
     };
     const onExit = () => onError(new Error('the worker stopped'));
     const onAbort = () => {
@@ -129,7 +141,11 @@ export function runRegexJob(job: RegexJob, options: RegexJobOptions = {}): Promi
     };
     const timer = setTimeout(() => {
       finish(false);
-      reject(new PatternTooSlowError(`The pattern took longer than ${Math.round(budgetMs / 100) / 10} s and was stopped: it backtracks too much (nested quantifiers such as (a+)+, overlapping alternatives such as (a|a)*, or backreferences). Simplify it${options.hint ? `, ${options.hint}` : ''}.`));
+      reject(
+        new PatternTooSlowError(
+          `The pattern took longer than ${Math.round(budgetMs / 100) / 10} s and was stopped: it backtracks too much (nested quantifiers such as (a+)+, overlapping alternatives such as (a|a)*, or backreferences). Simplify it${options.hint ? `, ${options.hint}` : ''}.`,
+        ),
+      );
     }, budgetMs);
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);

@@ -31,13 +31,33 @@ export function findRipgrep(): string | false {
  */
 export function ripgrepSearch(binary: string, root: string, query: SearchQuery, signal?: AbortSignal): Promise<MatchLines | undefined> {
   const args = [
-    '--no-heading', '--with-filename', '--line-number', '--byte-offset', '--null', '--color', 'never',
-    '--hidden', '--no-require-git', '--no-ignore-global', '--no-ignore-parent', '--no-ignore-dot', '--no-ignore-exclude', '--no-config',
-    '--max-filesize', String(query.maxFileBytes), '-g', '!.git', '-g', '!.toolwright',
+    '--no-heading',
+    '--with-filename',
+    '--line-number',
+    '--byte-offset',
+    '--null',
+    '--color',
+    'never',
+    '--hidden',
+    '--no-require-git',
+    '--no-ignore-global',
+    '--no-ignore-parent',
+    '--no-ignore-dot',
+    '--no-ignore-exclude',
+    '--no-config',
+    '--max-filesize',
+    String(query.maxFileBytes),
+    '-g',
+    '!.git',
+    '-g',
+    '!.toolwright',
     ignoresCase(query) ? '--ignore-case' : '--case-sensitive',
     ...(query.literal ? ['--fixed-strings'] : []),
-    ...query.include.map((g) => `-g${g}`), ...query.exclude.map((g) => `-g!${g}`),
-    '--regexp', query.pattern, './',
+    ...query.include.map((g) => `-g${g}`),
+    ...query.exclude.map((g) => `-g!${g}`),
+    '--regexp',
+    query.pattern,
+    './',
   ];
   const dirFd = hasDescriptorPaths ? openDirectory(root, root, '.') : undefined;
   if (hasDescriptorPaths && dirFd === undefined) throw new WorkspaceError('changed_during_use', 'The directory to search disappeared during the call.');
@@ -48,7 +68,8 @@ export function ripgrepSearch(binary: string, root: string, query: SearchQuery, 
       child = spawn(binary, args, {
         cwd: dirFd === undefined ? root : '/proc/self/fd/3',
         stdio: ['ignore', 'pipe', 'pipe', ...(dirFd === undefined ? [] : [dirFd])],
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, ...(signal ? { signal } : {}),
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        ...(signal ? { signal } : {}),
       }) as ChildProcessByStdio<null, Readable, Readable>;
     } finally {
       if (dirFd !== undefined) fs.closeSync(dirFd);
@@ -82,7 +103,9 @@ export function ripgrepSearch(binary: string, root: string, query: SearchQuery, 
       }
       pending = pending.slice(start);
     });
-    child.stderr.on('data', (chunk: Buffer) => { if (stderr.length < 4096) stderr += chunk.toString('utf8'); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 4096) stderr += chunk.toString('utf8');
+    });
     child.on('error', (error) => (signal?.aborted ? resolve(found) : reject(error)));
     child.on('close', (code) => {
       // 0 = matches, 1 = none, 2 = error (a pattern its dialect rejects, or unreadable files)

@@ -36,7 +36,10 @@ export function compileQuery(query: SearchQuery): RegExp {
   try {
     return new RegExp(source, `gmu${ignoresCase(query) ? 'i' : ''}`);
   } catch (error) {
-    throw new CoreToolError('invalid_pattern', `The pattern is not a valid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}. Pass literal: true to search for the text as it is.`);
+    throw new CoreToolError(
+      'invalid_pattern',
+      `The pattern is not a valid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}. Pass literal: true to search for the text as it is.`,
+    );
   }
 }
 

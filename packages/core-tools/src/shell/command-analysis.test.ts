@@ -19,16 +19,32 @@ const confine: PathConfinement = workspaceConfinement(ws.env.workspace);
 async function judge(command: string, policy: ShellPolicy = DEFAULT_SHELL_POLICY): Promise<CommandVerdict> {
   const parser = await loadBashParser();
   const tree = parser.parse(command)!;
-  try { return analyzeCommand(tree.rootNode, policy, confine); } finally { tree.delete(); }
+  try {
+    return analyzeCommand(tree.rootNode, policy, confine);
+  } finally {
+    tree.delete();
+  }
 }
 
 describe('analyzeCommand: accepted', () => {
   it.each([
     ['ls -la src', [['ls', '-la', 'src']]],
     ['git log -p --stat', [['git', 'log', '-p', '--stat']]],
-    ['git diff --stat | tail -5', [['git', 'diff', '--stat'], ['tail', '-5']]],
-    ['grep -rn "import x" src && wc -l notes.txt', [['grep', '-rn', 'import x', 'src'], ['wc', '-l', 'notes.txt']]],
-    ["echo 'a b' \"c d\" e\\ f", [['echo', 'a b', 'c d', 'e f']]],
+    [
+      'git diff --stat | tail -5',
+      [
+        ['git', 'diff', '--stat'],
+        ['tail', '-5'],
+      ],
+    ],
+    [
+      'grep -rn "import x" src && wc -l notes.txt',
+      [
+        ['grep', '-rn', 'import x', 'src'],
+        ['wc', '-l', 'notes.txt'],
+      ],
+    ],
+    ['echo \'a b\' "c d" e\\ f', [['echo', 'a b', 'c d', 'e f']]],
     ['ls src 2>&1 | head', [['ls', 'src'], ['head']]],
     ['ls src > /dev/null', [['ls', 'src']]],
     ["sed -n '10,20p' notes.txt", [['sed', '-n', '10,20p', 'notes.txt']]],
@@ -120,14 +136,20 @@ describe('analyzeCommand: refused', () => {
   });
 
   it('judges every git option before the subcommand when git itself is allowed', async () => {
-    for (const command of ['git -c core.pager=id log', 'git -C /tmp status', 'git --git-dir=/tmp/x status', 'git --exec-path=/tmp log', '--paginate log'.replace(/^/, 'git ')]) {
+    for (const command of [
+      'git -c core.pager=id log',
+      'git -C /tmp status',
+      'git --git-dir=/tmp/x status',
+      'git --exec-path=/tmp log',
+      '--paginate log'.replace(/^/, 'git '),
+    ]) {
       expect((await judge(command, { allow: ['git'] })).ok, command).toBe(false);
     }
     expect((await judge('git --no-pager log', { allow: ['git'] })).ok).toBe(true);
   });
 
   it('rebuilds the command line from the judged words, each single-quoted', async () => {
-    const verdict = await judge("ls src/*.ts 2>&1 | head -n 1 && echo \"it's\"");
+    const verdict = await judge('ls src/*.ts 2>&1 | head -n 1 && echo "it\'s"');
     expect(verdict).toMatchObject({ ok: true, script: "'ls' 'src/a.ts' 2>&1 | 'head' '-n' '1' && 'echo' 'it'\\''s'" });
   });
 

@@ -16,7 +16,12 @@ export { judgeCommand } from './judge-command.js';
  * `variables`, so each simple command is judged (`judgeCommand`) on the words it will receive.
  * Each statement kind has its visitor in `STATEMENT_VISITORS`.
  */
-export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confinement: PathConfinement, variables: ReadonlyMap<string, string> = new Map()): CommandVerdict {
+export function analyzeCommand(
+  root: SyntaxNode,
+  policy: ShellPolicy,
+  confinement: PathConfinement,
+  variables: ReadonlyMap<string, string> = new Map(),
+): CommandVerdict {
   const cwds = [confinement.cwd ?? confinement.root];
   const confine: PathConfinement = {
     root: confinement.root,
@@ -35,13 +40,21 @@ export function analyzeCommand(root: SyntaxNode, policy: ShellPolicy, confinemen
       return undefined;
     },
   };
-  if (root.hasError) return { ok: false, reason: 'the command does not parse as bash (unbalanced quotes, brackets or an operator without a command); fix its syntax' };
+  if (root.hasError)
+    return { ok: false, reason: 'the command does not parse as bash (unbalanced quotes, brackets or an operator without a command); fix its syntax' };
   const permit = new Set<ShellConstruct>(policy.permit ?? []);
   const commands: SimpleCommand[] = [];
   const assignments: Array<[string, string]> = [];
   const out: string[] = [];
   const state: AnalysisState = {
-    policy, permit, confinement, confine, cwds, commands, assignments, out,
+    policy,
+    permit,
+    confinement,
+    confine,
+    cwds,
+    commands,
+    assignments,
+    out,
     wordContext: { permit, variables: new Map(variables) },
     literalOnly: { permit: new Set(), variables: new Map() },
     maxCommands: policy.maxCommands ?? 16,

@@ -27,12 +27,12 @@ export interface PathConfinement {
  */
 export type CommandVerdict =
   | {
-    ok: true;
-    commands: SimpleCommand[];
-    script: string;
-    /** `NAME=value` and `export NAME=value` statements, in order (the session backend keeps them). */
-    assignments: Array<[string, string]>;
-    /** Every directory a command may run in (the start, and each `cd` target). */
-    cwds: string[];
-  }
+      ok: true;
+      commands: SimpleCommand[];
+      script: string;
+      /** `NAME=value` and `export NAME=value` statements, in order (the session backend keeps them). */
+      assignments: Array<[string, string]>;
+      /** Every directory a command may run in (the start, and each `cd` target). */
+      cwds: string[];
+    }
   | { ok: false; reason: string; at?: string };

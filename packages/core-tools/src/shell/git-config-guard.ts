@@ -8,7 +8,8 @@ import { GIT_OVERRIDES } from './shell-config.js';
  * (`filter.<x>.clean`, `diff.<x>.textconv`), or because they move git elsewhere (`core.worktree`).
  * Any key whose name ends in command, program, helper, hook, driver, editor, pager or path counts.
  */
-const RUNS_PROGRAM = /^(?:core\.(?:worktree|gitproxy|fsmonitor|hookspath)|diff\.external|filter\..+\.(?:clean|smudge|process)|pager\..+|remote\..+\.(?:uploadpack|receivepack|proxy|vcs)|include(?:if\..+)?\.path|.+\.[a-z]*(?:command|cmd|program|helper|hook|driver|textconv|editor|pager|difffilter|browser|path))$/;
+const RUNS_PROGRAM =
+  /^(?:core\.(?:worktree|gitproxy|fsmonitor|hookspath)|diff\.external|filter\..+\.(?:clean|smudge|process)|pager\..+|remote\..+\.(?:uploadpack|receivepack|proxy|vcs)|include(?:if\..+)?\.path|.+\.[a-z]*(?:command|cmd|program|helper|hook|driver|textconv|editor|pager|difffilter|browser|path))$/;
 
 const OVERRIDDEN = new Set(GIT_OVERRIDES.map(([key]) => key.toLowerCase()));
 
@@ -23,7 +24,8 @@ export async function gitConfigGuard(cwds: readonly string[], env: Record<string
   const gitDir = env.GIT_DIR;
   if (gitDir !== undefined) {
     const stat = fs.lstatSync(gitDir, { throwIfNoEntry: false });
-    if (stat && !stat.isDirectory()) return `git is not run here: the workspace's .git is ${stat.isSymbolicLink() ? 'a symbolic link' : 'a file (such as a gitdir: pointer)'}, which would lead git to another repository`;
+    if (stat && !stat.isDirectory())
+      return `git is not run here: the workspace's .git is ${stat.isSymbolicLink() ? 'a symbolic link' : 'a file (such as a gitdir: pointer)'}, which would lead git to another repository`;
   }
   for (const cwd of cwds) {
     const listing = await listConfig(cwd, env);
@@ -44,14 +46,19 @@ export async function gitConfigGuard(cwds: readonly string[], env: Record<string
 
 function listConfig(cwd: string, env: Record<string, string>): Promise<string | { problem: string }> {
   return new Promise((resolve) => {
-    execFile('git', ['config', '--list', '--includes', '--show-origin', '--null'], { cwd, env, timeout: 5000, maxBuffer: 4 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (!error) return resolve(stdout);
-      const code = (error as NodeJS.ErrnoException).code;
-      // git missing: the command itself will say so when it runs.
-      if (code === 'ENOENT') return resolve('');
-      // Outside any repository git lists only the (empty) global scopes and may exit 1 with nothing on stderr.
-      if (stderr.trim() === '' && stdout === '') return resolve('');
-      resolve({ problem: `git is not run here: its configuration could not be read (${(stderr.trim() || error.message).split('\n')[0]})` });
-    });
+    execFile(
+      'git',
+      ['config', '--list', '--includes', '--show-origin', '--null'],
+      { cwd, env, timeout: 5000, maxBuffer: 4 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        const code = (error as NodeJS.ErrnoException).code;
+        // git missing: the command itself will say so when it runs.
+        if (code === 'ENOENT') return resolve('');
+        // Outside any repository git lists only the (empty) global scopes and may exit 1 with nothing on stderr.
+        if (stderr.trim() === '' && stdout === '') return resolve('');
+        resolve({ problem: `git is not run here: its configuration could not be read (${(stderr.trim() || error.message).split('\n')[0]})` });
+      },
+    );
   });
 }

@@ -18,10 +18,15 @@ export class JobTable {
   start(command: string, process: RunningProcess): Job {
     if (this.jobs.size >= this.maxJobs) this.evictFinished();
     if (this.jobs.size >= this.maxJobs) {
-      throw new CoreToolError('too_many_jobs', `${this.maxJobs} background jobs are already running; wait for one (shell_job_output) or stop one (shell_job_kill) first.`);
+      throw new CoreToolError(
+        'too_many_jobs',
+        `${this.maxJobs} background jobs are already running; wait for one (shell_job_output) or stop one (shell_job_kill) first.`,
+      );
     }
     const job: Job = { id: `job_${randomBytes(6).toString('hex')}`, command, process };
-    void process.done.then((outcome) => { job.outcome = outcome; });
+    void process.done.then((outcome) => {
+      job.outcome = outcome;
+    });
     this.jobs.set(job.id, job);
     return job;
   }
@@ -30,7 +35,10 @@ export class JobTable {
     const job = this.jobs.get(id);
     if (!job) {
       const known = [...this.jobs.keys()];
-      throw new CoreToolError('unknown_job', `There is no background job '${id}'.${known.length ? ` Known jobs: ${known.join(', ')}.` : ' No jobs are running.'}`);
+      throw new CoreToolError(
+        'unknown_job',
+        `There is no background job '${id}'.${known.length ? ` Known jobs: ${known.join(', ')}.` : ' No jobs are running.'}`,
+      );
     }
     return job;
   }

@@ -23,7 +23,8 @@ export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathC
     if (OPAQUE[name]) return { ok: false, reason: OPAQUE[name] };
     const unwrap = WRAPPERS[name];
     if (unwrap) {
-      if (name === 'env' && words.slice(1).some((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a))) return { ok: false, reason: "setting environment variables through 'env' is not allowed" };
+      if (name === 'env' && words.slice(1).some((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)))
+        return { ok: false, reason: "setting environment variables through 'env' is not allowed" };
       const skip = unwrap(words.slice(1));
       if (typeof skip === 'string') return { ok: false, reason: skip };
       if (1 + skip >= words.length) return { ok: false, reason: `'${name}' must name the command it runs` };
@@ -31,7 +32,10 @@ export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathC
       continue;
     }
     if (!allowed(name, words, policy)) {
-      return { ok: false, reason: `'${[name, ...words.slice(1, 2)].join(' ')}' is not in the shell allowlist (${policy.allow.slice(0, 12).join(', ')}${policy.allow.length > 12 ? ', ...' : ''})` };
+      return {
+        ok: false,
+        reason: `'${[name, ...words.slice(1, 2)].join(' ')}' is not in the shell allowlist (${policy.allow.slice(0, 12).join(', ')}${policy.allow.length > 12 ? ', ...' : ''})`,
+      };
     }
     const option = dangerousOption(name, words.slice(1));
     if (option) return { ok: false, reason: option };

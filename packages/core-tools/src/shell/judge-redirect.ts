@@ -4,7 +4,11 @@ import type { ShellConstruct } from './shell-policy.js';
 import { expandWord, quoteWord, type WordContext } from './shell-word.js';
 
 /** `2>&1` and `>/dev/null` are always fine; other redirections need the `redirection` permit and a workspace path. */
-export function judgeRedirect(node: SyntaxNode, permit: ReadonlySet<ShellConstruct>, confine: PathConfinement): { ok: true; text: string } | { ok: false; reason: string } {
+export function judgeRedirect(
+  node: SyntaxNode,
+  permit: ReadonlySet<ShellConstruct>,
+  confine: PathConfinement,
+): { ok: true; text: string } | { ok: false; reason: string } {
   const literal: WordContext = { permit: new Set(), variables: new Map() };
   if (node.type === 'heredoc_redirect') return { ok: false, reason: 'here-documents are not allowed' };
   if (node.type === 'herestring_redirect') {
@@ -16,13 +20,15 @@ export function judgeRedirect(node: SyntaxNode, permit: ReadonlySet<ShellConstru
   const destination = node.childForFieldName('destination');
   const operator = node.children.find((c) => c && !c.isNamed)?.type ?? '';
   const descriptor = node.children.find((c) => c?.type === 'file_descriptor')?.text ?? '';
-  if (!destination || !/^(?:>|>>|<|&>|&>>|>&|<&|>\|)$/.test(operator) || !/^\d?$/.test(descriptor)) return { ok: false, reason: `the redirection '${node.text}' is not allowed` };
+  if (!destination || !/^(?:>|>>|<|&>|&>>|>&|<&|>\|)$/.test(operator) || !/^\d?$/.test(descriptor))
+    return { ok: false, reason: `the redirection '${node.text}' is not allowed` };
   if ((operator === '>&' || operator === '<&') && /^[0-2]$/.test(destination.text)) return { ok: true, text: `${descriptor}${operator}${destination.text}` };
   const word = expandWord(destination, literal);
   if (!word.ok) return { ok: false, reason: `${word.reason} (in the redirection '${node.text}')` };
   const rendered = `${descriptor}${operator} ${quoteWord(word.value)}`;
   if (word.value === '/dev/null' && operator !== '<&' && operator !== '>&') return { ok: true, text: rendered };
-  if (!permit.has('redirection')) return { ok: false, reason: `redirection ('${node.text}') is not allowed; use file_write to write files, or ask for the 'redirection' permit` };
+  if (!permit.has('redirection'))
+    return { ok: false, reason: `redirection ('${node.text}') is not allowed; use file_write to write files, or ask for the 'redirection' permit` };
   const refused = confine.check(word.value, confine.root);
   return refused ? { ok: false, reason: `the redirection target is refused: ${refused}` } : { ok: true, text: rendered };
 }

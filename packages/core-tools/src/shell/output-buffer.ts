@@ -54,8 +54,10 @@ export class HeadTailBuffer {
 
   /** The text kept: all of it, or head + a marker with the bytes left out + tail (UTF-8 safe). */
   text(): string {
-    const tail = Buffer.concat([this.tail.subarray(this.tailStart, Math.min(this.tail.length, this.tailStart + this.tailLength)),
-      this.tail.subarray(0, Math.max(0, this.tailStart + this.tailLength - this.tail.length))]);
+    const tail = Buffer.concat([
+      this.tail.subarray(this.tailStart, Math.min(this.tail.length, this.tailStart + this.tailLength)),
+      this.tail.subarray(0, Math.max(0, this.tailStart + this.tailLength - this.tail.length)),
+    ]);
     if (!this.truncated) return Buffer.concat([this.head.subarray(0, this.headLength), tail]).toString('utf8');
     const head = trimIncompleteEnd(this.head.subarray(0, this.headLength));
     const tailText = trimIncompleteStart(tail);

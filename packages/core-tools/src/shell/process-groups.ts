@@ -34,8 +34,15 @@ for g in "\${!groups[@]}"; do
   done
 done`;
 
-interface GroupRecord { pgid: number; start: string | undefined }
-interface HostRecord { pid: number; start: string | undefined; groups: GroupRecord[] }
+interface GroupRecord {
+  pgid: number;
+  start: string | undefined;
+}
+interface HostRecord {
+  pid: number;
+  start: string | undefined;
+  groups: GroupRecord[];
+}
 
 /**
  * Every process group the shell tools start, so that none outlives this process: the watchdog
@@ -104,7 +111,9 @@ export class ProcessGroups {
       watchdog.unref();
       (watchdog.stdin as unknown as { unref?: () => void }).unref?.();
       // A watchdog that died (killed by hand) is replaced, and told about every live group.
-      watchdog.on('exit', () => { if (this.watchdog === watchdog) this.watchdog = undefined; });
+      watchdog.on('exit', () => {
+        if (this.watchdog === watchdog) this.watchdog = undefined;
+      });
       this.watchdog = watchdog;
       for (const group of this.groups.values()) watchdog.stdin.write(registration(group));
       return watchdog;
@@ -219,7 +228,6 @@ function sessionMembers(leader: number, start: string | undefined): number[] {
   }
   return members;
 }
-
 
 /**
  * A group whose leader is gone may still have members: those started after the leader are its own —

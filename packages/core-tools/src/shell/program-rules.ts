@@ -7,11 +7,59 @@
  */
 
 /** Programs refused whatever the allowlist says: they run arbitrary code or change who runs it. */
-export const NEVER = new Set(['sudo', 'su', 'doas', 'pkexec', 'eval', 'exec', 'source', '.', 'bash', 'sh', 'zsh', 'dash', 'ksh', 'fish', 'csh', 'tcsh', 'builtin', 'trap', 'alias', 'unalias', 'set', 'export', 'declare', 'typeset', 'readonly', 'local', 'enable', 'chroot', 'setsid', 'unshare', 'nsenter', 'read', 'mapfile', 'readarray', 'getopts', 'let', 'hash', 'shopt', 'ulimit', 'umask', 'kill', 'disown', 'wait', 'fc', 'history', 'complete', 'coproc']);
+export const NEVER = new Set([
+  'sudo',
+  'su',
+  'doas',
+  'pkexec',
+  'eval',
+  'exec',
+  'source',
+  '.',
+  'bash',
+  'sh',
+  'zsh',
+  'dash',
+  'ksh',
+  'fish',
+  'csh',
+  'tcsh',
+  'builtin',
+  'trap',
+  'alias',
+  'unalias',
+  'set',
+  'export',
+  'declare',
+  'typeset',
+  'readonly',
+  'local',
+  'enable',
+  'chroot',
+  'setsid',
+  'unshare',
+  'nsenter',
+  'read',
+  'mapfile',
+  'readarray',
+  'getopts',
+  'let',
+  'hash',
+  'shopt',
+  'ulimit',
+  'umask',
+  'kill',
+  'disown',
+  'wait',
+  'fc',
+  'history',
+  'complete',
+  'coproc',
+]);
 
 /** Programs that run a command whose arguments Toolwright cannot see: refused with their reason. */
 export const OPAQUE: Record<string, string> = {
-  xargs: "xargs is not allowed: it builds a command from its input, which cannot be judged before it runs; run the command on the listed files directly",
+  xargs: 'xargs is not allowed: it builds a command from its input, which cannot be judged before it runs; run the command on the listed files directly',
   parallel: 'parallel is not allowed: it builds commands from its input, which cannot be judged before they run',
   watch: 'watch is not allowed: it re-runs a command through a shell',
 };
@@ -23,7 +71,10 @@ export const WRAPPERS: Record<string, (args: string[]) => number | string> = {
   // (git's overrides, the private HOME).
   env: (args) => skipOptions('env', args, { flags: [], valued: [] }),
   timeout: (args) => {
-    const skip = skipOptions('timeout', args, { flags: ['--foreground', '--preserve-status', '-v', '--verbose'], valued: ['-s', '--signal', '-k', '--kill-after'] });
+    const skip = skipOptions('timeout', args, {
+      flags: ['--foreground', '--preserve-status', '-v', '--verbose'],
+      valued: ['-s', '--signal', '-k', '--kill-after'],
+    });
     return typeof skip === 'number' ? skip + 1 : skip;
   },
   nice: (args) => skipOptions('nice', args, { flags: [], valued: ['-n', '--adjustment'], numeric: true }),
@@ -36,11 +87,14 @@ function skipOptions(program: string, args: string[], spec: { flags: string[]; v
   for (; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') return i + 1;
-    if (!arg.startsWith('-') || arg === '-' && !spec.flags.includes('-')) break;
+    if (!arg.startsWith('-') || (arg === '-' && !spec.flags.includes('-'))) break;
     if (spec.flags.includes(arg)) continue;
     if (spec.numeric && /^-\d+$/.test(arg)) continue;
     const [name] = arg.split('=');
-    if (spec.valued.includes(arg)) { i++; continue; }
+    if (spec.valued.includes(arg)) {
+      i++;
+      continue;
+    }
     if (spec.valued.includes(name!) && arg.includes('=')) continue;
     if (spec.valued.some((v) => v.length === 2 && arg.startsWith(v) && arg.length > 2)) continue;
     return `${program} ${arg} is not allowed here; use ${program} only to run a command with its plain options`;
@@ -89,9 +143,10 @@ const FOLLOWS_LINKS: Record<string, { short: string; valued?: string; long: stri
 
 /** Options that read a list of file names from a file: those names would never be judged. */
 function readsNameList(program: string, args: string[]): string | undefined {
-  return findArg(args, (a) => isLong(a, '--files0-from', '--files-from')
-    || /^-files0-from$/.test(a)
-    || (program === 'file' && shortFlags(a, 'mfFeP').includes('f')));
+  return findArg(
+    args,
+    (a) => isLong(a, '--files0-from', '--files-from') || /^-files0-from$/.test(a) || (program === 'file' && shortFlags(a, 'mfFeP').includes('f')),
+  );
 }
 
 /** Why these arguments make `program` dangerous, or undefined. `args` are the words after the program name. */
@@ -105,12 +160,15 @@ export function dangerousOption(program: string, args: string[]): string | undef
   }
   switch (program) {
     case 'find': {
-      if (args.some((a) => a === '-L' || a === '-follow')) return `find ${args.find((a) => a === '-L' || a === '-follow')} is not allowed: it follows symbolic links, which can lead outside the workspace`;
+      if (args.some((a) => a === '-L' || a === '-follow'))
+        return `find ${args.find((a) => a === '-L' || a === '-follow')} is not allowed: it follows symbolic links, which can lead outside the workspace`;
       const bad = args.find((a) => /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/.test(a));
       return bad ? `find ${bad} is not allowed: it runs commands or writes files; list the files and act on them with other tools` : undefined;
     }
-    case 'git': return gitOption(args);
-    case 'sed': return sedOption(args);
+    case 'git':
+      return gitOption(args);
+    case 'sed':
+      return sedOption(args);
     case 'rg': {
       const bad = findArg(args, (a) => /^--(pre|pre-glob|hostname-bin|search-zip)(=|$)/.test(a) || shortFlags(a, 'efgmtTABCEjMr').includes('z'));
       return bad ? `rg ${bad} is not allowed: it runs other programs` : undefined;
@@ -130,16 +188,21 @@ export function dangerousOption(program: string, args: string[]): string | undef
     case 'diff': {
       const recursive = findArg(args, (a) => isLong(a, '--recursive') || shortFlags(a, 'CUFIxXSWD').includes('r'));
       const noFollow = args.some((a) => isLong(a, '--no-dereference'));
-      return recursive && !noFollow ? `diff ${recursive} is only allowed with --no-dereference: a recursive diff follows symbolic links, which can lead outside the workspace` : undefined;
+      return recursive && !noFollow
+        ? `diff ${recursive} is only allowed with --no-dereference: a recursive diff follows symbolic links, which can lead outside the workspace`
+        : undefined;
     }
-    case 'printf': return args[0] === '-v' || args[0]?.startsWith('-v') ? 'printf -v is not allowed: it sets shell variables' : undefined;
+    case 'printf':
+      return args[0] === '-v' || args[0]?.startsWith('-v') ? 'printf -v is not allowed: it sets shell variables' : undefined;
     case 'cp': {
       // A backup suffix makes a name nobody wrote (`cp -b -S it a .g` renames `.g` to `.git`).
       const bad = findArg(args, (a) => isLong(a, '--backup', '--suffix') || /[bS]/.test(shortFlags(a, 'St')));
       return bad ? `cp ${bad} is not allowed: backups make file names that were never judged` : undefined;
     }
-    case 'cd': return undefined;
-    default: return undefined;
+    case 'cd':
+      return undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -147,19 +210,63 @@ export function dangerousOption(program: string, args: string[]): string | undef
 const GIT_REFUSED = ['--output', '--ext-diff', '--upload-pack', '--receive-pack', '--exec', '--config-env', '--open-files-in-pager', '--paginate'];
 /** Options of git itself (before the subcommand) that change nothing about what runs or where. */
 const GIT_GLOBAL_ALLOWED = new Set(['--no-pager', '-P', '--version', '--help', '--no-optional-locks', '--literal-pathspecs', '--no-replace-objects']);
-const GIT_BRANCH_LISTING = new Set(['-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '-l', '--list', '--show-current', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format', '--column', '--no-column', '--color', '--no-color', '-i', '--ignore-case', '--abbrev', '--no-abbrev', '-q', '--quiet']);
+const GIT_BRANCH_LISTING = new Set([
+  '-a',
+  '--all',
+  '-r',
+  '--remotes',
+  '-v',
+  '-vv',
+  '--verbose',
+  '-l',
+  '--list',
+  '--show-current',
+  '--contains',
+  '--no-contains',
+  '--merged',
+  '--no-merged',
+  '--points-at',
+  '--sort',
+  '--format',
+  '--column',
+  '--no-column',
+  '--color',
+  '--no-color',
+  '-i',
+  '--ignore-case',
+  '--abbrev',
+  '--no-abbrev',
+  '-q',
+  '--quiet',
+]);
 
 function gitOption(args: string[]): string | undefined {
   // Before the subcommand: -c, -C, --git-dir, --work-tree, --exec-path, --config-env ... choose
   // the configuration, repository or programs git uses.
-  const global = args.slice(0, Math.max(0, args.findIndex((a) => !a.startsWith('-')))).find((a) => !GIT_GLOBAL_ALLOWED.has(a));
+  const global = args
+    .slice(
+      0,
+      Math.max(
+        0,
+        args.findIndex((a) => !a.startsWith('-')),
+      ),
+    )
+    .find((a) => !GIT_GLOBAL_ALLOWED.has(a));
   if (global !== undefined) return `git ${global} is not allowed: options before the subcommand choose the configuration, repository or programs git uses`;
-  if (args.length > 0 && args.every((a) => a.startsWith('-')) && args.some((a) => !GIT_GLOBAL_ALLOWED.has(a))) return `git ${args.find((a) => !GIT_GLOBAL_ALLOWED.has(a))} is not allowed here`;
+  if (args.length > 0 && args.every((a) => a.startsWith('-')) && args.some((a) => !GIT_GLOBAL_ALLOWED.has(a)))
+    return `git ${args.find((a) => !GIT_GLOBAL_ALLOWED.has(a))} is not allowed here`;
   const bad = findArg(args, (a) => a.startsWith('--') && GIT_REFUSED.some((name) => isLong(a, name)));
   if (bad) return `git ${bad} is not allowed: it can run configured programs, write files or touch other repositories`;
   // `git branch NAME`, `-d`, `-m`, `--edit-description` ... change the repository; only listing runs.
   if (args.find((a) => !a.startsWith('-')) === 'branch') {
-    const listing = args.slice(1).every((a, i, rest) => GIT_BRANCH_LISTING.has(a.split('=')[0]!) || (i > 0 && /^--(contains|no-contains|merged|no-merged|points-at|sort|format)$/.test(rest[i - 1]!)) || (rest.includes('--list') || rest.includes('-l')) && !a.startsWith('-'));
+    const listing = args
+      .slice(1)
+      .every(
+        (a, i, rest) =>
+          GIT_BRANCH_LISTING.has(a.split('=')[0]!) ||
+          (i > 0 && /^--(contains|no-contains|merged|no-merged|points-at|sort|format)$/.test(rest[i - 1]!)) ||
+          ((rest.includes('--list') || rest.includes('-l')) && !a.startsWith('-')),
+      );
     if (!listing) return 'only listing forms of git branch are allowed (git branch, git branch -a, git branch --list PATTERN)';
   }
   return undefined;
@@ -177,7 +284,8 @@ function sedOption(args: string[]): string | undefined {
     else if (scripts.length === 0) scripts.push(a);
   }
   const printOnly = /^(?:(?:\d+|\$|\/(?:[^/\\]|\\.)*\/)(?:,(?:\d+|\$|\/(?:[^/\\]|\\.)*\/))?)?p$/;
-  return quiet && scripts.length > 0 && scripts.every((s) => printOnly.test(s.trim())) ? undefined
+  return quiet && scripts.length > 0 && scripts.every((s) => printOnly.test(s.trim()))
+    ? undefined
     : "only sed's printing form is allowed (sed -n '10,20p' file); use file_edit to change files";
 }
 
@@ -188,7 +296,42 @@ export function copiesTrees(program: string, args: string[]): boolean {
 }
 
 /** Programs that never write files (with the options `dangerousOption` lets through). */
-const READERS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'grep', 'rg', 'find', 'echo', 'printf', 'pwd', 'date', 'true', 'false', 'basename', 'dirname', 'realpath', 'stat', 'file', 'du', 'diff', 'sed', 'sort', 'cut', 'tr', 'seq', 'yes', 'which', 'cd', 'sleep', 'tree', 'git', 'export', 'assignment']);
+const READERS = new Set([
+  'ls',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'grep',
+  'rg',
+  'find',
+  'echo',
+  'printf',
+  'pwd',
+  'date',
+  'true',
+  'false',
+  'basename',
+  'dirname',
+  'realpath',
+  'stat',
+  'file',
+  'du',
+  'diff',
+  'sed',
+  'sort',
+  'cut',
+  'tr',
+  'seq',
+  'yes',
+  'which',
+  'cd',
+  'sleep',
+  'tree',
+  'git',
+  'export',
+  'assignment',
+]);
 
 /**
  * Why a command line may not run git: its repository configuration is read before the line runs,
@@ -199,5 +342,7 @@ export function gitOrderProblem(programs: readonly string[]): string | undefined
   const lastGit = programs.lastIndexOf('git');
   if (lastGit === -1) return undefined;
   const writer = programs.slice(0, lastGit).find((p) => !READERS.has(p));
-  return writer ? `'${writer}' runs before git in the same command line, and git's configuration is checked before the line runs; run git in a call of its own` : undefined;
+  return writer
+    ? `'${writer}' runs before git in the same command line, and git's configuration is checked before the line runs; run git in a call of its own`
+    : undefined;
 }

@@ -53,7 +53,10 @@ export class RunningProcess {
     const groups = ProcessGroups.shared();
     groups.prepare();
     this.child = spawn('/bin/bash', ['--noprofile', '--norc', '-f', '-c', GATED, 'toolwright-shell', options.command], {
-      cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
     const pid = this.child.pid;
     this.leaderStart = pid !== undefined ? startTime(pid) : undefined;
@@ -62,8 +65,14 @@ export class RunningProcess {
     if (pid !== undefined) void groups.add(pid).then(() => gate?.end('1'));
     this.child.stdout!.on('data', (chunk: Buffer) => this.stdout.push(chunk));
     this.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
-    const timer = setTimeout(() => { this.timedOut = true; this.kill(); }, options.timeoutMs);
-    const onAbort = () => { this.cancelled = true; this.kill(); };
+    const timer = setTimeout(() => {
+      this.timedOut = true;
+      this.kill();
+    }, options.timeoutMs);
+    const onAbort = () => {
+      this.cancelled = true;
+      this.kill();
+    };
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
     this.done = new Promise<ProcessOutcome>((resolve) => {
@@ -73,8 +82,13 @@ export class RunningProcess {
         if (this.killing) clearTimeout(this.killing);
         options.signal?.removeEventListener('abort', onAbort);
         resolve({
-          exitCode: exit?.code ?? null, signal: exit?.signal ?? null, stdout: this.stdout, stderr: this.stderr,
-          timedOut: this.timedOut, cancelled: this.cancelled, durationMs: Math.round(performance.now() - this.started),
+          exitCode: exit?.code ?? null,
+          signal: exit?.signal ?? null,
+          stdout: this.stdout,
+          stderr: this.stderr,
+          timedOut: this.timedOut,
+          cancelled: this.cancelled,
+          durationMs: Math.round(performance.now() - this.started),
         });
       };
       this.child.on('error', (error) => {

@@ -65,7 +65,10 @@ export class SessionShell {
     const groups = ProcessGroups.shared();
     groups.prepare();
     const child = spawn('/bin/bash', ['--noprofile', '--norc', '-f', '-s'], {
-      cwd: this.options.root, env: this.options.env, detached: true, stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      cwd: this.options.root,
+      env: this.options.env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
     });
     const pid = child.pid;
     if (pid !== undefined) this.registered = groups.add(pid);
@@ -99,9 +102,12 @@ export class SessionShell {
       let timedOut = false;
       let cancelled = false;
       const pending: Pending = {
-        nonce, marker: Buffer.from(`\n\0TW:${nonce}\n`),
-        stdout: new HeadTailBuffer(opts.maxOutputBytes), stderr: new HeadTailBuffer(opts.maxOutputBytes),
-        held: { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) }, done: { stdout: false, stderr: false },
+        nonce,
+        marker: Buffer.from(`\n\0TW:${nonce}\n`),
+        stdout: new HeadTailBuffer(opts.maxOutputBytes),
+        stderr: new HeadTailBuffer(opts.maxOutputBytes),
+        held: { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) },
+        done: { stdout: false, stderr: false },
         started: performance.now(),
         resolve: (outcome) => {
           clearTimeout(timer);
@@ -111,13 +117,20 @@ export class SessionShell {
       };
       this.pending = pending;
       const end = () => this.terminate();
-      const timer = setTimeout(() => { timedOut = true; end(); }, opts.timeoutMs);
-      const onAbort = () => { cancelled = true; end(); };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        end();
+      }, opts.timeoutMs);
+      const onAbort = () => {
+        cancelled = true;
+        end();
+      };
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       const reset = opts.resetTo ? `cd -- '${opts.resetTo.replace(/'/g, `'\\''`)}' || exit 1\n` : '';
-      const script = `${reset}IFS= read -r -d '' __tw_cmd <<'__TW_${nonce}'\n${command}\n__TW_${nonce}\n`
-        + `eval "$__tw_cmd" </dev/null; __tw_s=$?\n`
-        + `printf '\\n\\0TW:%s\\n' ${nonce}; printf '\\n\\0TW:%s\\n' ${nonce} >&2; printf '%s\\t%s\\n' "$__tw_s" "$(pwd -P)" >&3\n`;
+      const script =
+        `${reset}IFS= read -r -d '' __tw_cmd <<'__TW_${nonce}'\n${command}\n__TW_${nonce}\n` +
+        `eval "$__tw_cmd" </dev/null; __tw_s=$?\n` +
+        `printf '\\n\\0TW:%s\\n' ${nonce}; printf '\\n\\0TW:%s\\n' ${nonce} >&2; printf '%s\\t%s\\n' "$__tw_s" "$(pwd -P)" >&3\n`;
       void this.registered.then(() => child.stdin!.write(script));
       if (opts.signal?.aborted) onAbort();
     });
@@ -160,8 +173,11 @@ export class SessionShell {
     for (const stream of ['stdout', 'stderr'] as const) if (!done[stream] && pending.held[stream].length) pending[stream].push(pending.held[stream]);
     pending.resolve({
       exitCode: done.status?.code ?? this.exitReason?.code ?? null,
-      signal: done.status ? null : this.exitReason?.signal ?? null,
-      stdout: pending.stdout, stderr: pending.stderr, timedOut: false, cancelled: false,
+      signal: done.status ? null : (this.exitReason?.signal ?? null),
+      stdout: pending.stdout,
+      stderr: pending.stderr,
+      timedOut: false,
+      cancelled: false,
       durationMs: Math.round(performance.now() - pending.started),
       cwd: done.status?.cwd ?? this.options.root,
       restarted: shellEnded,

@@ -8,13 +8,20 @@ describe(commandEnvironment, () => {
   it('gives commands a private HOME that is removed, with what they left in it, when the process exits', () => {
     const dist = path.resolve(__dirname, '../../dist/shell/shell-config.js');
     expect(fs.existsSync(dist), 'run the build first (npm test does)').toBe(true);
-    const child = spawnSync(process.execPath, ['-e', `
+    const child = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `
       const fs = require('node:fs');
       const { commandEnvironment } = require(${JSON.stringify(dist)});
       const env = commandEnvironment({});
       fs.writeFileSync(env.HOME + '/.leftover', 'x');
       process.stdout.write(env.HOME);
-    `], { encoding: 'utf8' });
+    `,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(child.status).toBe(0);
     expect(child.stdout).toMatch(/toolwright-shell-home-/);
     expect(fs.existsSync(child.stdout)).toBe(false);

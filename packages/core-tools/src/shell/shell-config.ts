@@ -5,17 +5,17 @@ import { DEFAULT_SHELL_POLICY, type ShellPolicy } from './shell-policy.js';
 
 /** Options shared by the backends that run commands. */
 export interface RunningShellOptions {
-      policy?: ShellPolicy;
-      /** Longest a call may run (default 120 s; a call may ask for less). */
-      timeoutMs?: number;
-      /** stdout and stderr kept per call, each (default 32 KiB, head and tail). */
-      maxOutputBytes?: number;
-      /** Between SIGTERM and SIGKILL (default 2 s). */
-      killGraceMs?: number;
-      /** Variables passed through from this process's environment (besides PATH, LANG, LC_*, TZ). */
-      passEnv?: readonly string[];
-      /** Background jobs kept at once (default 8). */
-      maxJobs?: number;
+  policy?: ShellPolicy;
+  /** Longest a call may run (default 120 s; a call may ask for less). */
+  timeoutMs?: number;
+  /** stdout and stderr kept per call, each (default 32 KiB, head and tail). */
+  maxOutputBytes?: number;
+  /** Between SIGTERM and SIGKILL (default 2 s). */
+  killGraceMs?: number;
+  /** Variables passed through from this process's environment (besides PATH, LANG, LC_*, TZ). */
+  passEnv?: readonly string[];
+  /** Background jobs kept at once (default 8). */
+  maxJobs?: number;
 }
 
 /**
@@ -30,7 +30,8 @@ export type ShellConfig =
 
 const PASSED = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ'];
 /** Never passed, even when listed in `passEnv`: each makes a program load code or configuration. */
-const NEVER_PASSED = /^(BASH_ENV|ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|LD_.*|DYLD_.*|NODE_OPTIONS|NODE_PATH|GIT_.*|RIPGREP_CONFIG_PATH|GREP_OPTIONS|PAGER|EDITOR|VISUAL|MANPAGER|LESSOPEN|LESSCLOSE|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|npm_config_.*|NPM_CONFIG_.*)$/;
+const NEVER_PASSED =
+  /^(BASH_ENV|ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|LD_.*|DYLD_.*|NODE_OPTIONS|NODE_PATH|GIT_.*|RIPGREP_CONFIG_PATH|GREP_OPTIONS|PAGER|EDITOR|VISUAL|MANPAGER|LESSOPEN|LESSCLOSE|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|npm_config_.*|NPM_CONFIG_.*)$/;
 
 /**
  * Repository configuration git obeys is neutralised by command-line configuration (the
@@ -73,7 +74,16 @@ export function commandEnvironment(config: RunningShellOptions, root?: string): 
   }
   env.PATH = safePath(env.PATH ?? '/usr/local/bin:/usr/bin:/bin', root);
   env.HOME = privateHome();
-  Object.assign(env, { TERM: 'dumb', NO_COLOR: '1', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_OPTIONAL_LOCKS: '0' });
+  Object.assign(env, {
+    TERM: 'dumb',
+    NO_COLOR: '1',
+    PAGER: 'cat',
+    GIT_PAGER: 'cat',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_OPTIONAL_LOCKS: '0',
+  });
   if (root !== undefined) {
     // git uses the workspace's own repository and no other: no discovery (a nested repository, a
     // planted bare one, a `.git` file pointing elsewhere, a parent directory's repository).

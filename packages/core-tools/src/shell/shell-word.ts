@@ -13,9 +13,7 @@ export interface WordContext {
  * unquoted glob: it is the word as a picomatch pattern (every quoted or escaped character escaped,
  * `/` kept as the separator), to be expanded against the file system before anything is judged.
  */
-export type ExpandedWord =
-  | { ok: true; value: string; pattern?: string; fromVariable: boolean }
-  | { ok: false; reason: string };
+export type ExpandedWord = { ok: true; value: string; pattern?: string; fromVariable: boolean } | { ok: false; reason: string };
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -31,22 +29,31 @@ export function expandWord(node: SyntaxNode, context: WordContext): ExpandedWord
   const state = { value: '', pattern: '', glob: false, fromVariable: false };
   const problem = appendWord(node, context, state, true);
   if (problem) return { ok: false, reason: problem };
-  if (state.glob && !context.permit.has('glob')) return { ok: false, reason: `globs ('${node.text}') are not allowed here; list the files or use the glob tool` };
+  if (state.glob && !context.permit.has('glob'))
+    return { ok: false, reason: `globs ('${node.text}') are not allowed here; list the files or use the glob tool` };
   return { ok: true, value: state.value, fromVariable: state.fromVariable, ...(state.glob ? { pattern: state.pattern } : {}) };
 }
 
-interface WordState { value: string; pattern: string; glob: boolean; fromVariable: boolean }
+interface WordState {
+  value: string;
+  pattern: string;
+  glob: boolean;
+  fromVariable: boolean;
+}
 
 function appendWord(node: SyntaxNode, context: WordContext, state: WordState, first: boolean): string | undefined {
   switch (node.type) {
-    case 'word': case 'number': {
+    case 'word':
+    case 'number': {
       const text = node.text;
       if (first && text.startsWith('~')) return `tilde expansion ('${text}') is not allowed; write the path relative to the workspace`;
       if (/[{}]/.test(text.replace(/\\./gs, ''))) return `brace expansion ('${text}') is not allowed; quote the braces or list the words`;
       appendUnquoted(text, state);
       return undefined;
     }
-    case 'raw_string': appendQuoted(node.text.slice(1, -1), state); return undefined;
+    case 'raw_string':
+      appendQuoted(node.text.slice(1, -1), state);
+      return undefined;
     case 'string': {
       for (const child of node.namedChildren) {
         if (!child) continue;
@@ -69,7 +76,8 @@ function appendWord(node: SyntaxNode, context: WordContext, state: WordState, fi
       }
       return undefined;
     }
-    case 'simple_expansion': case 'expansion': {
+    case 'simple_expansion':
+    case 'expansion': {
       const value = variableValue(node, context);
       if (typeof value !== 'string') return value.reason;
       // Unquoted, bash would split the value into words and glob each: refuse values where that matters.
@@ -78,13 +86,14 @@ function appendWord(node: SyntaxNode, context: WordContext, state: WordState, fi
       state.fromVariable = true;
       return undefined;
     }
-    default: return refusedPart(node).reason;
+    default:
+      return refusedPart(node).reason;
   }
 }
 
 function variableValue(node: SyntaxNode, context: WordContext): string | { reason: string } {
   if (!context.permit.has('variable-expansion')) return refusedPart(node);
-  const name = node.type === 'simple_expansion' ? node.text.slice(1) : /^\$\{([^}]*)\}$/.exec(node.text)?.[1] ?? '';
+  const name = node.type === 'simple_expansion' ? node.text.slice(1) : (/^\$\{([^}]*)\}$/.exec(node.text)?.[1] ?? '');
   if (!VARIABLE_NAME.test(name)) return { reason: `only plain variable expansions ($NAME or \${NAME}) are allowed, not '${node.text}'` };
   const value = context.variables.get(name);
   if (value === undefined) return { reason: `the variable ${name} is not set in this shell; write the value itself` };
@@ -129,7 +138,10 @@ function bracketEnd(text: string, start: number): number {
     if (text[i] === '/') return -1;
     if (text[i] === '[' && text[i + 1] === ':') {
       const close = text.indexOf(':]', i + 2);
-      if (close !== -1) { i = close + 1; continue; }
+      if (close !== -1) {
+        i = close + 1;
+        continue;
+      }
     }
     if (text[i] === ']') return i;
   }
@@ -138,12 +150,20 @@ function bracketEnd(text: string, start: number): number {
 
 export function refusedPart(node: SyntaxNode): { ok: false; reason: string } {
   switch (node.type) {
-    case 'command_substitution': return { ok: false, reason: `command substitution ('${node.text}') is not allowed; run that command on its own first` };
-    case 'process_substitution': return { ok: false, reason: `process substitution ('${node.text}') is not allowed` };
-    case 'simple_expansion': case 'expansion': return { ok: false, reason: `variable expansion ('${node.text}') is not allowed; write the value itself` };
-    case 'arithmetic_expansion': return { ok: false, reason: `arithmetic expansion ('${node.text}') is not allowed` };
-    case 'ansi_c_string': case 'translated_string': return { ok: false, reason: `$'...' and $"..." strings are not allowed; use plain quotes` };
-    default: return { ok: false, reason: `'${node.text}' (${node.type.replace(/_/g, ' ')}) is not allowed in a command` };
+    case 'command_substitution':
+      return { ok: false, reason: `command substitution ('${node.text}') is not allowed; run that command on its own first` };
+    case 'process_substitution':
+      return { ok: false, reason: `process substitution ('${node.text}') is not allowed` };
+    case 'simple_expansion':
+    case 'expansion':
+      return { ok: false, reason: `variable expansion ('${node.text}') is not allowed; write the value itself` };
+    case 'arithmetic_expansion':
+      return { ok: false, reason: `arithmetic expansion ('${node.text}') is not allowed` };
+    case 'ansi_c_string':
+    case 'translated_string':
+      return { ok: false, reason: `$'...' and $"..." strings are not allowed; use plain quotes` };
+    default:
+      return { ok: false, reason: `'${node.text}' (${node.type.replace(/_/g, ' ')}) is not allowed in a command` };
   }
 }
 

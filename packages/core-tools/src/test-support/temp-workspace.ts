@@ -5,7 +5,13 @@ import type { CoreToolsEnvironment } from '../environment.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 
 /** A real temporary workspace with the given files; `cleanup()` removes it. */
-export function tempWorkspace(files: Record<string, string | Buffer> = {}): { root: string; env: CoreToolsEnvironment; write(rel: string, content: string | Buffer): void; read(rel: string): string; cleanup(): void } {
+export function tempWorkspace(files: Record<string, string | Buffer> = {}): {
+  root: string;
+  env: CoreToolsEnvironment;
+  write(rel: string, content: string | Buffer): void;
+  read(rel: string): string;
+  cleanup(): void;
+} {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-core-')));
   const write = (rel: string, content: string | Buffer) => {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });

@@ -30,7 +30,12 @@ function naiveClosest(text: string, needle: string, context = 2): string {
   const lines = text.replace(/\r\n/g, '\n').split('\n');
   const wanted = needle.replace(/\r\n/g, '\n').split('\n').map(normalise).filter(Boolean);
   if (wanted.length === 0) return '';
-  const words = new Set(wanted.join(' ').split(/\W+/).filter((w) => w.length > 2));
+  const words = new Set(
+    wanted
+      .join(' ')
+      .split(/\W+/)
+      .filter((w) => w.length > 2),
+  );
   let best = 0;
   let bestScore = -1;
   for (let i = 0; i < lines.length; i++) {
@@ -44,7 +49,10 @@ function naiveClosest(text: string, needle: string, context = 2): string {
   }
   if (bestScore <= 0) return '';
   const from = Math.max(0, best - context);
-  return lines.slice(from, Math.min(lines.length, best + wanted.length + context)).map((line, i) => `${String(from + i + 1).padStart(5)}\t${line}`).join('\n');
+  return lines
+    .slice(from, Math.min(lines.length, best + wanted.length + context))
+    .map((line, i) => `${String(from + i + 1).padStart(5)}\t${line}`)
+    .join('\n');
 }
 
 /** Few distinct lines, so needles recur and overlap in the text (the cases KMP must get right). */
@@ -55,12 +63,15 @@ describe(exactMatches, () => {
     // No `u` flag, on purpose: the class holds the two halves of 😀 separately, so the text also has lone surrogates.
     // eslint-disable-next-line no-misleading-character-class -- the halves are wanted one by one (see above)
     const text = fc.stringMatching(/^[ab\u00e9\ud83d\ude00]{0,40}$/);
-    fc.assert(fc.property(text, text, (haystack, needle) => {
-      const expected = exactMatches(haystack, needle);
-      expect(exactMatches(haystack, needle, 0)).toEqual(expected);
-      if (needle === '') expect(expected).toEqual([]);
-      else expect(expected.map((m) => haystack.slice(m.start, m.end))).toEqual(expected.map(() => needle));
-    }), { numRuns: 5_000 });
+    fc.assert(
+      fc.property(text, text, (haystack, needle) => {
+        const expected = exactMatches(haystack, needle);
+        expect(exactMatches(haystack, needle, 0)).toEqual(expected);
+        if (needle === '') expect(expected).toEqual([]);
+        else expect(expected.map((m) => haystack.slice(m.start, m.end))).toEqual(expected.map(() => needle));
+      }),
+      { numRuns: 5_000 },
+    );
   });
 
   it('searches 16 MiB of repeated text for a long needle in linear time', () => {
@@ -72,9 +83,12 @@ describe(exactMatches, () => {
 
 describe(tolerantMatches, () => {
   it('finds the leftmost non-overlapping whitespace-forgiving matches, as a naive scan does (property)', () => {
-    fc.assert(fc.property(lines, lines, (text, needle) => {
-      expect(tolerantMatches(text.join('\n'), needle.join('\n'))).toEqual(naiveTolerant(text.join('\n'), needle.join('\n')));
-    }), { numRuns: 3_000 });
+    fc.assert(
+      fc.property(lines, lines, (text, needle) => {
+        expect(tolerantMatches(text.join('\n'), needle.join('\n'))).toEqual(naiveTolerant(text.join('\n'), needle.join('\n')));
+      }),
+      { numRuns: 3_000 },
+    );
   });
 
   it('matches a 3,000-line needle against a million repeated lines in linear work', () => {
@@ -86,10 +100,13 @@ describe(tolerantMatches, () => {
 
 describe(closestRegion, () => {
   it('picks the window a naive line-by-line score picks (property)', () => {
-    fc.assert(fc.property(lines, lines, (text, needle) => {
-      const expected = naiveClosest(text.join('\n'), needle.join('\n'));
-      expect(closestRegion(text.join('\n'), needle.join('\n'))).toEqual(expected ? { kind: 'found', region: expected } : { kind: 'none' });
-    }), { numRuns: 3_000 });
+    fc.assert(
+      fc.property(lines, lines, (text, needle) => {
+        const expected = naiveClosest(text.join('\n'), needle.join('\n'));
+        expect(closestRegion(text.join('\n'), needle.join('\n'))).toEqual(expected ? { kind: 'found', region: expected } : { kind: 'none' });
+      }),
+      { numRuns: 3_000 },
+    );
   });
 
   it('gives up when the needle lines repeat too often in the file, and finds what it can afford', () => {

@@ -126,7 +126,12 @@ export function closestRegion(text: string, needle: string, context = 2, budget 
   const n = lines.length;
   const m = wanted.length;
   if (n === 0 || m === 0) return { kind: 'none' };
-  const words = new Set(wanted.join(' ').split(/\W+/).filter((w) => w.length > 2));
+  const words = new Set(
+    wanted
+      .join(' ')
+      .split(/\W+/)
+      .filter((w) => w.length > 2),
+  );
   const offsets = new Map<string, number[]>();
   wanted.forEach((line, k) => (offsets.get(line) ?? offsets.set(line, []).get(line)!).push(k));
   const wordSums = new Float64Array(n + 1); // wordSums[j]: word points of lines 0..j-1
@@ -154,5 +159,11 @@ export function closestRegion(text: string, needle: string, context = 2, budget 
   if (bestScore <= 0) return { kind: 'none' };
   const from = Math.max(0, best - context);
   const to = Math.min(n, best + m + context);
-  return { kind: 'found', region: lines.slice(from, to).map((line, i) => `${String(from + i + 1).padStart(5)}\t${line}`).join('\n') };
+  return {
+    kind: 'found',
+    region: lines
+      .slice(from, to)
+      .map((line, i) => `${String(from + i + 1).padStart(5)}\t${line}`)
+      .join('\n'),
+  };
 }

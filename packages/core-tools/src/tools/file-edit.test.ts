@@ -9,7 +9,8 @@ import { FileReadTool } from './file-read.js';
 
 const ws = tempWorkspace();
 afterAll(() => ws.cleanup());
-const SOURCE = 'function greet(name) {\n  const greeting = "Hello";\n  return `${greeting}, ${name}`;\n}\n\nfunction part() {\n  return 1;\n}\nfunction part2() {\n  return 1;\n}\n';
+const SOURCE =
+  'function greet(name) {\n  const greeting = "Hello";\n  return `${greeting}, ${name}`;\n}\n\nfunction part() {\n  return 1;\n}\nfunction part2() {\n  return 1;\n}\n';
 
 describe('file_edit', () => {
   const edit = new FileEditTool(ws.env);
@@ -27,12 +28,21 @@ describe('file_edit', () => {
   });
 
   it('renders a summary line and the diff', async () => {
-    expect(renderFileEdit(await edit.fileEdit('app.js', '"Hello"', '"Hi"'))).toBe([
-      'Edited app.js: 1 replacement (matched exactly).',
-      '===================================================================',
-      '--- a/app.js', '+++ b/app.js', '@@ -1,5 +1,5 @@', ' function greet(name) {', '-  const greeting = "Hello";', '+  const greeting = "Hi";',
-      '   return `${greeting}, ${name}`;', ' }', ' ',
-    ].join('\n'));
+    expect(renderFileEdit(await edit.fileEdit('app.js', '"Hello"', '"Hi"'))).toBe(
+      [
+        'Edited app.js: 1 replacement (matched exactly).',
+        '===================================================================',
+        '--- a/app.js',
+        '+++ b/app.js',
+        '@@ -1,5 +1,5 @@',
+        ' function greet(name) {',
+        '-  const greeting = "Hello";',
+        '+  const greeting = "Hi";',
+        '   return `${greeting}, ${name}`;',
+        ' }',
+        ' ',
+      ].join('\n'),
+    );
     expect(renderFileEdit(await edit.fileEdit('new.txt', '', 'x'))).toMatch(/^Created new\.txt\.\n/);
   });
 
@@ -68,7 +78,9 @@ describe('file_edit', () => {
   });
 
   it('shows the closest region of the file when nothing matches', async () => {
-    await expect(edit.fileEdit('app.js', 'const greeting = "Howdy";', 'x')).rejects.toThrow(/closest part of the file is:\n\s+1\tfunction greet\(name\) \{\n\s+2\t {2}const greeting = "Hello";/);
+    await expect(edit.fileEdit('app.js', 'const greeting = "Howdy";', 'x')).rejects.toThrow(
+      /closest part of the file is:\n\s+1\tfunction greet\(name\) \{\n\s+2\t {2}const greeting = "Hello";/,
+    );
   });
 
   it('creates a file from an empty old text, but never overwrites one that way', async () => {
@@ -94,7 +106,10 @@ describe('file_edit', () => {
   it('refuses a file over 16 MiB with the limit in the message', async () => {
     ws.write('big.txt', 'start\n');
     fs.truncateSync(path.join(ws.root, 'big.txt'), 300 * 1024 * 1024);
-    await expect(edit.fileEdit('big.txt', 'start', 'x')).rejects.toMatchObject({ code: 'too_large', message: expect.stringMatching(/300 MiB; file_edit edits files up to 16 MiB/) });
+    await expect(edit.fileEdit('big.txt', 'start', 'x')).rejects.toMatchObject({
+      code: 'too_large',
+      message: expect.stringMatching(/300 MiB; file_edit edits files up to 16 MiB/),
+    });
   });
 
   it('refuses a file that is not valid UTF-8 rather than corrupting it, and keeps a byte-order mark', async () => {
@@ -120,14 +135,17 @@ describe('file_edit', () => {
   it('stops a regex that backtracks catastrophically with a clear error, leaving the file as it was', async () => {
     ws.write('as.txt', `${'a'.repeat(30)}!\n${'a'.repeat(30)}\n`);
     await expect(edit.fileEdit('as.txt', '^(a+)+$', 'x', true, 'regex')).rejects.toMatchObject({
-      code: 'pattern_too_slow', message: expect.stringMatching(/^The pattern took longer than 1 s and was stopped: .*Simplify it, or use mode: "exact" with the literal text\.$/),
+      code: 'pattern_too_slow',
+      message: expect.stringMatching(/^The pattern took longer than 1 s and was stopped: .*Simplify it, or use mode: "exact" with the literal text\.$/),
     });
     expect(ws.read('as.txt')).toBe(`${'a'.repeat(30)}!\n${'a'.repeat(30)}\n`);
   });
 
   it('answers a long needle against a huge repetitive file at once: no match, and the closest part is not searched for', async () => {
     ws.write('rep.txt', 'a\n'.repeat(1_000_000));
-    await expect(edit.fileEdit('rep.txt', `${' a\n'.repeat(3000)}b`, 'x')).rejects.toThrow(/not found in 'rep.txt' \(not even when ignoring whitespace differences\)\. The file repeats the lines of `oldText` too often to show the closest part/);
+    await expect(edit.fileEdit('rep.txt', `${' a\n'.repeat(3000)}b`, 'x')).rejects.toThrow(
+      /not found in 'rep.txt' \(not even when ignoring whitespace differences\)\. The file repeats the lines of `oldText` too often to show the closest part/,
+    );
   });
 
   it('still forgives whitespace in a huge repetitive file', async () => {

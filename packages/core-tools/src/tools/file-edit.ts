@@ -57,22 +57,48 @@ export class FileEditTool {
    * @param expectedHash The file's sha-256 as last seen (the `hash` in file_read's or file_edit's structured output); the edit is refused if the file changed since.
    */
   @renderedAs(renderFileEdit)
-  @tool({ tier: 'side-effecting', group: 'edit', sideEffects: ['fs-read', 'fs-write'], capabilities: ['fs.read', 'fs.write'], determinism: 'deterministic', timeout: '15s' })
-  async fileEdit(path: string, oldText: string, newText: string, replaceAll: boolean = false, mode: 'exact' | 'regex' = 'exact', expectedHash?: string): Promise<FileEditResult> {
+  @tool({
+    tier: 'side-effecting',
+    group: 'edit',
+    sideEffects: ['fs-read', 'fs-write'],
+    capabilities: ['fs.read', 'fs.write'],
+    determinism: 'deterministic',
+    timeout: '15s',
+  })
+  async fileEdit(
+    path: string,
+    oldText: string,
+    newText: string,
+    replaceAll: boolean = false,
+    mode: 'exact' | 'regex' = 'exact',
+    expectedHash?: string,
+  ): Promise<FileEditResult> {
     return withWorkspaceErrors(path, () => this.edit(path, oldText, newText, replaceAll, mode, expectedHash));
   }
 
-  private async edit(path: string, oldText: string, newText: string, replaceAll: boolean, mode: 'exact' | 'regex', expectedHash?: string): Promise<FileEditResult> {
+  private async edit(
+    path: string,
+    oldText: string,
+    newText: string,
+    replaceAll: boolean,
+    mode: 'exact' | 'regex',
+    expectedHash?: string,
+  ): Promise<FileEditResult> {
     checkWellFormedContent(newText, '`newText`', path);
     const resolved = this.env.workspace.resolve(path, { kind: 'file' });
     if (oldText === '') {
       if (resolved.exists && fs.lstatSync(resolved.absolute).size > 0) {
-        throw new WorkspaceError('already_exists', `'${path}' already exists; an empty \`oldText\` only creates new files. Give the text to replace, or use file_write to replace the whole file.`, path);
+        throw new WorkspaceError(
+          'already_exists',
+          `'${path}' already exists; an empty \`oldText\` only creates new files. Give the text to replace, or use file_write to replace the whole file.`,
+          path,
+        );
       }
       writeFileAtomic(resolved, newText);
       return this.done(resolved.absolute, resolved.relative, '', newText, 1, 'created');
     }
-    if (!resolved.exists) throw new WorkspaceError('not_found', `'${path}' does not exist. To create it, call file_edit with an empty \`oldText\`, or use file_write.`, path);
+    if (!resolved.exists)
+      throw new WorkspaceError('not_found', `'${path}' does not exist. To create it, call file_edit with an empty \`oldText\`, or use file_write.`, path);
     const buffer = readEdited(resolved, path);
     let text: string;
     try {
@@ -88,20 +114,30 @@ export class FileEditTool {
     const { matches, matchedBy } = await this.find(text, oldText, mode, path);
     // A regex edit waited for the worker: another call may have edited the file meanwhile.
     if (mode === 'regex' && contentHash(readEdited(resolved, path)) !== currentHash) {
-      throw new CoreToolError('stale_read', `'${path}' changed while the edit was being prepared; read it again with file_read and redo the edit on its current content.`);
+      throw new CoreToolError(
+        'stale_read',
+        `'${path}' changed while the edit was being prepared; read it again with file_read and redo the edit on its current content.`,
+      );
     }
     if (matches.length === 0) {
       const closest = closestRegion(text, oldText);
-      const advice = closest.kind === 'found'
-        ? `\nThe closest part of the file is:\n${closest.region}\nCopy the exact text from there (without the line numbers) and try again.`
-        : closest.kind === 'too_costly'
-          ? ' The file repeats the lines of `oldText` too often to show the closest part; read the lines you mean with file_read and copy a shorter, unique text.'
-          : ' Read the file again and copy the exact text.';
-      throw new CoreToolError('no_match', `The text to replace was not found in '${path}'${mode === 'exact' ? ' (not even when ignoring whitespace differences)' : ''}.${advice}`);
+      const advice =
+        closest.kind === 'found'
+          ? `\nThe closest part of the file is:\n${closest.region}\nCopy the exact text from there (without the line numbers) and try again.`
+          : closest.kind === 'too_costly'
+            ? ' The file repeats the lines of `oldText` too often to show the closest part; read the lines you mean with file_read and copy a shorter, unique text.'
+            : ' Read the file again and copy the exact text.';
+      throw new CoreToolError(
+        'no_match',
+        `The text to replace was not found in '${path}'${mode === 'exact' ? ' (not even when ignoring whitespace differences)' : ''}.${advice}`,
+      );
     }
     if (matches.length > 1 && !replaceAll) {
       const lines = matches.slice(0, 10).map((m) => lineOf(text, m.start));
-      throw new CoreToolError('ambiguous_match', `The text to replace occurs ${matches.length} times in '${path}' (at lines ${lines.join(', ')}${matches.length > 10 ? ', …' : ''}). Include more surrounding lines so it is unique, or set replaceAll: true.`);
+      throw new CoreToolError(
+        'ambiguous_match',
+        `The text to replace occurs ${matches.length} times in '${path}' (at lines ${lines.join(', ')}${matches.length > 10 ? ', …' : ''}). Include more surrounding lines so it is unique, or set replaceAll: true.`,
+      );
     }
     let updated = '';
     let cursor = 0;
@@ -115,15 +151,31 @@ export class FileEditTool {
     return this.done(resolved.absolute, resolved.relative, text, updated, matches.length, matchedBy);
   }
 
-  private async find(text: string, oldText: string, mode: 'exact' | 'regex', path: string): Promise<{ matches: Match[]; matchedBy: FileEditResult['matchedBy'] }> {
+  private async find(
+    text: string,
+    oldText: string,
+    mode: 'exact' | 'regex',
+    path: string,
+  ): Promise<{ matches: Match[]; matchedBy: FileEditResult['matchedBy'] }> {
     if (mode === 'regex') {
-      if (text.length > MAX_REGEX_INPUT) throw new WorkspaceError('too_large', `'${path}' is larger than ${MAX_REGEX_INPUT} bytes; regex edits are limited to smaller files. Use an exact edit.`, path);
+      if (text.length > MAX_REGEX_INPUT)
+        throw new WorkspaceError(
+          'too_large',
+          `'${path}' is larger than ${MAX_REGEX_INPUT} bytes; regex edits are limited to smaller files. Use an exact edit.`,
+          path,
+        );
       try {
         new RegExp(oldText, 'gm'); // refused here with its syntax error; it runs in the regex worker
       } catch (error) {
-        throw new CoreToolError('invalid_pattern', `\`oldText\` is not a valid regular expression: ${(error as Error).message}. Correct it, or use mode: "exact" with the literal text.`);
+        throw new CoreToolError(
+          'invalid_pattern',
+          `\`oldText\` is not a valid regular expression: ${(error as Error).message}. Correct it, or use mode: "exact" with the literal text.`,
+        );
       }
-      const [spans = []] = await runRegexJob({ mode: 'spans', source: oldText, flags: 'gm', texts: [text] }, { signal: getToolContext()?.signal, hint: 'or use mode: "exact" with the literal text' });
+      const [spans = []] = await runRegexJob(
+        { mode: 'spans', source: oldText, flags: 'gm', texts: [text] },
+        { signal: getToolContext()?.signal, hint: 'or use mode: "exact" with the literal text' },
+      );
       const matches: Match[] = [];
       for (let i = 0; i + 1 < spans.length; i += 2) matches.push({ start: spans[i]!, end: spans[i + 1]! });
       return { matches, matchedBy: 'regex' };
@@ -133,30 +185,49 @@ export class FileEditTool {
     return { matches: tolerantMatches(text, oldText), matchedBy: 'tolerant' };
   }
 
-  private done(absolute: string, relative: string, before: string, after: string, replacements: number, matchedBy: FileEditResult['matchedBy']): FileEditResult {
+  private done(
+    absolute: string,
+    relative: string,
+    before: string,
+    after: string,
+    replacements: number,
+    matchedBy: FileEditResult['matchedBy'],
+  ): FileEditResult {
     const hash = contentHash(after);
     this.env.readHashes?.set(absolute, hash);
-    const diff = createTwoFilesPatch(`a/${relative}`, `b/${relative}`, before, after, '', '', { context: 3, timeout: DIFF_BUDGET_MS })
-      ?? `(no diff: comparing the ${replacements === 1 ? 'change' : `${replacements} changes`} took longer than ${DIFF_BUDGET_MS / 1000} s; read the file with file_read to review it)`;
+    const diff =
+      createTwoFilesPatch(`a/${relative}`, `b/${relative}`, before, after, '', '', { context: 3, timeout: DIFF_BUDGET_MS }) ??
+      `(no diff: comparing the ${replacements === 1 ? 'change' : `${replacements} changes`} took longer than ${DIFF_BUDGET_MS / 1000} s; read the file with file_read to review it)`;
     const shown = headWithin(diff, outputBudget() - SUMMARY_ROOM - relative.length);
     if (shown === diff) return { path: relative, replacements, matchedBy, diff, hash };
-    const omitted = diff.slice(shown.length).split('\n').filter((line, i, all) => i < all.length - 1 || line !== '').length;
+    const omitted = diff
+      .slice(shown.length)
+      .split('\n')
+      .filter((line, i, all) => i < all.length - 1 || line !== '').length;
     return { path: relative, replacements, matchedBy, diff: shown, diffOmittedLines: omitted, hash };
   }
 }
 
 /** The bytes of the file to edit, opened without following links, refused past `MAX_EDIT_BYTES`. */
 function readEdited(resolved: ConfinedPath, path: string): Buffer {
-  return readConfined(resolved, MAX_EDIT_BYTES, (size) => `'${path}' is ${mebibytes(size)}; file_edit edits files up to ${mebibytes(MAX_EDIT_BYTES)}. Read the part you need with file_read (offset and limit) and change it with a shell tool such as sed, or split the file.`, { shown: path });
+  return readConfined(
+    resolved,
+    MAX_EDIT_BYTES,
+    (size) =>
+      `'${path}' is ${mebibytes(size)}; file_edit edits files up to ${mebibytes(MAX_EDIT_BYTES)}. Read the part you need with file_read (offset and limit) and change it with a shell tool such as sed, or split the file.`,
+    { shown: path },
+  );
 }
 
 function mebibytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
 }
 
-
 const MATCHED_BY: Record<FileEditResult['matchedBy'], string> = {
-  exact: 'matched exactly', tolerant: 'matched ignoring whitespace differences', regex: 'matched by the regular expression', created: 'a new file',
+  exact: 'matched exactly',
+  tolerant: 'matched ignoring whitespace differences',
+  regex: 'matched by the regular expression',
+  created: 'a new file',
 };
 
 /**
@@ -164,8 +235,10 @@ const MATCHED_BY: Record<FileEditResult['matchedBy'], string> = {
  * @example "Edited src/a.ts: 1 replacement (matched exactly).\n--- a/src/a.ts\n+++ b/src/a.ts\n..."
  */
 export function renderFileEdit(edit: FileEditResult): string {
-  const summary = edit.matchedBy === 'created' ? `Created ${edit.path}.`
-    : `Edited ${edit.path}: ${edit.replacements} replacement${edit.replacements === 1 ? '' : 's'} (${MATCHED_BY[edit.matchedBy]}).`;
+  const summary =
+    edit.matchedBy === 'created'
+      ? `Created ${edit.path}.`
+      : `Edited ${edit.path}: ${edit.replacements} replacement${edit.replacements === 1 ? '' : 's'} (${MATCHED_BY[edit.matchedBy]}).`;
   const diff = edit.diff.endsWith('\n') ? edit.diff.slice(0, -1) : edit.diff;
   const lines = [summary, diff];
   if (edit.diffOmittedLines) lines.push(`[${edit.diffOmittedLines} more lines of the diff did not fit; read the file with file_read to review the change]`);

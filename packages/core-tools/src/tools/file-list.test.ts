@@ -47,7 +47,9 @@ describe('file_list', () => {
 
   it('renders one line per entry, and says when the limit stopped the listing', async () => {
     expect(renderFileList(await list.fileList())).toBe('.gitignore  (12 bytes)\nREADME.md  (8 bytes)\netc-link  (symbolic link)\nsrc/');
-    expect(renderFileList(await list.fileList('.', 5, [], 2))).toBe('.gitignore  (12 bytes)\nREADME.md  (8 bytes)\n[the listing stopped at 2 entries (the limit); more exist: raise limit, list a subdirectory (path) or leave entries out with exclude]');
+    expect(renderFileList(await list.fileList('.', 5, [], 2))).toBe(
+      '.gitignore  (12 bytes)\nREADME.md  (8 bytes)\n[the listing stopped at 2 entries (the limit); more exist: raise limit, list a subdirectory (path) or leave entries out with exclude]',
+    );
     expect(renderFileList(await list.fileList('src', 1, ['*']))).toBe('[no entries: the directory is empty, or everything in it is ignored or excluded]');
   });
 
@@ -59,7 +61,9 @@ describe('file_list', () => {
       expect(modelSize(text)).toBeLessThanOrEqual(1_000);
       expect(result.entries.length + result.omitted!).toBe(300);
       expect(result.entries.at(-1)!.path).toBe(`file-${String(result.entries.length - 1).padStart(3, '0')}.txt`);
-      expect(text.split('\n').at(-1)).toBe(`[${result.entries.length} of 300 entries shown; the rest did not fit: list a subdirectory (path) or leave entries out with exclude]`);
+      expect(text.split('\n').at(-1)).toBe(
+        `[${result.entries.length} of 300 entries shown; the rest did not fit: list a subdirectory (path) or leave entries out with exclude]`,
+      );
     } finally {
       many.cleanup();
     }
@@ -92,13 +96,17 @@ describe('glob', () => {
   it('renders one path per line, and fits the output budget saying what was left out', async () => {
     expect(renderGlob(await glob.glob('*.md'))).toBe('README.md');
     expect(renderGlob(await glob.glob('*.none'))).toBe('[no files match]');
-    expect(renderGlob(await glob.glob('**/*.ts', '.', 1))).toBe('src/util/strings.ts\n[the first 1 matching paths (the limit), newest first; more matched: raise limit or narrow the pattern or search a subdirectory (path)]');
+    expect(renderGlob(await glob.glob('**/*.ts', '.', 1))).toBe(
+      'src/util/strings.ts\n[the first 1 matching paths (the limit), newest first; more matched: raise limit or narrow the pattern or search a subdirectory (path)]',
+    );
     const many = tempWorkspace(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f${i}.txt`, 'x'])));
     try {
       const result = await withBudget(500, () => new GlobTool(many.env).glob('*.txt'));
       expect(modelSize(renderGlob(result))).toBeLessThanOrEqual(500);
       expect(result).toMatchObject({ truncated: true, omitted: 300 - result.files.length });
-      expect(renderGlob(result).split('\n').at(-1)).toBe(`[${result.files.length} of 300 matching paths shown, newest first; the rest did not fit: narrow the pattern or search a subdirectory (path)]`);
+      expect(renderGlob(result).split('\n').at(-1)).toBe(
+        `[${result.files.length} of 300 matching paths shown, newest first; the rest did not fit: narrow the pattern or search a subdirectory (path)]`,
+      );
     } finally {
       many.cleanup();
     }

@@ -43,11 +43,17 @@ export class FileListTool {
    */
   @renderedAs(renderFileList)
   @tool({ tier: 'read-only', group: 'search', sideEffects: ['fs-read'], capabilities: ['fs.read'], determinism: 'deterministic', timeout: '15s' })
-  async fileList(path: string = '.', /** @minimum 1 @maximum 20 */ depth: Integer = 1, exclude: string[] = [], /** @minimum 1 @maximum 5000 */ limit: Integer = 500): Promise<FileListResult> {
+  async fileList(
+    path: string = '.',
+    /** @minimum 1 @maximum 20 */ depth: Integer = 1,
+    exclude: string[] = [],
+    /** @minimum 1 @maximum 5000 */ limit: Integer = 500,
+  ): Promise<FileListResult> {
     return withWorkspaceErrors(path, () => {
       const resolved = this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' });
       const { entries, truncated } = walk(resolved.absolute, { maxDepth: depth, exclude, limit });
-      const listed = entries.map((e): ListedEntry => ({ path: e.kind === 'directory' ? `${e.relative}/` : e.relative, kind: e.kind, size: e.size }))
+      const listed = entries
+        .map((e): ListedEntry => ({ path: e.kind === 'directory' ? `${e.relative}/` : e.relative, kind: e.kind, size: e.size }))
         .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       const shown = linesWithin(listed.map(entryLine), outputBudget() - FOOTER_ROOM);
       if (shown === listed.length) return { entries: listed, truncated };
@@ -59,10 +65,14 @@ export class FileListTool {
 /** `src/` for a directory, `src/index.ts  (1234 bytes)` for a file, a word in brackets for the rest. */
 function entryLine(entry: ListedEntry): string {
   switch (entry.kind) {
-    case 'directory': return entry.path;
-    case 'file': return `${entry.path}  (${entry.size} bytes)`;
-    case 'symlink': return `${entry.path}  (symbolic link)`;
-    default: return `${entry.path}  (special file)`;
+    case 'directory':
+      return entry.path;
+    case 'file':
+      return `${entry.path}  (${entry.size} bytes)`;
+    case 'symlink':
+      return `${entry.path}  (symbolic link)`;
+    default:
+      return `${entry.path}  (special file)`;
   }
 }
 

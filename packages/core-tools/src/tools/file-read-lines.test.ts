@@ -37,17 +37,25 @@ function wholeFileModel(text: string, offset: number, limit: number, maxBytes: n
 describe(readLinePage, () => {
   it('pages exactly as the whole-file reading did, whatever the chunk size (property)', async () => {
     const line = fc.array(fc.constantFrom('a', 'z', 'é', '🙂', '\r', ' '), { maxLength: 12 }).map((chars) => chars.join(''));
-    await fc.assert(fc.asyncProperty(
-      fc.array(line, { maxLength: 16 }), fc.constantFrom('\n', '\r\n'), fc.boolean(),
-      fc.integer({ min: 1, max: 15 }), fc.integer({ min: 1, max: 15 }), fc.integer({ min: 260, max: 500 }), fc.integer({ min: 1, max: 64 }),
-      async (lines, eol, trailing, offset, limit, maxBytes, chunkBytes) => {
-        const text = lines.join(eol) + (trailing && lines.length > 0 ? eol : '');
-        const expected = wholeFileModel(text, offset, limit, maxBytes);
-        const actual = await page(text, { offset, limit, maxBytes, chunkBytes });
-        expect({ lines: actual.lines, first: actual.first, more: actual.more, totalLines: actual.totalLines }).toEqual(expected);
-        expect(actual.hash).toMatch(/^[0-9a-f]{64}$/);
-      },
-    ), { numRuns: 400 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { maxLength: 16 }),
+        fc.constantFrom('\n', '\r\n'),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 15 }),
+        fc.integer({ min: 1, max: 15 }),
+        fc.integer({ min: 260, max: 500 }),
+        fc.integer({ min: 1, max: 64 }),
+        async (lines, eol, trailing, offset, limit, maxBytes, chunkBytes) => {
+          const text = lines.join(eol) + (trailing && lines.length > 0 ? eol : '');
+          const expected = wholeFileModel(text, offset, limit, maxBytes);
+          const actual = await page(text, { offset, limit, maxBytes, chunkBytes });
+          expect({ lines: actual.lines, first: actual.first, more: actual.more, totalLines: actual.totalLines }).toEqual(expected);
+          expect(actual.hash).toMatch(/^[0-9a-f]{64}$/);
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 
   it('stops at the page on files over the whole-file size, leaving total and hash out', async () => {

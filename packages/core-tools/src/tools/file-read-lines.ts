@@ -48,7 +48,11 @@ export async function readLinePage(fd: number, options: LinePageOptions): Promis
   const hash = contentHasher();
   const head = Buffer.allocUnsafe(Math.min(size, BINARY_SNIFF_BYTES));
   if (size > 0 && isBinary(head.subarray(0, await readAt(fd, head, 0)), size > BINARY_SNIFF_BYTES)) {
-    throw new WorkspaceError('binary_file', `'${shown}' is a binary file (${size} bytes); file_read only returns text. Use a tool made for that format.`, shown);
+    throw new WorkspaceError(
+      'binary_file',
+      `'${shown}' is a binary file (${size} bytes); file_read only returns text. Use a tool made for that format.`,
+      shown,
+    );
   }
   const chunk = Buffer.allocUnsafe(options.chunkBytes ?? CHUNK_BYTES);
   const keepBytes = Math.max(maxBytes - 128, Math.floor(maxBytes / 2));

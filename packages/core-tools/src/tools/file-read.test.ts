@@ -36,7 +36,13 @@ describe('file_read', () => {
 
   it('pages with offset and limit and says how to continue', async () => {
     const result = await tool.fileRead('five.txt', 2, 2);
-    expect(result).toMatchObject({ content: '2\ttwo\n3\tthree', startLine: 2, endLine: 3, truncated: true, next: 'file_read with path "five.txt" and offset 4' });
+    expect(result).toMatchObject({
+      content: '2\ttwo\n3\tthree',
+      startLine: 2,
+      endLine: 3,
+      truncated: true,
+      next: 'file_read with path "five.txt" and offset 4',
+    });
   });
 
   it('handles CRLF, empty files and offsets past the end', async () => {
@@ -77,7 +83,9 @@ describe('file_read', () => {
     expect(renderFileRead(await tool.fileRead('five.txt', 4))).toBe('4\tfour\n5\tfive\n[lines 4–5 of 5; this is the end of the file]');
     expect(renderFileRead(await tool.fileRead('five.txt', 99))).toBe('[the file has 5 lines; there are none from line 6 on]');
     expect(renderFileRead(await tool.fileRead('empty.txt'))).toBe('[the file is empty]');
-    expect(renderFileRead(await tool.fileRead('huge.log', 1, 2))).toBe('1\tentry         1\n2\tentry         2\n[lines 1–2 of a file over 16 MiB, not counted; read on with offset 3]');
+    expect(renderFileRead(await tool.fileRead('huge.log', 1, 2))).toBe(
+      '1\tentry         1\n2\tentry         2\n[lines 1–2 of a file over 16 MiB, not counted; read on with offset 3]',
+    );
   });
 
   it('refuses binary files and invalid UTF-8 with a clear message', async () => {
@@ -91,7 +99,13 @@ describe('file_read', () => {
 
   it('reads the first lines of a 5 GiB file without reading the rest, leaving total and hash out', async () => {
     const result = await tool.fileRead('huge.log', 1, 2);
-    expect(result).toEqual({ content: '1\tentry         1\n2\tentry         2', startLine: 1, endLine: 2, truncated: true, next: 'file_read with path "huge.log" and offset 3' });
+    expect(result).toEqual({
+      content: '1\tentry         1\n2\tentry         2',
+      startLine: 1,
+      endLine: 2,
+      truncated: true,
+      next: 'file_read with path "huge.log" and offset 3',
+    });
     expect((await tool.fileRead('huge.log', 1000, 1)).content).toBe('1000\tentry      1000');
   });
 

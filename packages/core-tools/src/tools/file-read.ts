@@ -50,7 +50,11 @@ export class FileReadTool {
    */
   @renderedAs(renderFileRead)
   @tool({ tier: 'read-only', group: 'search', sideEffects: ['fs-read'], capabilities: ['fs.read'], determinism: 'deterministic', timeout: '10s' })
-  async fileRead(path: string, /** @minimum 1 */ offset: Integer = 1, /** @minimum 1 @maximum 10000 */ limit: Integer = DEFAULT_LIMIT): Promise<FileReadResult> {
+  async fileRead(
+    path: string,
+    /** @minimum 1 */ offset: Integer = 1,
+    /** @minimum 1 @maximum 10000 */ limit: Integer = DEFAULT_LIMIT,
+  ): Promise<FileReadResult> {
     return withWorkspaceErrors(path, async () => {
       const resolved = this.env.workspace.resolve(path, { mustExist: true, kind: 'file' });
       const fd = openForReading(resolved);

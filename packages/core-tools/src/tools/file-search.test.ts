@@ -59,13 +59,25 @@ describe('file_search (built-in engine)', () => {
 
   it('renders matches under their file as line:text, context as line-text shown once, groups apart', async () => {
     expect(renderFileSearch(await builtin.fileSearch('LoadAll'))).toBe('src/load.ts\n3:export function LoadAll() {}');
-    expect(renderFileSearch(await builtin.fileSearch('load', 'src', false, 'smart', ['*.ts'], ['deep/**'], 1)))
-      .toBe('load.ts\n1:export function loadConfig() {}\n2-const x = 1;\n3:export function LoadAll() {}\n4-');
-    expect(renderFileSearch({ matches: [{ path: 'a.ts', line: 2, text: 'x', before: ['w'], after: [] }, { path: 'a.ts', line: 9, text: 'y', before: ['v'], after: [] }], files: 1, truncated: false, offset: 1, engine: 'builtin' }))
-      .toBe('a.ts\n1-w\n2:x\n--\n8-v\n9:y');
+    expect(renderFileSearch(await builtin.fileSearch('load', 'src', false, 'smart', ['*.ts'], ['deep/**'], 1))).toBe(
+      'load.ts\n1:export function loadConfig() {}\n2-const x = 1;\n3:export function LoadAll() {}\n4-',
+    );
+    expect(
+      renderFileSearch({
+        matches: [
+          { path: 'a.ts', line: 2, text: 'x', before: ['w'], after: [] },
+          { path: 'a.ts', line: 9, text: 'y', before: ['v'], after: [] },
+        ],
+        files: 1,
+        truncated: false,
+        offset: 1,
+        engine: 'builtin',
+      }),
+    ).toBe('a.ts\n1-w\n2:x\n--\n8-v\n9:y');
     expect(renderFileSearch(await builtin.fileSearch('nothing-matches-this'))).toBe('[no matches]');
-    expect(renderFileSearch(await builtin.fileSearch('load', '.', false, 'smart', [], [], 0, 2)))
-      .toBe('.hidden/config.ts\n1:function loadHidden() {}\n\nREADME.md\n1:load the config\n[matches 1–2 shown; more matched (in 5 files in all): read on with offset 3, or narrow the search]');
+    expect(renderFileSearch(await builtin.fileSearch('load', '.', false, 'smart', [], [], 0, 2))).toBe(
+      '.hidden/config.ts\n1:function loadHidden() {}\n\nREADME.md\n1:load the config\n[matches 1–2 shown; more matched (in 5 files in all): read on with offset 3, or narrow the search]',
+    );
   });
 
   it('returns no more matches than fit the output budget and reads on from the offset it gives, never losing one', async () => {
@@ -80,7 +92,9 @@ describe('file_search (built-in engine)', () => {
         expect(modelSize(text)).toBeLessThanOrEqual(1_500);
         seen.push(...result.matches.map((m) => m.text));
         if (!result.truncated) break;
-        expect(text.split('\n').at(-1)).toBe(`[matches ${offset}–${offset + result.matches.length - 1} shown; more matched (in 2 files in all): read on with offset ${offset + result.matches.length}, or narrow the search]`);
+        expect(text.split('\n').at(-1)).toBe(
+          `[matches ${offset}–${offset + result.matches.length - 1} shown; more matched (in 2 files in all): read on with offset ${offset + result.matches.length}, or narrow the search]`,
+        );
         offset += result.matches.length;
       }
       expect(seen).toEqual([...Array.from({ length: 500 }, (_, i) => `needle ${i + 1}`), 'needle in b']);
@@ -98,9 +112,7 @@ describe('file_search (built-in engine)', () => {
 
 describe.runIf(rg)('file_search: ripgrep and the built-in engine agree', () => {
   const ripgrep = new FileSearchTool({ ...ws.env, ripgrep: rg as string });
-  it.each([
-    ['function load'], ['load'], ['LoadAll'], ['^export'], ['\\d'], ['TODO|notes'], ['[A-Z]\\w+'],
-  ])('%s', async (pattern) => {
+  it.each([['function load'], ['load'], ['LoadAll'], ['^export'], ['\\d'], ['TODO|notes'], ['[A-Z]\\w+']])('%s', async (pattern) => {
     const a = await ripgrep.fileSearch(pattern, '.', false, 'smart', [], [], 1);
     const b = await builtin.fileSearch(pattern, '.', false, 'smart', [], [], 1);
     expect(a.engine).toBe('ripgrep');
@@ -158,8 +170,9 @@ describe('file_search: patterns that backtrack catastrophically', () => {
 
   it.for(CATASTROPHIC)('answers %s with a clear error instead of freezing the process', async ([pattern, text]) => {
     slow.write('c.txt', `${text}\n`);
-    await expect(new FileSearchTool({ ...slow.env, ripgrep: false }).fileSearch(pattern, '.', false, 'sensitive'))
-      .rejects.toThrow(/^The pattern took longer than 1 s and was stopped: it backtracks too much .*Simplify it, or search for plain text with literal: true\.$/);
+    await expect(new FileSearchTool({ ...slow.env, ripgrep: false }).fileSearch(pattern, '.', false, 'sensitive')).rejects.toThrow(
+      /^The pattern took longer than 1 s and was stopped: it backtracks too much .*Simplify it, or search for plain text with literal: true\.$/,
+    );
   });
 
   it.runIf(rg)('answers the same when ripgrep refuses the pattern and the built-in engine runs it', async () => {

@@ -109,7 +109,12 @@ function skippedNote(tooLarge: string[]): string {
  * allow, with context read from the files when asked for. Lines ripgrep reported are returned only
  * once confirmed in the file read here without following links (see `confirmReportedLines`).
  */
-function collect(root: string, found: MatchLines, page: { context: number; offset: number; maxResults: number; room: number }, engine: FileSearchResult['engine']): FileSearchResult {
+function collect(
+  root: string,
+  found: MatchLines,
+  page: { context: number; offset: number; maxResults: number; room: number },
+  engine: FileSearchResult['engine'],
+): FileSearchResult {
   const { context, maxResults, room } = page;
   const files = [...found.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const matches: SearchMatch[] = [];
@@ -125,7 +130,9 @@ function collect(root: string, found: MatchLines, page: { context: number; offse
     if (!full) {
       if (context > 0) index = new LineIndex(readSearchedFile(root, file, MAX_FILE_BYTES) ?? Buffer.alloc(0));
       if (engine === 'ripgrep') {
-        lines = index ? lines.filter(({ line, text }) => index!.line(line) === text) : confirmReportedLines(root, file, lines.slice(0, skip + maxResults - matches.length), MAX_FILE_BYTES);
+        lines = index
+          ? lines.filter(({ line, text }) => index!.line(line) === text)
+          : confirmReportedLines(root, file, lines.slice(0, skip + maxResults - matches.length), MAX_FILE_BYTES);
         if (lines.length === 0) continue;
       }
     }
@@ -138,7 +145,9 @@ function collect(root: string, found: MatchLines, page: { context: number; offse
         continue;
       }
       const match: SearchMatch = {
-        path: file, line, text: cut(text),
+        path: file,
+        line,
+        text: cut(text),
         ...(index ? { before: index.lines(line - context, line - 1).map(cut), after: index.lines(line + 1, line + context).map(cut) } : {}),
       };
       // An upper bound of what the rendering adds: the lines, and the file's heading when it starts.
@@ -191,7 +200,9 @@ export function renderFileSearch(result: FileSearchResult): string {
   if (result.matches.length === 0) lines.push(result.offset > 1 ? `[no matches from match ${result.offset} on]` : '[no matches]');
   if (result.truncated && result.matches.length > 0) {
     const from = result.offset;
-    lines.push(`[matches ${from}–${from + result.matches.length - 1} shown; more matched (in ${result.files} file${result.files === 1 ? '' : 's'} in all): read on with offset ${from + result.matches.length}, or narrow the search]`);
+    lines.push(
+      `[matches ${from}–${from + result.matches.length - 1} shown; more matched (in ${result.files} file${result.files === 1 ? '' : 's'} in all): read on with offset ${from + result.matches.length}, or narrow the search]`,
+    );
   }
   if (result.note) lines.push(`[${result.note}]`);
   return lines.join('\n');

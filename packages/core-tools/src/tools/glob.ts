@@ -30,8 +30,14 @@ export class GlobTool {
    */
   @renderedAs(renderGlob)
   @tool({
-    description: 'Finds files whose path matches a glob pattern (e.g. `src/**/*.ts`, `**/package.json`), newest first (by modification time). `*` matches within one path segment, `**` across segments, `{a,b}` either. Files ignored by `.gitignore` and the `.git` and `.toolwright` folders are skipped. Returns at most `limit` paths (default 200), one per line, and no more than fits the call\'s output budget; the last line says when more matched.',
-    tier: 'read-only', group: 'search', sideEffects: ['fs-read'], capabilities: ['fs.read'], determinism: 'deterministic', timeout: '30s',
+    description:
+      "Finds files whose path matches a glob pattern (e.g. `src/**/*.ts`, `**/package.json`), newest first (by modification time). `*` matches within one path segment, `**` across segments, `{a,b}` either. Files ignored by `.gitignore` and the `.git` and `.toolwright` folders are skipped. Returns at most `limit` paths (default 200), one per line, and no more than fits the call's output budget; the last line says when more matched.",
+    tier: 'read-only',
+    group: 'search',
+    sideEffects: ['fs-read'],
+    capabilities: ['fs.read'],
+    determinism: 'deterministic',
+    timeout: '30s',
   })
   async glob(pattern: string, path: string = '.', /** @minimum 1 @maximum 5000 */ limit: Integer = 200): Promise<GlobResult> {
     if (pattern.trim() === '') throw new CoreToolError('invalid_pattern', 'The pattern is empty; give a glob such as `**/*.ts`.');
@@ -53,7 +59,8 @@ export class GlobTool {
 export function renderGlob(result: GlobResult): string {
   const lines = [...result.files];
   const narrow = 'narrow the pattern or search a subdirectory (path)';
-  if (result.omitted) lines.push(`[${result.files.length} of ${result.files.length + result.omitted} matching paths shown, newest first; the rest did not fit: ${narrow}]`);
+  if (result.omitted)
+    lines.push(`[${result.files.length} of ${result.files.length + result.omitted} matching paths shown, newest first; the rest did not fit: ${narrow}]`);
   else if (result.truncated) lines.push(`[the first ${result.files.length} matching paths (the limit), newest first; more matched: raise limit or ${narrow}]`);
   else if (lines.length === 0) lines.push('[no files match]');
   return lines.join('\n');

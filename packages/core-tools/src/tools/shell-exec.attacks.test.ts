@@ -13,7 +13,9 @@ import { ShellTool, type ShellResult } from './shell-exec.js';
 // is what happened on disk, not only the message.
 
 let ws: ReturnType<typeof tempWorkspace>;
-beforeEach(() => { ws = tempWorkspace({ 'notes.txt': 'TODO: x\n', 'src/a.ts': 'a', 'src/b.ts': 'b' }); });
+beforeEach(() => {
+  ws = tempWorkspace({ 'notes.txt': 'TODO: x\n', 'src/a.ts': 'a', 'src/b.ts': 'b' });
+});
 afterEach(() => ws.cleanup());
 
 const host = (policy: ShellPolicy = DEFAULT_SHELL_POLICY): ShellTool => new ShellTool({ ...ws.env, shell: { backend: 'host', policy } });
@@ -57,18 +59,35 @@ describe('what the program receives: globs are expanded before the verdict', () 
   });
 
   it('property: for any file name, a glob matching it never hands the program that name as an option', async () => {
-    const flag = fc.constantFrom('-exec', '-delete', '-execdir', '-ok', '-fprint', '-fls', '--pre=sh', '--output=o', '--compress-program=sh', '-L', '--follow', '-R', '--set=now');
-    await fc.assert(fc.asyncProperty(flag, fc.nat(), async (name, cut) => {
-      const dir = fs.mkdtempSync(path.join(ws.root, 'g-'));
-      fs.writeFileSync(path.join(dir, name), '');
-      const keep = name.slice(0, 1 + (cut % name.length));
-      const tool = host({ allow: ['find', 'ls', 'sort', 'rg', 'grep', 'date', 'cd'], permit: ['glob'] });
-      for (const program of ['find', 'ls', 'sort', 'grep x', 'date']) {
-        const result = await run(tool, `cd ${path.basename(dir)} && ${program} ${keep}*`);
-        if (!(result instanceof Error)) expect(result.stdout + result.stderr).not.toMatch(/PWNED/);
-      }
-      expect(pwned()).toBe(false);
-    }), { numRuns: 25 });
+    const flag = fc.constantFrom(
+      '-exec',
+      '-delete',
+      '-execdir',
+      '-ok',
+      '-fprint',
+      '-fls',
+      '--pre=sh',
+      '--output=o',
+      '--compress-program=sh',
+      '-L',
+      '--follow',
+      '-R',
+      '--set=now',
+    );
+    await fc.assert(
+      fc.asyncProperty(flag, fc.nat(), async (name, cut) => {
+        const dir = fs.mkdtempSync(path.join(ws.root, 'g-'));
+        fs.writeFileSync(path.join(dir, name), '');
+        const keep = name.slice(0, 1 + (cut % name.length));
+        const tool = host({ allow: ['find', 'ls', 'sort', 'rg', 'grep', 'date', 'cd'], permit: ['glob'] });
+        for (const program of ['find', 'ls', 'sort', 'grep x', 'date']) {
+          const result = await run(tool, `cd ${path.basename(dir)} && ${program} ${keep}*`);
+          if (!(result instanceof Error)) expect(result.stdout + result.stderr).not.toMatch(/PWNED/);
+        }
+        expect(pwned()).toBe(false);
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('never lists a directory outside the workspace through a glob', async () => {
@@ -82,13 +101,20 @@ describe('what the program receives: globs are expanded before the verdict', () 
 describe('what the program receives: every word is passed exactly as judged', () => {
   it('property: any printable words reach the program unchanged', async () => {
     const tool = host({ allow: ['printf'] });
-    const word = fc.string({ unit: fc.constantFrom('a', ' ', '*', '?', '$', '`', '"', "'", '\\', '!', '-', ';', '|', '&', '#', '~', '{', '}', '[', ']', '(', ')', '<', '>', 'é'), minLength: 1, maxLength: 12 });
-    await fc.assert(fc.asyncProperty(fc.array(word, { minLength: 1, maxLength: 4 }), async (words) => {
-      const quoted = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
-      const result = await run(tool, `printf '%s\\n' ${quoted}`);
-      expect(result).not.toBeInstanceOf(Error);
-      expect((result as ShellResult).stdout).toBe(words.map((w) => `${w}\n`).join(''));
-    }), { numRuns: 40 });
+    const word = fc.string({
+      unit: fc.constantFrom('a', ' ', '*', '?', '$', '`', '"', "'", '\\', '!', '-', ';', '|', '&', '#', '~', '{', '}', '[', ']', '(', ')', '<', '>', 'é'),
+      minLength: 1,
+      maxLength: 12,
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(word, { minLength: 1, maxLength: 4 }), async (words) => {
+        const quoted = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
+        const result = await run(tool, `printf '%s\\n' ${quoted}`);
+        expect(result).not.toBeInstanceOf(Error);
+        expect((result as ShellResult).stdout).toBe(words.map((w) => `${w}\n`).join(''));
+      }),
+      { numRuns: 40 },
+    );
     expect(pwned()).toBe(false);
   });
 
@@ -138,7 +164,7 @@ describe('red-team findings: arguments that never looked like paths', () => {
     expect(fs.existsSync(path.join(ws.root, '.git'))).toBe(false);
   });
 
-  it('runs git only on the workspace\'s own .git directory: a gitdir file is refused, a planted repository is not used', async () => {
+  it("runs git only on the workspace's own .git directory: a gitdir file is refused, a planted repository is not used", async () => {
     ws.write('repo/HEAD', 'ref: refs/heads/main\n');
     ws.write('repo/objects/k', '');
     ws.write('repo/refs/heads/k', '');
@@ -191,19 +217,39 @@ describe('red-team round 2: .. after a symbolic link is read as the kernel reads
   it('property: for random chains of links and .., the verdict matches where the kernel goes', async () => {
     setUp();
     const segment = fc.constantFrom('..', 'd', 'e', 'up', 'node_modules', '@t', 'cli', 'packages', '.');
-    await fc.assert(fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 9 }), async (parts) => {
-      const target = parts.join('/');
-      const result = await run(host({ allow: ['realpath'] }), `realpath -e -- ${target}`);
-      if (result instanceof Error) return;
-      // Accepted: where the kernel really went must be inside the workspace.
-      const real = result.stdout.trim();
-      if (result.exitCode === 0) expect(real === ws.root || real.startsWith(`${ws.root}/`), `${target} -> ${real}`).toBe(true);
-    }), { numRuns: 60 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 9 }), async (parts) => {
+        const target = parts.join('/');
+        const result = await run(host({ allow: ['realpath'] }), `realpath -e -- ${target}`);
+        if (result instanceof Error) return;
+        // Accepted: where the kernel really went must be inside the workspace.
+        const real = result.stdout.trim();
+        if (result.exitCode === 0) expect(real === ws.root || real.startsWith(`${ws.root}/`), `${target} -> ${real}`).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 
 describe('variables a permitted assignment may not set', () => {
-  it.for(['RIPGREP_CONFIG_PATH', 'GCONV_PATH', 'LOCPATH', 'GLIBC_TUNABLES', 'LD_PRELOAD', 'GIT_DIR', 'NODE_OPTIONS', 'PYTHONSTARTUP', 'WGETRC', 'XDG_CONFIG_HOME', 'GREP_OPTIONS', 'TAR_OPTIONS', 'MANPAGER', 'JAVA_TOOL_OPTIONS', 'HOME', 'path'])('refuses %s=...', async (name) => {
+  it.for([
+    'RIPGREP_CONFIG_PATH',
+    'GCONV_PATH',
+    'LOCPATH',
+    'GLIBC_TUNABLES',
+    'LD_PRELOAD',
+    'GIT_DIR',
+    'NODE_OPTIONS',
+    'PYTHONSTARTUP',
+    'WGETRC',
+    'XDG_CONFIG_HOME',
+    'GREP_OPTIONS',
+    'TAR_OPTIONS',
+    'MANPAGER',
+    'JAVA_TOOL_OPTIONS',
+    'HOME',
+    'path',
+  ])('refuses %s=...', async (name) => {
     const policy: ShellPolicy = { allow: ['echo', 'rg'], permit: ['assignment'] };
     for (const command of [`${name}=x`, `export ${name}=x`]) {
       const result = await run(session(policy), command);
@@ -252,7 +298,8 @@ describe('programs that run other programs or take arguments from input', () => 
 });
 
 describe('what configuration a program obeys', () => {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: ws.root, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'pipe' });
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: ws.root, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'pipe' });
 
   it.for([
     ['core.fsmonitor', 'touch PWNED; false'],
@@ -285,17 +332,35 @@ describe('what configuration a program obeys', () => {
 
   it('property: any driver or program setting, under any subsection name, keeps git from running', async () => {
     git('init', '-q');
-    const key = fc.tuple(
-      fc.constantFrom('diff.%.textconv', 'diff.%.command', 'filter.%.clean', 'filter.%.smudge', 'filter.%.process', 'merge.%.driver', 'credential.%.helper', 'gpg.%.program', 'remote.%.uploadpack', 'difftool.%.cmd', 'pager.%', 'includeIf.gitdir:%/.path'),
-      fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,10}$/),
-    ).map(([template, name]) => template.replace('%', name));
-    await fc.assert(fc.asyncProperty(key, async (name) => {
-      fs.writeFileSync(path.join(ws.root, '.git', 'config'), '[core]\n\trepositoryformatversion = 0\n');
-      git('config', name, 'touch PWNED');
-      const result = await run(host(), 'git log');
-      expect(result, name).toBeInstanceOf(Error);
-      expect(pwned()).toBe(false);
-    }), { numRuns: 30 });
+    const key = fc
+      .tuple(
+        fc.constantFrom(
+          'diff.%.textconv',
+          'diff.%.command',
+          'filter.%.clean',
+          'filter.%.smudge',
+          'filter.%.process',
+          'merge.%.driver',
+          'credential.%.helper',
+          'gpg.%.program',
+          'remote.%.uploadpack',
+          'difftool.%.cmd',
+          'pager.%',
+          'includeIf.gitdir:%/.path',
+        ),
+        fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,10}$/),
+      )
+      .map(([template, name]) => template.replace('%', name));
+    await fc.assert(
+      fc.asyncProperty(key, async (name) => {
+        fs.writeFileSync(path.join(ws.root, '.git', 'config'), '[core]\n\trepositoryformatversion = 0\n');
+        git('config', name, 'touch PWNED');
+        const result = await run(host(), 'git log');
+        expect(result, name).toBeInstanceOf(Error);
+        expect(pwned()).toBe(false);
+      }),
+      { numRuns: 30 },
+    );
   });
 
   it('does not treat a planted bare repository (HEAD, config, objects/, refs/) as a repository', async () => {
@@ -362,4 +427,3 @@ describe('protected paths are protected for the shell too', () => {
     expect(fs.existsSync(path.join(ws.root, '.git/config'))).toBe(false);
   });
 });
-

@@ -11,7 +11,12 @@ import type { ShellConfig } from '../shell/shell-config.js';
 const ws = tempWorkspace({ 'notes.txt': 'alpha\nbeta\ngamma\n' });
 afterAll(() => ws.cleanup());
 
-function shell(config: ShellConfig = { backend: 'host', policy: { allow: ['ls', 'cat', 'echo', 'sleep', 'yes', 'head', 'seq', 'wc', 'true', 'false', 'printenv', 'sh-tree', './spawn.sh', 'ps'], permit: ['glob'] } }) {
+function shell(
+  config: ShellConfig = {
+    backend: 'host',
+    policy: { allow: ['ls', 'cat', 'echo', 'sleep', 'yes', 'head', 'seq', 'wc', 'true', 'false', 'printenv', 'sh-tree', './spawn.sh', 'ps'], permit: ['glob'] },
+  },
+) {
   return new ShellTool({ ...ws.env, shell: config });
 }
 const run = async (tool: ShellTool, command: string, timeoutSeconds?: number) => (await tool.shellExec(command, timeoutSeconds)) as ShellResult;
@@ -51,7 +56,8 @@ describe('shell_exec (host backend)', () => {
       const result = await run(shell(), 'ls notes.txt');
       expect(result.stdout).toBe('notes.txt\n');
     } finally {
-      if (previous === undefined) delete process.env.BASH_ENV; else process.env.BASH_ENV = previous;
+      if (previous === undefined) delete process.env.BASH_ENV;
+      else process.env.BASH_ENV = previous;
     }
   });
 
@@ -100,7 +106,9 @@ describe('shell_exec (host backend)', () => {
     const text = renderShellResult(result);
     expect(modelSize(text)).toBeLessThanOrEqual(2_000);
     expect(result).toMatchObject({ exitCode: 0, truncated: true, stdoutBytes: 588895 });
-    expect(result.stdout).toMatch(/^1\n2\n3\n[\s\S]*\n\[\.\.\. \d+ bytes omitted; rerun piped through head, tail or grep to see them \.\.\.\]\n[\s\S]*\n99999\n100000\n$/);
+    expect(result.stdout).toMatch(
+      /^1\n2\n3\n[\s\S]*\n\[\.\.\. \d+ bytes omitted; rerun piped through head, tail or grep to see them \.\.\.\]\n[\s\S]*\n99999\n100000\n$/,
+    );
     const omitted = Number(/\[\.\.\. (\d+) bytes omitted/.exec(result.stdout)![1]);
     const [head, tail] = result.stdout.split(/\[\.\.\. \d+ bytes omitted[^\]]*\]\n/);
     expect(Buffer.byteLength(head!) + omitted + Buffer.byteLength(tail!)).toBe(588895);
@@ -110,17 +118,27 @@ describe('shell_exec (host backend)', () => {
     const ok = await withBudget(2_000, () => run(shell(), 'cat notes.txt'));
     expect(renderShellResult({ ...ok, durationMs: 12 })).toBe('exit code 0 (12 ms)\n[stdout]\nalpha\nbeta\ngamma');
     const failed = await run(shell(), 'ls missing-file');
-    expect(renderShellResult({ ...failed, durationMs: 1500 })).toMatch(/^exit code 2 \(1\.5 s\)\n\[stderr\]\nls: cannot access 'missing-file': No such file or directory$/);
+    expect(renderShellResult({ ...failed, durationMs: 1500 })).toMatch(
+      /^exit code 2 \(1\.5 s\)\n\[stderr\]\nls: cannot access 'missing-file': No such file or directory$/,
+    );
     expect(renderShellResult({ ...ok, stdout: '', durationMs: 3 })).toBe('exit code 0 (3 ms)\n[no output]');
-    expect(renderShellResult({ ...ok, exitCode: null, signal: 'SIGKILL', timedOut: true, stdout: '', durationMs: 5000 })).toBe('timed out and was killed (SIGKILL) (5.0 s)\n[no output]');
-    expect(renderShellJob({ jobId: 'job-1', command: 'sleep 5' })).toBe('Started background job job-1: sleep 5\nRead its output with shell_job_output (jobId "job-1"); stop it with shell_job_kill.');
-    expect(renderShellJob({ jobId: 'job-1', running: true, stdout: 'partial\n', stderr: '' })).toBe('job job-1 is still running; its output so far:\n[stdout]\npartial');
+    expect(renderShellResult({ ...ok, exitCode: null, signal: 'SIGKILL', timedOut: true, stdout: '', durationMs: 5000 })).toBe(
+      'timed out and was killed (SIGKILL) (5.0 s)\n[no output]',
+    );
+    expect(renderShellJob({ jobId: 'job-1', command: 'sleep 5' })).toBe(
+      'Started background job job-1: sleep 5\nRead its output with shell_job_output (jobId "job-1"); stop it with shell_job_kill.',
+    );
+    expect(renderShellJob({ jobId: 'job-1', running: true, stdout: 'partial\n', stderr: '' })).toBe(
+      'job job-1 is still running; its output so far:\n[stdout]\npartial',
+    );
   });
 
   it('stops when the call is cancelled through its AbortSignal', async () => {
     const controller = new AbortController();
     const started = Date.now();
-    const pending = runWithToolContext({ callId: 'c', toolName: 'shell_exec', signal: controller.signal, progress: () => {} }, () => shell().shellExec('sleep 20'));
+    const pending = runWithToolContext({ callId: 'c', toolName: 'shell_exec', signal: controller.signal, progress: () => {} }, () =>
+      shell().shellExec('sleep 20'),
+    );
     setTimeout(() => controller.abort(), 100);
     await expect(pending).rejects.toThrow(/cancelled/);
     expect(Date.now() - started).toBeLessThan(5000);
@@ -148,23 +166,37 @@ describe('shell_exec (host backend)', () => {
 
 describe('shell_exec (disabled backend)', () => {
   it('refuses every call and says why', async () => {
-    await expect(new ShellTool({ ...ws.env, shell: { backend: 'disabled', reason: 'this deployment has no shell' } }).shellExec('ls'))
-      .rejects.toThrow('The shell is disabled in this workspace: this deployment has no shell. Use the file tools instead.');
+    await expect(new ShellTool({ ...ws.env, shell: { backend: 'disabled', reason: 'this deployment has no shell' } }).shellExec('ls')).rejects.toThrow(
+      'The shell is disabled in this workspace: this deployment has no shell. Use the file tools instead.',
+    );
   });
 });
 
 describe('shell_exec (session backend)', () => {
   const session = (extra: Partial<Extract<ShellConfig, { backend: 'session' }>> = {}) =>
-    new ShellTool({ ...ws.env, shell: { backend: 'session', killGraceMs: 200, policy: { allow: ['ls', 'cd', 'pwd', 'echo', 'cat', 'sleep', 'printenv'], permit: ['assignment'] }, ...extra } });
+    new ShellTool({
+      ...ws.env,
+      shell: {
+        backend: 'session',
+        killGraceMs: 200,
+        policy: { allow: ['ls', 'cd', 'pwd', 'echo', 'cat', 'sleep', 'printenv'], permit: ['assignment'] },
+        ...extra,
+      },
+    });
   const inSession = (tool: ShellTool, command: string, sessionId = 's1', timeoutSeconds?: number) =>
-    runWithToolContext({ callId: 'c', toolName: 'shell_exec', sessionId, signal: new AbortController().signal, progress: () => {} }, () => tool.shellExec(command, timeoutSeconds)) as Promise<ShellResult>;
+    runWithToolContext({ callId: 'c', toolName: 'shell_exec', sessionId, signal: new AbortController().signal, progress: () => {} }, () =>
+      tool.shellExec(command, timeoutSeconds),
+    ) as Promise<ShellResult>;
 
   it('fits the output of a session command and its working directory into the output budget', async () => {
     ws.write('sub/long.txt', Array.from({ length: 5000 }, (_, i) => `row ${i}`).join('\n'));
     const tool = session();
     try {
       await inSession(tool, 'cd sub');
-      const result = await runWithToolContext({ callId: 'c', toolName: 'shell_exec', sessionId: 's1', signal: new AbortController().signal, progress: () => {}, outputBudget: { maxChars: 1_500 } }, () => tool.shellExec('cat long.txt')) as ShellResult;
+      const result = (await runWithToolContext(
+        { callId: 'c', toolName: 'shell_exec', sessionId: 's1', signal: new AbortController().signal, progress: () => {}, outputBudget: { maxChars: 1_500 } },
+        () => tool.shellExec('cat long.txt'),
+      )) as ShellResult;
       const text = renderShellResult(result);
       expect(modelSize(text)).toBeLessThanOrEqual(1_500);
       expect(text).toMatch(/^exit code 0 \(\d+(\.\d)? m?s\); working directory: sub\n\[stdout\]\nrow 0\n[\s\S]*bytes omitted[\s\S]*row 4999$/);

@@ -69,7 +69,7 @@ export class ShellTool {
 
   constructor(private readonly env: CoreToolsEnvironment) {
     this.config = resolvedShellConfig(env.shell);
-    this.jobs = new JobTable(this.config.backend === 'disabled' ? 0 : this.config.maxJobs ?? 8);
+    this.jobs = new JobTable(this.config.backend === 'disabled' ? 0 : (this.config.maxJobs ?? 8));
   }
 
   /**
@@ -88,21 +88,40 @@ export class ShellTool {
    * @param background Start the command and return a job id instead of waiting for it.
    */
   @renderedAs((output: ShellResult | ShellJobStarted) => ('jobId' in output ? renderShellJob(output) : renderShellResult(output)))
-  @tool({ tier: 'privileged', group: 'exec', sideEffects: ['process-spawn', 'fs-write'], capabilities: ['process.spawn'], determinism: 'non-deterministic', timeout: '10m', parallel: false })
-  async shellExec(command: string, /** @minimum 1 @maximum 600 */ timeoutSeconds?: Integer, background: boolean = false): Promise<ShellResult | ShellJobStarted> {
+  @tool({
+    tier: 'privileged',
+    group: 'exec',
+    sideEffects: ['process-spawn', 'fs-write'],
+    capabilities: ['process.spawn'],
+    determinism: 'non-deterministic',
+    timeout: '10m',
+    parallel: false,
+  })
+  async shellExec(
+    command: string,
+    /** @minimum 1 @maximum 600 */ timeoutSeconds?: Integer,
+    background: boolean = false,
+  ): Promise<ShellResult | ShellJobStarted> {
     const config = this.config;
     if (config.backend === 'disabled') {
-      throw new CoreToolError('not_configured', `The shell is disabled in this workspace${config.reason ? `: ${config.reason}` : ''}. Use the file tools instead.`);
+      throw new CoreToolError(
+        'not_configured',
+        `The shell is disabled in this workspace${config.reason ? `: ${config.reason}` : ''}. Use the file tools instead.`,
+      );
     }
     const context = getToolContext();
-    if (config.backend === 'session' && !background) return this.runInSession(command, timeoutSeconds, config, context?.sessionId ?? 'default', context?.signal);
+    if (config.backend === 'session' && !background)
+      return this.runInSession(command, timeoutSeconds, config, context?.sessionId ?? 'default', context?.signal);
     const root = this.env.workspace.rootOf('private');
     const env = commandEnvironment(config, root);
     const verdict = await this.judge(command, config, env);
     const running = new RunningProcess({
-      command: verdict.script, cwd: root, env,
+      command: verdict.script,
+      cwd: root,
+      env,
       timeoutMs: Math.min(timeoutSeconds !== undefined ? timeoutSeconds * 1000 : Infinity, config.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-      maxOutputBytes: config.maxOutputBytes ?? DEFAULT_MAX_OUTPUT, killGraceMs: config.killGraceMs ?? 2000,
+      maxOutputBytes: config.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
+      killGraceMs: config.killGraceMs ?? 2000,
       // A background job outlives the call, so the call's signal must not stop it.
       ...(!background && context?.signal ? { signal: context.signal } : {}),
     });
@@ -144,7 +163,14 @@ export class ShellTool {
    * @param jobId The id shell_exec returned.
    */
   @renderedAs(renderShellResult)
-  @tool({ tier: 'side-effecting', group: 'exec', sideEffects: ['process-spawn'], capabilities: ['process.spawn'], determinism: 'non-deterministic', timeout: '30s' })
+  @tool({
+    tier: 'side-effecting',
+    group: 'exec',
+    sideEffects: ['process-spawn'],
+    capabilities: ['process.spawn'],
+    determinism: 'non-deterministic',
+    timeout: '30s',
+  })
   async shellJobKill(jobId: string): Promise<ShellResult> {
     const job = this.jobs.get(jobId);
     job.process.kill();
@@ -160,7 +186,13 @@ export class ShellTool {
     this.sessions.clear();
   }
 
-  private async runInSession(command: string, timeoutSeconds: number | undefined, config: Extract<ShellConfig, { backend: 'session' }>, sessionId: string, signal: AbortSignal | undefined): Promise<ShellResult> {
+  private async runInSession(
+    command: string,
+    timeoutSeconds: number | undefined,
+    config: Extract<ShellConfig, { backend: 'session' }>,
+    sessionId: string,
+    signal: AbortSignal | undefined,
+  ): Promise<ShellResult> {
     const root = this.env.workspace.rootOf('private');
     let session = this.sessions.get(sessionId);
     if (!session) {
@@ -184,7 +216,8 @@ export class ShellTool {
       ...(signal ? { signal } : {}),
       ...(session.cwd !== root && !isWithin(root, session.cwd) ? { resetTo: root } : {}),
     });
-    if (outcome.cancelled) throw new CoreToolError('cancelled', 'The command was cancelled; the session shell was ended with its process tree (the next call starts a fresh one).');
+    if (outcome.cancelled)
+      throw new CoreToolError('cancelled', 'The command was cancelled; the session shell was ended with its process tree (the next call starts a fresh one).');
     // A shell that left the workspace (e.g. `cd` with no argument goes to HOME) is moved back.
     const inside = outcome.cwd === root || isWithin(root, outcome.cwd);
     session.cwd = outcome.restarted ? root : inside ? outcome.cwd : root;
@@ -200,13 +233,24 @@ export class ShellTool {
    * Parses and judges a command line; returns the verdict whose `script` is what runs. Where git may
    * run, the configuration it would obey there is read first (`gitConfigGuard`).
    */
-  private async judge(command: string, config: RunningShellOptions, env: Record<string, string>, cwd?: string, variables?: ReadonlyMap<string, string>): Promise<Extract<CommandVerdict, { ok: true }>> {
+  private async judge(
+    command: string,
+    config: RunningShellOptions,
+    env: Record<string, string>,
+    cwd?: string,
+    variables?: ReadonlyMap<string, string>,
+  ): Promise<Extract<CommandVerdict, { ok: true }>> {
     const policy = config.policy ?? DEFAULT_SHELL_POLICY;
     const maxLength = policy.maxLength ?? 4096;
     if (command.trim() === '') throw new CoreToolError('invalid_command', 'The command is empty; give the command line to run.');
-    if (command.length > maxLength) throw new CoreToolError('invalid_command', `The command is ${command.length} characters long; the limit is ${maxLength}. Put long content in a file with file_write.`);
+    if (command.length > maxLength)
+      throw new CoreToolError(
+        'invalid_command',
+        `The command is ${command.length} characters long; the limit is ${maxLength}. Put long content in a file with file_write.`,
+      );
     if (/[\0\r]/.test(command)) throw new CoreToolError('invalid_command', 'The command contains a NUL or carriage-return character; remove it.');
-    if (!isWellFormed(command)) throw new CoreToolError('invalid_command', 'The command contains a lone UTF-16 surrogate, which no program can receive; send well-formed text.');
+    if (!isWellFormed(command))
+      throw new CoreToolError('invalid_command', 'The command contains a lone UTF-16 surrogate, which no program can receive; send well-formed text.');
     const parser = await loadBashParser();
     const tree = parser.parse(command);
     if (!tree) throw new CoreToolError('invalid_command', 'The command could not be parsed as bash; check its quoting.');
@@ -218,7 +262,7 @@ export class ShellTool {
     }
     if (!verdict.ok) throw new CoreToolError('command_refused', `The command was refused: ${verdict.reason}.`);
     if (verdict.commands.some((c) => c.program === 'git')) {
-      const refused = gitOrderProblem(verdict.commands.map((c) => c.program)) ?? await gitConfigGuard(verdict.cwds, env);
+      const refused = gitOrderProblem(verdict.commands.map((c) => c.program)) ?? (await gitConfigGuard(verdict.cwds, env));
       if (refused) throw new CoreToolError('command_refused', `The command was refused: ${refused}.`);
     }
     return verdict;
@@ -245,9 +289,15 @@ function fittedStreams(stdout: HeadTailBuffer, stderr: HeadTailBuffer, reserved 
 function toResult(outcome: ProcessOutcome, reserved = 0): ShellResult {
   const [stdout, stderr, truncated] = fittedStreams(outcome.stdout, outcome.stderr, reserved);
   return {
-    exitCode: outcome.exitCode, signal: outcome.signal, stdout, stderr, truncated,
-    stdoutBytes: outcome.stdout.totalBytes, stderrBytes: outcome.stderr.totalBytes,
-    timedOut: outcome.timedOut, durationMs: outcome.durationMs,
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    stdout,
+    stderr,
+    truncated,
+    stdoutBytes: outcome.stdout.totalBytes,
+    stderrBytes: outcome.stderr.totalBytes,
+    timedOut: outcome.timedOut,
+    durationMs: outcome.durationMs,
   };
 }
 
@@ -257,8 +307,11 @@ function toResult(outcome: ProcessOutcome, reserved = 0): ShellResult {
  * @example 'exit code 1 (40 ms)\n[stderr]\nls: cannot access \'missing\': No such file or directory'
  */
 export function renderShellResult(result: ShellResult): string {
-  const status = result.timedOut ? `timed out and was killed${result.signal ? ` (${result.signal})` : ''}`
-    : result.exitCode !== null ? `exit code ${result.exitCode}` : `ended by signal ${result.signal ?? 'unknown'}`;
+  const status = result.timedOut
+    ? `timed out and was killed${result.signal ? ` (${result.signal})` : ''}`
+    : result.exitCode !== null
+      ? `exit code ${result.exitCode}`
+      : `ended by signal ${result.signal ?? 'unknown'}`;
   const lines = [`${status} (${duration(result.durationMs)})${result.cwd !== undefined ? `; working directory: ${result.cwd}` : ''}`];
   if (result.sessionRestarted) lines.push('[the session shell was started afresh: its working directory and variables were reset]');
   lines.push(...streamBlocks(result.stdout, result.stderr));
@@ -267,7 +320,8 @@ export function renderShellResult(result: ShellResult): string {
 
 /** A background job: how to follow it, its output so far, or its result. */
 export function renderShellJob(job: ShellJobStarted | ShellJobStatus): string {
-  if ('command' in job) return `Started background job ${job.jobId}: ${job.command}\nRead its output with shell_job_output (jobId "${job.jobId}"); stop it with shell_job_kill.`;
+  if ('command' in job)
+    return `Started background job ${job.jobId}: ${job.command}\nRead its output with shell_job_output (jobId "${job.jobId}"); stop it with shell_job_kill.`;
   if (job.result) return `job ${job.jobId} has finished: ${renderShellResult(job.result)}`;
   return [`job ${job.jobId} is still running; its output so far:`, ...streamBlocks(job.stdout ?? '', job.stderr ?? '')].join('\n');
 }
@@ -284,10 +338,16 @@ function duration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

@@ -12,7 +12,11 @@ const vault = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-vault-')
 fs.mkdirSync(path.join(vault, 'templates'));
 fs.writeFileSync(path.join(vault, 'templates', 'report.md'), '# Report\n');
 fs.symlinkSync('/etc/passwd', path.join(vault, 'passwd-link'));
-afterAll(() => { ws.cleanup(); fs.rmSync(shared, { recursive: true }); fs.rmSync(vault, { recursive: true }); });
+afterAll(() => {
+  ws.cleanup();
+  fs.rmSync(shared, { recursive: true });
+  fs.rmSync(vault, { recursive: true });
+});
 
 const tool = new VaultTool({ workspace: new WorkspacePolicy({ root: ws.root, shared }), vault: { root: vault } });
 
@@ -22,7 +26,9 @@ describe('vault_copyto', () => {
     expect(fs.readFileSync(path.join(shared, 'templates', 'report.md'), 'utf8')).toBe('# Report\n');
     expect((await tool.vaultCopyto('templates/report.md', 'tmp')).path).toBe('tmp/templates/report.md');
     expect(ws.read('tmp/templates/report.md')).toBe('# Report\n');
-    expect(renderVaultCopy({ name: 'templates/report.md', path: 'shared:/templates/report.md', bytes: 9 })).toBe('Copied the vault entry templates/report.md (9 bytes) to shared:/templates/report.md.');
+    expect(renderVaultCopy({ name: 'templates/report.md', path: 'shared:/templates/report.md', bytes: 9 })).toBe(
+      'Copied the vault entry templates/report.md (9 bytes) to shared:/templates/report.md.',
+    );
   });
 
   it('refuses to overwrite unless asked', async () => {

@@ -36,14 +36,29 @@ export class VaultTool {
    * @param overwrite Replace a file already at the destination.
    */
   @renderedAs(renderVaultCopy)
-  @tool({ tier: 'side-effecting', group: 'edit', sideEffects: ['fs-read', 'fs-write'], capabilities: ['vault.read', 'fs.write'], determinism: 'deterministic', timeout: '30s' })
+  @tool({
+    tier: 'side-effecting',
+    group: 'edit',
+    sideEffects: ['fs-read', 'fs-write'],
+    capabilities: ['vault.read', 'fs.write'],
+    determinism: 'deterministic',
+    timeout: '30s',
+  })
   async vaultCopyto(/** @maxLength 1024 */ name: string, destination: 'shared' | 'tmp' = 'shared', overwrite: boolean = false): Promise<VaultCopyResult> {
     if (!this.vault) throw new CoreToolError('not_configured', 'No vault is configured for this workspace, so there is nothing to copy; go on without it.');
     if (!ENTRY_NAME.test(name)) {
-      throw new CoreToolError('invalid_name', `'${name}' is not a vault entry name: use segments of letters, digits, '.', '_' and '-' separated by '/', each starting with a letter or digit (no '..', no leading '/').`);
+      throw new CoreToolError(
+        'invalid_name',
+        `'${name}' is not a vault entry name: use segments of letters, digits, '.', '_' and '-' separated by '/', each starting with a letter or digit (no '..', no leading '/').`,
+      );
     }
     const source = this.vault.resolve(name, { mustExist: true, kind: 'file' });
-    const content = readConfined(source, MAX_ENTRY_BYTES, (size) => `The vault entry '${name}' is ${size} bytes; vault_copyto copies entries up to ${MAX_ENTRY_BYTES} bytes.`, { shown: name });
+    const content = readConfined(
+      source,
+      MAX_ENTRY_BYTES,
+      (size) => `The vault entry '${name}' is ${size} bytes; vault_copyto copies entries up to ${MAX_ENTRY_BYTES} bytes.`,
+      { shown: name },
+    );
     const target = destination === 'shared' ? `shared:/${name}` : `tmp/${name}`;
     const resolved = this.env.workspace.resolve(target, { kind: 'file' });
     if (resolved.exists && !overwrite) throw new WorkspaceError('already_exists', `'${target}' already exists; pass overwrite: true to replace it.`, target);

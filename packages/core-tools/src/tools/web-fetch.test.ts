@@ -24,17 +24,38 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     switch (url.pathname) {
-      case '/article': res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); return res.end(ARTICLE);
-      case '/long': res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }); return res.end(LONG);
-      case '/json': res.writeHead(200, { 'content-type': 'application/json' }); return res.end('{"ok":true}');
-      case '/gzip': res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }); return res.end(zlib.gzipSync('compressed hello'));
-      case '/bomb': res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }); return res.end(zlib.gzipSync(Buffer.alloc(50 * 1024 * 1024, 0x61)));
-      case '/binary': res.writeHead(200, { 'content-type': 'application/octet-stream' }); return res.end(Buffer.from([0, 1, 2, 3, 0, 255]));
-      case '/redirect': res.writeHead(302, { location: url.searchParams.get('to') ?? '/' }); return res.end();
-      case '/loop': res.writeHead(302, { location: '/loop' }); return res.end();
-      case '/hang': return; // never answers
-      case '/missing': res.writeHead(404, { 'content-type': 'text/plain' }); return res.end('no such page');
-      default: res.writeHead(200, { 'content-type': 'text/plain' }); return res.end('root');
+      case '/article':
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        return res.end(ARTICLE);
+      case '/long':
+        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+        return res.end(LONG);
+      case '/json':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end('{"ok":true}');
+      case '/gzip':
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+        return res.end(zlib.gzipSync('compressed hello'));
+      case '/bomb':
+        res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
+        return res.end(zlib.gzipSync(Buffer.alloc(50 * 1024 * 1024, 0x61)));
+      case '/binary':
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        return res.end(Buffer.from([0, 1, 2, 3, 0, 255]));
+      case '/redirect':
+        res.writeHead(302, { location: url.searchParams.get('to') ?? '/' });
+        return res.end();
+      case '/loop':
+        res.writeHead(302, { location: '/loop' });
+        return res.end();
+      case '/hang':
+        return; // never answers
+      case '/missing':
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        return res.end('no such page');
+      default:
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return res.end('root');
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -51,10 +72,34 @@ const open = (web: WebConfig = { allowAddresses: ['127.0.0.1'] }) => new WebFetc
 describe('AddressPolicy', () => {
   const policy = new AddressPolicy();
   it.each([
-    '127.0.0.1', '127.255.255.254', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.100.100.200', '100.64.0.1',
-    '0.0.0.0', '255.255.255.255', '224.0.0.1', '198.18.0.1', '192.0.2.1', '::1', '::', 'fe80::1', 'fd00::1', 'fc00::5', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:169.254.169.254', '64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::1', '::127.0.0.1', '2001:db8::1',
-    '2001:0:4136:e378:8000:63bf:80ff:fffe', 'not-an-ip',
+    '127.0.0.1',
+    '127.255.255.254',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.100.100.200',
+    '100.64.0.1',
+    '0.0.0.0',
+    '255.255.255.255',
+    '224.0.0.1',
+    '198.18.0.1',
+    '192.0.2.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00::1',
+    'fc00::5',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:169.254.169.254',
+    '64:ff9b::a9fe:a9fe',
+    '2002:a9fe:a9fe::1',
+    '::127.0.0.1',
+    '2001:db8::1',
+    '2001:0:4136:e378:8000:63bf:80ff:fffe',
+    'not-an-ip',
   ])('refuses %s', (address) => {
     expect(policy.check(address)).toBeDefined();
   });
@@ -111,8 +156,19 @@ describe('web_fetch', () => {
   });
 
   it('renders where the text came from, its title and the text', async () => {
-    expect(renderWebFetch({ url: 'https://example.com/', status: 200, contentType: 'text/html', title: 'Example', content: 'Some text.', offset: 1, totalChars: 10, truncated: false, redirects: ['https://example.com/'] }))
-      .toBe('https://example.com/ (200 text/html, after 1 redirect)\n# Example\n\nSome text.');
+    expect(
+      renderWebFetch({
+        url: 'https://example.com/',
+        status: 200,
+        contentType: 'text/html',
+        title: 'Example',
+        content: 'Some text.',
+        offset: 1,
+        totalChars: 10,
+        truncated: false,
+        redirects: ['https://example.com/'],
+      }),
+    ).toBe('https://example.com/ (200 text/html, after 1 redirect)\n# Example\n\nSome text.');
   });
 
   it('refuses binary content', async () => {
@@ -175,7 +231,13 @@ describe('web_fetch ports', () => {
   it('judges the port of every redirect hop', async () => {
     // Literal hosts: with an allowlist, a name off the web ports is resolved to see whether it is allowlisted.
     const lookup = vi.spyOn(dns, 'lookup');
-    for (const target of ['http://93.184.216.34:22/', 'http://93.184.216.34:0006379/', 'https://[2606:4700:4700::1111]:25/', 'http://127.0.0.2:6379/', '//[::ffff:127.0.0.2]:0022/']) {
+    for (const target of [
+      'http://93.184.216.34:22/',
+      'http://93.184.216.34:0006379/',
+      'https://[2606:4700:4700::1111]:25/',
+      'http://127.0.0.2:6379/',
+      '//[::ffff:127.0.0.2]:0022/',
+    ]) {
       await expect(open().webFetch(`${base}/redirect?to=${encodeURIComponent(target)}`)).rejects.toThrow(/port \d+ is not a web port/);
     }
     expect(lookup).not.toHaveBeenCalled();

@@ -53,27 +53,51 @@ export class WebFetchTool {
    * @param offset Character of the text to start at (1 = the beginning), to read on after a cut.
    */
   @renderedAs(renderWebFetch)
-  @tool({ tier: 'side-effecting', group: 'search', sideEffects: ['net-read'], capabilities: ['net.fetch'], determinism: 'non-deterministic', timeout: '45s', parallel: true })
-  async webFetch(/** @format uri @maxLength 8192 */ url: string, format: 'markdown' | 'raw' = 'markdown', /** @minimum 1 */ offset: Integer = 1): Promise<WebFetchResult> {
+  @tool({
+    tier: 'side-effecting',
+    group: 'search',
+    sideEffects: ['net-read'],
+    capabilities: ['net.fetch'],
+    determinism: 'non-deterministic',
+    timeout: '45s',
+    parallel: true,
+  })
+  async webFetch(
+    /** @format uri @maxLength 8192 */ url: string,
+    format: 'markdown' | 'raw' = 'markdown',
+    /** @minimum 1 */ offset: Integer = 1,
+  ): Promise<WebFetchResult> {
     const config = this.env.web ?? {};
     const callSignal = getToolContext()?.signal;
     const timeout = AbortSignal.timeout(config.timeoutMs ?? 30_000);
     const signal = callSignal ? AbortSignal.any([callSignal, timeout]) : timeout;
     const response = await guardedGet(url, this.destinations, {
-      maxBytes: config.maxBytes ?? 2 * 1024 * 1024, maxRedirects: config.maxRedirects ?? 5, signal,
+      maxBytes: config.maxBytes ?? 2 * 1024 * 1024,
+      maxRedirects: config.maxRedirects ?? 5,
+      signal,
       userAgent: config.userAgent ?? 'Toolwright-web_fetch/0.1 (+https://github.com/toolwright)',
     });
     const contentType = response.contentType.split(';')[0]!.trim().toLowerCase() || 'application/octet-stream';
     const isHtml = contentType === 'text/html' || contentType === 'application/xhtml+xml';
     if (!isHtml && !TEXTUAL.test(contentType) && looksBinary(response.body)) {
-      throw new WebFetchError('not_text', `${response.url} is ${contentType} (${response.body.length}${response.truncated ? '+' : ''} bytes), not text; web_fetch only returns text, HTML and JSON`);
+      throw new WebFetchError(
+        'not_text',
+        `${response.url} is ${contentType} (${response.body.length}${response.truncated ? '+' : ''} bytes), not text; web_fetch only returns text, HTML and JSON`,
+      );
     }
     const text = decode(response.body, response.contentType);
     const page = isHtml && format === 'markdown' ? htmlToMarkdown(text) : undefined;
     const whole = page ? page.markdown : text;
     const result: WebFetchResult = {
-      url: response.url, status: response.status, contentType, ...(page?.title ? { title: page.title } : {}),
-      content: '', offset, totalChars: whole.length, truncated: response.truncated, redirects: response.redirects,
+      url: response.url,
+      status: response.status,
+      contentType,
+      ...(page?.title ? { title: page.title } : {}),
+      content: '',
+      offset,
+      totalChars: whole.length,
+      truncated: response.truncated,
+      redirects: response.redirects,
     };
     const room = Math.max(MIN_CONTENT, outputBudget() - modelSize(renderWebFetch(result)) - FOOTER_ROOM);
     result.content = headWithin(whole.slice(offset - 1), room);
@@ -98,7 +122,6 @@ export function renderWebFetch(page: WebFetchResult): string {
   if (page.truncated) lines.push('[the body was longer than the size cap and was cut there; the rest cannot be fetched]');
   return lines.join('\n');
 }
-
 
 function decode(body: Buffer, contentType: string): string {
   const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];

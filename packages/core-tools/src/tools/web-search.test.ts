@@ -18,22 +18,39 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/searx/search') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ results: [
-        { title: 'Node <b>fs</b>', url: 'https://nodejs.org/api/fs.html', content: 'The  fs module' },
-        { title: 'Bad', url: 'javascript:alert(1)', content: 'x' },
-        { title: 'Second', url: 'https://example.com/2', content: 'two' },
-      ] }));
+      return res.end(
+        JSON.stringify({
+          results: [
+            { title: 'Node <b>fs</b>', url: 'https://nodejs.org/api/fs.html', content: 'The  fs module' },
+            { title: 'Bad', url: 'javascript:alert(1)', content: 'x' },
+            { title: 'Second', url: 'https://example.com/2', content: 'two' },
+          ],
+        }),
+      );
     }
     if (url.pathname === '/brave') {
-      if (req.headers['x-subscription-token'] !== 'good-key') { res.writeHead(401); return res.end(); }
+      if (req.headers['x-subscription-token'] !== 'good-key') {
+        res.writeHead(401);
+        return res.end();
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ web: { results: [{ title: 'Brave hit', url: 'https://brave.com', description: 'found' }] } }));
     }
     if (url.pathname === '/odd/search') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ results: [{ title: { text: 'nested' }, url: 'https://example.com/3', content: 42 }, { title: null, url: ['https://x'] }] }));
+      return res.end(
+        JSON.stringify({
+          results: [
+            { title: { text: 'nested' }, url: 'https://example.com/3', content: 42 },
+            { title: null, url: ['https://x'] },
+          ],
+        }),
+      );
     }
-    if (url.pathname === '/garbage/search') { res.writeHead(200); return res.end('<html>'); }
+    if (url.pathname === '/garbage/search') {
+      res.writeHead(200);
+      return res.end('<html>');
+    }
     res.writeHead(500);
     res.end();
   });
@@ -49,10 +66,14 @@ describe('web_search', () => {
   it('returns title, url and snippet from a SearXNG endpoint, dropping non-http results', async () => {
     const tool = new WebSearchTool({ ...ws.env, web: { search: searxngProvider({ endpoint: `${base}/searx` }) } });
     const result = await tool.webSearch('node fs', 5);
-    expect(result).toEqual({ query: 'node fs', provider: 'searxng', results: [
-      { title: 'Node fs', url: 'https://nodejs.org/api/fs.html', snippet: 'The fs module' },
-      { title: 'Second', url: 'https://example.com/2', snippet: 'two' },
-    ] });
+    expect(result).toEqual({
+      query: 'node fs',
+      provider: 'searxng',
+      results: [
+        { title: 'Node fs', url: 'https://nodejs.org/api/fs.html', snippet: 'The fs module' },
+        { title: 'Second', url: 'https://example.com/2', snippet: 'two' },
+      ],
+    });
     expect(seen.at(-1)?.url).toBe('/searx/search?q=node+fs&format=json');
   });
 
@@ -66,7 +87,9 @@ describe('web_search', () => {
 
   it('renders a numbered list, and leaves out what does not fit the output budget, saying so', async () => {
     const tool = new WebSearchTool({ ...ws.env, web: { search: searxngProvider({ endpoint: `${base}/searx` }) } });
-    expect(renderWebSearch(await tool.webSearch('node fs', 5))).toBe('1. Node fs\n   https://nodejs.org/api/fs.html\n   The fs module\n2. Second\n   https://example.com/2\n   two');
+    expect(renderWebSearch(await tool.webSearch('node fs', 5))).toBe(
+      '1. Node fs\n   https://nodejs.org/api/fs.html\n   The fs module\n2. Second\n   https://example.com/2\n   two',
+    );
     const small = await withBudget(280, () => tool.webSearch('node fs', 5));
     expect(small).toMatchObject({ results: [{ title: 'Node fs' }], omitted: 1 });
     expect(modelSize(renderWebSearch(small))).toBeLessThanOrEqual(280);
@@ -83,7 +106,9 @@ describe('web_search', () => {
 
   it('reports provider failures and a missing configuration in words', async () => {
     await expect(new WebSearchTool({ ...ws.env, web: { search: searxngProvider({ endpoint: `${base}/down` }) } }).webSearch('q')).rejects.toThrow(/HTTP 500/);
-    await expect(new WebSearchTool({ ...ws.env, web: { search: searxngProvider({ endpoint: `${base}/garbage` }) } }).webSearch('q')).rejects.toThrow('the searxng search returned something that is not JSON');
+    await expect(new WebSearchTool({ ...ws.env, web: { search: searxngProvider({ endpoint: `${base}/garbage` }) } }).webSearch('q')).rejects.toThrow(
+      'the searxng search returned something that is not JSON',
+    );
     await expect(new WebSearchTool(ws.env).webSearch('q')).rejects.toThrow(/not configured/);
   });
 });

@@ -28,10 +28,22 @@ export class WebSearchTool {
    * @param limit Most results to return.
    */
   @renderedAs(renderWebSearch)
-  @tool({ tier: 'side-effecting', group: 'search', sideEffects: ['net-read'], capabilities: ['net.search'], determinism: 'non-deterministic', timeout: '30s', parallel: true })
+  @tool({
+    tier: 'side-effecting',
+    group: 'search',
+    sideEffects: ['net-read'],
+    capabilities: ['net.search'],
+    determinism: 'non-deterministic',
+    timeout: '30s',
+    parallel: true,
+  })
   async webSearch(/** @minLength 1 @maxLength 500 */ query: string, /** @minimum 1 @maximum 20 */ limit: Integer = 8): Promise<WebSearchResult> {
     const provider = this.env.web?.search;
-    if (!provider) throw new CoreToolError('not_configured', 'Web search is not configured in this workspace (no search provider); answer from what you know or fetch a known URL with web_fetch.');
+    if (!provider)
+      throw new CoreToolError(
+        'not_configured',
+        'Web search is not configured in this workspace (no search provider); answer from what you know or fetch a known URL with web_fetch.',
+      );
     const timeout = AbortSignal.timeout(this.env.web?.timeoutMs ?? 20_000);
     const callSignal = getToolContext()?.signal;
     const results = await provider.search(query.trim(), { limit, signal: callSignal ? AbortSignal.any([callSignal, timeout]) : timeout });

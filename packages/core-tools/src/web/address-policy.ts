@@ -15,7 +15,12 @@ export class AddressPolicy {
   constructor(allow: readonly string[] = []) {
     this.allowed = allow.map((entry) => {
       try {
-        return entry.includes('/') ? ipaddr.parseCIDR(entry) : (() => { const a = ipaddr.parse(entry); return [a, a.kind() === 'ipv4' ? 32 : 128] as [ipaddr.IPv4 | ipaddr.IPv6, number]; })();
+        return entry.includes('/')
+          ? ipaddr.parseCIDR(entry)
+          : (() => {
+              const a = ipaddr.parse(entry);
+              return [a, a.kind() === 'ipv4' ? 32 : 128] as [ipaddr.IPv4 | ipaddr.IPv6, number];
+            })();
       } catch {
         throw new CoreToolError('invalid_config', `'${entry}' in the web allowlist is not an IP address or CIDR range (e.g. 10.0.0.0/8)`);
       }
@@ -56,7 +61,12 @@ function parse(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
 }
 
 const EXTRA_V4: [ipaddr.IPv4, number][] = [
-  ['198.18.0.0', 15], ['192.0.0.0', 24], ['192.31.196.0', 24], ['192.52.193.0', 24], ['192.175.48.0', 24], ['0.0.0.0', 8],
+  ['198.18.0.0', 15],
+  ['192.0.0.0', 24],
+  ['192.31.196.0', 24],
+  ['192.52.193.0', 24],
+  ['192.175.48.0', 24],
+  ['0.0.0.0', 8],
 ].map(([a, bits]) => [ipaddr.IPv4.parse(a as string), bits as number]);
 
 function judge(address: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
@@ -91,5 +101,19 @@ function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4 | undefined {
 }
 
 function describe(range: string): string {
-  return ({ carrierGradeNat: 'carrier-grade NAT', linkLocal: 'link-local (cloud metadata lives here)', uniqueLocal: 'unique-local (private)', unspecified: 'unspecified', private: 'private', loopback: 'loopback', multicast: 'multicast', broadcast: 'broadcast', reserved: 'reserved' } as Record<string, string>)[range] ?? range;
+  return (
+    (
+      {
+        carrierGradeNat: 'carrier-grade NAT',
+        linkLocal: 'link-local (cloud metadata lives here)',
+        uniqueLocal: 'unique-local (private)',
+        unspecified: 'unspecified',
+        private: 'private',
+        loopback: 'loopback',
+        multicast: 'multicast',
+        broadcast: 'broadcast',
+        reserved: 'reserved',
+      } as Record<string, string>
+    )[range] ?? range
+  );
 }

@@ -60,7 +60,8 @@ export async function guardedGet(url: string, policy: Destinations, limits: Fetc
   for (;;) {
     const response = await requestOnce(current, policy, limits);
     if (response.redirect) {
-      if (redirects.length >= limits.maxRedirects) throw new WebFetchError('fetch_failed', `more than ${limits.maxRedirects} redirects (last to ${response.redirect}); fetch the final URL directly`);
+      if (redirects.length >= limits.maxRedirects)
+        throw new WebFetchError('fetch_failed', `more than ${limits.maxRedirects} redirects (last to ${response.redirect}); fetch the final URL directly`);
       let next: URL;
       try {
         next = new URL(response.redirect, current);
@@ -82,7 +83,8 @@ function parseUrl(text: string): URL {
   } catch {
     throw new WebFetchError('invalid_url', `'${text}' is not a valid absolute URL (e.g. https://example.com/page)`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebFetchError('invalid_url', `only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, '')}:`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new WebFetchError('invalid_url', `only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, '')}:`);
   if (url.username || url.password) throw new WebFetchError('invalid_url', 'URLs with credentials (user:password@) are refused');
   return url;
 }
@@ -119,33 +121,54 @@ function requestOnce(url: URL, { addresses: policy, ports }: Destinations, limit
   };
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<Once>((resolve, reject) => {
-    const request = client.request(url, {
-      method: 'GET', lookup, agent: false, signal: limits.signal,
-      headers: { 'user-agent': limits.userAgent, accept: 'text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' },
-    }, (response) => {
-      const address = response.socket.remoteAddress ?? '';
-      // Belt and braces: the socket's peer must pass too (e.g. a lookup bypassed by a literal).
-      const refused = address ? policy.check(address) : undefined;
-      const byPort = address ? portRefusal(address) : undefined;
-      if (refused || byPort) {
-        response.destroy();
-        return reject(new WebFetchError('address_refused', byPort ?? `refused ${url.host}: ${refused}`));
-      }
-      const status = response.statusCode ?? 0;
-      if ([301, 302, 303, 307, 308].includes(status) && response.headers.location) {
-        response.resume();
-        return resolve({ redirect: response.headers.location });
-      }
-      readBody(response, limits.maxBytes).then(({ body, truncated }) => resolve({
-        result: { url: url.href, status, contentType: String(response.headers['content-type'] ?? ''), body, truncated, address },
-      }), reject);
-    });
+    const request = client.request(
+      url,
+      {
+        method: 'GET',
+        lookup,
+        agent: false,
+        signal: limits.signal,
+        headers: {
+          'user-agent': limits.userAgent,
+          accept: 'text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5',
+          'accept-encoding': 'gzip, deflate, br',
+        },
+      },
+      (response) => {
+        const address = response.socket.remoteAddress ?? '';
+        // Belt and braces: the socket's peer must pass too (e.g. a lookup bypassed by a literal).
+        const refused = address ? policy.check(address) : undefined;
+        const byPort = address ? portRefusal(address) : undefined;
+        if (refused || byPort) {
+          response.destroy();
+          return reject(new WebFetchError('address_refused', byPort ?? `refused ${url.host}: ${refused}`));
+        }
+        const status = response.statusCode ?? 0;
+        if ([301, 302, 303, 307, 308].includes(status) && response.headers.location) {
+          response.resume();
+          return resolve({ redirect: response.headers.location });
+        }
+        readBody(response, limits.maxBytes).then(
+          ({ body, truncated }) =>
+            resolve({
+              result: { url: url.href, status, contentType: String(response.headers['content-type'] ?? ''), body, truncated, address },
+            }),
+          reject,
+        );
+      },
+    );
     request.on('error', (error: Error & { code?: string }) => {
       if (error instanceof WebFetchError) return reject(error);
-      if (error.name === 'AbortError' || limits.signal.aborted) return reject(new WebFetchError('fetch_failed', `the request to ${url.host} timed out or was cancelled`));
+      if (error.name === 'AbortError' || limits.signal.aborted)
+        return reject(new WebFetchError('fetch_failed', `the request to ${url.host} timed out or was cancelled`));
       const cause = (error as { cause?: unknown }).cause;
       if (cause instanceof WebFetchError) return reject(cause);
-      reject(new WebFetchError('fetch_failed', `could not fetch ${url.href}: ${error.code === 'ENOTFOUND' ? `the host ${url.hostname} was not found` : error.message}`));
+      reject(
+        new WebFetchError(
+          'fetch_failed',
+          `could not fetch ${url.href}: ${error.code === 'ENOTFOUND' ? `the host ${url.hostname} was not found` : error.message}`,
+        ),
+      );
     });
     request.end();
   });
@@ -153,11 +176,17 @@ function requestOnce(url: URL, { addresses: policy, ports }: Destinations, limit
 
 /** Decompresses as declared and stops reading at `maxBytes` of decompressed data (zip bombs end there). */
 function readBody(response: http.IncomingMessage, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
-  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip()
-    : encoding === 'deflate' ? zlib.createInflate()
-    : encoding === 'br' ? zlib.createBrotliDecompress()
-    : undefined;
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? zlib.createGunzip()
+      : encoding === 'deflate'
+        ? zlib.createInflate()
+        : encoding === 'br'
+          ? zlib.createBrotliDecompress()
+          : undefined;
   if (encoding && encoding !== 'identity' && !decoder) {
     response.destroy();
     return Promise.reject(new WebFetchError('fetch_failed', `the server sent an unsupported content encoding '${encoding}'`));
@@ -192,6 +221,11 @@ function readBody(response: http.IncomingMessage, maxBytes: number): Promise<{ b
       response.destroy();
       reject(new WebFetchError('fetch_failed', `the response body could not be read: ${error.message}`));
     });
-    response.on('aborted', () => { if (!done) { done = true; reject(new WebFetchError('fetch_failed', 'the server closed the connection mid-body')); } });
+    response.on('aborted', () => {
+      if (!done) {
+        done = true;
+        reject(new WebFetchError('fetch_failed', 'the server closed the connection mid-body'));
+      }
+    });
   });
 }

@@ -56,6 +56,9 @@ export function htmlToMarkdown(html: string): ConvertedPage {
   turndown.remove(['script', 'style', 'noscript']);
   const title = (article?.title ?? document.querySelector('title')?.textContent ?? '').trim();
   const source = article?.content ? article.content : (document.querySelector('body')?.innerHTML ?? document.toString());
-  const markdown = turndown.turndown(source).replace(/\n{3,}/g, '\n\n').trim();
+  const markdown = turndown
+    .turndown(source)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   return { ...(title ? { title } : {}), markdown, extracted: Boolean(article?.content) };
 }

@@ -25,9 +25,17 @@ describe(PortPolicy, () => {
   });
 
   it.for([
-    ['http://example.com/', 80], ['https://example.com/', 443], ['http://example.com:/', 80], ['https://example.com:443/', 443],
-    ['http://example.com:0022/', 22], ['http://[::1]:6379/', 6379], ['http://a@b:22/', 22], ['http://a:b@c:0006379/', 6379],
-    ['http://example.com:22@evil.example/', 80], ['HTTP://EXAMPLE.COM:00080/', 80], ['https://example.com:80/', 80],
+    ['http://example.com/', 80],
+    ['https://example.com/', 443],
+    ['http://example.com:/', 80],
+    ['https://example.com:443/', 443],
+    ['http://example.com:0022/', 22],
+    ['http://[::1]:6379/', 6379],
+    ['http://a@b:22/', 22],
+    ['http://a:b@c:0006379/', 6379],
+    ['http://example.com:22@evil.example/', 80],
+    ['HTTP://EXAMPLE.COM:00080/', 80],
+    ['https://example.com:80/', 80],
   ] as const)('reads the port of %s as %i', ([url, port]) => {
     expect(PortPolicy.portOf(new URL(url))).toBe(port);
   });

@@ -14,7 +14,8 @@ export class PortPolicy {
 
   constructor(allow: readonly number[] = []) {
     for (const port of allow) {
-      if (!Number.isInteger(port) || port < 1 || port > 65535) throw new CoreToolError('invalid_config', `'${String(port)}' in web.allowPorts is not a port number (1-65535)`);
+      if (!Number.isInteger(port) || port < 1 || port > 65535)
+        throw new CoreToolError('invalid_config', `'${String(port)}' in web.allowPorts is not a port number (1-65535)`);
     }
     this.allowed = new Set([...WEB_PORTS, ...allow]);
   }

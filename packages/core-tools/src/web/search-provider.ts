@@ -61,7 +61,8 @@ async function getJson(url: URL, headers: Record<string, string>, signal: AbortS
     if (signal.aborted) throw new WebSearchError(`the ${provider} search timed out or was cancelled`);
     throw new WebSearchError(`the ${provider} search endpoint could not be reached: ${(error as Error).message}`);
   }
-  if (response.status === 401 || response.status === 403) throw new WebSearchError(`the ${provider} search provider refused the API key (HTTP ${response.status})`);
+  if (response.status === 401 || response.status === 403)
+    throw new WebSearchError(`the ${provider} search provider refused the API key (HTTP ${response.status})`);
   if (response.status === 429) throw new WebSearchError(`the ${provider} search provider is rate-limiting; try again later`);
   if (!response.ok) throw new WebSearchError(`the ${provider} search failed with HTTP ${response.status}`);
   const text = await response.text();
@@ -82,7 +83,10 @@ function text(value: unknown): string {
 }
 
 function stripTags(text: string): string {
-  return text.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/<[^>]*>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function withSlash(endpoint: string): string {

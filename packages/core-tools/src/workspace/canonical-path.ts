@@ -49,7 +49,12 @@ function nearestExisting(lexical: string, input: string): { existing: string; st
     }
     if (stat) return { existing, stat, tail };
     const parent = path.dirname(existing);
-    if (parent === existing) throw new WorkspaceError('changed_during_use', `No part of '${input}' exists any more, not even the workspace root; it was removed during the call.`, input);
+    if (parent === existing)
+      throw new WorkspaceError(
+        'changed_during_use',
+        `No part of '${input}' exists any more, not even the workspace root; it was removed during the call.`,
+        input,
+      );
     tail.unshift(path.basename(existing));
     existing = parent;
   }

@@ -66,15 +66,20 @@ async function settle(call: () => unknown): Promise<void> {
 describe('a path changed during the call', () => {
   it('makes resolve and resolveLink fail only with WorkspaceErrors, and never resolve outside (property)', async () => {
     const inputs = ['flip', 'flip/f.txt', 'flip/secret.txt', 'flip/new/x.txt', 'flip/./f.txt', `${root}/flip/f.txt`];
-    fc.assert(fc.property(fc.constantFrom(...inputs), fc.constantFrom('resolve', 'file', 'directory', 'mustExist', 'link'), (input, how) => {
-      try {
-        const resolved = how === 'link' ? policy.resolveLink(input)
-          : policy.resolve(input, how === 'resolve' ? {} : how === 'mustExist' ? { mustExist: true } : { kind: how });
-        expect(isWithin(root, resolved.absolute)).toBe(true);
-      } catch (error) {
-        if (!(error instanceof WorkspaceError)) throw new Error(`not a WorkspaceError: ${(error as Error)?.stack ?? String(error)}`, { cause: error });
-      }
-    }), { numRuns: 3_000 });
+    fc.assert(
+      fc.property(fc.constantFrom(...inputs), fc.constantFrom('resolve', 'file', 'directory', 'mustExist', 'link'), (input, how) => {
+        try {
+          const resolved =
+            how === 'link'
+              ? policy.resolveLink(input)
+              : policy.resolve(input, how === 'resolve' ? {} : how === 'mustExist' ? { mustExist: true } : { kind: how });
+          expect(isWithin(root, resolved.absolute)).toBe(true);
+        } catch (error) {
+          if (!(error instanceof WorkspaceError)) throw new Error(`not a WorkspaceError: ${(error as Error)?.stack ?? String(error)}`, { cause: error });
+        }
+      }),
+      { numRuns: 3_000 },
+    );
   });
 
   it('makes every file tool succeed inside or fail with a WorkspaceError, touching nothing outside (property)', async () => {
@@ -106,9 +111,12 @@ describe('a path changed during the call', () => {
       calls.ripgrep = () => ripgrep.fileSearch('SECRET|inside', 'flip', false, 'smart', [], [], 1);
       calls.ripgrepAll = () => ripgrep.fileSearch('SECRET|inside');
     }
-    await fc.assert(fc.asyncProperty(fc.array(fc.constantFrom(...Object.keys(calls)), { minLength: 1, maxLength: 12 }), async (names) => {
-      for (const name of names) await settle(calls[name]!);
-    }), { numRuns: 200 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...Object.keys(calls)), { minLength: 1, maxLength: 12 }), async (names) => {
+        for (const name of names) await settle(calls[name]!);
+      }),
+      { numRuns: 200 },
+    );
     expect(fs.readdirSync(outside).sort()).toEqual(['f.txt', 'secret.txt']);
     expect(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe(SECRET);
     expect(fs.readFileSync(path.join(outside, 'f.txt'), 'utf8')).toBe(SECRET);

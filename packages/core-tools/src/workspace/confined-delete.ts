@@ -102,5 +102,9 @@ function notFound(shown: string): WorkspaceError {
 }
 
 function notEmpty(shown: string): WorkspaceError {
-  return new WorkspaceError('not_empty', `'${shown}' is a directory that is not empty; call file_delete again with recursive: true to delete it and its contents.`, shown);
+  return new WorkspaceError(
+    'not_empty',
+    `'${shown}' is a directory that is not empty; call file_delete again with recursive: true to delete it and its contents.`,
+    shown,
+  );
 }

@@ -33,7 +33,9 @@ describe(readConfined, () => {
     const resolved = policy.resolve('ten.txt', { mustExist: true, kind: 'file' });
     expect(readConfined(resolved, 10, () => 'too big').toString()).toBe('0123456789');
     expect(readConfined(resolved, 10, () => 'too big', { open: openCheckedFile }).toString()).toBe('0123456789');
-    expect(() => readConfined(resolved, 9, (size) => `${size} bytes is too big`, { shown: 'shown.txt' })).toThrow(expect.objectContaining({ code: 'too_large', message: '10 bytes is too big', path: 'shown.txt' }));
+    expect(() => readConfined(resolved, 9, (size) => `${size} bytes is too big`, { shown: 'shown.txt' })).toThrow(
+      expect.objectContaining({ code: 'too_large', message: '10 bytes is too big', path: 'shown.txt' }),
+    );
   });
 });
 

@@ -76,7 +76,12 @@ function verifyOpened(fd: number, resolved: ConfinedPath): void {
  * Reads a checked file whole, opened as `open` does (`openForReading` by default; `openCheckedFile`
  * for walks), refusing it with `too_large` past `maxBytes` (see `readBounded`).
  */
-export function readConfined(resolved: ConfinedPath, maxBytes: number, tooLarge: (size: number) => string, options: { shown?: string; open?: (resolved: ConfinedPath) => number } = {}): Buffer {
+export function readConfined(
+  resolved: ConfinedPath,
+  maxBytes: number,
+  tooLarge: (size: number) => string,
+  options: { shown?: string; open?: (resolved: ConfinedPath) => number } = {},
+): Buffer {
   const fd = (options.open ?? openForReading)(resolved);
   try {
     return readBounded(fd, maxBytes, options.shown ?? resolved.relative, tooLarge);

@@ -102,5 +102,9 @@ function closeAndReturn<T>(fd: number, value: T): T {
 }
 
 export function changed(shown: string, why: string): WorkspaceError {
-  return new WorkspaceError('changed_during_use', `'${shown}' changed while it was being used (${why}); it was refused and nothing outside the workspace was touched. Try again.`, shown);
+  return new WorkspaceError(
+    'changed_during_use',
+    `'${shown}' changed while it was being used (${why}); it was refused and nothing outside the workspace was touched. Try again.`,
+    shown,
+  );
 }

@@ -18,18 +18,36 @@ export function toWorkspaceError(error: unknown, shown: string): unknown {
   const code = errnoOf(error);
   if (code === undefined) return error;
   switch (code) {
-    case 'ENOENT': case 'ENOTDIR': case 'ELOOP': case 'EINVAL': case 'EISDIR': case 'EEXIST': case 'ENOTEMPTY': case 'ESTALE':
-      return new WorkspaceError('changed_during_use', `'${shown}' changed while it was being used (${describe(code)}); nothing outside the workspace was touched. Try again.`, shown);
-    case 'EACCES': case 'EPERM':
+    case 'ENOENT':
+    case 'ENOTDIR':
+    case 'ELOOP':
+    case 'EINVAL':
+    case 'EISDIR':
+    case 'EEXIST':
+    case 'ENOTEMPTY':
+    case 'ESTALE':
+      return new WorkspaceError(
+        'changed_during_use',
+        `'${shown}' changed while it was being used (${describe(code)}); nothing outside the workspace was touched. Try again.`,
+        shown,
+      );
+    case 'EACCES':
+    case 'EPERM':
       return new WorkspaceError('permission_denied', `'${shown}' cannot be accessed: permission denied.`, shown);
     case 'ENAMETOOLONG':
       return new WorkspaceError('invalid_path', `'${shown}' is too long for the file system.`, shown);
-    case 'ENXIO': case 'ENODEV':
+    case 'ENXIO':
+    case 'ENODEV':
       return new WorkspaceError('special_file', `'${shown}' is not a regular file; it is refused.`, shown);
-    case 'EFBIG': case 'ERR_FS_FILE_TOO_LARGE':
+    case 'EFBIG':
+    case 'ERR_FS_FILE_TOO_LARGE':
       return new WorkspaceError('too_large', `'${shown}' is too large to be handled at once.`, shown);
     default:
-      return new WorkspaceError('io_error', `'${shown}' could not be used: the file system reported ${code}${code === 'ENOSPC' ? ' (no space left on the device)' : code === 'EROFS' ? ' (read-only file system)' : ''}.`, shown);
+      return new WorkspaceError(
+        'io_error',
+        `'${shown}' could not be used: the file system reported ${code}${code === 'ENOSPC' ? ' (no space left on the device)' : code === 'EROFS' ? ' (read-only file system)' : ''}.`,
+        shown,
+      );
   }
 }
 
@@ -44,13 +62,20 @@ export async function withWorkspaceErrors<T>(shown: string, action: () => T | Pr
 
 function describe(code: string): string {
   switch (code) {
-    case 'ENOENT': return 'an entry disappeared';
-    case 'ENOTDIR': return 'a directory was replaced by something else';
-    case 'ELOOP': return 'a symbolic link appeared';
-    case 'EISDIR': return 'a file was replaced by a directory';
-    case 'EEXIST': return 'an entry appeared';
-    case 'ENOTEMPTY': return 'a directory gained entries';
-    default: return code;
+    case 'ENOENT':
+      return 'an entry disappeared';
+    case 'ENOTDIR':
+      return 'a directory was replaced by something else';
+    case 'ELOOP':
+      return 'a symbolic link appeared';
+    case 'EISDIR':
+      return 'a file was replaced by a directory';
+    case 'EEXIST':
+      return 'an entry appeared';
+    case 'ENOTEMPTY':
+      return 'a directory gained entries';
+    default:
+      return code;
   }
 }
 

@@ -46,11 +46,14 @@ describe('path semantics', () => {
   });
 
   it('takes names that start with dots as ordinary names inside the workspace (property)', () => {
-    fc.assert(fc.property(fc.array(dottedName, { minLength: 1, maxLength: 3 }), (segments) => {
-      const relative = segments.join('/');
-      expect(outcome(relative)).toBe(`ok:private:${relative}`);
-      expect(outcome(`src/${relative}`)).toBe(`ok:private:src/${relative}`);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.array(dottedName, { minLength: 1, maxLength: 3 }), (segments) => {
+        const relative = segments.join('/');
+        expect(outcome(relative)).toBe(`ok:private:${relative}`);
+        expect(outcome(`src/${relative}`)).toBe(`ok:private:src/${relative}`);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('creates files named ..test, ... and ....new inside the workspace', async () => {
@@ -74,13 +77,23 @@ describe('path semantics', () => {
 
   it('gives the same answer for a path and its absolute form under the root (property)', () => {
     const segment = fc.constantFrom('src', 'a.ts', '..', '.', 'new', '..test', '...');
-    fc.assert(fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), fc.constantFrom(() => root, () => linkedRoot), (segments, spelling) => {
-      const relative = segments.join('/');
-      const absolute = `${spelling()}/${relative}`;
-      const expected = outcome(relative);
-      // `..` past the root is outside either way; otherwise both name the same file.
-      expect(outcome(absolute)).toBe(expected);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.array(segment, { minLength: 1, maxLength: 5 }),
+        fc.constantFrom(
+          () => root,
+          () => linkedRoot,
+        ),
+        (segments, spelling) => {
+          const relative = segments.join('/');
+          const absolute = `${spelling()}/${relative}`;
+          const expected = outcome(relative);
+          // `..` past the root is outside either way; otherwise both name the same file.
+          expect(outcome(absolute)).toBe(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('refuses an absolute path outside every scope, naming the workspace root, and writes nothing', async () => {

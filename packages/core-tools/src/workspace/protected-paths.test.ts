@@ -12,9 +12,21 @@ describe(protectedPathMatcher, () => {
   const isProtected = protectedPathMatcher(DEFAULTS);
 
   it.for([
-    ['.git', true], ['.git/config', true], ['sub/.git/config', true], ['a/b/.git/hooks/x', true], ['x/.env', true],
-    ['.env', true], ['deep/.toolwright/audit.jsonl', true], ['.GIT/config', true], ['sub/.Git', true],
-    ['.gitignore', false], ['.github/workflows/ci.yml', false], ['src/x.git', false], ['.envrc', false], ['env/.env.example', false], ['', false],
+    ['.git', true],
+    ['.git/config', true],
+    ['sub/.git/config', true],
+    ['a/b/.git/hooks/x', true],
+    ['x/.env', true],
+    ['.env', true],
+    ['deep/.toolwright/audit.jsonl', true],
+    ['.GIT/config', true],
+    ['sub/.Git', true],
+    ['.gitignore', false],
+    ['.github/workflows/ci.yml', false],
+    ['src/x.git', false],
+    ['.envrc', false],
+    ['env/.env.example', false],
+    ['', false],
   ] as const)('%s -> %s', ([relative, expected]) => {
     expect(isProtected(relative)).toBe(expected);
   });
@@ -30,11 +42,20 @@ describe(protectedPathMatcher, () => {
 
   it('protects any path with a protected segment at any depth, in any case (property)', () => {
     const name = fc.stringMatching(/^[a-z][a-z.]{0,6}$/).filter((n) => !['.git', '.toolwright', '.env'].includes(n));
-    fc.assert(fc.property(fc.array(name, { maxLength: 4 }), fc.constantFrom(...DEFAULTS), fc.array(name, { maxLength: 3 }), fc.boolean(), (before, entry, after, upper) => {
-      const segment = upper ? entry.toUpperCase() : entry;
-      expect(isProtected([...before, segment, ...after].join('/'))).toBe(true);
-      expect(isProtected([...before, ...after].join('/'))).toBe(false);
-    }), { numRuns: 1_000 });
+    fc.assert(
+      fc.property(
+        fc.array(name, { maxLength: 4 }),
+        fc.constantFrom(...DEFAULTS),
+        fc.array(name, { maxLength: 3 }),
+        fc.boolean(),
+        (before, entry, after, upper) => {
+          const segment = upper ? entry.toUpperCase() : entry;
+          expect(isProtected([...before, segment, ...after].join('/'))).toBe(true);
+          expect(isProtected([...before, ...after].join('/'))).toBe(false);
+        },
+      ),
+      { numRuns: 1_000 },
+    );
   });
 });
 

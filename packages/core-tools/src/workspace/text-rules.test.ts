@@ -23,7 +23,8 @@ const list = new FileListTool(ws.env);
 const remove = new FileDeleteTool(ws.env);
 
 /** A short ASCII name with `inserted` placed somewhere in it. */
-const nameWith = (inserted: fc.Arbitrary<string>) => fc.tuple(fc.stringMatching(/^[a-z]{0,4}$/), inserted, fc.stringMatching(/^[a-z.]{0,4}$/)).map(([a, b, c]) => `${a}${b}${c}`);
+const nameWith = (inserted: fc.Arbitrary<string>) =>
+  fc.tuple(fc.stringMatching(/^[a-z]{0,4}$/), inserted, fc.stringMatching(/^[a-z.]{0,4}$/)).map(([a, b, c]) => `${a}${b}${c}`);
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
 
 async function codeOf(call: () => Promise<unknown>): Promise<string> {
@@ -43,11 +44,14 @@ function entries(): string[] {
 describe('deceptive names and text', () => {
   it('refuses to create files or directories whose names hold bidi controls, and creates nothing (property)', async () => {
     const before = entries();
-    await fc.assert(fc.asyncProperty(nameWith(fc.constantFrom(...BIDI, '\u2028', '\u2029', '\u009b')), fc.constantFrom('file', 'parent', 'edit'), async (name, where) => {
-      const target = where === 'parent' ? `new-${name}/f.txt` : `${name}.txt`;
-      const code = where === 'edit' ? await codeOf(() => edit.fileEdit(target, '', 'x')) : await codeOf(() => write.fileWrite(target, 'x'));
-      expect(code).toBe('invalid_path');
-    }), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(nameWith(fc.constantFrom(...BIDI, '\u2028', '\u2029', '\u009b')), fc.constantFrom('file', 'parent', 'edit'), async (name, where) => {
+        const target = where === 'parent' ? `new-${name}/f.txt` : `${name}.txt`;
+        const code = where === 'edit' ? await codeOf(() => edit.fileEdit(target, '', 'x')) : await codeOf(() => write.fileWrite(target, 'x'));
+        expect(code).toBe('invalid_path');
+      }),
+      { numRuns: 300 },
+    );
     expect(entries()).toEqual(before);
   });
 
@@ -57,26 +61,32 @@ describe('deceptive names and text', () => {
 
   it('refuses a lone surrogate in any path, read or write (property)', async () => {
     const before = entries();
-    await fc.assert(fc.asyncProperty(nameWith(loneSurrogate), fc.constantFrom('write', 'read', 'list', 'delete', 'edit'), async (name, how) => {
-      const calls: Record<string, () => Promise<unknown>> = {
-        write: () => write.fileWrite(name, 'x'),
-        read: () => read.fileRead(name),
-        list: () => list.fileList(name),
-        delete: () => remove.fileDelete(name),
-        edit: () => edit.fileEdit(`dir/${name}`, '', 'x'),
-      };
-      expect(await codeOf(calls[how]!)).toBe('invalid_path');
-    }), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(nameWith(loneSurrogate), fc.constantFrom('write', 'read', 'list', 'delete', 'edit'), async (name, how) => {
+        const calls: Record<string, () => Promise<unknown>> = {
+          write: () => write.fileWrite(name, 'x'),
+          read: () => read.fileRead(name),
+          list: () => list.fileList(name),
+          delete: () => remove.fileDelete(name),
+          edit: () => edit.fileEdit(`dir/${name}`, '', 'x'),
+        };
+        expect(await codeOf(calls[how]!)).toBe('invalid_path');
+      }),
+      { numRuns: 300 },
+    );
     expect(entries()).toEqual(before);
   });
 
   it('refuses written text holding a lone surrogate instead of writing U+FFFD (property)', async () => {
-    await fc.assert(fc.asyncProperty(fc.string({ maxLength: 20 }), loneSurrogate, fc.string({ maxLength: 20 }), async (a, lone, b) => {
-      const content = `${a}${lone}${b}`;
-      expect(await codeOf(() => write.fileWrite('content.txt', content))).toBe('invalid_content');
-      expect(await codeOf(() => edit.fileEdit('existing.txt', 'hello', content))).toBe('invalid_content');
-      expect(await codeOf(() => edit.fileEdit('created.txt', '', content))).toBe('invalid_content');
-    }), { numRuns: 200 });
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 20 }), loneSurrogate, fc.string({ maxLength: 20 }), async (a, lone, b) => {
+        const content = `${a}${lone}${b}`;
+        expect(await codeOf(() => write.fileWrite('content.txt', content))).toBe('invalid_content');
+        expect(await codeOf(() => edit.fileEdit('existing.txt', 'hello', content))).toBe('invalid_content');
+        expect(await codeOf(() => edit.fileEdit('created.txt', '', content))).toBe('invalid_content');
+      }),
+      { numRuns: 200 },
+    );
     expect(fs.existsSync(`${ws.root}/content.txt`)).toBe(false);
     expect(fs.existsSync(`${ws.root}/created.txt`)).toBe(false);
     expect(ws.read('existing.txt')).toBe('hello\n');

@@ -16,7 +16,11 @@ export function isWellFormed(text: string): boolean {
 /** Refuses a path holding a lone surrogate: it cannot be encoded, and would alias another name. */
 export function checkWellFormedPath(input: string): void {
   if (!isWellFormed(input)) {
-    throw new WorkspaceError('invalid_path', `The path ${JSON.stringify(input)} contains a lone UTF-16 surrogate, which no file name can hold (it would be replaced by U+FFFD and name another file).`, JSON.stringify(input));
+    throw new WorkspaceError(
+      'invalid_path',
+      `The path ${JSON.stringify(input)} contains a lone UTF-16 surrogate, which no file name can hold (it would be replaced by U+FFFD and name another file).`,
+      JSON.stringify(input),
+    );
   }
 }
 
@@ -32,7 +36,11 @@ export function checkNewName(name: string, shown: string): void {
   const found = DECEPTIVE.exec(name);
   if (found) {
     const code = `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-    throw new WorkspaceError('invalid_path', `The name ${JSON.stringify(name)} in ${JSON.stringify(shown)} contains ${code}, an invisible control character that changes how names are displayed; new files and directories may not contain it.`, JSON.stringify(shown));
+    throw new WorkspaceError(
+      'invalid_path',
+      `The name ${JSON.stringify(name)} in ${JSON.stringify(shown)} contains ${code}, an invisible control character that changes how names are displayed; new files and directories may not contain it.`,
+      JSON.stringify(shown),
+    );
   }
 }
 
@@ -40,6 +48,10 @@ export function checkNewName(name: string, shown: string): void {
 export function checkWellFormedContent(text: string, what: string, shown: string): void {
   if (!isWellFormed(text)) {
     const index = /\p{Cs}/u.exec(text)?.index ?? 0;
-    throw new WorkspaceError('invalid_content', `${what} contains a lone UTF-16 surrogate (at character ${index}), which is not valid text and cannot be written as UTF-8; nothing was written to '${shown}'.`, shown);
+    throw new WorkspaceError(
+      'invalid_content',
+      `${what} contains a lone UTF-16 surrogate (at character ${index}), which is not valid text and cannot be written as UTF-8; nothing was written to '${shown}'.`,
+      shown,
+    );
   }
 }

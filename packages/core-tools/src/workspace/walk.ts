@@ -77,7 +77,14 @@ export function walk(start: string, options: WalkOptions = {}): { entries: WalkE
         const stat = opened.lstat(dirent.name);
         if (!stat) continue;
         const kind = stat.isSymbolicLink() ? 'symlink' : stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'other';
-        entries.push({ relative: childRelative, absolute: path.join(start, childRelative), kind, size: kind === 'file' ? stat.size : 0, mtimeMs: stat.mtimeMs, depth });
+        entries.push({
+          relative: childRelative,
+          absolute: path.join(start, childRelative),
+          kind,
+          size: kind === 'file' ? stat.size : 0,
+          mtimeMs: stat.mtimeMs,
+          depth,
+        });
         if (entries.length >= limit) return { entries, truncated: true };
         if (kind === 'directory' && depth < maxDepth) queue.push({ relative: childRelative, depth: depth + 1, rules: levelRules });
       }

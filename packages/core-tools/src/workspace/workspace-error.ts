@@ -6,7 +6,11 @@ export type { WorkspaceErrorCode } from '../core-tool-error.js';
 export class WorkspaceError extends CoreToolError {
   declare readonly code: WorkspaceErrorCode;
 
-  constructor(code: WorkspaceErrorCode, message: string, readonly path?: string) {
+  constructor(
+    code: WorkspaceErrorCode,
+    message: string,
+    readonly path?: string,
+  ) {
     super(code, message);
     this.name = 'WorkspaceError';
   }

@@ -110,16 +110,22 @@ describe(WorkspacePolicy, () => {
   });
 
   it('never resolves any string to a path outside the root (property)', () => {
-    const segment = fc.oneof(fc.constantFrom('..', '.', '', 'src', 'link-out', 'dir-out', 'link-in', 'a.txt', '...', '..%2f', '\\..'), fc.string({ maxLength: 6 }));
-    fc.assert(fc.property(fc.array(segment, { maxLength: 8 }), fc.boolean(), (segments, absolute) => {
-      const input = `${absolute ? '/' : ''}${segments.join('/')}`;
-      try {
-        const resolved = policy.resolve(input);
-        expect(isWithin(root, resolved.absolute)).toBe(true);
-      } catch (error) {
-        expect(error).toBeInstanceOf(WorkspaceError);
-      }
-    }), { numRuns: 5_000 });
+    const segment = fc.oneof(
+      fc.constantFrom('..', '.', '', 'src', 'link-out', 'dir-out', 'link-in', 'a.txt', '...', '..%2f', '\\..'),
+      fc.string({ maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 8 }), fc.boolean(), (segments, absolute) => {
+        const input = `${absolute ? '/' : ''}${segments.join('/')}`;
+        try {
+          const resolved = policy.resolve(input);
+          expect(isWithin(root, resolved.absolute)).toBe(true);
+        } catch (error) {
+          expect(error).toBeInstanceOf(WorkspaceError);
+        }
+      }),
+      { numRuns: 5_000 },
+    );
   });
 });
 

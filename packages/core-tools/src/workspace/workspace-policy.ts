@@ -102,7 +102,13 @@ export class WorkspacePolicy {
   /** The canonical root of a scope, or an error naming the configured scopes. */
   rootOf(scope: Scope): string {
     const root = this.roots[scope];
-    if (!root) throw new WorkspaceError('unknown_scope', `The ${scope}:/ scope is not configured in this workspace; use ${Object.keys(this.roots).map((s) => `${s}:/`).join(' or ')}.`);
+    if (!root)
+      throw new WorkspaceError(
+        'unknown_scope',
+        `The ${scope}:/ scope is not configured in this workspace; use ${Object.keys(this.roots)
+          .map((s) => `${s}:/`)
+          .join(' or ')}.`,
+      );
     return root;
   }
 
@@ -165,7 +171,11 @@ export class WorkspacePolicy {
     const root = this.rootOf(scope);
     const lexical = path.resolve(root, relative);
     if (!isWithin(root, lexical)) {
-      throw new WorkspaceError('outside_workspace', `'${input}' points outside the ${scope}:/ workspace (its root is ${root}); use a path inside it (relative paths are resolved from its root).`, input);
+      throw new WorkspaceError(
+        'outside_workspace',
+        `'${input}' points outside the ${scope}:/ workspace (its root is ${root}); use a path inside it (relative paths are resolved from its root).`,
+        input,
+      );
     }
     return { scope, root, lexical };
   }
@@ -181,14 +191,25 @@ export class WorkspacePolicy {
     const real = realpathOfExistingPrefix(normal);
     const scope = SCOPES.filter((s) => this.roots[s] && isWithin(this.roots[s], real)).sort((a, b) => this.roots[b]!.length - this.roots[a]!.length)[0];
     if (scope) return this.within(scope, path.relative(this.roots[scope]!, real), input);
-    const others = SCOPES.filter((s) => s !== 'private' && this.roots[s]).map((s) => `, ${s}:/ at ${this.roots[s]}`).join('');
-    throw new WorkspaceError('outside_workspace', `'${input}' is an absolute path outside the workspace, whose root is ${this.roots.private}${others}; use a path relative to that root (such as 'src/index.ts') or an absolute path under it.`, input);
+    const others = SCOPES.filter((s) => s !== 'private' && this.roots[s])
+      .map((s) => `, ${s}:/ at ${this.roots[s]}`)
+      .join('');
+    throw new WorkspaceError(
+      'outside_workspace',
+      `'${input}' is an absolute path outside the workspace, whose root is ${this.roots.private}${others}; use a path relative to that root (such as 'src/index.ts') or an absolute path under it.`,
+      input,
+    );
   }
 
   private checkText(input: string): void {
     if (typeof input !== 'string' || input.length === 0) throw new WorkspaceError('invalid_path', 'The path is empty; give a file or directory path.');
     if (input.includes('\0')) throw new WorkspaceError('invalid_path', 'The path contains a NUL byte, which no file name can hold.', input);
-    if (/[\u0001-\u001f\u007f]/.test(input)) throw new WorkspaceError('invalid_path', 'The path contains control characters (such as a newline or tab); file names here may not.', JSON.stringify(input));
+    if (/[\u0001-\u001f\u007f]/.test(input))
+      throw new WorkspaceError(
+        'invalid_path',
+        'The path contains control characters (such as a newline or tab); file names here may not.',
+        JSON.stringify(input),
+      );
     checkWellFormedPath(input);
     if (Buffer.byteLength(input) > this.maxPathBytes) throw new WorkspaceError('invalid_path', `The path is longer than ${this.maxPathBytes} bytes.`);
     if (input.split(/[\\/]/).some((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)) {
@@ -204,7 +225,11 @@ function toRelative(root: string, absolute: string): string {
 function checkFileType(canonical: string, input: string, kind?: 'file' | 'directory', role: 'target' | 'parent' = 'target'): void {
   const stat = fs.lstatSync(canonical);
   if (stat.isFIFO() || stat.isSocket() || stat.isCharacterDevice() || stat.isBlockDevice()) {
-    throw new WorkspaceError('special_file', `'${input}' is a ${stat.isFIFO() ? 'named pipe (FIFO)' : stat.isSocket() ? 'socket' : 'device'}, not a regular file; it is refused.`, input);
+    throw new WorkspaceError(
+      'special_file',
+      `'${input}' is a ${stat.isFIFO() ? 'named pipe (FIFO)' : stat.isSocket() ? 'socket' : 'device'}, not a regular file; it is refused.`,
+      input,
+    );
   }
   if (role === 'parent' && !stat.isDirectory()) throw new WorkspaceError('not_a_directory', `A parent of '${input}' is a file, not a directory.`, input);
   if (kind === 'file' && !stat.isFile()) throw new WorkspaceError('not_a_file', `'${input}' is a directory, not a file.`, input);

@@ -22,19 +22,26 @@ describe(AuditLog, () => {
     await Promise.all([1, 2, 3].map((i) => log.append({ type: 'ToolCallRequested', callId: `c${i}`, tool: 't' })));
     await log.close();
     const { records } = readAuditLog(file);
-    expect(records.map((r) => [r.seq, r.callId])).toEqual([[1, 'c1'], [2, 'c2'], [3, 'c3']]);
+    expect(records.map((r) => [r.seq, r.callId])).toEqual([
+      [1, 'c1'],
+      [2, 'c2'],
+      [3, 'c3'],
+    ]);
     expect(records[0]!.time).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
 
   it('writes each line as JSON.stringify would, splicing JsonText fields in as they are', async () => {
     const file = fresh();
     const log = await AuditLog.open(file, { durability: 'none' });
-    const entries = fc.sample(fc.record({
-      callId: fc.string({ unit: 'binary' }),
-      tool: fc.string(),
-      value: fc.jsonValue(),
-      'odd "key"\n': fc.oneof(fc.constant(undefined), fc.integer(), fc.string({ unit: 'grapheme' })),
-    }), 300);
+    const entries = fc.sample(
+      fc.record({
+        callId: fc.string({ unit: 'binary' }),
+        tool: fc.string(),
+        value: fc.jsonValue(),
+        'odd "key"\n': fc.oneof(fc.constant(undefined), fc.integer(), fc.string({ unit: 'grapheme' })),
+      }),
+      300,
+    );
     for (const entry of entries) log.record({ type: 'ToolCallRequested', ...entry, args: new JsonText(JSON.stringify(entry.value)) });
     await log.close();
     const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
@@ -87,11 +94,19 @@ describe(AuditLog, () => {
     const file = fresh();
     const log = await AuditLog.open(file, { durability: 'always' });
     const big = 'é'.repeat(300_000);
-    const acks = [log.append({ type: 'ToolCallRequested', callId: 'before' }), log.append({ type: 'ToolCallCompleted', callId: 'big', output: big }), log.append({ type: 'ToolCallRequested', callId: 'after' })];
+    const acks = [
+      log.append({ type: 'ToolCallRequested', callId: 'before' }),
+      log.append({ type: 'ToolCallCompleted', callId: 'big', output: big }),
+      log.append({ type: 'ToolCallRequested', callId: 'after' }),
+    ];
     await Promise.all(acks);
     await log.close();
     const { records } = readAuditLog(file);
-    expect(records.map((r) => [r.seq, r.callId])).toEqual([[1, 'before'], [2, 'big'], [3, 'after']]);
+    expect(records.map((r) => [r.seq, r.callId])).toEqual([
+      [1, 'before'],
+      [2, 'big'],
+      [3, 'after'],
+    ]);
     expect(records[1]!.output).toBe(big);
   });
 
@@ -117,7 +132,10 @@ describe(AuditLog, () => {
     const reopened = await AuditLog.open(file, { onNotice: (m) => notices.push(m) });
     await reopened.append({ type: 'ToolCallFailed', callId: 'a' });
     await reopened.close();
-    expect(readAuditLog(file)).toEqual({ torn: false, records: [expect.objectContaining({ seq: 1 }), expect.objectContaining({ seq: 2, type: 'ToolCallFailed' })] });
+    expect(readAuditLog(file)).toEqual({
+      torn: false,
+      records: [expect.objectContaining({ seq: 1 }), expect.objectContaining({ seq: 2, type: 'ToolCallFailed' })],
+    });
     expect(notices[0]).toContain('repaired a torn last line');
     expect(fs.readdirSync(dir).some((f) => f.startsWith(`${path.basename(file)}.torn-`))).toBe(true);
   });
@@ -129,13 +147,20 @@ describe(AuditLog, () => {
     await expect(AuditLog.open(file)).rejects.toThrow('corrupt at line 2');
   });
 
-  it('allows one writer at a time, naming the holder, and breaks a dead holder\'s lock', async () => {
+  it("allows one writer at a time, naming the holder, and breaks a dead holder's lock", async () => {
     const file = fresh();
     const log = await AuditLog.open(file);
     await expect(AuditLog.open(file)).rejects.toBeInstanceOf(AuditLogLockedError);
-    const child = spawnSync(process.execPath, ['-e', `
+    const child = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `
       const { acquireLock } = require(${JSON.stringify(path.resolve(__dirname, '../../dist/audit/audit-lock.js'))});
-      try { acquireLock(${JSON.stringify(file)}); console.log('acquired'); } catch (e) { console.log(e.name, e.pid); }`], { encoding: 'utf8' });
+      try { acquireLock(${JSON.stringify(file)}); console.log('acquired'); } catch (e) { console.log(e.name, e.pid); }`,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(child.stdout.trim()).toBe(`AuditLogLockedError ${process.pid}`);
     await log.close();
     fs.writeFileSync(`${file}.lock`, JSON.stringify({ pid: 2 ** 22 + 7, hostname: os.hostname(), startedAt: 'x' }));
@@ -228,25 +253,26 @@ describe('durability with real processes killed by SIGKILL', () => {
     ['after-requested', false, [{ kind: 'needs-confirmation', callId: 'c-mark', tool: 'make_marker', args: { name: 'm' } }]],
     ['before-completed', true, [{ kind: 'needs-confirmation', callId: 'c-mark', tool: 'make_marker', args: { name: 'm' } }]],
     ['after-completed', true, [{ kind: 'recovered', callId: 'c-mark', tool: 'make_marker', output: 'made m' }]],
-  ] as const)('a side-effecting call killed %s its record: the log parses, the tool ran only after its write-ahead record, recovery never re-runs it', async ([point, sideEffect, plan]) => {
-    const file = fresh();
-    const marker = `${file}.marker`;
-    const out = await runUntil([file], { MODE: 'points', POINT: point, MARKER: marker }, () => false);
-    expect(out).not.toContain('finished without being killed');
-    expect(fs.existsSync(marker)).toBe(sideEffect);
-    const { records, torn } = readAuditLog(file);
-    expect(torn).toBe(false);
-    expect(planRecovery(records, () => false)).toEqual(plan);
-    const log = await AuditLog.open(file);
-    expect(await markInterrupted(log, plan)).toBe(plan.filter((a) => a.kind === 'needs-confirmation').length);
-    await log.close();
-    expect(planRecovery(readAuditLog(file).records, () => false).filter((a) => a.kind !== 'recovered')).toEqual([]);
-  });
+  ] as const)(
+    'a side-effecting call killed %s its record: the log parses, the tool ran only after its write-ahead record, recovery never re-runs it',
+    async ([point, sideEffect, plan]) => {
+      const file = fresh();
+      const marker = `${file}.marker`;
+      const out = await runUntil([file], { MODE: 'points', POINT: point, MARKER: marker }, () => false);
+      expect(out).not.toContain('finished without being killed');
+      expect(fs.existsSync(marker)).toBe(sideEffect);
+      const { records, torn } = readAuditLog(file);
+      expect(torn).toBe(false);
+      expect(planRecovery(records, () => false)).toEqual(plan);
+      const log = await AuditLog.open(file);
+      expect(await markInterrupted(log, plan)).toBe(plan.filter((a) => a.kind === 'needs-confirmation').length);
+      await log.close();
+      expect(planRecovery(readAuditLog(file).records, () => false).filter((a) => a.kind !== 'recovered')).toEqual([]);
+    },
+  );
 
   it('re-runs a dangling read-only call', () => {
-    const plan = planRecovery([
-      { seq: 1, time: 't', type: 'ToolCallRequested', callId: 'r', tool: 'file_read', args: { path: 'a' } },
-    ], () => true);
+    const plan = planRecovery([{ seq: 1, time: 't', type: 'ToolCallRequested', callId: 'r', tool: 'file_read', args: { path: 'a' } }], () => true);
     expect(plan).toEqual([{ kind: 'rerun', callId: 'r', tool: 'file_read', args: { path: 'a' } }]);
   });
 });

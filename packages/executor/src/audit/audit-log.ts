@@ -101,7 +101,10 @@ export class AuditLog implements AuditSink {
       if (stat.isFIFO() || stat.isSocket()) {
         fs.closeSync(fd);
         // Writes are synchronous: a pipe nobody reads would block the process.
-        throw new AuditWriteError(`the audit log ${path} is a ${stat.isFIFO() ? 'pipe' : 'socket'}; give a regular file (or a device such as /dev/null)`, 'EBADTYPE');
+        throw new AuditWriteError(
+          `the audit log ${path} is a ${stat.isFIFO() ? 'pipe' : 'socket'}; give a regular file (or a device such as /dev/null)`,
+          'EBADTYPE',
+        );
       }
       const scan = stat.isFile() ? scanLog(fs.readFileSync(path), path) : { records: [], validLength: 0, lastSeq: 0 };
       if ('tornBytes' in scan && scan.tornBytes) {
@@ -309,7 +312,10 @@ export class AuditLog implements AuditSink {
 
   private fail(error: unknown): void {
     const code = (error as NodeJS.ErrnoException).code;
-    this.failure ??= new AuditWriteError(`the audit log ${this.path} cannot be written (${code ?? (error as Error).message}); no further records are accepted`, code);
+    this.failure ??= new AuditWriteError(
+      `the audit log ${this.path} cannot be written (${code ?? (error as Error).message}); no further records are accepted`,
+      code,
+    );
     this.rejectAll(this.takeAcks());
     this.pending = '';
     this.queuedRecords = 0;
@@ -323,7 +329,8 @@ export class AuditLog implements AuditSink {
 function rotationOf(rotate: AuditRotation | undefined): Required<AuditRotation> | undefined {
   if (rotate === undefined) return undefined;
   const { maxBytes, keep = 5 } = rotate;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024) throw new RangeError(`audit rotation: maxBytes must be an integer of at least 1024, not ${String(maxBytes)}`);
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1024)
+    throw new RangeError(`audit rotation: maxBytes must be an integer of at least 1024, not ${String(maxBytes)}`);
   if (!Number.isSafeInteger(keep) || keep < 1) throw new RangeError(`audit rotation: keep must be an integer of at least 1, not ${String(keep)}`);
   return { maxBytes, keep };
 }

@@ -15,23 +15,34 @@ const entry = (i: number) => ({ type: 'ToolCallRequested' as const, callId: `c${
 const sizes = (file: string) => [...rotatedFiles(file), file].map((f) => fs.statSync(f).size);
 
 describe('AuditLog rotation by size', () => {
-  it.for(['always', 'batched', 'none'] as const)('starts a new file before one would pass maxBytes, keeps seq running, and readAuditLog reads every file (%s)', async (durability) => {
-    const file = fresh();
-    const log = await AuditLog.open(file, { durability, rotate: { maxBytes: 1024, keep: 10 } });
-    for (let i = 1; i <= 40; i++) await log.append(entry(i)); // one record per write: each file holds whole records
-    await log.close();
-    const files = sizes(file);
-    expect(files.length).toBeGreaterThan(4);
-    for (const size of files) expect(size).toBeLessThanOrEqual(1024);
-    const { records, torn } = readAuditLog(file);
-    expect(torn).toBe(false);
-    expect(records.map((r) => r.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-    expect(records.map((r) => r.callId)).toEqual(Array.from({ length: 40 }, (_, i) => `c${i + 1}`));
-    // The newest rotated file holds the records just before the current one's.
-    const newest = fs.readFileSync(`${file}.1`, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { seq: number });
-    const current = fs.readFileSync(file, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { seq: number });
-    expect(newest.at(-1)!.seq + 1).toBe(current[0]!.seq);
-  });
+  it.for(['always', 'batched', 'none'] as const)(
+    'starts a new file before one would pass maxBytes, keeps seq running, and readAuditLog reads every file (%s)',
+    async (durability) => {
+      const file = fresh();
+      const log = await AuditLog.open(file, { durability, rotate: { maxBytes: 1024, keep: 10 } });
+      for (let i = 1; i <= 40; i++) await log.append(entry(i)); // one record per write: each file holds whole records
+      await log.close();
+      const files = sizes(file);
+      expect(files.length).toBeGreaterThan(4);
+      for (const size of files) expect(size).toBeLessThanOrEqual(1024);
+      const { records, torn } = readAuditLog(file);
+      expect(torn).toBe(false);
+      expect(records.map((r) => r.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      expect(records.map((r) => r.callId)).toEqual(Array.from({ length: 40 }, (_, i) => `c${i + 1}`));
+      // The newest rotated file holds the records just before the current one's.
+      const newest = fs
+        .readFileSync(`${file}.1`, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { seq: number });
+      const current = fs
+        .readFileSync(file, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { seq: number });
+      expect(newest.at(-1)!.seq + 1).toBe(current[0]!.seq);
+    },
+  );
 
   it('keeps only `keep` rotated files, dropping the oldest records', async () => {
     const file = fresh();
@@ -54,7 +65,11 @@ describe('AuditLog rotation by size', () => {
     const files = sizes(file);
     expect(files.length).toBeGreaterThan(15);
     for (const size of files) expect(size).toBeLessThanOrEqual(4096);
-    expect(readAuditLog(file).records.map((r) => r.callId).sort()).toEqual(Array.from({ length: 500 }, (_, i) => `c${i + 1}`).sort());
+    expect(
+      readAuditLog(file)
+        .records.map((r) => r.callId)
+        .sort(),
+    ).toEqual(Array.from({ length: 500 }, (_, i) => `c${i + 1}`).sort());
   });
 
   it('continues seq from the rotated files when reopened with an empty current file', async () => {

@@ -37,7 +37,12 @@ export async function markInterrupted(log: AuditSink, actions: readonly Recovery
   let marked = 0;
   for (const action of actions) {
     if (action.kind !== 'needs-confirmation') continue;
-    await log.append({ type: 'ToolCallInterrupted', callId: action.callId, tool: action.tool, reason: 'the process stopped before the call finished; it needs fresh confirmation' });
+    await log.append({
+      type: 'ToolCallInterrupted',
+      callId: action.callId,
+      tool: action.tool,
+      reason: 'the process stopped before the call finished; it needs fresh confirmation',
+    });
     marked++;
   }
   return marked;

@@ -17,28 +17,57 @@ const TOOLS = [
 ];
 const SUBJECTS: Record<string, string[]> = {
   shell_exec: ['npm test', 'npm test; rm -rf /', 'rm -rf build', 'cp notes .git/config', 'git status'],
-  file_write: ['src/a.ts', '.git/config', '.git/hooks/pre-commit', '.env', 'public:/site/index.html', 'src/../.git/config', 'README.md', '/ws/.env', 'private:/src/a.ts', 'src/link'],
+  file_write: [
+    'src/a.ts',
+    '.git/config',
+    '.git/hooks/pre-commit',
+    '.env',
+    'public:/site/index.html',
+    'src/../.git/config',
+    'README.md',
+    '/ws/.env',
+    'private:/src/a.ts',
+    'src/link',
+  ],
   file_read: ['src/a.ts', '.env', 'public:/x', './.env', 'private:/.env', '/ws/.env', 'sub/../.env', './/.ENV', 'src/link'],
   web_fetch: ['https://docs.example.com/a', 'http://169.254.169.254/latest'],
 };
 const RULE_TEXTS = [
-  '*', 'shell_exec', 'shell_exec(npm test*)', 'shell_exec(*rm*)', 'shell_exec(cp * .git/config)', 'file_*', 'file_write', 'file_write(src/**)',
-  'file_write(**)', 'file_write(.git/**)', 'file_write(.git/hooks/*)', 'file_write(.env)', 'file_read(.env)', 'web_fetch(url=https://*)', 'web_*',
-  'file_read(src/**)', 'file_read(./.env)', 'file_read(private:/.env)',
+  '*',
+  'shell_exec',
+  'shell_exec(npm test*)',
+  'shell_exec(*rm*)',
+  'shell_exec(cp * .git/config)',
+  'file_*',
+  'file_write',
+  'file_write(src/**)',
+  'file_write(**)',
+  'file_write(.git/**)',
+  'file_write(.git/hooks/*)',
+  'file_write(.env)',
+  'file_read(.env)',
+  'web_fetch(url=https://*)',
+  'web_*',
+  'file_read(src/**)',
+  'file_read(./.env)',
+  'file_read(private:/.env)',
 ];
 /** Spellings of `.env` in SUBJECTS.file_read: a deny rule naming `.env` refuses every one. */
 const ENV_SPELLINGS = new Set(['.env', './.env', 'private:/.env', '/ws/.env', 'sub/../.env', './/.ENV', 'src/link']);
 
-const rule: fc.Arbitrary<PolicyRuleSource> = fc.tuple(fc.constantFrom('allow', 'ask', 'deny'), fc.constantFrom(...RULE_TEXTS))
+const rule: fc.Arbitrary<PolicyRuleSource> = fc
+  .tuple(fc.constantFrom('allow', 'ask', 'deny'), fc.constantFrom(...RULE_TEXTS))
   .map(([effect, text]) => ({ [effect]: text }) as PolicyRuleSource);
-const document: fc.Arbitrary<PolicyDocument> = fc.record({ rules: fc.array(rule, { maxLength: 5 }), default: fc.constantFrom(undefined, 'allow', 'ask', 'deny') })
+const document: fc.Arbitrary<PolicyDocument> = fc
+  .record({ rules: fc.array(rule, { maxLength: 5 }), default: fc.constantFrom(undefined, 'allow', 'ask', 'deny') })
   .map(({ rules, default: fallback }) => (fallback ? { rules, default: fallback } : { rules }));
 const call = fc.constantFrom(...TOOLS.map((t) => t.name)).chain((tool) => fc.constantFrom(...SUBJECTS[tool]!).map((subject) => ({ tool, subject })));
 
 /** core-tools' risk hook, as the executor sees it: protected paths for writes, from the shell's arguments too. */
 const PROTECTED = /(?:^|[\s/])(\.git|\.env|\.toolwright)(?:\/[^\s]*)?(?=$|\s)/;
 const riskLevel: ExecutorOptions['riskLevel'] = {
-  file_write: (args) => (typeof args.path === 'string' && /^(?:\.git|\.env)(?:\/|$)/.test(args.path) ? { level: 'risky', protectedPaths: [args.path] } : 'safe'),
+  file_write: (args) =>
+    typeof args.path === 'string' && /^(?:\.git|\.env)(?:\/|$)/.test(args.path) ? { level: 'risky', protectedPaths: [args.path] } : 'safe',
   shell_exec: (args) => {
     const found = typeof args.command === 'string' ? PROTECTED.exec(args.command) : null;
     return found ? { level: 'risky', protectedPaths: [found[0].trim()] } : 'safe';
@@ -83,37 +112,49 @@ describe('explain and the executor', () => {
     const probe = executorWith(null);
     const answers: (Extract<ApprovalAnswer, { kind: 'once' }> | null)[] = [null, { kind: 'once' }, { kind: 'once', confirmProtected: true }];
     const runners = answers.map((answer) => ({ answer, run: executorWith(answer) }));
-    await fc.assert(fc.asyncProperty(document, call, fc.constantFrom<RiskMode>('autorun_all', 'autorun_no_public', 'autorun_none'), async (policyDocument, { tool, subject }, riskMode) => {
-      const args = { [tool === 'shell_exec' ? 'command' : tool === 'web_fetch' ? 'url' : 'path']: subject };
-      const text = JSON.stringify(args);
-      const policy = probe.install(policyDocument, riskMode);
-      const explanation = probe.executor.explainCall(tool, args);
-      if (riskMode === 'autorun_no_public' && !riskLevel[tool]) {
-        // Without risk hooks, the bare explainDecision (as `policy explain` with no executor) says the same.
-        expect(explainDecision(policy, tool, args, probe.executor.registry.get(tool)!.declaration, undefined, pathResolvers[tool]).decision).toBe(explanation.decision);
-      }
-      const deniesEnv = policyDocument.rules.some((r) => 'deny' in r && ['file_read(.env)', 'file_read(./.env)', 'file_read(private:/.env)'].includes(r.deny));
-      if (tool === 'file_read' && ENV_SPELLINGS.has(subject) && deniesEnv) expect(explanation.decision).toBe('deny');
-      const isProtected = (explanation.protectedPaths?.length ?? 0) > 0;
-      for (const { answer, run } of runners) {
-        run.install(policyDocument, riskMode);
-        expect(run.executor.previewGate(tool, args).decision).toBe(explanation.decision);
-        const result = await run.executor.executeToolCall({ id: 'c', name: tool, arguments: text });
-        if (explanation.decision === 'allow') {
-          expect(result.status).toBe('completed');
-          expect(run.asked()).toBe(0);
-        } else if (explanation.decision === 'deny') {
-          expect(result.error?.code).toBe('policy_denied');
-          expect(run.asked()).toBe(0);
-        } else if (answer === null) {
-          expect(result.error?.code).toBe(isProtected ? 'protected_path_unapproved' : 'approval_required');
-        } else {
-          expect(run.asked()).toBe(1);
-          const runs = !isProtected || answer.confirmProtected === true;
-          expect(result.status).toBe(runs ? 'completed' : 'error');
-          if (!runs) expect(result.error).toMatchObject({ code: 'protected_path_unapproved', approval: 'blanket' });
-        }
-      }
-    }), { numRuns: 2_000 });
+    await fc.assert(
+      fc.asyncProperty(
+        document,
+        call,
+        fc.constantFrom<RiskMode>('autorun_all', 'autorun_no_public', 'autorun_none'),
+        async (policyDocument, { tool, subject }, riskMode) => {
+          const args = { [tool === 'shell_exec' ? 'command' : tool === 'web_fetch' ? 'url' : 'path']: subject };
+          const text = JSON.stringify(args);
+          const policy = probe.install(policyDocument, riskMode);
+          const explanation = probe.executor.explainCall(tool, args);
+          if (riskMode === 'autorun_no_public' && !riskLevel[tool]) {
+            // Without risk hooks, the bare explainDecision (as `policy explain` with no executor) says the same.
+            expect(explainDecision(policy, tool, args, probe.executor.registry.get(tool)!.declaration, undefined, pathResolvers[tool]).decision).toBe(
+              explanation.decision,
+            );
+          }
+          const deniesEnv = policyDocument.rules.some(
+            (r) => 'deny' in r && ['file_read(.env)', 'file_read(./.env)', 'file_read(private:/.env)'].includes(r.deny),
+          );
+          if (tool === 'file_read' && ENV_SPELLINGS.has(subject) && deniesEnv) expect(explanation.decision).toBe('deny');
+          const isProtected = (explanation.protectedPaths?.length ?? 0) > 0;
+          for (const { answer, run } of runners) {
+            run.install(policyDocument, riskMode);
+            expect(run.executor.previewGate(tool, args).decision).toBe(explanation.decision);
+            const result = await run.executor.executeToolCall({ id: 'c', name: tool, arguments: text });
+            if (explanation.decision === 'allow') {
+              expect(result.status).toBe('completed');
+              expect(run.asked()).toBe(0);
+            } else if (explanation.decision === 'deny') {
+              expect(result.error?.code).toBe('policy_denied');
+              expect(run.asked()).toBe(0);
+            } else if (answer === null) {
+              expect(result.error?.code).toBe(isProtected ? 'protected_path_unapproved' : 'approval_required');
+            } else {
+              expect(run.asked()).toBe(1);
+              const runs = !isProtected || answer.confirmProtected === true;
+              expect(result.status).toBe(runs ? 'completed' : 'error');
+              if (!runs) expect(result.error).toMatchObject({ code: 'protected_path_unapproved', approval: 'blanket' });
+            }
+          }
+        },
+      ),
+      { numRuns: 2_000 },
+    );
   }, 120_000);
 });

@@ -45,9 +45,17 @@ export interface PolicyExplanation {
  * pass the executor's own (`ToolExecutor.explainCall` does) when it has risk hooks, and its
  * `resolvePath` (the tool host's spelling of path arguments) when it has one.
  */
-export function explainDecision(policy: Policy, tool: string, args: Record<string, unknown>, declaration?: ToolDeclaration, risk?: RiskAssessment, resolvePath?: PathResolver): PolicyExplanation {
+export function explainDecision(
+  policy: Policy,
+  tool: string,
+  args: Record<string, unknown>,
+  declaration?: ToolDeclaration,
+  risk?: RiskAssessment,
+  resolvePath?: PathResolver,
+): PolicyExplanation {
   const verdict = policy.decide({ tool, args, ...(declaration ? { declaration } : {}), ...(resolvePath ? { resolvePath } : {}) });
-  const assessed = risk ?? (declaration ? defaultRiskAssessment({ declaration, args, mode: 'autorun_no_public', context: {} }) : { level: 'safe', reason: 'auto-run' });
+  const assessed =
+    risk ?? (declaration ? defaultRiskAssessment({ declaration, args, mode: 'autorun_no_public', context: {} }) : { level: 'safe', reason: 'auto-run' });
   const gate = decideGate({ verdict, risk: assessed });
   const order: PolicyEffect[] = ['deny', 'ask', 'allow'];
   const rules = [...policy.rules]
@@ -60,11 +68,17 @@ export function explainDecision(policy: Policy, tool: string, args: Record<strin
       else {
         const subject = subjectOf(rule, declaration, args);
         if (!subject) why = rule.argument ? `the call has no string argument "${rule.argument}"` : 'the tool has no string subject argument to match';
-        else why = `${subject.name} = ${JSON.stringify(subject.value)} ${matched ? 'matches' : 'does not match'} "${rule.pattern}"${resolvedAs(subject, args, resolvePath)}`;
+        else
+          why = `${subject.name} = ${JSON.stringify(subject.value)} ${matched ? 'matches' : 'does not match'} "${rule.pattern}"${resolvedAs(subject, args, resolvePath)}`;
       }
       return {
-        index: rule.index, effect: rule.effect, rule: rule.text, ...(rule.reason ? { reason: rule.reason } : {}),
-        matched, why, decisive: verdict.proof.ruleIndex === rule.index,
+        index: rule.index,
+        effect: rule.effect,
+        rule: rule.text,
+        ...(rule.reason ? { reason: rule.reason } : {}),
+        matched,
+        why,
+        decisive: verdict.proof.ruleIndex === rule.index,
       };
     });
   const protectedPaths = gate.decision === 'ask' && gate.protectedPaths.length > 0 ? { protectedPaths: gate.protectedPaths } : {};
@@ -75,7 +89,10 @@ export function explainDecision(policy: Policy, tool: string, args: Record<strin
 function resolvedAs(subject: { name: string; value: string }, args: Record<string, unknown>, resolvePath: PathResolver | undefined): string {
   const spellings = resolvePath?.(subject.name, subject.value, args);
   if (!Array.isArray(spellings) || spellings.length === 0 || (spellings.length === 1 && spellings[0] === subject.value)) return '';
-  const shown = spellings.slice(0, 3).map((s) => JSON.stringify(s)).join(' and ');
+  const shown = spellings
+    .slice(0, 3)
+    .map((s) => JSON.stringify(s))
+    .join(' and ');
   return ` (resolved as ${shown}${spellings.length > 3 ? ` and ${spellings.length - 3} more paths` : ''})`;
 }
 
@@ -83,10 +100,14 @@ function resolvedAs(subject: { name: string; value: string }, args: Record<strin
 export function formatExplanation(explanation: PolicyExplanation): string {
   const lines = [`${explanation.tool}: ${explanation.decision.toUpperCase()}`];
   const decisive = explanation.rules.find((r) => r.decisive);
-  lines.push(decisive
-    ? `  decided by rule ${decisive.index + 1}: ${decisive.effect} ${decisive.rule}${decisive.reason ? ` — ${decisive.reason}` : ''}`
-    : `  no rule matches; the default (${explanation.policyDecision}) applies`);
-  lines.push(`  the executor ${explanation.decision === 'allow' ? 'runs it' : explanation.decision === 'deny' ? 'refuses it' : 'runs it only once approved'}: ${explanation.why}`);
+  lines.push(
+    decisive
+      ? `  decided by rule ${decisive.index + 1}: ${decisive.effect} ${decisive.rule}${decisive.reason ? ` — ${decisive.reason}` : ''}`
+      : `  no rule matches; the default (${explanation.policyDecision}) applies`,
+  );
+  lines.push(
+    `  the executor ${explanation.decision === 'allow' ? 'runs it' : explanation.decision === 'deny' ? 'refuses it' : 'runs it only once approved'}: ${explanation.why}`,
+  );
   if (explanation.rules.length > 0) lines.push('  rules in evaluation order (deny → ask → allow):');
   for (const rule of explanation.rules) {
     const mark = rule.decisive ? '→' : rule.matched ? '✓' : '·';

@@ -35,5 +35,9 @@ function spelledOut(pattern: string, target: string): boolean {
 
 /** `private:/./.git//config` → `.git/config`: scope, leading `./` and `/` and doubled slashes dropped. */
 function normalise(value: string): string {
-  return value.replace(/\\/g, '/').replace(/^(?:private|shared|public):\//, '').replace(/\/{2,}/g, '/').replace(/^(?:\.\/|\/)+/, '');
+  return value
+    .replace(/\\/g, '/')
+    .replace(/^(?:private|shared|public):\//, '')
+    .replace(/\/{2,}/g, '/')
+    .replace(/^(?:\.\/|\/)+/, '');
 }

@@ -22,11 +22,15 @@ const spelling = (canonical: string): fc.Arbitrary<string> => {
   const rest = scoped ? canonical.slice(scoped[0].length) : canonical;
   const segments = rest.split('/');
   const detour = fc.constantFrom('', 'x/../', 'sub/deeper/../../', './', './/', 'a/./../');
-  return fc.record({
-    prefix: scoped ? fc.constantFrom(scoped[0], `${scoped[0]}/`, `${scoped[0]}./`) : fc.constantFrom('', './', './/', 'private:/', 'private://', 'private:/./', `${ROOT}/`, `${ROOT}//`),
-    detours: fc.array(detour, { minLength: segments.length, maxLength: segments.length }),
-    suffix: fc.constantFrom('', '/', '//', '/.'),
-  }).map(({ prefix, detours, suffix }) => prefix + segments.map((segment, i) => `${detours[i]}${segment}`).join('/') + suffix);
+  return fc
+    .record({
+      prefix: scoped
+        ? fc.constantFrom(scoped[0], `${scoped[0]}/`, `${scoped[0]}./`)
+        : fc.constantFrom('', './', './/', 'private:/', 'private://', 'private:/./', `${ROOT}/`, `${ROOT}//`),
+      detours: fc.array(detour, { minLength: segments.length, maxLength: segments.length }),
+      suffix: fc.constantFrom('', '/', '//', '/.'),
+    })
+    .map(({ prefix, detours, suffix }) => prefix + segments.map((segment, i) => `${detours[i]}${segment}`).join('/') + suffix);
 };
 
 /** A workspace-like resolver: absolute paths under ROOT become relative, the rest is the lexical form. */
@@ -36,25 +40,37 @@ const resolver: PathResolver = (_argument, value) => {
   return spelled === undefined ? undefined : [spelled];
 };
 
-const caseVariant = (text: string) => fc.array(fc.boolean(), { minLength: text.length, maxLength: text.length })
-  .map((flags) => [...text].map((c, i) => (flags[i] ? c.toUpperCase() : c)).join(''));
+const caseVariant = (text: string) =>
+  fc.array(fc.boolean(), { minLength: text.length, maxLength: text.length }).map((flags) => [...text].map((c, i) => (flags[i] ? c.toUpperCase() : c)).join(''));
 
 describe(pathSubjectMatches, () => {
   it('a deny or ask rule naming a path matches every spelling of it (property)', () => {
-    fc.assert(fc.property(fc.constantFrom(...CANONICAL).chain((canonical) => fc.tuple(fc.constant(canonical), spelling(canonical))), fc.constantFrom('deny', 'ask') as fc.Arbitrary<'deny' | 'ask'>, ([canonical, spelled], effect) => {
-        const dir = canonical.includes('/') ? `${canonical.slice(0, canonical.lastIndexOf('/'))}/**` : canonical;
-        for (const pattern of [canonical, dir, `./${canonical}`, canonical.startsWith('shared:/') ? canonical : `private:/${canonical}`]) {
-          expect(pathSubjectMatches(pattern, { name: 'path', value: spelled }, effect, resolver)).toBe(true);
-          // Without a host only the lexical form is known: an absolute path needs the host to place it.
-          if (!spelled.startsWith('/')) expect(pathSubjectMatches(pattern, { name: 'path', value: spelled }, effect)).toBe(true);
-        }
-      }), { numRuns: 1_000 });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...CANONICAL).chain((canonical) => fc.tuple(fc.constant(canonical), spelling(canonical))),
+        fc.constantFrom('deny', 'ask') as fc.Arbitrary<'deny' | 'ask'>,
+        ([canonical, spelled], effect) => {
+          const dir = canonical.includes('/') ? `${canonical.slice(0, canonical.lastIndexOf('/'))}/**` : canonical;
+          for (const pattern of [canonical, dir, `./${canonical}`, canonical.startsWith('shared:/') ? canonical : `private:/${canonical}`]) {
+            expect(pathSubjectMatches(pattern, { name: 'path', value: spelled }, effect, resolver)).toBe(true);
+            // Without a host only the lexical form is known: an absolute path needs the host to place it.
+            if (!spelled.startsWith('/')) expect(pathSubjectMatches(pattern, { name: 'path', value: spelled }, effect)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 1_000 },
+    );
   });
 
   it('a deny rule ignores case, as a case-insensitive file system would (property)', () => {
-    fc.assert(fc.property(fc.constantFrom('.env', 'secrets/k').chain((p) => fc.tuple(fc.constant(p), caseVariant(p))), ([canonical, variant]) => {
-      expect(pathSubjectMatches(canonical, { name: 'path', value: variant }, 'deny', resolver)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(
+        fc.constantFrom('.env', 'secrets/k').chain((p) => fc.tuple(fc.constant(p), caseVariant(p))),
+        ([canonical, variant]) => {
+          expect(pathSubjectMatches(canonical, { name: 'path', value: variant }, 'deny', resolver)).toBe(true);
+        },
+      ),
+    );
   });
 
   it('an allow rule covers a spelling only when every path the host resolves it to is covered', () => {
@@ -66,10 +82,12 @@ describe(pathSubjectMatches, () => {
   });
 
   it('an allow rule never covers a path that climbs out of the root, or that neither the host nor the lexical form places', () => {
-    fc.assert(fc.property(fc.constantFrom('../x', 'src/../../x', 'private:/../x', '..'), fc.constantFrom('**', '*', '../**', 'x'), (value, pattern) => {
-      expect(pathSubjectMatches(pattern, { name: 'path', value }, 'allow')).toBe(false);
-      expect(pathSubjectMatches(pattern, { name: 'path', value }, 'allow', () => undefined)).toBe(false);
-    }));
+    fc.assert(
+      fc.property(fc.constantFrom('../x', 'src/../../x', 'private:/../x', '..'), fc.constantFrom('**', '*', '../**', 'x'), (value, pattern) => {
+        expect(pathSubjectMatches(pattern, { name: 'path', value }, 'allow')).toBe(false);
+        expect(pathSubjectMatches(pattern, { name: 'path', value }, 'allow', () => undefined)).toBe(false);
+      }),
+    );
   });
 
   it('normalises rule patterns as it normalises paths', () => {
@@ -87,23 +105,31 @@ describe('policy path rules with a tool host resolver', () => {
   const registry = new ToolRegistry();
   registry.register(defineTool(async () => 'ran', read));
   registry.register(defineTool(async () => 'ran', write));
-  const policy = loadPolicy({ rules: [{ deny: 'file_read(.env)' }, { deny: 'file_write(secrets/**)' }, { allow: 'file_*' }] }, (name) => registry.get(name)?.declaration);
+  const policy = loadPolicy(
+    { rules: [{ deny: 'file_read(.env)' }, { deny: 'file_write(secrets/**)' }, { allow: 'file_*' }] },
+    (name) => registry.get(name)?.declaration,
+  );
   let resolved = 0;
   const counting: PathResolver = (argument, value) => (resolved++, resolver(argument, value));
   const executor = new ToolExecutor({ registry, policy, pathResolvers: { file_read: counting, file_write: counting }, doomLoop: false });
 
   it('the executor, previewGate and explain deny every spelling of a denied path (property)', async () => {
-    await fc.assert(fc.asyncProperty(
-      fc.constantFrom(['file_read', '.env'] as const, ['file_write', 'secrets/k'] as const, ['file_write', 'secrets/deep/k'] as const)
-        .chain(([tool, canonical]) => fc.tuple(fc.constant(tool), spelling(canonical))),
-      async ([tool, spelled]) => {
-        const args = tool === 'file_read' ? { path: spelled } : { path: spelled, content: 'x' };
-        const result = await executor.executeToolCall({ id: 'c', name: tool, arguments: JSON.stringify(args) });
-        expect(result.error?.code).toBe('policy_denied');
-        expect(executor.previewGate(tool, args).decision).toBe('deny');
-        expect(executor.explainCall(tool, args).decision).toBe('deny');
-        expect(explainDecision(policy, tool, args, registry.get(tool)!.declaration, undefined, counting).decision).toBe('deny');
-      }), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .constantFrom(['file_read', '.env'] as const, ['file_write', 'secrets/k'] as const, ['file_write', 'secrets/deep/k'] as const)
+          .chain(([tool, canonical]) => fc.tuple(fc.constant(tool), spelling(canonical))),
+        async ([tool, spelled]) => {
+          const args = tool === 'file_read' ? { path: spelled } : { path: spelled, content: 'x' };
+          const result = await executor.executeToolCall({ id: 'c', name: tool, arguments: JSON.stringify(args) });
+          expect(result.error?.code).toBe('policy_denied');
+          expect(executor.previewGate(tool, args).decision).toBe('deny');
+          expect(executor.explainCall(tool, args).decision).toBe('deny');
+          expect(explainDecision(policy, tool, args, registry.get(tool)!.declaration, undefined, counting).decision).toBe('deny');
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('asks the host once per argument of a call, and only about path parameters', async () => {
@@ -121,15 +147,23 @@ describe('policy path rules with a tool host resolver', () => {
     const link: PathResolver = (argument, value) => (value.startsWith('src/link') ? ['src/link', 'lib/x'] : resolver(argument, value, {}));
     let asked = 0;
     const approving = new ToolExecutor({
-      registry, pathResolvers: { file_write: link }, riskMode: 'autorun_none', doomLoop: false,
+      registry,
+      pathResolvers: { file_write: link },
+      riskMode: 'autorun_none',
+      doomLoop: false,
       approve: async () => (asked++, { kind: 'always', pattern: 'file_write(src/**)' }),
     });
     await approving.executeToolCall({ id: 'first', name: 'file_write', arguments: JSON.stringify({ path: 'src/a.ts', content: 'x' }) });
-    await fc.assert(fc.asyncProperty(fc.constantFrom('src/b.ts', './src/c.ts', `${ROOT}/src/d.ts`, 'private:/src/e.ts', 'src/link', 'lib/x', '../src/x', 'src/../lib/x'), async (value) => {
-      asked = 0;
-      await approving.executeToolCall({ id: 'c', name: 'file_write', arguments: JSON.stringify({ path: value, content: 'x' }) });
-      const covered = link('path', value, {})?.every((p) => p.startsWith('src/')) ?? false;
-      expect(asked, value).toBe(covered ? 0 : 1);
-    }));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('src/b.ts', './src/c.ts', `${ROOT}/src/d.ts`, 'private:/src/e.ts', 'src/link', 'lib/x', '../src/x', 'src/../lib/x'),
+        async (value) => {
+          asked = 0;
+          await approving.executeToolCall({ id: 'c', name: 'file_write', arguments: JSON.stringify({ path: value, content: 'x' }) });
+          const covered = link('path', value, {})?.every((p) => p.startsWith('src/')) ?? false;
+          expect(asked, value).toBe(covered ? 0 : 1);
+        },
+      ),
+    );
   });
 });

@@ -18,7 +18,12 @@ const SCOPE_PREFIX = /^(?:private|shared|public):\//;
  * tool refuses it.
  * @example pathSubjectMatches('.env', { name: 'path', value: 'private:/sub/../.env' }, 'deny') // true
  */
-export function pathSubjectMatches(pattern: string, subject: { name: string; value: string }, effect: 'allow' | 'ask' | 'deny', resolvePath?: PathResolver): boolean {
+export function pathSubjectMatches(
+  pattern: string,
+  subject: { name: string; value: string },
+  effect: 'allow' | 'ask' | 'deny',
+  resolvePath?: PathResolver,
+): boolean {
   const glob = normalisePathPattern(pattern);
   const resolved = resolvedSpellings(subject, resolvePath);
   const matches = matcher(glob, effect !== 'allow');
@@ -50,7 +55,11 @@ function matcher(glob: string, nocase: boolean): (candidate: string) => boolean 
 export function lexicalSpelling(value: string): string | undefined {
   const scoped = SCOPE_PREFIX.exec(value);
   const rest = scoped ? value.slice(scoped[0].length) : value;
-  const normalised = path.posix.normalize(rest.replace(/\\/g, '/')).replace(/^(?:\.\/)+/, '').replace(/^\/+/, '').replace(/\/+$/, '');
+  const normalised = path.posix
+    .normalize(rest.replace(/\\/g, '/'))
+    .replace(/^(?:\.\/)+/, '')
+    .replace(/^\/+/, '')
+    .replace(/\/+$/, '');
   if (normalised === '..' || normalised.startsWith('../')) return undefined;
   const relative = normalised === '' ? '.' : normalised;
   return scoped && scoped[0] !== 'private:/' ? `${scoped[0]}${relative}` : relative;
@@ -79,7 +88,11 @@ function resolvedSpellings(subject: { name: string; value: string }, resolvePath
  * A tool host's resolver as one call uses it: asked only about the tool's path parameters (by name or
  * `format: "path"`), once per argument value, however many rules look at it.
  */
-export function bindPathResolver(resolver: PathResolver | undefined, declaration: ToolDeclaration, args: Readonly<Record<string, unknown>>): PathResolver | undefined {
+export function bindPathResolver(
+  resolver: PathResolver | undefined,
+  declaration: ToolDeclaration,
+  args: Readonly<Record<string, unknown>>,
+): PathResolver | undefined {
   if (!resolver) return undefined;
   const answers = new Map<string, readonly string[] | undefined>();
   return (argument, value) => {

@@ -8,7 +8,11 @@ import { loadPolicy, type PolicyDocument } from './policy.js';
 import { PolicyError, parseRule } from './rule-pattern.js';
 import { approvalPatternMatcher } from './approval-pattern.js';
 
-const shell = declaration('shell_exec', { command: { type: 'string' }, timeout: { type: 'integer' } }, { required: ['command'], metadata: { tier: 'privileged' } });
+const shell = declaration(
+  'shell_exec',
+  { command: { type: 'string' }, timeout: { type: 'integer' } },
+  { required: ['command'], metadata: { tier: 'privileged' } },
+);
 const write = declaration('file_write', { path: { type: 'string' }, content: { type: 'string' } }, { metadata: { tier: 'side-effecting' } });
 const read = declaration('file_read', { path: { type: 'string' } });
 const fetchUrl = declaration('web_fetch', { url: { type: 'string' } });
@@ -70,12 +74,18 @@ describe('policy rules', () => {
   });
 
   it('checks match / not_match examples when the policy loads and lists every failure', () => {
-    const bad: PolicyDocument = { rules: [
-      { allow: 'shell_exec(npm test *)', match: ['npm install'] },
-      { deny: 'file_write(secrets/**)', not_match: ['secrets/key.pem'] },
-    ] };
+    const bad: PolicyDocument = {
+      rules: [
+        { allow: 'shell_exec(npm test *)', match: ['npm install'] },
+        { deny: 'file_write(secrets/**)', not_match: ['secrets/key.pem'] },
+      ],
+    };
     let error: unknown;
-    try { loadPolicy(bad, byName); } catch (e) { error = e; }
+    try {
+      loadPolicy(bad, byName);
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(PolicyError);
     expect((error as Error).message).toContain('rule 1 (allow shell_exec(npm test *)) does not match its example "npm install"');
     expect((error as Error).message).toContain('rule 2 (deny file_write(secrets/**)) matches its counter-example "secrets/key.pem"');
@@ -91,7 +101,13 @@ describe('policy rules', () => {
   it('records a proof naming the rule, the argument and the policy hash', () => {
     const policy = loadPolicy(document, byName);
     const verdict = policy.decide({ tool: 'web_fetch', args: { url: 'http://169.254.169.254/latest' }, declaration: fetchUrl });
-    expect(verdict.proof).toMatchObject({ decision: 'deny', rule: 'web_fetch(url=http://169.254.*)', ruleIndex: 5, reason: 'cloud metadata', subject: { argument: 'url', value: 'http://169.254.169.254/latest' } });
+    expect(verdict.proof).toMatchObject({
+      decision: 'deny',
+      rule: 'web_fetch(url=http://169.254.*)',
+      ruleIndex: 5,
+      reason: 'cloud metadata',
+      subject: { argument: 'url', value: 'http://169.254.169.254/latest' },
+    });
     expect(verdict.proof.policyHash).toMatch(/^[0-9a-f]{64}$/);
   });
 });
@@ -134,7 +150,10 @@ describe('policy in the executor', () => {
 
   it('asks when a rule says ask, and runs an allowed call without asking', async () => {
     let asked = 0;
-    const { executor } = setup(async () => { asked++; return { kind: 'once' }; });
+    const { executor } = setup(async () => {
+      asked++;
+      return { kind: 'once' };
+    });
     const allowed = await executor.executeToolCall({ id: 'c1', name: 'file_write', arguments: JSON.stringify({ path: 'src/a.ts', content: 'x' }) });
     expect(allowed.status).toBe('completed');
     expect(asked).toBe(0);

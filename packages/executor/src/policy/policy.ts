@@ -36,7 +36,10 @@ export class Policy implements PolicyPort {
   readonly rules: readonly PolicyRule[];
   readonly hash: string;
 
-  constructor(readonly document: PolicyDocument, private readonly declarations: (tool: string) => ToolDeclaration | undefined = () => undefined) {
+  constructor(
+    readonly document: PolicyDocument,
+    private readonly declarations: (tool: string) => ToolDeclaration | undefined = () => undefined,
+  ) {
     this.rules = document.rules.map((source, index) => toRule(source, index));
     this.hash = createHash('sha256').update(JSON.stringify(document)).digest('hex');
   }
@@ -45,7 +48,12 @@ export class Policy implements PolicyPort {
    * The first matching rule in deny → ask → allow order, else the default. Path rules match the paths
    * as `resolvePath` (the tool host) resolves them, when given (see `pathSubjectMatches`).
    */
-  decide(input: { tool: string; args: Record<string, unknown>; declaration?: ToolDeclaration; resolvePath?: PathResolver }): PolicyVerdict & { proof: PolicyProof } {
+  decide(input: {
+    tool: string;
+    args: Record<string, unknown>;
+    declaration?: ToolDeclaration;
+    resolvePath?: PathResolver;
+  }): PolicyVerdict & { proof: PolicyProof } {
     const declaration = input.declaration ?? this.declarations(input.tool);
     for (const effect of ORDER) {
       for (const rule of this.rules) {
@@ -54,8 +62,11 @@ export class Policy implements PolicyPort {
         return {
           effect,
           rule: {
-            text: rule.text, index: rule.index, ...(rule.reason ? { reason: rule.reason } : {}),
-            ...(rule.pattern !== undefined ? { pattern: rule.pattern } : {}), ...(rule.argument !== undefined ? { argument: rule.argument } : {}),
+            text: rule.text,
+            index: rule.index,
+            ...(rule.reason ? { reason: rule.reason } : {}),
+            ...(rule.pattern !== undefined ? { pattern: rule.pattern } : {}),
+            ...(rule.argument !== undefined ? { argument: rule.argument } : {}),
           },
           proof: this.proof(effect, rule, subject),
         };
@@ -69,7 +80,9 @@ export class Policy implements PolicyPort {
     if (!toolMatches(rule, tool)) return false;
     if (rule.pattern === undefined) return true;
     const subject = subjectOf(rule, declaration, args);
-    return subject !== undefined && subjectMatches(rule, subject, declaration, rule.effect, resolvePath && ((argument, value) => resolvePath(argument, value, args)));
+    return (
+      subject !== undefined && subjectMatches(rule, subject, declaration, rule.effect, resolvePath && ((argument, value) => resolvePath(argument, value, args)))
+    );
   }
 
   private proof(decision: PolicyEffect, rule?: PolicyRule, subject?: { name: string; value: string }): PolicyProof {
@@ -97,7 +110,8 @@ export function loadPolicy(source: string | PolicyDocument, declarations?: (tool
     throw new PolicyError(`the policy is not valid JSON: ${(error as Error).message}`);
   }
   if (!document || !Array.isArray(document.rules)) throw new PolicyError('a policy is an object with a "rules" array');
-  if (document.default !== undefined && !ORDER.includes(document.default)) throw new PolicyError(`"default" must be allow, ask or deny, not "${String(document.default)}"`);
+  if (document.default !== undefined && !ORDER.includes(document.default))
+    throw new PolicyError(`"default" must be allow, ask or deny, not "${String(document.default)}"`);
   const policy = new Policy(document, declarations);
   const failures: string[] = [];
   policy.rules.forEach((rule, index) => {
@@ -105,7 +119,10 @@ export function loadPolicy(source: string | PolicyDocument, declarations?: (tool
     const check = (example: string | PolicyExample, expected: boolean) => {
       const { tool, args } = exampleCall(rule, example, declarations);
       const matched = policy.matches(rule, tool, args, declarations?.(tool));
-      if (matched !== expected) failures.push(`rule ${index + 1} (${rule.effect} ${rule.text}) ${expected ? 'does not match its example' : 'matches its counter-example'} ${JSON.stringify(example)}`);
+      if (matched !== expected)
+        failures.push(
+          `rule ${index + 1} (${rule.effect} ${rule.text}) ${expected ? 'does not match its example' : 'matches its counter-example'} ${JSON.stringify(example)}`,
+        );
     };
     for (const example of source.match ?? []) check(example, true);
     for (const example of source.not_match ?? []) check(example, false);
@@ -129,11 +146,16 @@ function toRule(source: PolicyRuleSource, index: number): PolicyRule {
 }
 
 /** A string example is the rule's subject; the tool is the rule's own name when it has no wildcards. */
-function exampleCall(rule: PolicyRule, example: string | PolicyExample, declarations?: (tool: string) => ToolDeclaration | undefined): { tool: string; args: Record<string, unknown> } {
+function exampleCall(
+  rule: PolicyRule,
+  example: string | PolicyExample,
+  declarations?: (tool: string) => ToolDeclaration | undefined,
+): { tool: string; args: Record<string, unknown> } {
   if (typeof example !== 'string') return { tool: example.tool ?? rule.tool, args: example.args };
   const tool = rule.tool;
   const declaration = declarations?.(tool);
-  const name = rule.argument ?? (declaration ? declaration.parameterOrder.find((p) => declaration.parameters.required.includes(p)) : undefined) ?? guessSubject(tool);
+  const name =
+    rule.argument ?? (declaration ? declaration.parameterOrder.find((p) => declaration.parameters.required.includes(p)) : undefined) ?? guessSubject(tool);
   return { tool, args: { [name]: example } };
 }
 

@@ -6,7 +6,11 @@ import { pathSubjectMatches } from './path-subject.js';
 
 /** A syntax error in a policy rule, with the column it was found at. */
 export class PolicyError extends Error {
-  constructor(message: string, readonly rule?: string, readonly column?: number) {
+  constructor(
+    message: string,
+    readonly rule?: string,
+    readonly column?: number,
+  ) {
     super(rule !== undefined ? `${message}\n  in rule: ${rule}${column !== undefined ? `\n           ${' '.repeat(column)}^` : ''}` : message);
     this.name = 'PolicyError';
   }
@@ -30,7 +34,8 @@ export function parseRule(text: string): RulePattern {
   const trimmed = text.trim();
   const open = trimmed.indexOf('(');
   if (open === -1) {
-    if (!/^[A-Za-z0-9_*?{},\-[\]!]+$/.test(trimmed)) throw new PolicyError('a tool pattern may contain letters, digits, _, - and the glob characters * ? {} [] !', text, 0);
+    if (!/^[A-Za-z0-9_*?{},\-[\]!]+$/.test(trimmed))
+      throw new PolicyError('a tool pattern may contain letters, digits, _, - and the glob characters * ? {} [] !', text, 0);
     return { text: trimmed, tool: trimmed };
   }
   if (!trimmed.endsWith(')')) throw new PolicyError("the argument pattern must end with ')'", text, trimmed.length);
@@ -45,8 +50,16 @@ export function parseRule(text: string): RulePattern {
  * The value a rule's pattern is matched against: the named argument, else the tool's first required
  * string parameter (its subject: `command` of shell_exec, `path` of file_write, `url` of web_fetch).
  */
-export function subjectOf(rule: RulePattern, declaration: ToolDeclaration | undefined, args: Record<string, unknown>): { name: string; value: string } | undefined {
-  const name = rule.argument ?? (declaration ? declaration.parameterOrder.find((p) => declaration.parameters.required.includes(p) && declaration.parameters.properties[p]?.type === 'string') : undefined);
+export function subjectOf(
+  rule: RulePattern,
+  declaration: ToolDeclaration | undefined,
+  args: Record<string, unknown>,
+): { name: string; value: string } | undefined {
+  const name =
+    rule.argument ??
+    (declaration
+      ? declaration.parameterOrder.find((p) => declaration.parameters.required.includes(p) && declaration.parameters.properties[p]?.type === 'string')
+      : undefined);
   if (!name) return undefined;
   const value = args[name];
   return typeof value === 'string' ? { name, value } : undefined;
@@ -64,7 +77,13 @@ export function toolMatches(rule: RulePattern, tool: string): boolean {
  * Everything else uses wildcards: `*` is any run of characters (spaces and slashes included), `?` one
  * character, the rest literal.
  */
-export function subjectMatches(rule: RulePattern, subject: { name: string; value: string }, declaration: ToolDeclaration | undefined, effect: 'allow' | 'ask' | 'deny' = 'deny', resolvePath?: PathResolver): boolean {
+export function subjectMatches(
+  rule: RulePattern,
+  subject: { name: string; value: string },
+  declaration: ToolDeclaration | undefined,
+  effect: 'allow' | 'ask' | 'deny' = 'deny',
+  resolvePath?: PathResolver,
+): boolean {
   if (rule.pattern === undefined) return true;
   if (effect !== 'deny' && isCommandParameter(subject.name)) {
     // An allow (or ask) rule over a command never stretches across a shell operator: `npm test *`
@@ -98,7 +117,10 @@ function compileWildcard(pattern: string, star: string, one: string): RegExp {
   const key = `${star}\u0000${pattern}`;
   let regex = wildcardCache.get(key);
   if (!regex) {
-    const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, star).replace(/\?/g, one);
+    const body = pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, star)
+      .replace(/\?/g, one);
     regex = new RegExp(`^${body}$`, 's');
     wildcardCache.set(key, regex);
   }

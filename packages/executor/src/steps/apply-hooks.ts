@@ -12,11 +12,12 @@ import type { SchemaValidator } from './schema-validator.js';
 export function beforeHooksStep(hooks: readonly ToolHooks[], validator: SchemaValidator): PipelineStep {
   return {
     stage: 'hooks',
-    run: (state) => applyBeforeHooks(hooks, validator, state.call, state.tool.declaration, state.args).then((hooked) => {
-      if (!hooked.ok) return state.audit.reject(hooked.error, { tool: state.call.name, args: state.args, tier: state.tool.declaration.metadata.tier });
-      state.args = hooked.args;
-      return undefined;
-    }),
+    run: (state) =>
+      applyBeforeHooks(hooks, validator, state.call, state.tool.declaration, state.args).then((hooked) => {
+        if (!hooked.ok) return state.audit.reject(hooked.error, { tool: state.call.name, args: state.args, tier: state.tool.declaration.metadata.tier });
+        state.args = hooked.args;
+        return undefined;
+      }),
   };
 }
 
@@ -24,16 +25,22 @@ export function beforeHooksStep(hooks: readonly ToolHooks[], validator: SchemaVa
 export function afterHooksStep(hooks: readonly ToolHooks[]): PipelineStep {
   return {
     stage: 'output',
-    run: (state) => applyAfterHooks(hooks, state.call, state.tool.declaration, state.args, state.output).then((output) => {
-      state.output = output;
-      return undefined;
-    }),
+    run: (state) =>
+      applyAfterHooks(hooks, state.call, state.tool.declaration, state.args, state.output).then((output) => {
+        state.output = output;
+        return undefined;
+      }),
   };
 }
 
 /** Before-hooks in order: any may block the call (the model sees the reason) or rewrite its arguments. */
-export async function applyBeforeHooks(hooks: readonly ToolHooks[], validator: SchemaValidator, call: ToolCall, declaration: ToolDeclaration, args: Record<string, unknown>):
-  Promise<{ ok: true; args: Record<string, unknown> } | { ok: false; error: ToolError }> {
+export async function applyBeforeHooks(
+  hooks: readonly ToolHooks[],
+  validator: SchemaValidator,
+  call: ToolCall,
+  declaration: ToolDeclaration,
+  args: Record<string, unknown>,
+): Promise<{ ok: true; args: Record<string, unknown> } | { ok: false; error: ToolError }> {
   let current = args;
   for (const hook of hooks) {
     if (!hook.beforeCall) continue;
@@ -41,11 +48,19 @@ export async function applyBeforeHooks(hooks: readonly ToolHooks[], validator: S
     try {
       answer = await hook.beforeCall({ callId: call.id, tool: call.name, args: current, declaration });
     } catch (error) {
-      return { ok: false, error: { code: 'hook_blocked', hook: hook.name, reason: `hook '${hook.name}' failed: ${describeThrown(error, 'the hook').message}` } };
+      return {
+        ok: false,
+        error: { code: 'hook_blocked', hook: hook.name, reason: `hook '${hook.name}' failed: ${describeThrown(error, 'the hook').message}` },
+      };
     }
     if (!answer) continue;
-    if (typeof answer !== 'object') return { ok: false, error: { code: 'hook_blocked', hook: hook.name, reason: `hook '${hook.name}' answered neither a block nor arguments` } };
-    if ('block' in answer) return { ok: false, error: { code: 'hook_blocked', hook: hook.name, reason: typeof answer.block === 'string' ? answer.block : `hook '${hook.name}' blocked the call` } };
+    if (typeof answer !== 'object')
+      return { ok: false, error: { code: 'hook_blocked', hook: hook.name, reason: `hook '${hook.name}' answered neither a block nor arguments` } };
+    if ('block' in answer)
+      return {
+        ok: false,
+        error: { code: 'hook_blocked', hook: hook.name, reason: typeof answer.block === 'string' ? answer.block : `hook '${hook.name}' blocked the call` },
+      };
     const rewritten: unknown = answer.args;
     if (typeof rewritten !== 'object' || rewritten === null || Array.isArray(rewritten)) {
       return { ok: false, error: { code: 'hook_blocked', hook: hook.name, reason: `hook '${hook.name}' produced arguments that are not an object` } };
@@ -54,14 +69,21 @@ export async function applyBeforeHooks(hooks: readonly ToolHooks[], validator: S
     // value JSON cannot hold (NaN, a bigint, a cycle) that the audit log and the hash could not record.
     const problem = unrepresentable(rewritten);
     const problems = problem ? [problem] : validator.validate(declaration.parameters, rewritten).map((issue) => describeIssue(issue));
-    if (problems.length > 0) return { ok: false, error: { code: 'hook_blocked', hook: hook.name, reason: `hook '${hook.name}' produced invalid arguments: ${problems.join('; ')}` } };
+    if (problems.length > 0)
+      return { ok: false, error: { code: 'hook_blocked', hook: hook.name, reason: `hook '${hook.name}' produced invalid arguments: ${problems.join('; ')}` } };
     current = rewritten as Record<string, unknown>;
   }
   return { ok: true, args: current };
 }
 
 /** After-hooks in order: each may replace the output. A failing after-hook leaves the output unchanged. */
-export async function applyAfterHooks(hooks: readonly ToolHooks[], call: ToolCall, declaration: ToolDeclaration, args: Record<string, unknown>, output: unknown): Promise<unknown> {
+export async function applyAfterHooks(
+  hooks: readonly ToolHooks[],
+  call: ToolCall,
+  declaration: ToolDeclaration,
+  args: Record<string, unknown>,
+  output: unknown,
+): Promise<unknown> {
   let current = output;
   for (const hook of hooks) {
     if (!hook.afterCall) continue;

@@ -24,7 +24,10 @@ const SCOPED_PUBLIC = /^public:\//;
  * An answer that is neither `safe` nor `risky` counts as risky.
  */
 export function defaultRiskAssessment(input: {
-  declaration: ToolDeclaration; args: Record<string, unknown>; mode: RiskMode; context: CallContext;
+  declaration: ToolDeclaration;
+  args: Record<string, unknown>;
+  mode: RiskMode;
+  context: CallContext;
   riskLevel?: (args: Record<string, unknown>, context: CallContext) => RiskLevel | RiskReport;
 }): RiskAssessment {
   const { declaration, args, mode } = input;
@@ -32,7 +35,11 @@ export function defaultRiskAssessment(input: {
   const report = input.riskLevel ? readReport(input.riskLevel(args, input.context)) : undefined;
   if (report?.protectedPaths.length) {
     const list = report.protectedPaths.join(', ');
-    return { level: 'risky', reason: report.reason ?? `it touches the protected path${report.protectedPaths.length > 1 ? 's' : ''} ${list}`, protectedPaths: report.protectedPaths };
+    return {
+      level: 'risky',
+      reason: report.reason ?? `it touches the protected path${report.protectedPaths.length > 1 ? 's' : ''} ${list}`,
+      protectedPaths: report.protectedPaths,
+    };
   }
   if (tier === 'privileged') return { level: 'risky', reason: `'${declaration.name}' is privileged and always needs approval` };
   if (report && report.level !== 'safe') return { level: 'risky', reason: report.reason ?? `'${declaration.name}' judged this call risky` };

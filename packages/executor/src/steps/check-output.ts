@@ -15,9 +15,17 @@ export const normaliseOutputStep: PipelineStep = {
       state.normalised = normaliseOutput(state.output);
       return undefined;
     } catch (error) {
-      if (error instanceof OutputTooLargeError) return state.audit.fail({ code: 'output_too_large', reason: error.reason, maxValues: MAX_JSON_NODES, maxChars: MAX_JSON_CHARS }, state.proof);
-      if (error instanceof UnrepresentableError) return state.audit.fail({ code: 'invalid_output', issues: [{ path: formatJsonPath(error.keys), kind: 'not_json', received: error.received }] }, state.proof);
-      return state.audit.fail({ code: 'invalid_output', issues: [{ path: '$', kind: 'not_json', received: `unreadable (${describeThrown(error, 'the output').message})` }] }, state.proof);
+      if (error instanceof OutputTooLargeError)
+        return state.audit.fail({ code: 'output_too_large', reason: error.reason, maxValues: MAX_JSON_NODES, maxChars: MAX_JSON_CHARS }, state.proof);
+      if (error instanceof UnrepresentableError)
+        return state.audit.fail(
+          { code: 'invalid_output', issues: [{ path: formatJsonPath(error.keys), kind: 'not_json', received: error.received }] },
+          state.proof,
+        );
+      return state.audit.fail(
+        { code: 'invalid_output', issues: [{ path: '$', kind: 'not_json', received: `unreadable (${describeThrown(error, 'the output').message})` }] },
+        state.proof,
+      );
     }
   },
 };

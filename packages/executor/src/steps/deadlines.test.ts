@@ -9,11 +9,17 @@ describe('Deadlines', () => {
     const fired: string[] = [];
     const started = performance.now();
     const times: Record<string, number> = {};
-    const a = deadlines.add(40, () => { fired.push('a'); times.a = performance.now() - started; });
+    const a = deadlines.add(40, () => {
+      fired.push('a');
+      times.a = performance.now() - started;
+    });
     await sleep(10);
     const b = deadlines.add(40, () => fired.push('b'));
     const cAdded = performance.now();
-    deadlines.add(40, () => { fired.push('c'); times.c = performance.now() - cAdded; });
+    deadlines.add(40, () => {
+      fired.push('c');
+      times.c = performance.now() - cAdded;
+    });
     deadlines.add(15, () => fired.push('short'));
     b.cancel();
     await sleep(80);

@@ -68,7 +68,10 @@ export class Deadlines {
     const now = performance.now();
     while (lane.head < lane.queue.length) {
       const entry = lane.queue[lane.head]!;
-      if (entry.done) { lane.head++; continue; }
+      if (entry.done) {
+        lane.head++;
+        continue;
+      }
       if (entry.at > now + 1) break; // timers may fire up to a millisecond early
       lane.head++;
       entry.done = true;

@@ -27,9 +27,14 @@ export function describeThrown(error: unknown, thrower: string): ThrownDescripti
   const code = read(error, 'code');
   const isError = guard(() => error instanceof Error, false);
   const description: ThrownDescription = {
-    message: typeof message === 'string' && message !== ''
-      ? cap(message)
-      : isError ? (typeof name === 'string' && name !== '' ? cap(name) : 'an error without a message') : `${thrower} threw ${objectText(error)}`,
+    message:
+      typeof message === 'string' && message !== ''
+        ? cap(message)
+        : isError
+          ? typeof name === 'string' && name !== ''
+            ? cap(name)
+            : 'an error without a message'
+          : `${thrower} threw ${objectText(error)}`,
   };
   if (typeof name === 'string' && name !== '' && name !== 'Error' && CODE.test(name)) description.name = name;
   if (typeof code === 'string' && CODE.test(code)) description.errorCode = code;

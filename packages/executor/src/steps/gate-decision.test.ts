@@ -5,8 +5,11 @@ import { decideGate } from './gate-decision.js';
 const SAFE: RiskAssessment = { level: 'safe', reason: 'auto-run' };
 const PRIVILEGED: RiskAssessment = { level: 'risky', reason: "'shell_exec' is privileged and always needs approval" };
 const GIT_CONFIG: RiskAssessment = { level: 'risky', reason: 'it touches the protected path .git/config', protectedPaths: ['.git/config'] };
-const rule = (effect: PolicyVerdict['effect'], text: string, pattern?: string): PolicyVerdict =>
-  ({ effect, rule: { text, ...(pattern !== undefined ? { pattern } : {}) }, proof: {} });
+const rule = (effect: PolicyVerdict['effect'], text: string, pattern?: string): PolicyVerdict => ({
+  effect,
+  rule: { text, ...(pattern !== undefined ? { pattern } : {}) },
+  proof: {},
+});
 const byDefault = (effect: PolicyVerdict['effect']): PolicyVerdict => ({ effect, proof: {} });
 
 describe(decideGate, () => {
@@ -29,11 +32,20 @@ describe(decideGate, () => {
   });
 
   it('lists only the protected paths the allow rule does not name', () => {
-    const gate = decideGate({ verdict: rule('allow', 'shell_exec(cp * .git/config)', 'cp * .git/config'), risk: { level: 'risky', reason: '', protectedPaths: ['.git/config', '.env'] } });
-    expect(gate).toMatchObject({ decision: 'ask', protectedPaths: ['.env'], reason: 'it touches the protected path .env, which allow rule shell_exec(cp * .git/config) does not name' });
+    const gate = decideGate({
+      verdict: rule('allow', 'shell_exec(cp * .git/config)', 'cp * .git/config'),
+      risk: { level: 'risky', reason: '', protectedPaths: ['.git/config', '.env'] },
+    });
+    expect(gate).toMatchObject({
+      decision: 'ask',
+      protectedPaths: ['.env'],
+      reason: 'it touches the protected path .env, which allow rule shell_exec(cp * .git/config) does not name',
+    });
   });
 
   it('asks when a loop forces it, whatever the rules say', () => {
-    expect(decideGate({ verdict: rule('allow', 'file_read'), risk: SAFE, forceAsk: 'the same call returned the same result 3 times in a row' }).decision).toBe('ask');
+    expect(decideGate({ verdict: rule('allow', 'file_read'), risk: SAFE, forceAsk: 'the same call returned the same result 3 times in a row' }).decision).toBe(
+      'ask',
+    );
   });
 });

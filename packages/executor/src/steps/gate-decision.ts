@@ -47,13 +47,15 @@ export function decideGate({ verdict, risk, forceAsk }: GateFacts): GateDecision
   const reasons: string[] = [];
   if (verdict?.effect === 'ask') reasons.push(rule ? `policy rule ${rule.text} asks for approval` : "the policy's default asks for approval");
   if (risky && !allowRule) reasons.push(risk.reason || 'the call is risky');
-  else if (uncovered.length > 0) reasons.push(`it touches the protected path${uncovered.length > 1 ? 's' : ''} ${uncovered.join(', ')}, which allow rule ${allowRule!.text} does not name`);
+  else if (uncovered.length > 0)
+    reasons.push(`it touches the protected path${uncovered.length > 1 ? 's' : ''} ${uncovered.join(', ')}, which allow rule ${allowRule!.text} does not name`);
   if (forceAsk) reasons.push(forceAsk);
   if (reasons.length > 0) {
     const reason = reasons.join('; ');
     return { decision: 'ask', reason, protectedPaths: uncovered, why: reason };
   }
-  if (risky && allowRule) return { decision: 'allow', by: 'policy-rule', why: `allow rule ${allowRule.text} is the operator's approval (${risk.reason || 'the call is risky'})` };
+  if (risky && allowRule)
+    return { decision: 'allow', by: 'policy-rule', why: `allow rule ${allowRule.text} is the operator's approval (${risk.reason || 'the call is risky'})` };
   return rule ? { decision: 'allow', by: 'auto-run', why: `policy rule ${rule.text} allows it and it is safe to run unasked` } : AUTO_RUN;
 }
 

@@ -18,14 +18,28 @@ export interface GateServices {
 
 /** The gate's input for one call, as the pipeline and `previewGate` both build it. */
 export function gateInput(
-  services: Omit<GateServices, 'approve'>, callId: string, declaration: ToolDeclaration, args: Record<string, unknown>, argsHash: string, context: CallContext,
-  forceAsk?: string, progress?: GateInput['progress'], preApproved?: GateInput['preApproved'],
+  services: Omit<GateServices, 'approve'>,
+  callId: string,
+  declaration: ToolDeclaration,
+  args: Record<string, unknown>,
+  argsHash: string,
+  context: CallContext,
+  forceAsk?: string,
+  progress?: GateInput['progress'],
+  preApproved?: GateInput['preApproved'],
 ): GateInput {
   return {
-    callId, declaration, args, argsHash, policy: services.policy, memory: services.approvals,
+    callId,
+    declaration,
+    args,
+    argsHash,
+    policy: services.policy,
+    memory: services.approvals,
     risk: () => assessCallRisk(services.risk, declaration, args, context),
     resolvePath: bindPathResolver(services.pathResolvers?.[declaration.name], declaration, args),
-    forceAsk, preApproved, progress,
+    forceAsk,
+    preApproved,
+    progress,
   };
 }
 
@@ -36,7 +50,17 @@ export function safetyGateStep(services: GateServices): PipelineStep {
     run(state) {
       const { preApproved } = state.context;
       const approvedOutOfBand = preApproved && (() => preApproved(state.call, state.argsHash) === true);
-      const input = gateInput(services, state.call.id, state.tool.declaration, state.args, state.argsHash, state.context, state.forceAsk, state.audit, approvedOutOfBand);
+      const input = gateInput(
+        services,
+        state.call.id,
+        state.tool.declaration,
+        state.args,
+        state.argsHash,
+        state.context,
+        state.forceAsk,
+        state.audit,
+        approvedOutOfBand,
+      );
       const gate = passSafetyGate(input, services.approve);
       return gate instanceof Promise ? gate.then((outcome) => settle(state, outcome)) : settle(state, gate);
     },
@@ -45,7 +69,14 @@ export function safetyGateStep(services: GateServices): PipelineStep {
 
 function settle(state: CallState, gate: GateOutcome): StepOutcome | Promise<StepOutcome> {
   const { verdict } = gate;
-  state.audit.note({ type: 'PolicyDecision', callId: state.call.id, effect: verdict?.effect ?? 'allow', rule: verdict?.rule?.text, proof: verdict?.proof, approval: gate.approval });
+  state.audit.note({
+    type: 'PolicyDecision',
+    callId: state.call.id,
+    effect: verdict?.effect ?? 'allow',
+    rule: verdict?.rule?.text,
+    proof: verdict?.proof,
+    approval: gate.approval,
+  });
   state.proof = verdict?.proof;
   return gate.ok ? undefined : state.audit.rejectAfterRequest(gate.error, state.proof);
 }

@@ -46,8 +46,16 @@ describe('the size budget of normaliseOutput and canonicalJson', () => {
     ['a sparse array of length 1e8', () => ({ a: [1, new Array(1e8)] }), 'the output.a[1] is an array of 100,000,000 elements'],
     ['a 50 MB Buffer', () => ({ file: Buffer.allocUnsafe(50 * 1024 * 1024) }), 'the output.file is binary data of 52,428,800 elements'],
     ['a large typed array', () => new Float64Array(2_000_000), 'the output is binary data of 2,000,000 elements'],
-    ['a proxy claiming a huge length', () => new Proxy([], { get: (target, key) => (key === 'length' ? 1e12 : Reflect.get(target, key)) }), 'the output is an array of 1,000,000,000,000 elements'],
-    ['too many values in all', () => Array.from({ length: 1_000 }, () => Array.from({ length: 1_001 }, () => 0)), 'the output[998] is an array of 1,001 elements, over the limit of 1,000,000 values in all'],
+    [
+      'a proxy claiming a huge length',
+      () => new Proxy([], { get: (target, key) => (key === 'length' ? 1e12 : Reflect.get(target, key)) }),
+      'the output is an array of 1,000,000,000,000 elements',
+    ],
+    [
+      'too many values in all',
+      () => Array.from({ length: 1_000 }, () => Array.from({ length: 1_001 }, () => 0)),
+      'the output[998] is an array of 1,001 elements, over the limit of 1,000,000 values in all',
+    ],
     ['too much text', () => ({ a: 'x'.repeat(MAX_JSON_CHARS - 10), b: 'y'.repeat(20) }), 'the output.b holds more than 10,485,760 characters of text'],
     ['a key too long', () => ({ ['k'.repeat(MAX_JSON_CHARS + 1)]: 1 }), 'holds more than 10,485,760 characters of text'],
   ] as const)('refuses %s at once with OutputTooLargeError', ([, make, message]) => {
@@ -64,18 +72,37 @@ describe('the size budget of normaliseOutput and canonicalJson', () => {
   it('reads each property once, even when the model text keeps the tool order', () => {
     let reads = 0;
     let jsons = 0;
-    const output = { z: 1, get a() { reads++; return { y: 2, x: [{ toJSON: () => { jsons++; return 'j'; } }] }; } };
+    const output = {
+      z: 1,
+      get a() {
+        reads++;
+        return {
+          y: 2,
+          x: [
+            {
+              toJSON: () => {
+                jsons++;
+                return 'j';
+              },
+            },
+          ],
+        };
+      },
+    };
     expect(normaliseOutput(output)).toMatchObject({ normalised: '{"a":{"x":["j"],"y":2},"z":1}', text: '{"z":1,"a":{"y":2,"x":["j"]}}' });
     expect([reads, jsons]).toEqual([1, 1]);
   });
 
   it('writes the model text as JSON.stringify does and the normalised form with sorted keys (property)', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      const out = normaliseOutput(value);
-      expect(JSON.parse(out.normalised)).toEqual(JSON.parse(JSON.stringify(value)));
-      if (typeof value === 'string') return;
-      expect(out.text).toBe(JSON.stringify(value));
-      expect(out.normalised).toBe(canonicalJson(JSON.parse(out.text)));
-    }), { numRuns: 2_000 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const out = normaliseOutput(value);
+        expect(JSON.parse(out.normalised)).toEqual(JSON.parse(JSON.stringify(value)));
+        if (typeof value === 'string') return;
+        expect(out.text).toBe(JSON.stringify(value));
+        expect(out.normalised).toBe(canonicalJson(JSON.parse(out.text)));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

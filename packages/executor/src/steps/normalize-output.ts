@@ -27,7 +27,11 @@ export class OutputTooLargeError extends Error {
 
 /** A value JSON cannot hold (NaN, a bigint, a function, a cycle): where it is (`keys`) and what it is. */
 export class UnrepresentableError extends TypeError {
-  constructor(message: string, readonly keys: readonly (string | number)[], readonly received: string) {
+  constructor(
+    message: string,
+    readonly keys: readonly (string | number)[],
+    readonly received: string,
+  ) {
     super(message);
     this.name = 'UnrepresentableError';
   }
@@ -187,7 +191,10 @@ function walkObject(current: object, state: WalkState): string {
 function checkLength(state: WalkState, length: unknown, what: string): number {
   const count = Number(length);
   if (!(count >= 0 && count <= state.nodesLeft)) {
-    tooLarge(state, `is ${what} ${Number.isFinite(count) ? count.toLocaleString('en-US') : String(count)} elements, over the limit of ${MAX_JSON_NODES.toLocaleString('en-US')} values in all`);
+    tooLarge(
+      state,
+      `is ${what} ${Number.isFinite(count) ? count.toLocaleString('en-US') : String(count)} elements, over the limit of ${MAX_JSON_NODES.toLocaleString('en-US')} values in all`,
+    );
   }
   return count;
 }

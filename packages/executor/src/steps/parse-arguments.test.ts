@@ -53,19 +53,37 @@ describe(parseArguments, () => {
   });
 
   it('never throws and agrees with JSON.parse on every object it accepts (property)', () => {
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify(v)), fc.string({ unit: 'binary' })), (text) => {
-      const result = parseArguments(text);
-      if (result.ok) expect(result.value).toEqual(JSON.parse(text));
-      else if (result.error.code === 'invalid_json') expect(result.error.line).toBeGreaterThanOrEqual(1);
-      else expect(result.error.issues[0]!.path).toMatch(/^\$/);
-    }), { numRuns: 20_000 });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+          fc.string({ unit: 'binary' }),
+        ),
+        (text) => {
+          const result = parseArguments(text);
+          if (result.ok) expect(result.value).toEqual(JSON.parse(text));
+          else if (result.error.code === 'invalid_json') expect(result.error.line).toBeGreaterThanOrEqual(1);
+          else expect(result.error.issues[0]!.path).toMatch(/^\$/);
+        },
+      ),
+      { numRuns: 20_000 },
+    );
   });
 
   it.for([
-    [undefined, 'undefined'], [null, 'null'], [42, 'integer'], [[1], 'array'], ['x', undefined],
+    [undefined, 'undefined'],
+    [null, 'null'],
+    [42, 'integer'],
+    [[1], 'array'],
+    ['x', undefined],
   ] as const)('refuses %j where an object of arguments belongs', ([value, received]) => {
     if (received === undefined) return; // a string is text: parsed above
-    expect(parseArguments(value)).toEqual({ ok: false, error: { code: 'invalid_arguments', issues: [{ path: '$', kind: 'type', expected: ['object'], received }] } });
+    expect(parseArguments(value)).toEqual({
+      ok: false,
+      error: { code: 'invalid_arguments', issues: [{ path: '$', kind: 'type', expected: ['object'], received }] },
+    });
   });
 });
 
@@ -101,7 +119,10 @@ describe('parseArguments and numbers JavaScript cannot hold', () => {
   });
 
   it('keeps syntax errors ahead of numbers in the text, and numbers ahead of later syntax errors', () => {
-    expect(parseArguments('{"__proto__":1,"n":1e400}')).toMatchObject({ ok: false, error: { code: 'invalid_json', message: expect.stringContaining('__proto__') } });
+    expect(parseArguments('{"__proto__":1,"n":1e400}')).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_json', message: expect.stringContaining('__proto__') },
+    });
     expect(parseArguments('[1e400]')).toMatchObject({ ok: false, error: { code: 'invalid_json', message: expect.stringContaining('must be a JSON object') } });
   });
 
@@ -116,20 +137,23 @@ describe('parseArguments and numbers JavaScript cannot hold', () => {
   const position = fc.array(fc.oneof(fc.constantFrom('a', 'b c', 'constructor'), fc.nat(3)), { maxLength: 4 });
 
   it('refuses exactly the literals that do not survive, at their path, on both roads (property)', () => {
-    fc.assert(fc.property(literal, position, fc.boolean(), (number, keys, slowRoad) => {
-      let text = number;
-      for (const key of [...keys].reverse()) text = typeof key === 'number' ? `[${'0,'.repeat(key)}${text}]` : `{${JSON.stringify(key)}:${text}}`;
-      // A duplicate key after the number sends the text down the scanner's road; the number comes first.
-      text = `{"v":${text}${slowRoad ? ',"d":1,"d":2' : ''}}`;
-      const value = Number(number);
-      const integer = !/[.eE]/.test(number);
-      const refused = !Number.isFinite(value) || (integer && !Number.isSafeInteger(value));
-      const result = parseArguments(text);
-      const path = `$.v${keys.map((k) => (typeof k === 'number' ? `[${k}]` : k === 'b c' ? '["b c"]' : `.${k}`)).join('')}`;
-      if (refused) expect(result).toMatchObject({ ok: false, error: { code: 'invalid_arguments', issues: [{ path }] } });
-      else if (slowRoad) expect(result).toMatchObject({ ok: false, error: { code: 'invalid_json', message: expect.stringContaining('duplicate key') } });
-      else expect(result).toEqual({ ok: true, value: JSON.parse(text) });
-    }), { numRuns: 5_000 });
+    fc.assert(
+      fc.property(literal, position, fc.boolean(), (number, keys, slowRoad) => {
+        let text = number;
+        for (const key of [...keys].reverse()) text = typeof key === 'number' ? `[${'0,'.repeat(key)}${text}]` : `{${JSON.stringify(key)}:${text}}`;
+        // A duplicate key after the number sends the text down the scanner's road; the number comes first.
+        text = `{"v":${text}${slowRoad ? ',"d":1,"d":2' : ''}}`;
+        const value = Number(number);
+        const integer = !/[.eE]/.test(number);
+        const refused = !Number.isFinite(value) || (integer && !Number.isSafeInteger(value));
+        const result = parseArguments(text);
+        const path = `$.v${keys.map((k) => (typeof k === 'number' ? `[${k}]` : k === 'b c' ? '["b c"]' : `.${k}`)).join('')}`;
+        if (refused) expect(result).toMatchObject({ ok: false, error: { code: 'invalid_arguments', issues: [{ path }] } });
+        else if (slowRoad) expect(result).toMatchObject({ ok: false, error: { code: 'invalid_json', message: expect.stringContaining('duplicate key') } });
+        else expect(result).toEqual({ ok: true, value: JSON.parse(text) });
+      }),
+      { numRuns: 5_000 },
+    );
   });
 });
 
@@ -170,15 +194,30 @@ describe(checkArgumentValue, () => {
   it('refuses more text than the length limit allows', () => {
     const limits = { maxLength: 100, maxDepth: 64 };
     expect(checkArgumentValue({ text: 'x'.repeat(90) }, limits).ok).toBe(true);
-    expect(checkArgumentValue({ text: 'x'.repeat(101) }, limits)).toEqual({ ok: false, error: { code: 'invalid_arguments', issues: [{ path: '$', kind: 'too_large', limit: 100 }] } });
+    expect(checkArgumentValue({ text: 'x'.repeat(101) }, limits)).toEqual({
+      ok: false,
+      error: { code: 'invalid_arguments', issues: [{ path: '$', kind: 'too_large', limit: 100 }] },
+    });
   });
 
   it('reads each property once, and refuses a value whose reading throws', () => {
     let reads = 0;
-    const counted = { get n() { return ++reads; } };
+    const counted = {
+      get n() {
+        return ++reads;
+      },
+    };
     expect(checkArgumentValue(counted)).toEqual({ ok: true, value: { n: 1 } });
     expect(reads).toBe(1);
-    const throwing = { ok: 1, get bad(): never { throw new Error('trap'); } };
-    expect(checkArgumentValue(throwing)).toEqual({ ok: false, error: { code: 'invalid_arguments', issues: [{ path: '$.bad', kind: 'not_json', received: 'a value that cannot be read (reading it threw)' }] } });
+    const throwing = {
+      ok: 1,
+      get bad(): never {
+        throw new Error('trap');
+      },
+    };
+    expect(checkArgumentValue(throwing)).toEqual({
+      ok: false,
+      error: { code: 'invalid_arguments', issues: [{ path: '$.bad', kind: 'not_json', received: 'a value that cannot be read (reading it threw)' }] },
+    });
   });
 });

@@ -13,8 +13,7 @@ export interface ParseLimits {
 export const DEFAULT_PARSE_LIMITS: ParseLimits = { maxLength: 1 << 20, maxDepth: 64 };
 
 export type ParseResult =
-  | { ok: true; value: Record<string, unknown> }
-  | { ok: false; error: Extract<ToolError, { code: 'invalid_json' | 'invalid_arguments' }> };
+  { ok: true; value: Record<string, unknown> } | { ok: false; error: Extract<ToolError, { code: 'invalid_json' | 'invalid_arguments' }> };
 
 /**
  * Reads a call's arguments: text (see below), or a value a host already parsed, which gets the same

@@ -11,8 +11,12 @@ const ALL = repairsOf(true)!;
 const schema = {
   type: 'object',
   properties: {
-    path: { type: 'string' }, limit: { type: 'integer' }, ratio: { type: 'number' }, force: { type: 'boolean' },
-    options: { type: 'object', properties: { depth: { type: 'integer' } } }, tags: { type: 'array', items: { type: 'string' } },
+    path: { type: 'string' },
+    limit: { type: 'integer' },
+    ratio: { type: 'number' },
+    force: { type: 'boolean' },
+    options: { type: 'object', properties: { depth: { type: 'integer' } } },
+    tags: { type: 'array', items: { type: 'string' } },
     note: { type: ['string', 'number'] },
   },
 } as unknown as JsonSchema;
@@ -22,8 +26,24 @@ describe(repairText, () => {
     ['a code fence with a language', '```json\n{"path":"a.txt"}\n```', '{"path":"a.txt"}', [{ kind: 'code_fence', path: '$' }]],
     ['a bare code fence, spaces around', '  ```\n{"path":"a.txt"}\n```  ', '{"path":"a.txt"}', [{ kind: 'code_fence', path: '$' }]],
     ['a trailing comma in an object', '{"path":"a.txt",}', '{"path":"a.txt"}', [{ kind: 'trailing_comma', path: '$', at: 15 }]],
-    ['trailing commas in an array and an object', '{"tags":["a","b" , ] ,\n}', '{"tags":["a","b"  ] \n}', [{ kind: 'trailing_comma', path: '$', at: 17 }, { kind: 'trailing_comma', path: '$', at: 21 }]],
-    ['both at once', '```json\n{"path":"a,}",}\n```', '{"path":"a,}"}', [{ kind: 'code_fence', path: '$' }, { kind: 'trailing_comma', path: '$', at: 13 }]],
+    [
+      'trailing commas in an array and an object',
+      '{"tags":["a","b" , ] ,\n}',
+      '{"tags":["a","b"  ] \n}',
+      [
+        { kind: 'trailing_comma', path: '$', at: 17 },
+        { kind: 'trailing_comma', path: '$', at: 21 },
+      ],
+    ],
+    [
+      'both at once',
+      '```json\n{"path":"a,}",}\n```',
+      '{"path":"a,}"}',
+      [
+        { kind: 'code_fence', path: '$' },
+        { kind: 'trailing_comma', path: '$', at: 13 },
+      ],
+    ],
   ] as const)('repairs %s', ([, text, repaired, made]) => {
     expect(repairText(text, ALL)).toEqual({ text: repaired, repairs: made });
   });
@@ -53,7 +73,15 @@ describe(repairValue, () => {
     ['an integer as a string', { limit: '42' }, { limit: 42 }, [{ kind: 'scalar_string', path: '$.limit' }]],
     ['a number as a string', { ratio: '-0.5e2' }, { ratio: -50 }, [{ kind: 'scalar_string', path: '$.ratio' }]],
     ['a boolean as a string', { force: 'false' }, { force: false }, [{ kind: 'scalar_string', path: '$.force' }]],
-    ['a string inside an encoded object', { options: '{"depth":"3"}' }, { options: { depth: 3 } }, [{ kind: 'encoded_json', path: '$.options' }, { kind: 'scalar_string', path: '$.options.depth' }]],
+    [
+      'a string inside an encoded object',
+      { options: '{"depth":"3"}' },
+      { options: { depth: 3 } },
+      [
+        { kind: 'encoded_json', path: '$.options' },
+        { kind: 'scalar_string', path: '$.options.depth' },
+      ],
+    ],
   ] as const)('repairs %s where the schema wants it', ([, args, value, made]) => {
     expect(repair(args)).toEqual({ value: { ...value }, repairs: made });
   });
@@ -78,8 +106,10 @@ describe(repairValue, () => {
 });
 
 describe('repairArguments in the executor', () => {
-  const read = defineTool(async (path: string, limit?: number) => `${path}:${limit ?? 'all'}`,
-    declaration('read', { path: { type: 'string' }, limit: { type: 'integer' } }, { required: ['path'] }));
+  const read = defineTool(
+    async (path: string, limit?: number) => `${path}:${limit ?? 'all'}`,
+    declaration('read', { path: { type: 'string' }, limit: { type: 'integer' } }, { required: ['path'] }),
+  );
   const setup = (repairArguments?: boolean) => {
     const registry = new ToolRegistry();
     registry.register(read);
@@ -101,15 +131,30 @@ describe('repairArguments in the executor', () => {
     const result = await executor.executeToolCall({ id: 'r3', name: 'read', arguments: sent });
     expect(result).toMatchObject({ status: 'completed', output: 'a.txt:5' });
     expect(audit.records[0]).toMatchObject({
-      type: 'ToolCallRequested', args: { path: 'a.txt', limit: 5 }, originalArguments: sent,
-      repairs: [{ kind: 'code_fence', path: '$' }, { kind: 'trailing_comma', path: '$' }, { kind: 'scalar_string', path: '$.limit' }],
+      type: 'ToolCallRequested',
+      args: { path: 'a.txt', limit: 5 },
+      originalArguments: sent,
+      repairs: [
+        { kind: 'code_fence', path: '$' },
+        { kind: 'trailing_comma', path: '$' },
+        { kind: 'scalar_string', path: '$.limit' },
+      ],
     });
   });
 
   it('reports the problems as sent when a repair would not make the call valid', async () => {
     const { executor, audit } = setup(true);
     const result = await executor.executeToolCall({ id: 'r4', name: 'read', arguments: { path: 7, limit: '5' } });
-    expect(result).toMatchObject({ status: 'error', error: { code: 'invalid_arguments', issues: [{ path: '$.path', kind: 'type' }, { path: '$.limit', kind: 'type' }] } });
+    expect(result).toMatchObject({
+      status: 'error',
+      error: {
+        code: 'invalid_arguments',
+        issues: [
+          { path: '$.path', kind: 'type' },
+          { path: '$.limit', kind: 'type' },
+        ],
+      },
+    });
     expect(audit.records[0]).not.toHaveProperty('repairs');
   });
 });

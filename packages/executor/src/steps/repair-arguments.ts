@@ -83,7 +83,12 @@ function trailingCommas(text: string): number[] {
  * allow a string, and only when the value is exact (`"4.5"` is no integer, `"1e999"` no finite number,
  * `"True"` no boolean). `undefined` when nothing was repaired.
  */
-export function repairValue(schema: JsonSchema, args: Record<string, unknown>, repairs: Required<ArgumentRepairs>, limits: ParseLimits): { value: Record<string, unknown>; repairs: ArgumentRepair[] } | undefined {
+export function repairValue(
+  schema: JsonSchema,
+  args: Record<string, unknown>,
+  repairs: Required<ArgumentRepairs>,
+  limits: ParseLimits,
+): { value: Record<string, unknown>; repairs: ArgumentRepair[] } | undefined {
   const made: ArgumentRepair[] = [];
   const value = repairAt(schema, args, [], { repairs, limits, made });
   return made.length > 0 ? { value: value as Record<string, unknown>, repairs: made } : undefined;
@@ -143,7 +148,10 @@ function repairString(text: string, types: string[], walk: Walk): { kind: Argume
     const parsed = parseArguments(`{"value":${text}}`, walk.limits);
     if (parsed.ok && Object.keys(parsed.value).length === 1) {
       const inner = parsed.value.value;
-      if ((types.includes('object') && typeof inner === 'object' && inner !== null && !Array.isArray(inner)) || (types.includes('array') && Array.isArray(inner))) {
+      if (
+        (types.includes('object') && typeof inner === 'object' && inner !== null && !Array.isArray(inner)) ||
+        (types.includes('array') && Array.isArray(inner))
+      ) {
         return { kind: 'encoded_json', value: inner };
       }
     }

@@ -32,14 +32,23 @@ export function runToolStep(services: RunServices): PipelineStep {
  * Runs the tool under the shorter of its own limit and the caller's, inside its tool context
  * (`getToolContext()`, with the output budget), with heartbeat and progress events while listeners are attached.
  */
-export function runTool(services: RunServices, call: ToolCall, tool: RegisteredTool, args: Record<string, unknown>, context: CallContext): Promise<RunOutcome<unknown>> {
+export function runTool(
+  services: RunServices,
+  call: ToolCall,
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  context: CallContext,
+): Promise<RunOutcome<unknown>> {
   const timeoutMs = Math.min(limit(tool.declaration.metadata.timeoutMs), limit(context.timeoutMs), limit(services.maxTimeoutMs));
   const { events } = services;
   const start = (lazy: LazySignal) => runWithToolContext(new RunningCall(call, lazy, events, context, services.outputBudget), () => tool.invoke(args));
   if (!events.active) return runWithTimeout(start, timeoutMs, context.signal);
   const startedAt = performance.now();
   events.emit({ type: 'tool_call_start', callId: call.id, tool: call.name, state: 'running' });
-  const heartbeat = setInterval(() => events.emit({ type: 'tool_call_heartbeat', callId: call.id, tool: call.name, elapsedMs: Math.round(performance.now() - startedAt) }), services.heartbeatMs);
+  const heartbeat = setInterval(
+    () => events.emit({ type: 'tool_call_heartbeat', callId: call.id, tool: call.name, elapsedMs: Math.round(performance.now() - startedAt) }),
+    services.heartbeatMs,
+  );
   const running = runWithTimeout(start, timeoutMs, context.signal);
   void running.finally(() => clearInterval(heartbeat));
   return running;

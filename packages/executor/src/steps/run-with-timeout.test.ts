@@ -24,8 +24,15 @@ describe(runWithTimeout, () => {
   });
 
   it('turns a thrown error into tool_failed with its message only', async () => {
-    expect(await runWithTimeout(async () => { throw new RangeError('bad range'); }, 1000))
-      .toEqual({ ok: false, error: { code: 'tool_failed', message: 'bad range', name: 'RangeError' } });
-    expect(await runWithTimeout(() => { throw 'plain'; }, 1000)).toEqual({ ok: false, error: { code: 'tool_failed', message: 'plain' } });
+    expect(
+      await runWithTimeout(async () => {
+        throw new RangeError('bad range');
+      }, 1000),
+    ).toEqual({ ok: false, error: { code: 'tool_failed', message: 'bad range', name: 'RangeError' } });
+    expect(
+      await runWithTimeout(() => {
+        throw 'plain';
+      }, 1000),
+    ).toEqual({ ok: false, error: { code: 'tool_failed', message: 'plain' } });
   });
 });

@@ -31,9 +31,18 @@ export function runWithTimeout<T>(start: (signal: LazySignal) => Promise<T>, tim
       settle({ ok: false, error: { code: 'cancelled', reason: reasonOf(outer!) } });
     };
     outer?.addEventListener('abort', onOuterAbort, { once: true });
-    const failed = (error: unknown) => settle(controller.aborted
-      ? { ok: false, error: controller.reason instanceof DOMException && controller.reason.name === 'TimeoutError' ? { code: 'timeout', timeoutMs } : { code: 'cancelled', reason: reasonOf(controller.signal) } }
-      : { ok: false, error: toolFailure(error) });
+    const failed = (error: unknown) =>
+      settle(
+        controller.aborted
+          ? {
+              ok: false,
+              error:
+                controller.reason instanceof DOMException && controller.reason.name === 'TimeoutError'
+                  ? { code: 'timeout', timeoutMs }
+                  : { code: 'cancelled', reason: reasonOf(controller.signal) },
+            }
+          : { ok: false, error: toolFailure(error) },
+      );
     let running: Promise<T>;
     try {
       running = start(controller);

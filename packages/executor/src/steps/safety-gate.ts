@@ -25,9 +25,7 @@ export interface GateInput {
 }
 
 /** The gate's judgement before anyone is asked, and why (`GateDecision.why`). */
-export type GateJudgement =
-  | { outcome: GateOutcome; why: string }
-  | { ask: ApprovalRequest; verdict?: PolicyVerdict; why: string };
+export type GateJudgement = { outcome: GateOutcome; why: string } | { ask: ApprovalRequest; verdict?: PolicyVerdict; why: string };
 
 type GateError = Extract<ToolError, { code: 'policy_denied' | 'approval_denied' | 'approval_required' | 'protected_path_unapproved' | 'internal_error' }>;
 
@@ -45,7 +43,12 @@ export type GateOutcome =
 export function judgeGate(input: GateInput): GateJudgement {
   const { progress } = input;
   if (progress) progress.stage = 'policy';
-  const verdict = input.policy?.decide({ tool: input.declaration.name, args: input.args, declaration: input.declaration, ...(input.resolvePath ? { resolvePath: input.resolvePath } : {}) });
+  const verdict = input.policy?.decide({
+    tool: input.declaration.name,
+    args: input.args,
+    declaration: input.declaration,
+    ...(input.resolvePath ? { resolvePath: input.resolvePath } : {}),
+  });
   if (verdict !== undefined) checkVerdict(verdict);
   if (progress && verdict?.effect !== 'deny') progress.stage = 'risk';
   const gate = decideGate({ verdict, risk: verdict?.effect === 'deny' ? SAFE : input.risk(), forceAsk: input.forceAsk });
@@ -53,13 +56,19 @@ export function judgeGate(input: GateInput): GateJudgement {
   const withVerdict = verdict ? { verdict } : {};
   const { why } = gate;
   if (gate.decision === 'deny') return { outcome: { ok: false, ...withVerdict, error: gate.error }, why };
-  if (gate.decision === 'allow') return { outcome: gate.by === 'policy-rule' ? { ok: true, ...withVerdict, approval: 'policy' } : { ok: true, ...withVerdict }, why };
+  if (gate.decision === 'allow')
+    return { outcome: gate.by === 'policy-rule' ? { ok: true, ...withVerdict, approval: 'policy' } : { ok: true, ...withVerdict }, why };
   if (progress) progress.stage = 'approval';
   if (input.preApproved?.()) return { outcome: { ok: true, ...withVerdict, approval: 'token' }, why };
   const protectedPaths = [...gate.protectedPaths];
   const request: ApprovalRequest = {
-    callId: input.callId, tool: input.declaration.name, args: input.args, argsHash: input.argsHash,
-    reason: gate.reason, declaration: input.declaration, ...(protectedPaths.length > 0 ? { protectedPaths } : {}),
+    callId: input.callId,
+    tool: input.declaration.name,
+    args: input.args,
+    argsHash: input.argsHash,
+    reason: gate.reason,
+    declaration: input.declaration,
+    ...(protectedPaths.length > 0 ? { protectedPaths } : {}),
   };
   if (!input.forceAsk && protectedPaths.length === 0 && input.memory.lookup(request, input.resolvePath)) {
     return { outcome: { ok: true, ...withVerdict, approval: 'remembered' }, why: 'approved earlier in this session' };
@@ -78,7 +87,13 @@ export function passSafetyGate(input: GateInput, approve: ApprovalHandler | unde
   const { ask: request, verdict } = judged;
   const withVerdict = verdict ? { verdict } : {};
   if (!approve) {
-    return { ok: false, ...withVerdict, error: request.protectedPaths ? { code: 'protected_path_unapproved', paths: [...request.protectedPaths], approval: 'none' } : { code: 'approval_required', reason: request.reason } };
+    return {
+      ok: false,
+      ...withVerdict,
+      error: request.protectedPaths
+        ? { code: 'protected_path_unapproved', paths: [...request.protectedPaths], approval: 'none' }
+        : { code: 'approval_required', reason: request.reason },
+    };
   }
   // A handler that answers without a promise is taken at its word, then judged like any other answer.
   return Promise.resolve(approve(request)).then((answer: unknown) => judgeAnswer(input, request, verdict, answer));
@@ -87,7 +102,8 @@ export function passSafetyGate(input: GateInput, approve: ApprovalHandler | unde
 /** A policy port's answer must be a verdict: anything else is the policy's failure, never an allow. */
 export function checkVerdict(verdict: PolicyVerdict): void {
   const effect: unknown = typeof verdict === 'object' && verdict !== null ? verdict.effect : undefined;
-  if (effect !== 'allow' && effect !== 'ask' && effect !== 'deny') throw new TypeError(`the policy answered ${describeAnswer(verdict)}, which is not a verdict`);
+  if (effect !== 'allow' && effect !== 'ask' && effect !== 'deny')
+    throw new TypeError(`the policy answered ${describeAnswer(verdict)}, which is not a verdict`);
 }
 
 const SAFE: RiskAssessment = { level: 'safe', reason: 'not assessed: the policy denies the call' };
@@ -105,8 +121,13 @@ function judgeAnswer(input: GateInput, request: ApprovalRequest, verdict: Policy
       return { ok: false, ...withVerdict, approval: 'reject', error: { code: 'approval_denied', reason: request.reason, ...said } };
     case 'unavailable':
       return {
-        ok: false, ...withVerdict, approval: 'unavailable',
-        error: paths.length > 0 ? { code: 'protected_path_unapproved', paths: [...paths], approval: 'none' } : { code: 'approval_required', reason: request.reason, ...said },
+        ok: false,
+        ...withVerdict,
+        approval: 'unavailable',
+        error:
+          paths.length > 0
+            ? { code: 'protected_path_unapproved', paths: [...paths], approval: 'none' }
+            : { code: 'approval_required', reason: request.reason, ...said },
       };
     case 'once':
     case 'always': {
@@ -119,8 +140,15 @@ function judgeAnswer(input: GateInput, request: ApprovalRequest, verdict: Policy
     }
     default:
       return {
-        ok: false, ...withVerdict, approval: 'invalid',
-        error: { code: 'internal_error', stage: 'approval', ran: false, message: `the approval handler answered ${describeAnswer(answer)}, which is not an approval` },
+        ok: false,
+        ...withVerdict,
+        approval: 'invalid',
+        error: {
+          code: 'internal_error',
+          stage: 'approval',
+          ran: false,
+          message: `the approval handler answered ${describeAnswer(answer)}, which is not an approval`,
+        },
       };
   }
 }

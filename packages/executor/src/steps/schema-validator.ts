@@ -22,7 +22,9 @@ export class SchemaValidator {
     this.ajv = new Ajv2020({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false, strictNumbers: true, validateFormats: true });
     addFormats(this.ajv);
     this.ajv.addKeyword({
-      keyword: SAFE_INTEGER_KEYWORD, type: 'number', schemaType: 'boolean',
+      keyword: SAFE_INTEGER_KEYWORD,
+      type: 'number',
+      schemaType: 'boolean',
       error: { message: 'must be a safe integer (between -9007199254740991 and 9007199254740991)' },
       code: (cxt) => cxt.fail(_`!Number.isSafeInteger(${cxt.data})`),
     });
@@ -45,7 +47,8 @@ export function describeErrors(errors: readonly ErrorObject[], value?: unknown):
   const seen = new Set<string>();
   for (const error of errors) {
     // anyOf reports every branch's failure first; the summary is enough for the model.
-    if (errors.some((other) => other !== error && other.keyword === 'anyOf' && error.schemaPath.startsWith(other.schemaPath.replace(/\/anyOf$/, '/anyOf/')))) continue;
+    if (errors.some((other) => other !== error && other.keyword === 'anyOf' && error.schemaPath.startsWith(other.schemaPath.replace(/\/anyOf$/, '/anyOf/'))))
+      continue;
     const issue = describe(error, value);
     const key = `${issue.path}|${issue.kind}|${error.keyword}`;
     if (!seen.has(key)) {
@@ -96,8 +99,13 @@ function childPath(path: string, field: string): string {
 /** `/options/items/0` → `$.options.items[0]`. */
 function toPath(pointer: string): string {
   if (!pointer) return '$';
-  return formatJsonPath(pointer.split('/').slice(1).map((raw) => {
-    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    return /^\d+$/.test(part) ? Number(part) : part;
-  }));
+  return formatJsonPath(
+    pointer
+      .split('/')
+      .slice(1)
+      .map((raw) => {
+        const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+        return /^\d+$/.test(part) ? Number(part) : part;
+      }),
+  );
 }

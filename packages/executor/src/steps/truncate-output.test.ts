@@ -15,7 +15,9 @@ describe(truncateOutput, () => {
     expect(result.text.startsWith('HEAD')).toBe(true);
     expect(result.text.endsWith('TAIL')).toBe(true);
     const { fromChar, toChar } = result.omitted!;
-    expect(result.text).toContain(`\n[… output cut: characters ${fromChar.toLocaleString('en-US')}–${toChar.toLocaleString('en-US')} of 200,008 omitted; ask for less at once (a narrower range, a filter) to see them …]\n`);
+    expect(result.text).toContain(
+      `\n[… output cut: characters ${fromChar.toLocaleString('en-US')}–${toChar.toLocaleString('en-US')} of 200,008 omitted; ask for less at once (a narrower range, a filter) to see them …]\n`,
+    );
     expect(result.originalBytes).toBe(200_008);
   });
 
@@ -29,19 +31,22 @@ describe(truncateOutput, () => {
   });
 
   it('property: the head, the omitted range and the tail are exactly the original text, within the cap', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', minLength: 0, maxLength: 3000 }), fc.integer({ min: 200, max: 2000 }), (text, cap) => {
-      const result = truncateOutput(text, cap);
-      if (!result.truncated) {
-        expect(result.text).toBe(text);
-        return;
-      }
-      expect(result.text.length).toBeLessThanOrEqual(cap);
-      const { fromChar, toChar } = result.omitted!;
-      const head = text.slice(0, fromChar - 1);
-      const tail = text.slice(toChar);
-      expect(result.text.startsWith(head)).toBe(true);
-      expect(result.text.endsWith(tail)).toBe(true);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', minLength: 0, maxLength: 3000 }), fc.integer({ min: 200, max: 2000 }), (text, cap) => {
+        const result = truncateOutput(text, cap);
+        if (!result.truncated) {
+          expect(result.text).toBe(text);
+          return;
+        }
+        expect(result.text.length).toBeLessThanOrEqual(cap);
+        const { fromChar, toChar } = result.omitted!;
+        const head = text.slice(0, fromChar - 1);
+        const tail = text.slice(toChar);
+        expect(result.text.startsWith(head)).toBe(true);
+        expect(result.text.endsWith(tail)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('writes the note alone when the cap cannot hold more', () => {

@@ -25,12 +25,25 @@ export function truncateOutput(text: string, maxChars: number = DEFAULT_MAX_OUTP
   if (text.length <= maxChars) return { text, truncated: false, originalBytes: Buffer.byteLength(text, 'utf8') };
   const totalLines = lineOf(text, text.length - (text.endsWith('\n') ? 1 : 0));
   // The note's length with the largest numbers it can hold bounds the note actually written.
-  const widest = describeOmission({ fromChar: text.length, toChar: text.length, totalChars: text.length, fromLine: totalLines, toLine: totalLines, totalLines, wholeLines: false, ...(keptAs !== undefined ? { keptAs } : {}) });
+  const widest = describeOmission({
+    fromChar: text.length,
+    toChar: text.length,
+    totalChars: text.length,
+    fromLine: totalLines,
+    toLine: totalLines,
+    totalLines,
+    wholeLines: false,
+    ...(keptAs !== undefined ? { keptAs } : {}),
+  });
   const budget = maxChars - widest.length - 2;
   const cut = budget > 0 ? cutPoints(text, budget) : { headEnd: 0, tailStart: text.length };
   const omitted: Omission = {
-    fromChar: cut.headEnd + 1, toChar: cut.tailStart, totalChars: text.length,
-    fromLine: lineOf(text, cut.headEnd), toLine: lineOf(text, Math.max(cut.headEnd, cut.tailStart - 1)), totalLines,
+    fromChar: cut.headEnd + 1,
+    toChar: cut.tailStart,
+    totalChars: text.length,
+    fromLine: lineOf(text, cut.headEnd),
+    toLine: lineOf(text, Math.max(cut.headEnd, cut.tailStart - 1)),
+    totalLines,
     wholeLines: (cut.headEnd === 0 || text[cut.headEnd - 1] === '\n') && (cut.tailStart === text.length || text[cut.tailStart - 1] === '\n'),
     ...(keptAs !== undefined ? { keptAs } : {}),
   };

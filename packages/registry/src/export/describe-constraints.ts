@@ -10,23 +10,55 @@ export function describeDropped(schema: JsonSchema, keywords: readonly (keyof Js
     const value = schema[keyword];
     if (value === undefined) continue;
     switch (keyword) {
-      case 'default': notes.push(`default: ${show(value as JsonValue)}`); break;
-      case 'examples': notes.push(`e.g. ${(value as JsonValue[]).map(show).join(', ')}`); break;
-      case 'deprecated': if (value === true) notes.push('deprecated'); break;
-      case 'minLength': notes.push(`at least ${text(value)} character${value === 1 ? '' : 's'}`); break;
-      case 'maxLength': notes.push(`at most ${text(value)} characters`); break;
-      case 'minItems': notes.push(`at least ${text(value)} item${value === 1 ? '' : 's'}`); break;
-      case 'maxItems': notes.push(`at most ${text(value)} items`); break;
-      case 'uniqueItems': if (value === true) notes.push('items must be unique'); break;
-      case 'pattern': notes.push(`must match /${text(value)}/`); break;
-      case 'format': notes.push(`format: ${text(value)}`); break;
-      case 'minimum': notes.push(`≥ ${text(value)}`); break;
-      case 'maximum': notes.push(`≤ ${text(value)}`); break;
-      case 'exclusiveMinimum': notes.push(`> ${text(value)}`); break;
-      case 'exclusiveMaximum': notes.push(`< ${text(value)}`); break;
-      case 'multipleOf': notes.push(`a multiple of ${text(value)}`); break;
-      case 'title': break;
-      default: notes.push(`${keyword}: ${show(value as JsonValue)}`);
+      case 'default':
+        notes.push(`default: ${show(value as JsonValue)}`);
+        break;
+      case 'examples':
+        notes.push(`e.g. ${(value as JsonValue[]).map(show).join(', ')}`);
+        break;
+      case 'deprecated':
+        if (value === true) notes.push('deprecated');
+        break;
+      case 'minLength':
+        notes.push(`at least ${text(value)} character${value === 1 ? '' : 's'}`);
+        break;
+      case 'maxLength':
+        notes.push(`at most ${text(value)} characters`);
+        break;
+      case 'minItems':
+        notes.push(`at least ${text(value)} item${value === 1 ? '' : 's'}`);
+        break;
+      case 'maxItems':
+        notes.push(`at most ${text(value)} items`);
+        break;
+      case 'uniqueItems':
+        if (value === true) notes.push('items must be unique');
+        break;
+      case 'pattern':
+        notes.push(`must match /${text(value)}/`);
+        break;
+      case 'format':
+        notes.push(`format: ${text(value)}`);
+        break;
+      case 'minimum':
+        notes.push(`≥ ${text(value)}`);
+        break;
+      case 'maximum':
+        notes.push(`≤ ${text(value)}`);
+        break;
+      case 'exclusiveMinimum':
+        notes.push(`> ${text(value)}`);
+        break;
+      case 'exclusiveMaximum':
+        notes.push(`< ${text(value)}`);
+        break;
+      case 'multipleOf':
+        notes.push(`a multiple of ${text(value)}`);
+        break;
+      case 'title':
+        break;
+      default:
+        notes.push(`${keyword}: ${show(value as JsonValue)}`);
     }
   }
   return notes;

@@ -46,11 +46,15 @@ function encodeStrict(schema: JsonSchema, value: unknown, defs: Record<string, J
   }
   if (!resolved.properties && resolved.anyOf) {
     const branches = resolved.anyOf.map((b) => (b.$ref ? defs[b.$ref.replace('#/$defs/', '')]! : b));
-    const branch = branches.find((b) => b.properties && Object.keys(b.properties).length > 0 && Object.keys(object).every((k) => k in b.properties!)) ?? branches.find(isMap);
+    const branch =
+      branches.find((b) => b.properties && Object.keys(b.properties).length > 0 && Object.keys(object).every((k) => k in b.properties!)) ??
+      branches.find(isMap);
     return branch ? encodeStrict(branch, value, defs) : value;
   }
   if (!resolved.properties) return value;
-  return Object.fromEntries(Object.entries(resolved.properties).map(([key, property]) => [key, key in object ? encodeStrict(property, object[key], defs) : null]));
+  return Object.fromEntries(
+    Object.entries(resolved.properties).map(([key, property]) => [key, key in object ? encodeStrict(property, object[key], defs) : null]),
+  );
 }
 
 describe('OpenAI strict lowering, over every fixture', () => {
@@ -58,12 +62,19 @@ describe('OpenAI strict lowering, over every fixture', () => {
     const lowered = lowerForOpenAIStrict(declaration.parameters);
     // strict-dialect shape: every object closed, every property required, no rejected keywords
     const walk = (node: JsonSchema): void => {
-      for (const banned of ['default', 'examples', 'minLength', 'maxLength', 'uniqueItems', 'prefixItems', 'deprecated'] as const) expect(node[banned], banned).toBeUndefined();
+      for (const banned of ['default', 'examples', 'minLength', 'maxLength', 'uniqueItems', 'prefixItems', 'deprecated'] as const)
+        expect(node[banned], banned).toBeUndefined();
       if (node.properties) {
         expect(node.additionalProperties).toBe(false);
         expect(new Set(node.required)).toEqual(new Set(Object.keys(node.properties)));
       }
-      for (const child of [...Object.values(node.properties ?? {}), ...(node.anyOf ?? []), ...(node.items ? [node.items] : []), ...Object.values(node.$defs ?? {})]) walk(child as JsonSchema);
+      for (const child of [
+        ...Object.values(node.properties ?? {}),
+        ...(node.anyOf ?? []),
+        ...(node.items ? [node.items] : []),
+        ...Object.values(node.$defs ?? {}),
+      ])
+        walk(child as JsonSchema);
     };
     walk(lowered);
     const validateLowered = ajv().compile(lowered);
@@ -84,7 +95,7 @@ describe('OpenAI strict lowering, over every fixture', () => {
 function withOptionalNulls(schema: JsonSchema, sample: Record<string, unknown>): Record<string, unknown> {
   const required = new Set(schema.required ?? []);
   const nullable = (property: JsonSchema): boolean => {
-    const resolved = property.$ref ? schema.$defs?.[property.$ref.replace('#/$defs/', '')] ?? property : property;
+    const resolved = property.$ref ? (schema.$defs?.[property.$ref.replace('#/$defs/', '')] ?? property) : property;
     return resolved.type === 'null' || (Array.isArray(resolved.type) && resolved.type.includes('null')) || (resolved.anyOf ?? []).some(nullable);
   };
   const filled = { ...sample };
@@ -98,22 +109,42 @@ const sample = corpus.find((c) => c.id.includes('optional'))!.declaration;
 
 describe('OpenAI strict decoding', () => {
   const declaration: ToolDeclaration = {
-    name: 'search', description: 'Searches.', parameterOrder: ['query', 'limit', 'filter', 'tags'],
+    name: 'search',
+    description: 'Searches.',
+    parameterOrder: ['query', 'limit', 'filter', 'tags'],
     parameters: {
-      type: 'object', additionalProperties: false, required: ['query', 'filter'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['query', 'filter'],
       properties: {
         query: { type: 'string', minLength: 1, maxLength: 80, default: 'x' },
         limit: { type: 'integer' },
-        filter: { type: 'object', properties: { after: { type: 'string', format: 'date' }, note: { type: ['string', 'null'] } }, required: [], additionalProperties: false },
+        filter: {
+          type: 'object',
+          properties: { after: { type: 'string', format: 'date' }, note: { type: ['string', 'null'] } },
+          required: [],
+          additionalProperties: false,
+        },
         tags: { type: 'object', additionalProperties: { type: 'integer' } },
       },
     },
-    metadata: { tier: 'read-only', timeoutMs: 1000, sideEffects: ['none'], capabilities: [], determinism: 'pure', resources: { timeoutMs: 1000 }, parallel: true, tags: [] },
+    metadata: {
+      tier: 'read-only',
+      timeoutMs: 1000,
+      sideEffects: ['none'],
+      capabilities: [],
+      determinism: 'pure',
+      resources: { timeoutMs: 1000 },
+      parallel: true,
+      tags: [],
+    },
   };
 
   it('sends any JSON value and open objects as JSON text, and parses it back', () => {
     const parameters: ToolDeclaration['parameters'] = {
-      type: 'object', additionalProperties: false, required: ['body', 'meta'],
+      type: 'object',
+      additionalProperties: false,
+      required: ['body', 'meta'],
       properties: { body: { description: 'Any JSON value.' }, meta: { type: 'object' } },
     };
     const lowered = lowerForOpenAIStrict(parameters);
@@ -132,17 +163,40 @@ describe('OpenAI strict decoding', () => {
   });
 
   it('turns nulls for optional properties back into absent ones and keeps nulls the type allows', () => {
-    const decoded = decodeOpenAIStrictArguments(declaration.parameters, { query: 'q', limit: null, filter: { after: null, note: null }, tags: [{ key: 'a', value: 1 }, { key: '__proto__', value: 2 }] });
-    expect(decoded).toEqual({ query: 'q', filter: { note: null }, tags: Object.fromEntries([['a', 1], ['__proto__', 2]]) });
+    const decoded = decodeOpenAIStrictArguments(declaration.parameters, {
+      query: 'q',
+      limit: null,
+      filter: { after: null, note: null },
+      tags: [
+        { key: 'a', value: 1 },
+        { key: '__proto__', value: 2 },
+      ],
+    });
+    expect(decoded).toEqual({
+      query: 'q',
+      filter: { note: null },
+      tags: Object.fromEntries([
+        ['a', 1],
+        ['__proto__', 2],
+      ]),
+    });
     expect(Object.getPrototypeOf(decoded.tags)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect('limit' in decoded).toBe(false);
   });
 
   it('exports chat and responses tools, strict and not', () => {
-    expect(toOpenAIChatTools([declaration])[0]).toEqual({ type: 'function', function: { name: 'search', description: 'Searches.', parameters: declaration.parameters } });
+    expect(toOpenAIChatTools([declaration])[0]).toEqual({
+      type: 'function',
+      function: { name: 'search', description: 'Searches.', parameters: declaration.parameters },
+    });
     expect(toOpenAIChatTools([declaration], { strict: true })[0]!.function.strict).toBe(true);
-    expect(toOpenAIResponsesTools([declaration], { strict: true })[0]).toMatchObject({ type: 'function', name: 'search', strict: true, parameters: { required: ['query', 'limit', 'filter', 'tags'] } });
+    expect(toOpenAIResponsesTools([declaration], { strict: true })[0]).toMatchObject({
+      type: 'function',
+      name: 'search',
+      strict: true,
+      parameters: { required: ['query', 'limit', 'filter', 'tags'] },
+    });
     expect(sample).toBeDefined();
   });
 });
@@ -171,7 +225,20 @@ describe('Gemini lowering, over every fixture', () => {
 
   it('emits the SDK enum values when given them, and integer limits as strings', () => {
     const types = { STRING: 1, NUMBER: 2, INTEGER: 3, BOOLEAN: 4, ARRAY: 5, OBJECT: 6, NULL: 7 } as const;
-    const [decl] = toGeminiFunctionDeclarations([{ ...corpus[0]!.declaration, parameters: { type: 'object', additionalProperties: false, required: [], properties: { n: { type: ['integer', 'null'], minimum: 1 }, s: { type: 'array', items: { type: 'string' }, maxItems: 3 } } } }], { types });
+    const [decl] = toGeminiFunctionDeclarations(
+      [
+        {
+          ...corpus[0]!.declaration,
+          parameters: {
+            type: 'object',
+            additionalProperties: false,
+            required: [],
+            properties: { n: { type: ['integer', 'null'], minimum: 1 }, s: { type: 'array', items: { type: 'string' }, maxItems: 3 } },
+          },
+        },
+      ],
+      { types },
+    );
     expect(decl!.parameters.properties).toEqual({ n: { type: 3, minimum: 1, nullable: true }, s: { type: 5, items: { type: 1 }, maxItems: '3' } });
   });
 });
@@ -179,7 +246,11 @@ describe('Gemini lowering, over every fixture', () => {
 describe('Anthropic and MCP', () => {
   it('puts the parameters schema in input_schema / inputSchema', () => {
     for (const { declaration } of corpus.slice(0, 10)) {
-      expect(toAnthropicTools([declaration])[0]).toEqual({ name: declaration.name, description: declaration.description, input_schema: declaration.parameters });
+      expect(toAnthropicTools([declaration])[0]).toEqual({
+        name: declaration.name,
+        description: declaration.description,
+        input_schema: declaration.parameters,
+      });
       expect(toMcpTools([declaration])[0]!.inputSchema).toEqual(declaration.parameters);
     }
   });
@@ -188,9 +259,27 @@ describe('Anthropic and MCP', () => {
     const base = corpus[0]!.declaration;
     const make = (metadata: Partial<ToolDeclaration['metadata']>) => toMcpTools([{ ...base, metadata: { ...base.metadata, ...metadata } }])[0]!.annotations;
     expect(toMcpTools([{ ...base, name: 'file_read' }])[0]!.title).toBe('File read');
-    expect(make({ tier: 'read-only', sideEffects: ['fs-read'], determinism: 'deterministic' })).toEqual({ title: expect.any(String), readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    expect(make({ tier: 'side-effecting', sideEffects: ['fs-write'], determinism: 'maybe' })).toEqual({ title: expect.any(String), readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
-    expect(make({ tier: 'side-effecting', sideEffects: ['net-read'], determinism: 'non-deterministic' })).toEqual({ title: expect.any(String), readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(make({ tier: 'read-only', sideEffects: ['fs-read'], determinism: 'deterministic' })).toEqual({
+      title: expect.any(String),
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(make({ tier: 'side-effecting', sideEffects: ['fs-write'], determinism: 'maybe' })).toEqual({
+      title: expect.any(String),
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
+    expect(make({ tier: 'side-effecting', sideEffects: ['net-read'], determinism: 'non-deterministic' })).toEqual({
+      title: expect.any(String),
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
     expect(make({ tier: 'privileged', sideEffects: ['process-spawn'] }).destructiveHint).toBe(true);
   });
 

@@ -37,14 +37,31 @@ export interface GeminiFunctionDeclaration<T = GeminiTypeName> {
   parameters: GeminiSchema<T>;
 }
 
-const DEFAULT_TYPES: GeminiTypes<GeminiTypeName> = { STRING: 'STRING', NUMBER: 'NUMBER', INTEGER: 'INTEGER', BOOLEAN: 'BOOLEAN', ARRAY: 'ARRAY', OBJECT: 'OBJECT', NULL: 'NULL' };
+const DEFAULT_TYPES: GeminiTypes<GeminiTypeName> = {
+  STRING: 'STRING',
+  NUMBER: 'NUMBER',
+  INTEGER: 'INTEGER',
+  BOOLEAN: 'BOOLEAN',
+  ARRAY: 'ARRAY',
+  OBJECT: 'OBJECT',
+  NULL: 'NULL',
+};
 const FORMATS: Partial<Record<JsonSchemaTypeName, ReadonlySet<string>>> = {
-  string: new Set(['enum', 'date-time']), number: new Set(['float', 'double']), integer: new Set(['int32', 'int64']),
+  string: new Set(['enum', 'date-time']),
+  number: new Set(['float', 'double']),
+  integer: new Set(['int32', 'int64']),
 };
 
 /** Gemini `functionDeclarations`. Warnings (recursive types, maps) are available from `lowerForGemini`. */
-export function toGeminiFunctionDeclarations<T = GeminiTypeName>(declarations: readonly ToolDeclaration[], options: { types?: GeminiTypes<T> } = {}): GeminiFunctionDeclaration<T>[] {
-  return declarations.map((d) => ({ name: d.name, description: d.description, parameters: lowerForGemini(d.parameters, { ...options, order: d.parameterOrder }).schema }));
+export function toGeminiFunctionDeclarations<T = GeminiTypeName>(
+  declarations: readonly ToolDeclaration[],
+  options: { types?: GeminiTypes<T> } = {},
+): GeminiFunctionDeclaration<T>[] {
+  return declarations.map((d) => ({
+    name: d.name,
+    description: d.description,
+    parameters: lowerForGemini(d.parameters, { ...options, order: d.parameterOrder }).schema,
+  }));
 }
 
 /**
@@ -53,7 +70,10 @@ export function toGeminiFunctionDeclarations<T = GeminiTypeName>(declarations: r
  * and string enums as `enum`, number enums, tuples, maps and the keywords Gemini lacks described in
  * the description, integer limits as strings, and `propertyOrdering` in declaration order.
  */
-export function lowerForGemini<T = GeminiTypeName>(schema: ParametersSchema, options: { types?: GeminiTypes<T>; order?: readonly string[] } = {}): { schema: GeminiSchema<T>; warnings: string[] } {
+export function lowerForGemini<T = GeminiTypeName>(
+  schema: ParametersSchema,
+  options: { types?: GeminiTypes<T>; order?: readonly string[] } = {},
+): { schema: GeminiSchema<T>; warnings: string[] } {
   const types = (options.types ?? DEFAULT_TYPES) as GeminiTypes<T>;
   const warnings: string[] = [];
   const defs = schema.$defs ?? {};
@@ -77,18 +97,32 @@ export function lowerForGemini<T = GeminiTypeName>(schema: ParametersSchema, opt
     const notes = describeDropped(node, ['exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'uniqueItems', 'deprecated']);
     let nullable = false;
     let typeNames = node.type === undefined ? [] : Array.isArray(node.type) ? [...node.type] : [node.type];
-    if (typeNames.includes('null')) { nullable = true; typeNames = typeNames.filter((t) => t !== 'null'); }
+    if (typeNames.includes('null')) {
+      nullable = true;
+      typeNames = typeNames.filter((t) => t !== 'null');
+    }
 
     if (node.const !== undefined) {
       if (node.const === null) nullable = true;
-      else if (typeof node.const === 'string') { out.enum = [node.const]; typeNames = ['string']; }
-      else { notes.push(`always ${JSON.stringify(node.const)}`); typeNames = [jsonType(node.const)]; }
+      else if (typeof node.const === 'string') {
+        out.enum = [node.const];
+        typeNames = ['string'];
+      } else {
+        notes.push(`always ${JSON.stringify(node.const)}`);
+        typeNames = [jsonType(node.const)];
+      }
     }
     if (node.enum) {
       const values = node.enum.filter((v) => v !== null);
       if (values.length < node.enum.length) nullable = true;
-      if (values.every((v) => typeof v === 'string')) { out.enum = values; typeNames = ['string']; out.format = 'enum'; }
-      else { notes.push(`one of ${values.map((v) => JSON.stringify(v)).join(', ')}`); if (typeNames.length === 0) typeNames = [...new Set(values.map(jsonType))]; }
+      if (values.every((v) => typeof v === 'string')) {
+        out.enum = values;
+        typeNames = ['string'];
+        out.format = 'enum';
+      } else {
+        notes.push(`one of ${values.map((v) => JSON.stringify(v)).join(', ')}`);
+        if (typeNames.length === 0) typeNames = [...new Set(values.map(jsonType))];
+      }
     }
     if (node.anyOf) {
       const branches = node.anyOf.filter((b) => !(b.type === 'null' && Object.keys(b).length === 1));
@@ -124,7 +158,9 @@ export function lowerForGemini<T = GeminiTypeName>(schema: ParametersSchema, opt
       out.type = types.ARRAY;
       out.items = kinds.length === 1 ? kinds[0]! : { anyOf: kinds };
       out.minItems = String(node.minItems ?? members.length);
-      if (node.items) { if (node.maxItems === undefined) delete out.maxItems; } else out.maxItems = String(node.maxItems ?? members.length);
+      if (node.items) {
+        if (node.maxItems === undefined) delete out.maxItems;
+      } else out.maxItems = String(node.maxItems ?? members.length);
       notes.push(`${members.length} items in order${node.items ? ', then more' : ''}`);
     }
     if (node.properties && !isMap(node)) {

@@ -53,7 +53,11 @@ function objectOutput(returns: JsonSchema | undefined): McpTool['outputSchema'] 
 
 /** `file_read` → "File read", `getForecast` → "Get forecast". */
 export function titleOf(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[_\-\s]+/).filter(Boolean).map((w) => w.toLowerCase());
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[_\-\s]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
   const text = words.join(' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -2,7 +2,26 @@ import type { JsonSchema, ParametersSchema } from '@toolwright/schema';
 import { describeDropped, withNotes } from './describe-constraints.js';
 
 /** Keywords OpenAI's strict mode (structured outputs) accepts. */
-const KEPT: readonly (keyof JsonSchema)[] = ['type', 'description', 'enum', 'const', 'anyOf', '$ref', 'properties', 'required', 'additionalProperties', 'items', 'minItems', 'maxItems', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'pattern'];
+const KEPT: readonly (keyof JsonSchema)[] = [
+  'type',
+  'description',
+  'enum',
+  'const',
+  'anyOf',
+  '$ref',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'minItems',
+  'maxItems',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'pattern',
+];
 const DROPPED: readonly (keyof JsonSchema)[] = ['default', 'examples', 'deprecated', 'minLength', 'maxLength', 'uniqueItems', 'title'];
 /** The string formats strict mode knows; others are described instead. */
 const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
@@ -51,26 +70,32 @@ function lower(schema: JsonSchema): JsonSchema {
     out.items = kinds.length === 1 ? kinds[0]! : { anyOf: kinds };
     out.minItems = schema.minItems ?? members.length;
     if (rest) {
-      if (schema.maxItems !== undefined) out.maxItems = schema.maxItems; else delete out.maxItems;
+      if (schema.maxItems !== undefined) out.maxItems = schema.maxItems;
+      else delete out.maxItems;
     } else out.maxItems = schema.maxItems ?? members.length;
-    notes.push(`items in this order: ${schema.prefixItems.map(typeLabel).join(', ')}${rest ? `, then any number of ${typeLabel(schema.items as JsonSchema)}` : ''}`);
+    notes.push(
+      `items in this order: ${schema.prefixItems.map(typeLabel).join(', ')}${rest ? `, then any number of ${typeLabel(schema.items as JsonSchema)}` : ''}`,
+    );
   }
   if (isMap(schema)) {
     // A map (`Record<string, T>`) has no strict form: it travels as a list of entries, and the
     // decoder (which walks the original schema) turns the list back into the map.
     const value = lower(schema.additionalProperties as JsonSchema);
     return {
-      type: 'array', description: withNotes(schema.description, [...notes, 'a list of key/value entries'])!,
+      type: 'array',
+      description: withNotes(schema.description, [...notes, 'a list of key/value entries'])!,
       items: { type: 'object', properties: { key: { type: 'string' }, value }, required: ['key', 'value'], additionalProperties: false },
     };
   }
   if ((schema.properties || schema.type === 'object') && !isMap(schema)) {
     const properties = schema.properties ?? {};
     const required = new Set(schema.required ?? []);
-    out.properties = Object.fromEntries(Object.entries(properties).map(([name, property]) => {
-      const lowered = lower(property);
-      return [name, required.has(name) ? lowered : nullable(lowered)];
-    }));
+    out.properties = Object.fromEntries(
+      Object.entries(properties).map(([name, property]) => {
+        const lowered = lower(property);
+        return [name, required.has(name) ? lowered : nullable(lowered)];
+      }),
+    );
     out.required = Object.keys(properties);
     out.additionalProperties = false;
   }
@@ -100,7 +125,7 @@ function acceptsNull(schema: JsonSchema): boolean {
 function typeLabel(schema: JsonSchema): string {
   if (schema.$ref) return schema.$ref.replace('#/$defs/', '');
   if (schema.const !== undefined) return JSON.stringify(schema.const);
-  return Array.isArray(schema.type) ? schema.type.join(' | ') : schema.type ?? 'any';
+  return Array.isArray(schema.type) ? schema.type.join(' | ') : (schema.type ?? 'any');
 }
 
 /**
@@ -127,9 +152,15 @@ function decode(schema: JsonSchema, value: unknown, defs: Record<string, JsonSch
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     if (isMap(resolved) && value.every((entry) => isEntry(entry))) {
-      return Object.fromEntries(value.map((entry: { key: string; value: unknown }) => [entry.key, decode(resolved.additionalProperties as JsonSchema, entry.value, defs, depth + 1)]));
+      return Object.fromEntries(
+        value.map((entry: { key: string; value: unknown }) => [entry.key, decode(resolved.additionalProperties as JsonSchema, entry.value, defs, depth + 1)]),
+      );
     }
-    if (resolved.prefixItems) return value.map((item: unknown, i) => { const member = resolved.prefixItems![i] ?? (typeof resolved.items === "object" ? resolved.items : undefined); return member ? decode(member, item, defs, depth + 1) : item; });
+    if (resolved.prefixItems)
+      return value.map((item: unknown, i) => {
+        const member = resolved.prefixItems![i] ?? (typeof resolved.items === 'object' ? resolved.items : undefined);
+        return member ? decode(member, item, defs, depth + 1) : item;
+      });
     if (resolved.items) return value.map((item) => decode(resolved.items as JsonSchema, item, defs, depth + 1));
     if (resolved.anyOf) return decodeAnyOf(resolved.anyOf, value, defs, depth);
     return value;
@@ -143,7 +174,10 @@ function decode(schema: JsonSchema, value: unknown, defs: Record<string, JsonSch
   const out: [string, unknown][] = [];
   for (const [key, item] of Object.entries(object)) {
     const property = resolved.properties[key];
-    if (!property) { out.push([key, item]); continue; }
+    if (!property) {
+      out.push([key, item]);
+      continue;
+    }
     if (item === null && !required.has(key) && !acceptsNull(resolve(property, defs))) continue;
     out.push([key, decode(property, item, defs, depth + 1)]);
   }
@@ -166,7 +200,8 @@ function decodeAnyOf(branches: JsonSchema[], value: object, defs: Record<string,
   }
   for (const branch of branches) {
     const resolved = resolve(branch, defs);
-    if (Array.isArray(value) && (resolved.type === 'array' || resolved.items || resolved.prefixItems || isMap(resolved))) return decode(resolved, value, defs, depth + 1);
+    if (Array.isArray(value) && (resolved.type === 'array' || resolved.items || resolved.prefixItems || isMap(resolved)))
+      return decode(resolved, value, defs, depth + 1);
     if (!Array.isArray(value) && resolved.properties && keys.every((k) => k in resolved.properties!)) return decode(resolved, value, defs, depth + 1);
   }
   return value;
@@ -188,8 +223,17 @@ function resolve(schema: JsonSchema, defs: Record<string, JsonSchema>): JsonSche
  */
 export function isOpaque(schema: JsonSchema): boolean {
   if (schema.type === 'object') return (schema.additionalProperties === undefined || schema.additionalProperties === true) && schema.$ref === undefined;
-  return schema.type === undefined && schema.anyOf === undefined && schema.$ref === undefined && schema.enum === undefined && schema.const === undefined
-    && schema.properties === undefined && schema.items === undefined && schema.prefixItems === undefined && schema.additionalProperties === undefined;
+  return (
+    schema.type === undefined &&
+    schema.anyOf === undefined &&
+    schema.$ref === undefined &&
+    schema.enum === undefined &&
+    schema.const === undefined &&
+    schema.properties === undefined &&
+    schema.items === undefined &&
+    schema.prefixItems === undefined &&
+    schema.additionalProperties === undefined
+  );
 }
 
 /** `Record<string, T>`: values typed by `additionalProperties`, no named properties. */
@@ -200,4 +244,3 @@ export function isMap(schema: JsonSchema): boolean {
 function isEntry(value: unknown): value is { key: string; value: unknown } {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { key?: unknown }).key === 'string' && 'value' in value;
 }
-

@@ -34,7 +34,13 @@ export function toOpenAIChatTools(declarations: readonly ToolDeclaration[], opti
 
 /** OpenAI Responses API function tools. */
 export function toOpenAIResponsesTools(declarations: readonly ToolDeclaration[], options: OpenAIExportOptions = {}): OpenAIResponsesTool[] {
-  return declarations.map((d) => ({ type: 'function', name: d.name, description: d.description, parameters: parametersFor(d, options), strict: options.strict === true }));
+  return declarations.map((d) => ({
+    type: 'function',
+    name: d.name,
+    description: d.description,
+    parameters: parametersFor(d, options),
+    strict: options.strict === true,
+  }));
 }
 
 function parametersFor(declaration: ToolDeclaration, options: OpenAIExportOptions): Record<string, unknown> {

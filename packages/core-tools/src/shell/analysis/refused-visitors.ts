@@ -15,7 +15,10 @@ export const REFUSED_VISITORS: readonly StatementVisitor[] = [
   refused(['subshell'], 'subshells ( ... ) are not allowed; run the commands directly'),
   refused(['compound_statement'], 'command groups { ...; } are not allowed'),
   refused(['function_definition'], 'defining shell functions is not allowed'),
-  refused(['for_statement', 'c_style_for_statement', 'while_statement', 'if_statement', 'case_statement'], 'loops and conditionals are not allowed; run one command per step'),
+  refused(
+    ['for_statement', 'c_style_for_statement', 'while_statement', 'if_statement', 'case_statement'],
+    'loops and conditionals are not allowed; run one command per step',
+  ),
   refused(['heredoc_redirect'], 'here-documents are not allowed'),
 ];
 

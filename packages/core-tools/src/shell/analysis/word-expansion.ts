@@ -5,7 +5,11 @@ import { expandWord, type WordContext } from '../shell-word.js';
 import type { AnalysisState } from './statement-visitor.js';
 
 /** The words a word node becomes: one, or a glob's matches (expanded from the latest directory). */
-export function wordsOf(node: SyntaxNode, context: WordContext, state: AnalysisState): { ok: true; words: string[]; expanded: boolean } | { ok: false; reason: string } {
+export function wordsOf(
+  node: SyntaxNode,
+  context: WordContext,
+  state: AnalysisState,
+): { ok: true; words: string[]; expanded: boolean } | { ok: false; reason: string } {
   const word = expandWord(node, context);
   if (!word.ok) return word;
   if (word.pattern === undefined) return { ok: true, words: [word.value], expanded: word.fromVariable };
