@@ -1,6 +1,7 @@
 import type ts from 'typescript';
 import type { JsonSchema } from '@toolwright/schema';
 import type { DefinitionRegistry, SharedDefinitions } from './definition-registry.js';
+import type { TypeMapper } from './type-mapper.js';
 
 /** What a cached build may have changed: the reports made so far, and the root schema's definitions. */
 export interface CacheTracking {
@@ -26,7 +27,16 @@ interface Entry {
  */
 export class SchemaCache {
   private readonly entries = new Map<ts.Type, Entry>();
+  /** The mapper each type goes to, position aside (see `mapperAt`): `null` when none supports it. */
+  private readonly mappers = new Map<ts.Type, TypeMapper | null>();
   hits = 0;
+
+  /** The mapper `choose` picks for `type`, asked once per program. */
+  mapperOf(type: ts.Type, choose: () => TypeMapper | undefined): TypeMapper | undefined {
+    let mapper = this.mappers.get(type);
+    if (mapper === undefined) this.mappers.set(type, (mapper = choose() ?? null));
+    return mapper ?? undefined;
+  }
 
   get(type: ts.Type, build: () => JsonSchema, tracking: CacheTracking): JsonSchema {
     const known = this.entries.get(type);
