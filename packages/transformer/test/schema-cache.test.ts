@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import type { JsonSchema } from '@toolwright/schema';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyzeSignature, type AnalysisServices, type ToolCandidate } from '../src/analysis/analyze-signature.js';
 import { findTools } from '../src/analysis/find-tools.js';
-import { JsDocReader } from '../src/analysis/jsdoc-reader.js';
+import { JsDocReader, type DocInfo } from '../src/analysis/jsdoc-reader.js';
 import { Reporter } from '../src/analysis/reporter.js';
 import { ToolCalleeResolver } from '../src/analysis/tool-callee.js';
 import { SchemaCache } from '../src/type-mappers/schema-cache.js';
@@ -114,6 +115,33 @@ describe(SchemaCache, () => {
     expect(reference.t10!.parameters.properties.role!.anyOf).toHaveLength(2);
     expect(reference.t11!.parameters.properties.role).toEqual(reference.t10!.parameters.properties.role);
     expect(reference.t10!.parameters.properties.name).toEqual({ type: 'string' });
+  });
+
+  it('applies the docs of a named type to a kept schema once, and again wherever applying them reported something', () => {
+    const cache = new SchemaCache();
+    const schema = Object.freeze({ type: 'object' }) as JsonSchema;
+    const docs: DocInfo = { summary: 'A thing.', tags: [], params: new Map() };
+    let applied = 0;
+    let reports = 0;
+    const tracking = { reports: () => reports };
+    const document = () => {
+      applied++;
+      return { ...schema, description: 'A thing.' };
+    };
+    const first = cache.withDocs(schema, docs, document, tracking);
+    expect(cache.withDocs(schema, docs, document, tracking)).toBe(first);
+    expect(first).toEqual({ type: 'object', description: 'A thing.' });
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(applied).toBe(1);
+    const badDocs: DocInfo = { summary: '', tags: [], params: new Map() };
+    const reporting = () => {
+      applied++;
+      reports++;
+      return schema;
+    };
+    cache.withDocs(schema, badDocs, reporting, tracking);
+    cache.withDocs(schema, badDocs, reporting, tracking);
+    expect(applied).toBe(3);
   });
 
   it('asks once per type which mapper it goes to', () => {

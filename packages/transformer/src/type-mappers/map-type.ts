@@ -94,7 +94,13 @@ export function mapTypeAt(type: ts.Type, position: TypePosition, root: RootMapOp
     // A recursive named type became a definition: its tags apply there (each reference shows the summary).
     root.definitions.editDefinition(type, (definition) => named.reduce((result, docs) => applyDocTags(result, docs, ctx, { description: false }), definition));
   }
-  for (const docs of [...named, ...syntax.aliasDocs]) schema = withDocs(schema, docs, ctx);
+  for (const docs of [...named, ...syntax.aliasDocs]) {
+    const undocumented = schema;
+    // A kept schema (frozen) gets the same docs at many uses: applied once (see SchemaCache.withDocs).
+    schema = root.cache && Object.isFrozen(undocumented)
+      ? root.cache.withDocs(undocumented, docs, () => withDocs(undocumented, docs, ctx), { reports: () => root.reporter.reports })
+      : withDocs(undocumented, docs, ctx);
+  }
   return schema;
 }
 
