@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import type { JsonSchema } from '@toolwright/schema';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyzeSignature, type AnalysisServices, type ToolCandidate } from '../src/analysis/analyze-signature.js';
 import { findTools } from '../src/analysis/find-tools.js';
-import { JsDocReader } from '../src/analysis/jsdoc-reader.js';
+import { JsDocReader, type DocInfo } from '../src/analysis/jsdoc-reader.js';
 import { Reporter } from '../src/analysis/reporter.js';
 import { ToolCalleeResolver } from '../src/analysis/tool-callee.js';
 import { SchemaCache } from '../src/type-mappers/schema-cache.js';
@@ -30,13 +31,16 @@ export interface Wrapper { team: Team; member: Member }
 export interface Node { id: string; next?: Node }
 export interface Pair { left: Node; right: import('./other.js').Node }
 export interface Both { a: Query; b: Filter; c: Json; d?: Tagged }
+export type BuiltInRole = 'admin' | 'user';
+/** A custom role. @pattern ^x- */
+export type CustomRole = string;
 `,
   'other.ts': `
 export interface Node { label: string; parent?: Node }
 `,
   'tools.ts': `
 import { tool } from '@toolwright/tool';
-import type { Both, Filter, Json, Tagged, Member, Pair, Query, Team, TreeNode, Wrapper, Node } from './types.js';
+import type { Both, BuiltInRole, CustomRole, Filter, Json, Tagged, Member, Pair, Query, Team, TreeNode, Wrapper, Node } from './types.js';
 import type { Node as OtherNode } from './other.js';
 
 /** T1. */ export const t1 = tool(async function t1(query: Query): Promise<Query> { return query; });
@@ -48,6 +52,8 @@ import type { Node as OtherNode } from './other.js';
 /** T7. */ export const t7 = tool(async function t7(both: Both, tree: TreeNode, again?: Query): Promise<Json[]> { return []; });
 /** T8. */ export const t8 = tool(async function t8(trees: TreeNode[], wrapper: Wrapper): Promise<Member[]> { return []; });
 /** T9. */ export const t9 = tool(async function t9(member: Member, team: Team, filters: Filter[]): Promise<[Team, Member]> { return [member.team, member]; });
+/** T10. */ export const t10 = tool(async function t10(name: string, role: BuiltInRole | CustomRole): Promise<string> { return name; });
+/** T11. */ export const t11 = tool(async function t11(role: BuiltInRole | CustomRole, label?: string): Promise<BuiltInRole | CustomRole> { return role; });
 `,
 };
 
@@ -90,7 +96,7 @@ describe(SchemaCache, () => {
   it('gives every tool the schema it gets when mapped alone, recursive types and $defs names included, in any order', () => {
     const { candidates, analyse } = setUp();
     const reference = analyse(candidates);
-    expect(Object.keys(reference)).toHaveLength(9);
+    expect(Object.keys(reference)).toHaveLength(11);
     const orders = [candidates, [...candidates].reverse(), ...[1, 2, 3, 4].map((seed) => shuffled(candidates, seed))];
     for (const [index, order] of orders.entries()) {
       const cache = new SchemaCache();
@@ -105,5 +111,49 @@ describe(SchemaCache, () => {
     expect(Object.keys(reference.t5!.parameters.$defs ?? {})).toEqual(['Node', 'Node_2']);
     expect(reference.t2!.parameters.$defs?.Filter).toBeDefined();
     expect(Object.keys(reference.t4!.parameters.$defs ?? {})).toEqual(['Member', 'Team']);
+    // A union the checker collapsed to `string` keeps its members where it is written, though `string` is met alone too.
+    expect(reference.t10!.parameters.properties.role!.anyOf).toHaveLength(2);
+    expect(reference.t11!.parameters.properties.role).toEqual(reference.t10!.parameters.properties.role);
+    expect(reference.t10!.parameters.properties.name).toEqual({ type: 'string' });
+  });
+
+  it('applies the docs of a named type to a kept schema once, and again wherever applying them reported something', () => {
+    const cache = new SchemaCache();
+    const schema = Object.freeze({ type: 'object' }) as JsonSchema;
+    const docs: DocInfo = { summary: 'A thing.', tags: [], params: new Map() };
+    let applied = 0;
+    let reports = 0;
+    const tracking = { reports: () => reports };
+    const document = () => {
+      applied++;
+      return { ...schema, description: 'A thing.' };
+    };
+    const first = cache.withDocs(schema, docs, document, tracking);
+    expect(cache.withDocs(schema, docs, document, tracking)).toBe(first);
+    expect(first).toEqual({ type: 'object', description: 'A thing.' });
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(applied).toBe(1);
+    const badDocs: DocInfo = { summary: '', tags: [], params: new Map() };
+    const reporting = () => {
+      applied++;
+      reports++;
+      return schema;
+    };
+    cache.withDocs(schema, badDocs, reporting, tracking);
+    cache.withDocs(schema, badDocs, reporting, tracking);
+    expect(applied).toBe(3);
+  });
+
+  it('asks once per type which mapper it goes to', () => {
+    const cache = new SchemaCache();
+    const type = {} as ts.Type;
+    let asked = 0;
+    const choose = () => {
+      asked++;
+      return undefined;
+    };
+    expect(cache.mapperOf(type, choose)).toBeUndefined();
+    expect(cache.mapperOf(type, choose)).toBeUndefined();
+    expect(asked).toBe(1);
   });
 });

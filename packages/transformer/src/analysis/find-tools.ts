@@ -161,10 +161,18 @@ function jsDocCandidate(fn: ts.FunctionDeclaration, reporter: Reporter, isExport
   return { form: 'jsdoc', fn, docHost: fn, functionName: fn.name.text, nameNode: fn.name, exportName: isDefault ? 'default' : fn.name.text, site: fn };
 }
 
-/** Whether `text` has one of `words` (as a substring: never too few) starting in [start, end). */
-function mentionsOf(text: string, words: readonly string[]): (start: number, end: number) => boolean {
+/**
+ * Whether `text` has one of `words` as a whole name starting in [start, end): not inside a longer
+ * ASCII name (`tool0`, `mytool` and `tools` are no mention of `tool`). Never too few: a name written
+ * with a non-ASCII letter beside it counts as a mention.
+ */
+export function mentionsOf(text: string, words: readonly string[]): (start: number, end: number) => boolean {
   const positions: number[] = [];
-  for (const word of new Set(words)) for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) positions.push(at);
+  for (const word of new Set(words)) {
+    for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+      if (!isAsciiNameChar(text.charCodeAt(at - 1)) && !isAsciiNameChar(text.charCodeAt(at + word.length))) positions.push(at);
+    }
+  }
   positions.sort((a, b) => a - b);
   return (start, end) => {
     let low = 0;
@@ -176,6 +184,11 @@ function mentionsOf(text: string, words: readonly string[]): (start: number, end
     }
     return low < positions.length && positions[low]! < end;
   };
+}
+
+/** `A`–`Z`, `a`–`z`, `0`–`9`, `_` and `$` (NaN, outside the text, is none). */
+function isAsciiNameChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
 }
 
 /**

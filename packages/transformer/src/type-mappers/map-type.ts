@@ -86,7 +86,7 @@ export function mapTypeAt(type: ts.Type, position: TypePosition, root: RootMapOp
   const { typeNode: _ignored, ...rest } = position;
   const ctx = createMapContext(syntax.node ? { ...rest, typeNode: syntax.node } : rest, root, depth);
   if (depth > MAX_DEPTH) return ctx.unsupported(type, 'tooDeep', { depth: MAX_DEPTH });
-  const mapper = TYPE_MAPPERS.find((candidate) => candidate.supports(type, ctx));
+  const mapper = mapperAt(type, ctx, root.cache);
   if (!mapper) return ctx.unsupported(type, 'notData');
   let schema = mapper.map(type, ctx);
   const named = namedTypeDocs(type, ctx);
@@ -94,8 +94,32 @@ export function mapTypeAt(type: ts.Type, position: TypePosition, root: RootMapOp
     // A recursive named type became a definition: its tags apply there (each reference shows the summary).
     root.definitions.editDefinition(type, (definition) => named.reduce((result, docs) => applyDocTags(result, docs, ctx, { description: false }), definition));
   }
-  for (const docs of [...named, ...syntax.aliasDocs]) schema = withDocs(schema, docs, ctx);
+  for (const docs of [...named, ...syntax.aliasDocs]) {
+    const undocumented = schema;
+    // A kept schema (frozen) gets the same docs at many uses: applied once (see SchemaCache.withDocs).
+    schema = root.cache && Object.isFrozen(undocumented)
+      ? root.cache.withDocs(undocumented, docs, () => withDocs(undocumented, docs, ctx), { reports: () => root.reporter.reports })
+      : withDocs(undocumented, docs, ctx);
+  }
   return schema;
+}
+
+const UNION_RANK = TYPE_MAPPERS.indexOf(unionMapper);
+
+/**
+ * The first mapper in `TYPE_MAPPERS` that supports the type here. Every `supports` reads the type
+ * alone but the union mapper's, which also takes a union written at the position whose members the
+ * checker collapsed (`BuiltInRole | CustomRole`). So the choice by type (the union mapper taking
+ * unions only) is kept per program, and the position is asked only when it comes after the union mapper.
+ */
+function mapperAt(type: ts.Type, ctx: MapContext, cache: SchemaCache | undefined): TypeMapper | undefined {
+  const byType = cache ? cache.mapperOf(type, () => mapperByType(type, ctx)) : mapperByType(type, ctx);
+  if (byType && TYPE_MAPPERS.indexOf(byType) <= UNION_RANK) return byType;
+  return unionMapper.supports(type, ctx) ? unionMapper : byType;
+}
+
+function mapperByType(type: ts.Type, ctx: MapContext): TypeMapper | undefined {
+  return TYPE_MAPPERS.find((candidate) => (candidate === unionMapper ? type.isUnion() : candidate.supports(type, ctx)));
 }
 
 /** Named types' docs apply to every use; a reference takes only the summary (its constraints live in the definition). */

@@ -1,6 +1,8 @@
 import type ts from 'typescript';
 import type { JsonSchema } from '@toolwright/schema';
+import type { DocInfo } from '../analysis/jsdoc-reader.js';
 import type { DefinitionRegistry, SharedDefinitions } from './definition-registry.js';
+import type { TypeMapper } from './type-mapper.js';
 
 /** What a cached build may have changed: the reports made so far, and the root schema's definitions. */
 export interface CacheTracking {
@@ -26,7 +28,35 @@ interface Entry {
  */
 export class SchemaCache {
   private readonly entries = new Map<ts.Type, Entry>();
+  /** The mapper each type goes to, position aside (see `mapperAt`): `null` when none supports it. */
+  private readonly mappers = new Map<ts.Type, TypeMapper | null>();
   hits = 0;
+
+  /** Kept schemas with the docs of a named type applied, by schema and docs. */
+  private readonly documented = new WeakMap<JsonSchema, Map<DocInfo, JsonSchema>>();
+
+  /**
+   * `document()`, which applies `docs` to the kept (frozen) `schema`, once per program: the result is
+   * kept, frozen, when nothing was reported (a report names the position of its use, so it is made again).
+   */
+  withDocs(schema: JsonSchema, docs: DocInfo, document: () => JsonSchema, tracking: Pick<CacheTracking, 'reports'>): JsonSchema {
+    let byDocs = this.documented.get(schema);
+    const known = byDocs?.get(docs);
+    if (known) return known;
+    const reports = tracking.reports();
+    const result = document();
+    if (tracking.reports() !== reports) return result;
+    if (!byDocs) this.documented.set(schema, (byDocs = new Map<DocInfo, JsonSchema>()));
+    byDocs.set(docs, deepFreeze(result));
+    return result;
+  }
+
+  /** The mapper `choose` picks for `type`, asked once per program. */
+  mapperOf(type: ts.Type, choose: () => TypeMapper | undefined): TypeMapper | undefined {
+    let mapper = this.mappers.get(type);
+    if (mapper === undefined) this.mappers.set(type, (mapper = choose() ?? null));
+    return mapper ?? undefined;
+  }
 
   get(type: ts.Type, build: () => JsonSchema, tracking: CacheTracking): JsonSchema {
     const known = this.entries.get(type);

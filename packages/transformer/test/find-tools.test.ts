@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findTools, mentionsOf } from '../src/analysis/find-tools.js';
+import { JsDocReader } from '../src/analysis/jsdoc-reader.js';
+import { Reporter } from '../src/analysis/reporter.js';
+import { ToolCalleeResolver } from '../src/analysis/tool-callee.js';
+import { FIXTURE_OPTIONS } from './compile-fixture.js';
+
+const dir = fs.mkdtempSync(path.join(__dirname, '.tmp-find-tools-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('mentionsOf', () => {
+  it('finds a word only as a whole ASCII name', () => {
+    const text = 'tool0 mytool tools $tool tool_ x.tool(';
+    const mentions = mentionsOf(text, ['tool']);
+    expect(mentions(0, text.indexOf('x.tool'))).toBe(false);
+    expect(mentions(text.indexOf('x.tool'), text.length)).toBe(true);
+  });
+
+  it('counts a name at either end of the text, beside punctuation or a non-ASCII letter', () => {
+    expect(mentionsOf('tool', ['tool'])(0, 4)).toBe(true);
+    expect(mentionsOf('@tool*/', ['tool'])(0, 7)).toBe(true);
+    expect(mentionsOf('étool', ['tool'])(0, 5)).toBe(true);
+    expect(mentionsOf('(t)', ['t'])(0, 3)).toBe(true);
+    expect(mentionsOf('at', ['t'])(0, 2)).toBe(false);
+  });
+
+  it('answers for the range a name starts in', () => {
+    const mentions = mentionsOf('abc tool def', ['tool']);
+    expect(mentions(0, 4)).toBe(false);
+    expect(mentions(0, 5)).toBe(true);
+    expect(mentions(5, 12)).toBe(false);
+  });
+});
+
+describe('findTools', () => {
+  it('finds every form however the callee is spaced, next to names that merely contain "tool"', () => {
+    fs.writeFileSync(path.join(dir, 'tools.ts'), `
+import { tool } from '@toolwright/tool';
+import * as tw from '@toolwright/tool';
+import { tool as t } from '@toolwright/tool';
+
+/** A. */ export const toolA = tool(async function toolA(x: string) { return x; });
+/** B. */ export const toolB = tool (async (x: string) => x);
+/** C. */ export const toolB2 = tw.tool(async function tooled(x: string) { return x; });
+/** D. */ export const d = t(async function d(x: string) { return x; });
+/** E. */ export const tools = tool(
+  async function e(x: string) { return x; });
+/**
+ * F.
+ * @tool
+ */
+export async function toolsF(x: string) { return x; }
+export class Toolbox {
+  /** G. */ @tool() async toolG(x: string) { return x; }
+}
+export const notATool = [toolA].map((toolish) => toolish);
+`);
+    const program = ts.createProgram([path.join(dir, 'tools.ts')], { ...FIXTURE_OPTIONS, experimentalDecorators: false });
+    const checker = program.getTypeChecker();
+    const reporter = new Reporter();
+    const sourceFile = program.getSourceFile(path.join(dir, 'tools.ts'))!;
+    const candidates = findTools(sourceFile, { checker, docs: new JsDocReader(), reporter, callee: new ToolCalleeResolver(checker, (f) => ts.sys.readFile(f)) });
+    expect(reporter.diagnostics.map((d) => d.message)).toEqual([]);
+    expect(candidates.map((c) => [c.form, c.exportName])).toEqual([
+      ['wrapper', 'toolA'], ['wrapper', 'toolB'], ['wrapper', 'toolB2'], ['wrapper', 'd'], ['wrapper', 'tools'],
+      ['jsdoc', 'toolsF'], ['decorator', 'Toolbox.prototype.toolG'],
+    ]);
+  });
+});
