@@ -27,12 +27,14 @@ const ANY_JSON_HINT = 'Describe the shape with a type where you can. This is an 
  */
 export const DIAGNOSTICS = {
   genericTool: {
-    code: 1001, category: 'error',
+    code: 1001,
+    category: 'error',
     message: "Tool '{tool}' declares type parameters; a tool needs one concrete JSON Schema for its arguments.",
     hint: 'Replace the type parameters with concrete types, or a union of the types the tool accepts.',
   },
   unsupportedType: {
-    code: 1002, category: 'error',
+    code: 1002,
+    category: 'error',
     message: "{role} '{path}' has type '{type}', which has no JSON Schema form.",
     hint: '{hint}',
     reasons: {
@@ -54,51 +56,62 @@ export const DIAGNOSTICS = {
       binary: { hint: 'Take binary data as a base64 string (`@format byte`) and decode it inside the tool.' },
       url: { hint: 'Take the URL as a string with `@format uri` and parse it inside the tool.' },
       runtimeObject: { hint: "'{name}' is a runtime object, not JSON data; take a plain object or string instead." },
-      arrayWithMembers: { hint: "'{name}' is an array with extra members ({members}), which JSON arrays cannot carry; take the array and the extra values separately." },
+      arrayWithMembers: {
+        hint: "'{name}' is an array with extra members ({members}), which JSON arrays cannot carry; take the array and the extra values separately.",
+      },
     },
   },
   destructuredParameter: {
-    code: 1003, category: 'error',
+    code: 1003,
+    category: 'error',
     message: "A destructured parameter has no name for the model to use in tool '{tool}'.",
     hint: 'Take a named parameter (e.g. `options: Options`) and destructure it inside the body, or give the tool the `flatten` option to declare the properties of an object pattern as its arguments.',
   },
   restParameter: {
-    code: 1004, category: 'error',
+    code: 1004,
+    category: 'error',
     message: "Rest parameter '{param}' of tool '{tool}' cannot be described as a named argument.",
     hint: 'Take an array instead: `{param}: T[]`.',
   },
   toolMustBeAsync: {
-    code: 1005, category: 'error',
+    code: 1005,
+    category: 'error',
     message: "Tool '{tool}' must be an async function (or return a Promise); it returns '{type}'.",
     hint: 'Add the `async` keyword: tool calls are awaited, time out and can be cancelled.',
   },
   thisParameter: {
-    code: 1006, category: 'error',
+    code: 1006,
+    category: 'error',
     message: "Tool '{tool}' declares a 'this' parameter; a tool is called with no receiver.",
     hint: 'Remove the `this` parameter. For shared state, use a @tool() method on a toolkit class.',
   },
   thisInFreeFunction: {
-    code: 1007, category: 'error',
+    code: 1007,
+    category: 'error',
     message: "Tool '{tool}' uses 'this', but a tool function is called with no receiver.",
     hint: 'Pass what you need as a parameter, or make the tool a @tool() method of a toolkit class.',
   },
   duplicateToolName: {
-    code: 1008, category: 'error',
+    code: 1008,
+    category: 'error',
     message: "Tool name '{name}' is already used by '{other}'.",
     hint: 'Wire names must be unique in a program: rename one function or pass `name` in its options.',
   },
   invalidWireName: {
-    code: 1009, category: 'error',
+    code: 1009,
+    category: 'error',
     message: "Tool name '{name}' does not match ^[a-zA-Z0-9_-]{1,64}$.",
     hint: 'Providers reject other names: use letters, digits, `_` and `-`, at most 64 characters.',
   },
   toolNotExported: {
-    code: 1010, category: 'error',
+    code: 1010,
+    category: 'error',
     message: "Tool '{tool}' is not exported, so no registry can import it.",
     hint: 'Add `export` to the declaration.',
   },
   invalidOption: {
-    code: 1011, category: 'error',
+    code: 1011,
+    category: 'error',
     message: "Invalid value for tool option '{option}': {problem}.",
     hint: '{hint}',
     reasons: {
@@ -118,17 +131,20 @@ export const DIAGNOSTICS = {
     },
   },
   optionNotStatic: {
-    code: 1012, category: 'error',
+    code: 1012,
+    category: 'error',
     message: "Tool option '{option}' must be written as a literal so it can be read at build time.",
     hint: 'Write the value inline (a string, number, boolean or array literal) instead of an expression.',
   },
   unknownOption: {
-    code: 1013, category: 'error',
+    code: 1013,
+    category: 'error',
     message: "Unknown tool option '{option}'.",
     hint: 'Known options: {known}.',
   },
   unsupportedToolForm: {
-    code: 1014, category: 'error',
+    code: 1014,
+    category: 'error',
     message: '{problem}',
     hint: '{hint}',
     reasons: {
@@ -147,12 +163,14 @@ export const DIAGNOSTICS = {
     },
   },
   unexpectedConstruct: {
-    code: 1015, category: 'error',
+    code: 1015,
+    category: 'error',
     message: "Toolwright could not analyse tool '{tool}': {problem}.",
     hint: 'This is a Toolwright limitation; please report it with this code. Simplify the signature meanwhile.',
   },
   invalidJsDocTag: {
-    code: 1016, category: 'error',
+    code: 1016,
+    category: 'error',
     message: "JSDoc tag '@{tag}' on '{path}' {problem}.",
     hint: '{hint}',
     reasons: {
@@ -168,14 +186,24 @@ export const DIAGNOSTICS = {
       wrongReference: { problem: 'applies to {kind} values, but this is a reference', hint: 'Remove @{tag} or move it to a {kind} property.' },
       wrongUnion: { problem: 'applies to {kind} values, but this is a union', hint: 'Remove @{tag} or move it to a {kind} property.' },
       wrongAnyJson: { problem: 'applies to {kind} values, but this accepts any JSON value', hint: 'Remove @{tag} or give the value a {kind} type.' },
-      notNullable: { problem: 'says the value may be null, but {actual} does not admit null', hint: "Write `| null` in the type (`string | null`), so the tool's code handles null too; the tag alone would let the model send a value the code does not expect." },
-      refUnsupported: { problem: 'is not supported', hint: 'Named types are inlined, and only recursive types become `$defs` entries, named after the type: remove @{tag} (rename the type to rename its definition).' },
+      notNullable: {
+        problem: 'says the value may be null, but {actual} does not admit null',
+        hint: "Write `| null` in the type (`string | null`), so the tool's code handles null too; the tag alone would let the model send a value the code does not expect.",
+      },
+      refUnsupported: {
+        problem: 'is not supported',
+        hint: 'Named types are inlined, and only recursive types become `$defs` entries, named after the type: remove @{tag} (rename the type to rename its definition).',
+      },
       wireUnknownParameter: { problem: "names no parameter: '{value}'", hint: 'Write it as `@wire <parameter> <argument name>`.' },
-      wireMissingName: { problem: 'needs an argument name', hint: 'Write `@wire <parameter> <argument name>` in the tool\'s JSDoc, or `/** @wire <argument name> */` before the parameter.' },
+      wireMissingName: {
+        problem: 'needs an argument name',
+        hint: "Write `@wire <parameter> <argument name>` in the tool's JSDoc, or `/** @wire <argument name> */` before the parameter.",
+      },
     },
   },
   invalidToolMethod: {
-    code: 1017, category: 'error',
+    code: 1017,
+    category: 'error',
     message: "@tool() cannot decorate {problem} '{method}'.",
     hint: 'Decorate a public instance method of an exported class.',
     reasons: {
@@ -186,16 +214,21 @@ export const DIAGNOSTICS = {
     },
   },
   invalidArgumentName: {
-    code: 1018, category: 'error',
+    code: 1018,
+    category: 'error',
     message: "Argument name '{name}' of parameter '{param}' {problem}.",
     hint: '{hint}',
     reasons: {
-      pattern: { problem: 'does not match ^[a-zA-Z0-9_.-]{1,64}$', hint: 'Providers reject other property names: use letters, digits, `_`, `.` and `-`, at most 64 characters.' },
+      pattern: {
+        problem: 'does not match ^[a-zA-Z0-9_.-]{1,64}$',
+        hint: 'Providers reject other property names: use letters, digits, `_`, `.` and `-`, at most 64 characters.',
+      },
       duplicate: { problem: "is already the argument name of parameter '{other}'", hint: 'Give each parameter its own argument name with `@wire`.' },
     },
   },
   invalidFlatten: {
-    code: 1019, category: 'error',
+    code: 1019,
+    category: 'error',
     message: "Tool '{tool}' cannot be flattened: {problem}.",
     hint: '{hint}',
     reasons: {
@@ -234,22 +267,26 @@ export const DIAGNOSTICS = {
     },
   },
   missingDescription: {
-    code: 1101, category: 'warning',
+    code: 1101,
+    category: 'warning',
     message: "Tool '{tool}' has no description; the model will not know when to call it.",
     hint: 'Add a JSDoc summary above the function (or the `description` option).',
   },
   descriptionTooLong: {
-    code: 1102, category: 'warning',
+    code: 1102,
+    category: 'warning',
     message: "The description of tool '{tool}' is {length} characters; providers truncate or reject descriptions over 1024.",
     hint: 'Keep the summary short and move details into parameter descriptions.',
   },
   defaultNotLiteral: {
-    code: 1103, category: 'warning',
+    code: 1103,
+    category: 'warning',
     message: "The default of parameter '{path}' is not a literal, so the model is not shown it.",
     hint: 'Use a literal initialiser, or document the default with `@default` in the JSDoc.',
   },
   anyJson: {
-    code: 1104, category: 'warning',
+    code: 1104,
+    category: 'warning',
     message: "{role} '{path}' has type '{type}', so it accepts any JSON {problem} and the model gets no guidance on its shape.",
     hint: ANY_JSON_HINT,
     reasons: {
@@ -258,7 +295,8 @@ export const DIAGNOSTICS = {
     },
   },
   classInstance: {
-    code: 1105, category: 'warning',
+    code: 1105,
+    category: 'warning',
     message: "{role} '{path}' has class type '{type}': the tool receives a plain object of its public data properties, without {members}.",
     hint: 'Take an interface of the data the tool needs (or rebuild the instance inside the tool).',
   },
@@ -307,22 +345,28 @@ export function formatTemplate(template: string, args: DiagnosticArgs): string {
 }
 
 /** The message and hint templates of a key, with the reason's wording put in its slots (not yet formatted). */
-export function diagnosticTemplates(key: DiagnosticKey): { id: DiagnosticId; reason?: string; definition: DiagnosticDefinition; message: string; hint: string } {
+export function diagnosticTemplates(key: DiagnosticKey): {
+  id: DiagnosticId;
+  reason?: string;
+  definition: DiagnosticDefinition;
+  message: string;
+  hint: string;
+} {
   const [id, reason] = key.split('.') as [DiagnosticId, string | undefined];
   const definition: DiagnosticDefinition = DIAGNOSTICS[id];
   if (!reason) return { id, definition, message: definition.message, hint: definition.hint };
   const variant = definition.reasons?.[reason];
   if (!variant) throw new Error(`Toolwright bug: diagnostic '${id}' has no reason '${reason}'`);
   return {
-    id, reason, definition,
+    id,
+    reason,
+    definition,
     message: definition.message.replace('{problem}', () => variant.problem ?? ''),
     hint: definition.hint.replace('{hint}', () => variant.hint ?? ''),
   };
 }
 
-export function createToolwrightDiagnostic(
-  key: DiagnosticKey, args: DiagnosticArgs, node: ts.Node, category?: 'error' | 'warning',
-): ToolwrightDiagnostic {
+export function createToolwrightDiagnostic(key: DiagnosticKey, args: DiagnosticArgs, node: ts.Node, category?: 'error' | 'warning'): ToolwrightDiagnostic {
   const { id, reason, definition, message, hint } = diagnosticTemplates(key);
   const file = node.getSourceFile();
   const start = node.getStart(file);

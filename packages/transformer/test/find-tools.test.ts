@@ -37,7 +37,9 @@ describe('mentionsOf', () => {
 
 describe('findTools', () => {
   it('finds every form however the callee is spaced, next to names that merely contain "tool"', () => {
-    fs.writeFileSync(path.join(dir, 'tools.ts'), `
+    fs.writeFileSync(
+      path.join(dir, 'tools.ts'),
+      `
 import { tool } from '@toolwright/tool';
 import * as tw from '@toolwright/tool';
 import { tool as t } from '@toolwright/tool';
@@ -57,16 +59,27 @@ export class Toolbox {
   /** G. */ @tool() async toolG(x: string) { return x; }
 }
 export const notATool = [toolA].map((toolish) => toolish);
-`);
+`,
+    );
     const program = ts.createProgram([path.join(dir, 'tools.ts')], { ...FIXTURE_OPTIONS, experimentalDecorators: false });
     const checker = program.getTypeChecker();
     const reporter = new Reporter();
     const sourceFile = program.getSourceFile(path.join(dir, 'tools.ts'))!;
-    const candidates = findTools(sourceFile, { checker, docs: new JsDocReader(), reporter, callee: new ToolCalleeResolver(checker, (f) => ts.sys.readFile(f)) });
+    const candidates = findTools(sourceFile, {
+      checker,
+      docs: new JsDocReader(),
+      reporter,
+      callee: new ToolCalleeResolver(checker, (f) => ts.sys.readFile(f)),
+    });
     expect(reporter.diagnostics.map((d) => d.message)).toEqual([]);
     expect(candidates.map((c) => [c.form, c.exportName])).toEqual([
-      ['wrapper', 'toolA'], ['wrapper', 'toolB'], ['wrapper', 'toolB2'], ['wrapper', 'd'], ['wrapper', 'tools'],
-      ['jsdoc', 'toolsF'], ['decorator', 'Toolbox.prototype.toolG'],
+      ['wrapper', 'toolA'],
+      ['wrapper', 'toolB'],
+      ['wrapper', 'toolB2'],
+      ['wrapper', 'd'],
+      ['wrapper', 'tools'],
+      ['jsdoc', 'toolsF'],
+      ['decorator', 'Toolbox.prototype.toolG'],
     ]);
   });
 });

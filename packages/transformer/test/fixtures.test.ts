@@ -17,9 +17,12 @@ interface Samples {
 
 function cases(area?: string): { name: string; dir: string }[] {
   const areas = area ? [area] : fs.readdirSync(FIXTURES).filter((a) => a !== ERROR_AREA && fs.statSync(path.join(FIXTURES, a)).isDirectory());
-  return areas.flatMap((a) => fs.readdirSync(path.join(FIXTURES, a))
-    .filter((c) => fs.existsSync(path.join(FIXTURES, a, c, 'input.ts')))
-    .map((c) => ({ name: `${a}/${c}`, dir: path.join(FIXTURES, a, c) })));
+  return areas.flatMap((a) =>
+    fs
+      .readdirSync(path.join(FIXTURES, a))
+      .filter((c) => fs.existsSync(path.join(FIXTURES, a, c, 'input.ts')))
+      .map((c) => ({ name: `${a}/${c}`, dir: path.join(FIXTURES, a, c) })),
+  );
 }
 
 function createAjv(): Ajv2020 {
@@ -62,13 +65,16 @@ describe('valid fixtures', () => {
       expect(ajv.validateSchema(declaration.parameters), `${declaration.name} parameters: ${ajv.errorsText()}`).toBe(true);
       const validate = ajv.compile(declaration.parameters);
       const own = samples[declaration.name] ?? {};
-      for (const value of own.valid ?? []) expect(validate(value), `${declaration.name} should accept ${JSON.stringify(value)}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      for (const value of own.valid ?? [])
+        expect(validate(value), `${declaration.name} should accept ${JSON.stringify(value)}: ${ajv.errorsText(validate.errors)}`).toBe(true);
       for (const value of own.invalid ?? []) expect(validate(value), `${declaration.name} should reject ${JSON.stringify(value)}`).toBe(false);
       if (declaration.returns) {
         expect(ajv.validateSchema(declaration.returns), `${declaration.name} returns: ${ajv.errorsText()}`).toBe(true);
         const validateReturns = ajv.compile(declaration.returns);
-        for (const value of own.validReturns ?? []) expect(validateReturns(value), `${declaration.name} returns should accept ${JSON.stringify(value)}`).toBe(true);
-        for (const value of own.invalidReturns ?? []) expect(validateReturns(value), `${declaration.name} returns should reject ${JSON.stringify(value)}`).toBe(false);
+        for (const value of own.validReturns ?? [])
+          expect(validateReturns(value), `${declaration.name} returns should accept ${JSON.stringify(value)}`).toBe(true);
+        for (const value of own.invalidReturns ?? [])
+          expect(validateReturns(value), `${declaration.name} returns should reject ${JSON.stringify(value)}`).toBe(false);
       }
     }
     const sampled = Object.keys(samples);
@@ -88,5 +94,4 @@ describe('compile-fail fixtures', () => {
     const text = formatDiagnostics(analysis.diagnostics, { fileName: (f) => path.relative(dir, f).replace(/\\/g, '/') });
     await expect(`${text}\n`).toMatchFileSnapshot(path.join(dir, 'expected.diagnostics.txt'));
   });
-
 });

@@ -28,7 +28,10 @@ describe(createIncrementalAnalyzer, () => {
   it('re-analyses only changed files and the files that import them', () => {
     const write = (name: string, text: string) => fs.writeFileSync(path.join(dir, name), text);
     write('types.ts', 'export interface Options { depth: number }\n');
-    write('a.ts', "import { tool } from '@toolwright/tool';\nimport type { Options } from './types.js';\n/** A. */\nexport const a = tool(async function a(options: Options) {});\n");
+    write(
+      'a.ts',
+      "import { tool } from '@toolwright/tool';\nimport type { Options } from './types.js';\n/** A. */\nexport const a = tool(async function a(options: Options) {});\n",
+    );
     write('b.ts', "import { tool } from '@toolwright/tool';\n/** B. */\nexport const b = tool(async function b(name: string) {});\n");
     const roots = ['types.ts', 'a.ts', 'b.ts'].map((f) => path.join(dir, f));
     const options = { ...FIXTURE_OPTIONS };
@@ -51,6 +54,9 @@ describe(createIncrementalAnalyzer, () => {
     program = ts.createProgram(roots, options, host, program);
     const third = analyze(program);
     expect(third.analysedFiles).toBe(2); // types.ts itself and a.ts, which imports it
-    expect(Object.keys(third.tools.find((t) => t.declaration?.name === 'a')!.declaration!.parameters.properties.options!.properties!)).toEqual(['depth', 'follow']);
+    expect(Object.keys(third.tools.find((t) => t.declaration?.name === 'a')!.declaration!.parameters.properties.options!.properties!)).toEqual([
+      'depth',
+      'follow',
+    ]);
   });
 });

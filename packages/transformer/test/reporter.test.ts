@@ -57,10 +57,9 @@ describe(resolveMetadata, () => {
   it('names the whole value of a rejected option, separators included', () => {
     const reporter = new Reporter();
     resolveMetadata([new Map([['timeout', { value: '5|s', node }]])], reporter);
-    expect(reporter.diagnostics.map((d) => [d.message, d.hint])).toEqual([[
-      "Invalid value for tool option 'timeout': '5|s' is not a duration.",
-      "Write a duration such as '500ms', '5s' or '2m', or a number of milliseconds.",
-    ]]);
+    expect(reporter.diagnostics.map((d) => [d.message, d.hint])).toEqual([
+      ["Invalid value for tool option 'timeout': '5|s' is not a duration.", "Write a duration such as '500ms', '5s' or '2m', or a number of milliseconds."],
+    ]);
   });
 });
 
@@ -68,6 +67,9 @@ describe('one diagnostic per root cause', () => {
   it('fails every tool that uses a refused type, with one error for the type', () => {
     const { analysis } = compileFixture(path.join(FIXTURES, '_error_/one-diagnostic-per-root-cause'));
     expect(analysis.diagnostics.filter((d) => d.category === 'error')).toHaveLength(1);
-    expect(analysis.tools.map((t) => [t.candidate.functionName, t.declaration === undefined])).toEqual([['runJobs', true], ['queueJob', true]]);
+    expect(analysis.tools.map((t) => [t.candidate.functionName, t.declaration === undefined])).toEqual([
+      ['runJobs', true],
+      ['queueJob', true],
+    ]);
   });
 });

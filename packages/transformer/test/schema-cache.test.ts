@@ -68,7 +68,10 @@ function setUp() {
   /** Declarations by tool, analysed in `order`; without a cache every tool is mapped afresh (the reference). */
   const analyse = (order: readonly ToolCandidate[], cache?: SchemaCache) => {
     const services: AnalysisServices = {
-      checker, reporter, docs, rootDir: dir,
+      checker,
+      reporter,
+      docs,
+      rootDir: dir,
       isLibFile: (f) => program.isSourceFileDefaultLibrary(f),
       isProjectFile: (f) => f.fileName.startsWith(dir),
       ...(cache ? { cache } : {}),

@@ -67,12 +67,17 @@ export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}
   const callee = new ToolCalleeResolver(checker, (file) => ts.sys.readFile(file));
   const compilerOptions = program.getCompilerOptions() as ts.CompilerOptions & { configFilePath?: string };
   // The project's own files: under rootDir, else beside the tsconfig, else under the working directory.
-  const rootDir = options.rootDir ?? compilerOptions.rootDir ?? (compilerOptions.configFilePath ? path.dirname(compilerOptions.configFilePath) : program.getCurrentDirectory());
+  const rootDir =
+    options.rootDir ??
+    compilerOptions.rootDir ??
+    (compilerOptions.configFilePath ? path.dirname(compilerOptions.configFilePath) : program.getCurrentDirectory());
   const isLibFile = (file: ts.SourceFile) => program.isSourceFileDefaultLibrary(file);
   const rootPrefix = `${rootDir.replace(/\\/g, '/').replace(/\/$/, '')}/`;
   const isProjectFile = (file: ts.SourceFile) => !program.isSourceFileFromExternalLibrary(file) && file.fileName.replace(/\\/g, '/').startsWith(rootPrefix);
   const imports = new ImportGraph(program, checker);
-  const globalsChanged = options.previous ? globalScriptsChanged(program, options.previous) || options.previous.strictJson !== Boolean(options.strictJson) : true;
+  const globalsChanged = options.previous
+    ? globalScriptsChanged(program, options.previous) || options.previous.strictJson !== Boolean(options.strictJson)
+    : true;
   const schemas = new SchemaCache();
   const reporterOptions = options.strictJson ? { asErrors: new Set(['anyJson'] as const) } : {};
 
@@ -86,7 +91,10 @@ export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}
       continue;
     }
     analysedFiles++;
-    files.set(sourceFile.fileName, analyzeFile(sourceFile, { checker, docs, callee, rootDir, isLibFile, isProjectFile, cache: schemas }, imports, new Reporter(reporterOptions)));
+    files.set(
+      sourceFile.fileName,
+      analyzeFile(sourceFile, { checker, docs, callee, rootDir, isLibFile, isProjectFile, cache: schemas }, imports, new Reporter(reporterOptions)),
+    );
   }
   const analysis = { ...combine(files, rootDir, analysedFiles), strictJson: Boolean(options.strictJson) };
   const bySetting = cache.get(program) ?? new Map<string, ProgramAnalysis>();
@@ -168,7 +176,10 @@ function combine(files: Map<string, FileAnalysis>, rootDir: string, analysedFile
 class ImportGraph {
   private readonly direct = new Map<ts.SourceFile, ts.SourceFile[]>();
 
-  constructor(private readonly program: ts.Program, private readonly checker: ts.TypeChecker) {}
+  constructor(
+    private readonly program: ts.Program,
+    private readonly checker: ts.TypeChecker,
+  ) {}
 
   closure(root: ts.SourceFile): ts.SourceFile[] {
     const result = new Set<ts.SourceFile>([root]);
@@ -189,8 +200,12 @@ class ImportGraph {
     if (known) return known;
     const found: ts.SourceFile[] = [];
     const visit = (node: ts.Node) => {
-      const specifier = ts.isImportDeclaration(node) || ts.isExportDeclaration(node) ? node.moduleSpecifier
-        : ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) ? node.argument.literal : undefined;
+      const specifier =
+        ts.isImportDeclaration(node) || ts.isExportDeclaration(node)
+          ? node.moduleSpecifier
+          : ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)
+            ? node.argument.literal
+            : undefined;
       if (specifier && ts.isStringLiteral(specifier)) {
         const target = this.checker.getSymbolAtLocation(specifier)?.declarations?.find(ts.isSourceFile);
         if (target && !this.program.isSourceFileDefaultLibrary(target)) found.push(target);

@@ -1,8 +1,5 @@
 import ts from 'typescript';
-import {
-  WIRE_NAME_PATTERN, toSnakeCase,
-  type JsonSchema, type ParametersSchema, type ToolDeclaration, type ToolSource,
-} from '@toolwright/schema';
+import { WIRE_NAME_PATTERN, toSnakeCase, type JsonSchema, type ParametersSchema, type ToolDeclaration, type ToolSource } from '@toolwright/schema';
 import { DefinitionRegistry } from '../type-mappers/definition-registry.js';
 import { mapMember } from '../type-mappers/map-member.js';
 import type { SchemaCache } from '../type-mappers/schema-cache.js';
@@ -70,7 +67,15 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
   }
 
   const definitions = new DefinitionRegistry(checker);
-  const root = { checker, reporter, docs, definitions, isLibFile: services.isLibFile, isProjectFile: services.isProjectFile, ...(services.cache ? { cache: services.cache } : {}) };
+  const root = {
+    checker,
+    reporter,
+    docs,
+    definitions,
+    isLibFile: services.isLibFile,
+    isProjectFile: services.isProjectFile,
+    ...(services.cache ? { cache: services.cache } : {}),
+  };
   const parameterContext = createMapContext({ path: '', role: 'parameter', node: fn }, root);
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
@@ -185,8 +190,9 @@ function promisedType(type: ts.Type, services: AnalysisServices): ts.Type | unde
   const [promised] = checker.getTypeArguments(type as ts.TypeReference);
   if (!promised) return undefined;
   const members = promised.isUnion() ? promised.types : [promised];
-  const plain = (member: ts.Type) => !(member.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection | ts.TypeFlags.Instantiable | ts.TypeFlags.Any | ts.TypeFlags.Unknown))
-    || ((member.flags & ts.TypeFlags.Object) !== 0 && checker.getPropertyOfType(member, 'then') === undefined);
+  const plain = (member: ts.Type) =>
+    !(member.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection | ts.TypeFlags.Instantiable | ts.TypeFlags.Any | ts.TypeFlags.Unknown)) ||
+    ((member.flags & ts.TypeFlags.Object) !== 0 && checker.getPropertyOfType(member, 'then') === undefined);
   return members.every(plain) ? promised : undefined;
 }
 

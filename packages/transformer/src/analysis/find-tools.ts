@@ -14,7 +14,10 @@ const MENTIONS_TOOL_TAG = /@tool\b/;
  * @example export class Files { @tool() async readFile(path: string) {} }             // decorator
  * @example /** @tool *\/ export async function readFile(path: string) {}              // JSDoc tag
  */
-export function findTools(sourceFile: ts.SourceFile, services: { checker: ts.TypeChecker; callee: ToolCalleeResolver; docs: JsDocReader; reporter: Reporter }): ToolCandidate[] {
+export function findTools(
+  sourceFile: ts.SourceFile,
+  services: { checker: ts.TypeChecker; callee: ToolCalleeResolver; docs: JsDocReader; reporter: Reporter },
+): ToolCandidate[] {
   const { checker, callee, docs, reporter } = services;
   if (!sourceFile.text.includes('tool')) return [];
   const candidates: ToolCandidate[] = [];
@@ -58,7 +61,12 @@ function hasToolTag(fn: ts.FunctionDeclaration, sourceFile: ts.SourceFile, docs:
   return JsDocReader.hasDocComment(fn, sourceFile, MENTIONS_TOOL_TAG) && docs.read(fn).tags.some((tag) => tag.name === 'tool');
 }
 
-function wrapperCandidate(call: ts.CallExpression, checker: ts.TypeChecker, reporter: Reporter, isExported: (n: ts.Node | undefined) => boolean): ToolCandidate | undefined {
+function wrapperCandidate(
+  call: ts.CallExpression,
+  checker: ts.TypeChecker,
+  reporter: Reporter,
+  isExported: (n: ts.Node | undefined) => boolean,
+): ToolCandidate | undefined {
   const [first, options] = call.arguments;
   if (!first) {
     reporter.report('unsupportedToolForm.decoratorNotApplied', {}, call);
@@ -116,14 +124,26 @@ function bindingOf(call: ts.CallExpression): { holder?: ts.Identifier; exportNam
   return {};
 }
 
-function decoratorCandidate(method: ts.MethodDeclaration, callee: ToolCalleeResolver, reporter: Reporter, isExported: (n: ts.Node | undefined) => boolean): ToolCandidate | undefined {
+function decoratorCandidate(
+  method: ts.MethodDeclaration,
+  callee: ToolCalleeResolver,
+  reporter: Reporter,
+  isExported: (n: ts.Node | undefined) => boolean,
+): ToolCandidate | undefined {
   const decorator = ts.getDecorators(method)?.find((d) => ts.isCallExpression(d.expression) && callee.isToolCallee(d.expression.expression));
   if (!decorator) return undefined;
   const call = decorator.expression as ts.CallExpression;
   const methodName = ts.isIdentifier(method.name) ? method.name.text : method.name.getText();
   const modifiers = ts.getCombinedModifierFlags(method);
-  const what = ts.isPrivateIdentifier(method.name) ? 'private' : modifiers & ts.ModifierFlags.Static ? 'static'
-    : modifiers & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected) ? 'nonPublic' : !ts.isIdentifier(method.name) ? 'computed' : undefined;
+  const what = ts.isPrivateIdentifier(method.name)
+    ? 'private'
+    : modifiers & ts.ModifierFlags.Static
+      ? 'static'
+      : modifiers & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)
+        ? 'nonPublic'
+        : !ts.isIdentifier(method.name)
+          ? 'computed'
+          : undefined;
   if (what) {
     reporter.report(`invalidToolMethod.${what}`, { method: methodName }, method.name);
     return undefined;
@@ -131,7 +151,11 @@ function decoratorCandidate(method: ts.MethodDeclaration, callee: ToolCalleeReso
   const owner = method.parent;
   const className = ts.isClassDeclaration(owner) && owner.name ? owner.name.text : undefined;
   if (!className || !ts.isClassDeclaration(owner) || !isExported(owner.name)) {
-    reporter.report('toolNotExported', { tool: `${className ?? 'anonymous class'}.${methodName}` }, ts.isClassDeclaration(owner) && owner.name ? owner.name : decorator);
+    reporter.report(
+      'toolNotExported',
+      { tool: `${className ?? 'anonymous class'}.${methodName}` },
+      ts.isClassDeclaration(owner) && owner.name ? owner.name : decorator,
+    );
     return undefined;
   }
   const options = call.arguments[0];

@@ -35,9 +35,7 @@ export interface FlattenServices {
  * @example tool(async function scrape(options: ScrapeOptions) {}, { flatten: true })   // { url, formats, ... }
  * @example /** @tool @flatten *\/ export async function scrape({ url, formats = ['markdown'] }: ScrapeOptions) {}
  */
-export function flattenParameter(
-  fn: ts.SignatureDeclaration, tool: string, nameNode: ts.Node, services: FlattenServices,
-): FlattenedArguments | undefined {
+export function flattenParameter(fn: ts.SignatureDeclaration, tool: string, nameNode: ts.Node, services: FlattenServices): FlattenedArguments | undefined {
   const { checker, reporter } = services;
   const parameters = fn.parameters.filter((p) => {
     if (!(ts.isIdentifier(p.name) && p.name.text === 'this')) return true;
@@ -70,10 +68,14 @@ export function flattenParameter(
 
   const schema = resolveReference(member.schema, services.definitions);
   const typeText = parameter.type ? parameter.type.getText() : checker.typeToString(type);
-  const refuse = schema.anyOf || schema.enum || Array.isArray(schema.type) ? 'union'
-    : schema.type !== 'object' ? 'notObject'
-    : schema.additionalProperties !== false || !schema.properties ? 'openObject'
-    : undefined;
+  const refuse =
+    schema.anyOf || schema.enum || Array.isArray(schema.type)
+      ? 'union'
+      : schema.type !== 'object'
+        ? 'notObject'
+        : schema.additionalProperties !== false || !schema.properties
+          ? 'openObject'
+          : undefined;
   if (refuse) {
     reporter.report(`invalidFlatten.${refuse}`, { tool, param, type: typeText }, parameter.type ?? parameter);
     return undefined;

@@ -56,8 +56,12 @@ export class JsDocReader {
       .filter((r) => text.startsWith('/**', r.pos) && /^[ \t]*$/.test(text.slice(r.end, node.getStart(sourceFile))))
       .pop();
     if (!range) return undefined;
-    const snippet = ts.createSourceFile(sourceFile.fileName, `${text.slice(range.pos, range.end)}\nvar _;`,
-      { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseAll }, true);
+    const snippet = ts.createSourceFile(
+      sourceFile.fileName,
+      `${text.slice(range.pos, range.end)}\nvar _;`,
+      { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseAll },
+      true,
+    );
     const doc = ts.getJSDocCommentsAndTags(snippet.statements[0]!).filter(ts.isJSDoc).pop();
     return doc ? this.toDocInfo(doc, node, range.pos) : undefined;
   }
@@ -92,8 +96,12 @@ export class JsDocReader {
     if (ts.getJSDocCommentsAndTags(node).some(ts.isJSDoc)) return node;
     let full = this.reparsed.get(sourceFile.fileName);
     if (!full || full.text !== sourceFile.text) {
-      full = ts.createSourceFile(sourceFile.fileName, sourceFile.text,
-        { languageVersion: sourceFile.languageVersion, jsDocParsingMode: ts.JSDocParsingMode.ParseAll }, true);
+      full = ts.createSourceFile(
+        sourceFile.fileName,
+        sourceFile.text,
+        { languageVersion: sourceFile.languageVersion, jsDocParsingMode: ts.JSDocParsingMode.ParseAll },
+        true,
+      );
       this.reparsed.set(sourceFile.fileName, full);
     }
     return findSameNode(full, node);
@@ -108,11 +116,23 @@ export class JsDocReader {
 
 /** A minimal stand-in with the span of a JSDoc tag in the original file. */
 class TextSpanNode {
-  constructor(private readonly file: ts.SourceFile, private readonly start: number, private readonly end: number) {}
-  getSourceFile(): ts.SourceFile { return this.file; }
-  getStart(): number { return this.start; }
-  getEnd(): number { return this.end; }
-  getFullStart(): number { return this.start; }
+  constructor(
+    private readonly file: ts.SourceFile,
+    private readonly start: number,
+    private readonly end: number,
+  ) {}
+  getSourceFile(): ts.SourceFile {
+    return this.file;
+  }
+  getStart(): number {
+    return this.start;
+  }
+  getEnd(): number {
+    return this.end;
+  }
+  getFullStart(): number {
+    return this.start;
+  }
 }
 
 function findSameNode(root: ts.Node, target: ts.Node): ts.Node | undefined {

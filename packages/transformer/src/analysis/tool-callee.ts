@@ -11,7 +11,10 @@ export const AUTHORING_PACKAGE = '@toolwright/tool';
 export class ToolCalleeResolver {
   private readonly packageOfDir = new Map<string, string | undefined>();
 
-  constructor(private readonly checker: ts.TypeChecker, private readonly readFile: (file: string) => string | undefined) {}
+  constructor(
+    private readonly checker: ts.TypeChecker,
+    private readonly readFile: (file: string) => string | undefined,
+  ) {}
 
   isToolCallee(callee: ts.Expression): boolean {
     const target = ts.isPropertyAccessExpression(callee) ? callee.name : callee;

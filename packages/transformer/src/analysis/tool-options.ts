@@ -1,8 +1,19 @@
 import ts from 'typescript';
 import {
-  DEFAULT_DETERMINISM, DEFAULT_TIER, DEFAULT_TIMEOUT_MS, DETERMINISM_LEVELS, SAFETY_TIERS, SEMVER_PATTERN, SIDE_EFFECTS,
-  parseDuration, parseSize,
-  type Determinism, type SafetyTier, type SideEffect, type ToolMetadata, type ToolOptions,
+  DEFAULT_DETERMINISM,
+  DEFAULT_TIER,
+  DEFAULT_TIMEOUT_MS,
+  DETERMINISM_LEVELS,
+  SAFETY_TIERS,
+  SEMVER_PATTERN,
+  SIDE_EFFECTS,
+  parseDuration,
+  parseSize,
+  type Determinism,
+  type SafetyTier,
+  type SideEffect,
+  type ToolMetadata,
+  type ToolOptions,
 } from '@toolwright/schema';
 import type { DIAGNOSTICS } from '../diagnostics.js';
 import type { DocInfo } from './jsdoc-reader.js';
@@ -12,16 +23,42 @@ type OptionValue = string | number | boolean | string[];
 type RawOptions = Map<keyof ToolOptions, { value: OptionValue; node: ts.Node }>;
 
 const OPTION_NAMES: readonly (keyof ToolOptions)[] = [
-  'name', 'description', 'tier', 'timeout', 'group', 'version', 'sideEffects', 'capabilities', 'determinism',
-  'maxMemory', 'maxNetworkRequests', 'maxNetworkBytes', 'parallel', 'tags', 'flatten',
+  'name',
+  'description',
+  'tier',
+  'timeout',
+  'group',
+  'version',
+  'sideEffects',
+  'capabilities',
+  'determinism',
+  'maxMemory',
+  'maxNetworkRequests',
+  'maxNetworkBytes',
+  'parallel',
+  'tags',
+  'flatten',
 ];
 
 /** JSDoc tags accepted as options on every form; repeated list tags accumulate. */
 const JSDOC_OPTION_TAGS: Record<string, keyof ToolOptions> = {
-  name: 'name', tier: 'tier', timeout: 'timeout', group: 'group', version: 'version',
-  sideEffects: 'sideEffects', sideEffect: 'sideEffects', capability: 'capabilities', capabilities: 'capabilities',
-  determinism: 'determinism', maxMemory: 'maxMemory', maxNetworkRequests: 'maxNetworkRequests',
-  maxNetworkBytes: 'maxNetworkBytes', parallel: 'parallel', tag: 'tags', tags: 'tags', flatten: 'flatten',
+  name: 'name',
+  tier: 'tier',
+  timeout: 'timeout',
+  group: 'group',
+  version: 'version',
+  sideEffects: 'sideEffects',
+  sideEffect: 'sideEffects',
+  capability: 'capabilities',
+  capabilities: 'capabilities',
+  determinism: 'determinism',
+  maxMemory: 'maxMemory',
+  maxNetworkRequests: 'maxNetworkRequests',
+  maxNetworkBytes: 'maxNetworkBytes',
+  parallel: 'parallel',
+  tag: 'tags',
+  tags: 'tags',
+  flatten: 'flatten',
 };
 /** Flags written as a bare tag (`@parallel`, `@flatten`) or with `true`/`false`. */
 const FLAG_OPTIONS = new Set<keyof ToolOptions>(['parallel', 'flatten']);
@@ -82,8 +119,10 @@ type OptionReason = keyof (typeof DIAGNOSTICS)['invalidOption']['reasons'];
 type Checked<T> = { value: T } | OptionProblem;
 
 const ok = <T>(value: T): Checked<T> => ({ value });
-const problem = (reason: OptionReason, value?: OptionValue, args: Record<string, string> = {}): OptionProblem =>
-  ({ problem: reason, args: value === undefined ? args : { value: String(value), ...args } });
+const problem = (reason: OptionReason, value?: OptionValue, args: Record<string, string> = {}): OptionProblem => ({
+  problem: reason,
+  args: value === undefined ? args : { value: String(value), ...args },
+});
 
 /** Merges raw options (literal over JSDoc), validates each, and fills in defaults. */
 export function resolveMetadata(sources: RawOptions[], reporter: Reporter): { metadata: ToolMetadata; name?: string; description?: string; flatten?: true } {
@@ -101,18 +140,20 @@ export function resolveMetadata(sources: RawOptions[], reporter: Reporter): { me
   };
 
   const tier = get<SafetyTier>('tier', (v) => oneOf(v, SAFETY_TIERS)) ?? DEFAULT_TIER;
-  const timeoutMs = get<number>('timeout', (v) => {
-    const parsed = typeof v === 'string' || typeof v === 'number' ? parseDuration(v) : undefined;
-    return parsed !== undefined ? ok(parsed) : problem('notDuration', v);
-  }) ?? DEFAULT_TIMEOUT_MS;
-  const sideEffects = get<SideEffect[]>('sideEffects', (v) => {
-    const list = asList(v);
-    if ('problem' in list) return list;
-    const bad = list.value.find((item) => !SIDE_EFFECTS.includes(item as SideEffect));
-    if (bad !== undefined) return problem('notSideEffect', bad, { allowed: SIDE_EFFECTS.join(', ') });
-    if (list.value.includes('none') && list.value.length > 1) return problem('noneWithOthers');
-    return ok([...new Set(list.value)] as SideEffect[]);
-  }) ?? [];
+  const timeoutMs =
+    get<number>('timeout', (v) => {
+      const parsed = typeof v === 'string' || typeof v === 'number' ? parseDuration(v) : undefined;
+      return parsed !== undefined ? ok(parsed) : problem('notDuration', v);
+    }) ?? DEFAULT_TIMEOUT_MS;
+  const sideEffects =
+    get<SideEffect[]>('sideEffects', (v) => {
+      const list = asList(v);
+      if ('problem' in list) return list;
+      const bad = list.value.find((item) => !SIDE_EFFECTS.includes(item as SideEffect));
+      if (bad !== undefined) return problem('notSideEffect', bad, { allowed: SIDE_EFFECTS.join(', ') });
+      if (list.value.includes('none') && list.value.length > 1) return problem('noneWithOthers');
+      return ok([...new Set(list.value)] as SideEffect[]);
+    }) ?? [];
   const determinism = get<Determinism>('determinism', (v) => oneOf(v, DETERMINISM_LEVELS)) ?? DEFAULT_DETERMINISM;
   const metadata: ToolMetadata = {
     tier,
@@ -124,16 +165,15 @@ export function resolveMetadata(sources: RawOptions[], reporter: Reporter): { me
     parallel: get<boolean>('parallel', (v) => (typeof v === 'boolean' ? ok(v) : problem('notBoolean', v))) ?? tier === 'read-only',
     tags: get<string[]>('tags', (v) => nonEmptyList(v)) ?? [],
   };
-  const group = get<string>('group', (v) =>
-    typeof v === 'string' && /^[a-z][a-z0-9_-]{0,63}$/i.test(v) ? ok(v) : problem('notGroup', v));
+  const group = get<string>('group', (v) => (typeof v === 'string' && /^[a-z][a-z0-9_-]{0,63}$/i.test(v) ? ok(v) : problem('notGroup', v)));
   if (group) metadata.group = group;
-  const version = get<string>('version', (v) =>
-    typeof v === 'string' && SEMVER_PATTERN.test(v) ? ok(v) : problem('notSemver', v));
+  const version = get<string>('version', (v) => (typeof v === 'string' && SEMVER_PATTERN.test(v) ? ok(v) : problem('notSemver', v)));
   if (version) metadata.version = version;
   const maxMemoryBytes = get<number>('maxMemory', (v) => sizeOf(v));
   if (maxMemoryBytes) metadata.resources.maxMemoryBytes = maxMemoryBytes;
   const maxRequests = get<number>('maxNetworkRequests', (v) =>
-    typeof v === 'number' && Number.isInteger(v) && v > 0 ? ok(v) : problem('notPositiveInteger', v));
+    typeof v === 'number' && Number.isInteger(v) && v > 0 ? ok(v) : problem('notPositiveInteger', v),
+  );
   const maxBytes = get<number>('maxNetworkBytes', (v) => sizeOf(v));
   if (maxRequests || maxBytes) {
     metadata.resources.network = {};

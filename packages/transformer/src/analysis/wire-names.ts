@@ -13,7 +13,11 @@ export const ARGUMENT_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
  * @example async function search(/** @wire max-results *\/ maxResults?: number) {}        // before the parameter: argument name
  */
 export function readWireNames(
-  toolDocs: readonly DocInfo[], parameters: readonly ts.ParameterDeclaration[], docs: JsDocReader, reporter: Reporter, tool: string,
+  toolDocs: readonly DocInfo[],
+  parameters: readonly ts.ParameterDeclaration[],
+  docs: JsDocReader,
+  reporter: Reporter,
+  tool: string,
 ): Map<string, string> {
   const names = new Map<string, string>();
   const known = new Set(parameters.flatMap((p) => (ts.isIdentifier(p.name) ? [p.name.text] : [])));

@@ -7,10 +7,9 @@ import ts from 'typescript';
  * Single quotes, because JSON is full of double quotes: the printer escapes almost nothing.
  */
 export function jsonParseExpression(value: unknown, factory: ts.NodeFactory = ts.factory): ts.Expression {
-  return factory.createCallExpression(
-    factory.createPropertyAccessExpression(factory.createIdentifier('JSON'), 'parse'), undefined,
-    [factory.createStringLiteral(JSON.stringify(value), true)],
-  );
+  return factory.createCallExpression(factory.createPropertyAccessExpression(factory.createIdentifier('JSON'), 'parse'), undefined, [
+    factory.createStringLiteral(JSON.stringify(value), true),
+  ]);
 }
 
 /** Builds a literal expression for a JSON-compatible value. */
@@ -23,7 +22,11 @@ export function jsonExpression(value: unknown, factory: ts.NodeFactory = ts.fact
       ? factory.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, factory.createNumericLiteral(-value))
       : factory.createNumericLiteral(value);
   }
-  if (Array.isArray(value)) return factory.createArrayLiteralExpression(value.map((item) => jsonExpression(item, factory)), false);
+  if (Array.isArray(value))
+    return factory.createArrayLiteralExpression(
+      value.map((item) => jsonExpression(item, factory)),
+      false,
+    );
   if (typeof value === 'object') {
     const properties = Object.entries(value as Record<string, unknown>)
       .filter(([, child]) => child !== undefined)

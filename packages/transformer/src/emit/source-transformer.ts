@@ -62,14 +62,18 @@ function withDeclaration(call: ts.CallExpression, declaration: ToolDeclaration, 
 }
 
 function attachStatement(name: ts.Identifier, declaration: ToolDeclaration, factory: ts.NodeFactory): ts.Statement {
-  const key = factory.createCallExpression(
-    factory.createPropertyAccessExpression(factory.createIdentifier('Symbol'), 'for'), undefined,
-    [factory.createStringLiteral('toolwright.declaration')]);
+  const key = factory.createCallExpression(factory.createPropertyAccessExpression(factory.createIdentifier('Symbol'), 'for'), undefined, [
+    factory.createStringLiteral('toolwright.declaration'),
+  ]);
   const descriptor = factory.createObjectLiteralExpression([
     factory.createPropertyAssignment('value', jsonParseExpression(declaration, factory)),
     factory.createPropertyAssignment('configurable', factory.createTrue()),
   ]);
-  return factory.createExpressionStatement(factory.createCallExpression(
-    factory.createPropertyAccessExpression(factory.createIdentifier('Object'), 'defineProperty'), undefined,
-    [factory.createIdentifier(name.text), key, descriptor]));
+  return factory.createExpressionStatement(
+    factory.createCallExpression(factory.createPropertyAccessExpression(factory.createIdentifier('Object'), 'defineProperty'), undefined, [
+      factory.createIdentifier(name.text),
+      key,
+      descriptor,
+    ]),
+  );
 }

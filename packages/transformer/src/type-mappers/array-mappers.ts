@@ -23,7 +23,7 @@ export const tupleMapper: TypeMapper = {
       const flags = target.elementFlags[index] ?? ts.ElementFlags.Required;
       const position = elementPosition(ctx, `[${index}]`, nodes?.[index]);
       if (flags & ts.ElementFlags.Variable) {
-        const restType = flags & ts.ElementFlags.Rest ? element : ctx.checker.getIndexTypeOfType(element, ts.IndexKind.Number) ?? element;
+        const restType = flags & ts.ElementFlags.Rest ? element : (ctx.checker.getIndexTypeOfType(element, ts.IndexKind.Number) ?? element);
         rest = ctx.mapType(restType, position);
         return;
       }
@@ -90,13 +90,14 @@ function extendsArray(type: ts.Type, checker: ts.TypeChecker): boolean {
   if (!(type.flags & ts.TypeFlags.Object) || checker.isArrayType(type) || checker.isTupleType(type)) return false;
   const target = ((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference) !== 0 ? (type as ts.TypeReference).target : type;
   if (!((target as ts.ObjectType).objectFlags & ts.ObjectFlags.ClassOrInterface)) return false;
-  const visit = (current: ts.InterfaceType, seen: Set<ts.Type>): boolean => (checker.getBaseTypes(current) ?? []).some((base) => {
-    if (checker.isArrayType(base)) return true;
-    const baseTarget = ((base as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference) !== 0 ? (base as ts.TypeReference).target : base;
-    if (seen.has(baseTarget) || !((baseTarget as ts.ObjectType).objectFlags & ts.ObjectFlags.ClassOrInterface)) return false;
-    seen.add(baseTarget);
-    return visit(baseTarget as ts.InterfaceType, seen);
-  });
+  const visit = (current: ts.InterfaceType, seen: Set<ts.Type>): boolean =>
+    (checker.getBaseTypes(current) ?? []).some((base) => {
+      if (checker.isArrayType(base)) return true;
+      const baseTarget = ((base as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference) !== 0 ? (base as ts.TypeReference).target : base;
+      if (seen.has(baseTarget) || !((baseTarget as ts.ObjectType).objectFlags & ts.ObjectFlags.ClassOrInterface)) return false;
+      seen.add(baseTarget);
+      return visit(baseTarget as ts.InterfaceType, seen);
+    });
   return visit(target as ts.InterfaceType, new Set([target]));
 }
 

@@ -120,7 +120,12 @@ const TAG_RULES: Record<string, TagRule> = {
  * constraint tags become keywords. A tag that does not fit the type is reported at the tag.
  * @example  /** Lines to read. @minimum 1 @maximum 2000 *\/ limit?: number
  */
-export function applyDocTags(schema: JsonSchema, docs: DocInfo, ctx: Pick<MapContext, 'report' | 'position'>, options: { description?: boolean } = {}): JsonSchema {
+export function applyDocTags(
+  schema: JsonSchema,
+  docs: DocInfo,
+  ctx: Pick<MapContext, 'report' | 'position'>,
+  options: { description?: boolean } = {},
+): JsonSchema {
   const result: JsonSchema = { ...schema };
   if (options.description !== false && docs.summary) result.description = docs.summary;
   for (const tag of docs.tags) {

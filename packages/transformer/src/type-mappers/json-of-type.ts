@@ -12,7 +12,7 @@ export function jsonOfType(type: ts.Type, checker: ts.TypeChecker): JsonValue | 
   if (type.flags & ts.TypeFlags.Null) return null;
   if (checker.isTupleType(type)) {
     const items = checker.getTypeArguments(type as ts.TypeReference).map((item) => jsonOfType(item, checker));
-    return items.every((item) => item !== undefined) ? (items) : undefined;
+    return items.every((item) => item !== undefined) ? items : undefined;
   }
   if (type.flags & ts.TypeFlags.Object) {
     const result: Record<string, JsonValue> = {};

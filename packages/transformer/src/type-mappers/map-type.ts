@@ -97,9 +97,10 @@ export function mapTypeAt(type: ts.Type, position: TypePosition, root: RootMapOp
   for (const docs of [...named, ...syntax.aliasDocs]) {
     const undocumented = schema;
     // A kept schema (frozen) gets the same docs at many uses: applied once (see SchemaCache.withDocs).
-    schema = root.cache && Object.isFrozen(undocumented)
-      ? root.cache.withDocs(undocumented, docs, () => withDocs(undocumented, docs, ctx), { reports: () => root.reporter.reports })
-      : withDocs(undocumented, docs, ctx);
+    schema =
+      root.cache && Object.isFrozen(undocumented)
+        ? root.cache.withDocs(undocumented, docs, () => withDocs(undocumented, docs, ctx), { reports: () => root.reporter.reports })
+        : withDocs(undocumented, docs, ctx);
   }
   return schema;
 }

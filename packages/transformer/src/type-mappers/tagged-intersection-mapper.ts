@@ -7,8 +7,9 @@ const TYPIA_TAG = 'typia.tag';
 
 /** `Integer` from @toolwright/schema: a number branded with the `integerBrand` unique symbol. */
 function isIntegerBrand(member: ts.Type, ctx: MapContext): boolean {
-  return (member.flags & ts.TypeFlags.Object) !== 0 &&
-    ctx.checker.getPropertiesOfType(member).some((p) => p.escapedName.toString().startsWith('__@integerBrand@'));
+  return (
+    (member.flags & ts.TypeFlags.Object) !== 0 && ctx.checker.getPropertiesOfType(member).some((p) => p.escapedName.toString().startsWith('__@integerBrand@'))
+  );
 }
 
 function typiaTagSchema(member: ts.Type, ctx: MapContext): JsonSchema | undefined {
@@ -19,7 +20,7 @@ function typiaTagSchema(member: ts.Type, ctx: MapContext): JsonSchema | undefine
   const schemaProperty = ctx.checker.getPropertyOfType(props, 'schema');
   if (!schemaProperty) return {};
   const value = jsonOfType(ctx.checker.getNonNullableType(ctx.checker.getTypeOfSymbol(schemaProperty)), ctx.checker);
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value) : {};
+  return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
 }
 
 const PRIMITIVE = ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike;

@@ -56,8 +56,11 @@ function addsOnlyUndefined(type: ts.Type, written: ts.Type): boolean {
   if (!type.isUnion()) return false;
   const writtenMembers = new Set(written.isUnion() ? written.types : [written]);
   const extra = type.types.filter((member) => !writtenMembers.has(member));
-  return extra.length > 0 && extra.length === type.types.length - writtenMembers.size
-    && extra.every((member) => (member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) !== 0);
+  return (
+    extra.length > 0 &&
+    extra.length === type.types.length - writtenMembers.size &&
+    extra.every((member) => (member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) !== 0)
+  );
 }
 
 /**
@@ -68,7 +71,13 @@ export function namedTypeDocs(type: ts.Type, ctx: SyntaxContext): DocInfo[] {
   const symbol = type.aliasSymbol ?? type.getSymbol();
   const declaration = symbol?.declarations?.[0];
   if (!declaration || declaration.getSourceFile().isDeclarationFile || !ctx.isProjectFile(declaration.getSourceFile())) return [];
-  if (!ts.isTypeAliasDeclaration(declaration) && !ts.isInterfaceDeclaration(declaration) && !ts.isEnumDeclaration(declaration) && !ts.isClassDeclaration(declaration)) return [];
+  if (
+    !ts.isTypeAliasDeclaration(declaration) &&
+    !ts.isInterfaceDeclaration(declaration) &&
+    !ts.isEnumDeclaration(declaration) &&
+    !ts.isClassDeclaration(declaration)
+  )
+    return [];
   return [ctx.docs.read(declaration)];
 }
 
@@ -89,8 +98,13 @@ export function elementTypeNode(node: ts.TypeNode | undefined): ts.TypeNode | un
   const inner = unwrapParentheses(node);
   if (ts.isArrayTypeNode(inner)) return inner.elementType;
   if (ts.isTypeOperatorNode(inner) && inner.operator === ts.SyntaxKind.ReadonlyKeyword) return elementTypeNode(inner.type);
-  if (ts.isTypeReferenceNode(inner) && inner.typeArguments?.length === 1 && ts.isIdentifier(inner.typeName)
-    && (inner.typeName.text === 'Array' || inner.typeName.text === 'ReadonlyArray')) return inner.typeArguments[0];
+  if (
+    ts.isTypeReferenceNode(inner) &&
+    inner.typeArguments?.length === 1 &&
+    ts.isIdentifier(inner.typeName) &&
+    (inner.typeName.text === 'Array' || inner.typeName.text === 'ReadonlyArray')
+  )
+    return inner.typeArguments[0];
   return undefined;
 }
 

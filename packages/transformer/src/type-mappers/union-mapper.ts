@@ -25,12 +25,13 @@ export const unionMapper: TypeMapper = {
   supports: (type, ctx) => type.isUnion() || documentedMemberNodes(ctx) !== undefined,
   map: (type, ctx) => {
     const nodes = documentedMemberNodes(ctx);
-    const build = () => ctx.definitions.withDefinition(type, () => {
-      const members: Member[] = nodes
-        ? nodes.map((node) => ({ type: ctx.checker.getTypeFromTypeNode(node), node }))
-        : sourceOrder(type as ts.UnionType, ctx).map((member) => ({ type: member }));
-      return mapMembers(type, members, ctx);
-    });
+    const build = () =>
+      ctx.definitions.withDefinition(type, () => {
+        const members: Member[] = nodes
+          ? nodes.map((node) => ({ type: ctx.checker.getTypeFromTypeNode(node), node }))
+          : sourceOrder(type as ts.UnionType, ctx).map((member) => ({ type: member }));
+        return mapMembers(type, members, ctx);
+      });
     return !nodes && readsTheSameEverywhere(type as ts.UnionType, ctx) ? ctx.cached(type, build) : build();
   },
 };
@@ -129,20 +130,24 @@ function sourceOrder(union: ts.UnionType, ctx: MapContext): ts.Type[] {
   const texts = new Map<ts.Type, string>();
   const text = (t: ts.Type): string => {
     let known = texts.get(t);
-    if (known === undefined) texts.set(t, (known = t.flags & ts.TypeFlags.BooleanLiteral ? String(booleanLiteralValue(t, ctx.checker)) : ctx.checker.typeToString(t)));
+    if (known === undefined)
+      texts.set(t, (known = t.flags & ts.TypeFlags.BooleanLiteral ? String(booleanLiteralValue(t, ctx.checker)) : ctx.checker.typeToString(t)));
     return known;
   };
-  return [...variants.sort((a, b) => {
-    const ra = rank.get(a) ?? Infinity;
-    const rb = rank.get(b) ?? Infinity;
-    if (ra !== rb) return ra - rb;
-    const da = declared(a);
-    const db = declared(b);
-    if (da !== undefined && db !== undefined && da !== db) return da - db;
-    const ta = text(a);
-    const tb = text(b);
-    return ta < tb ? -1 : ta > tb ? 1 : 0;
-  }), ...rest];
+  return [
+    ...variants.sort((a, b) => {
+      const ra = rank.get(a) ?? Infinity;
+      const rb = rank.get(b) ?? Infinity;
+      if (ra !== rb) return ra - rb;
+      const da = declared(a);
+      const db = declared(b);
+      if (da !== undefined && db !== undefined && da !== db) return da - db;
+      const ta = text(a);
+      const tb = text(b);
+      return ta < tb ? -1 : ta > tb ? 1 : 0;
+    }),
+    ...rest,
+  ];
 }
 
 /** The union type node written here, followed through an alias (`when?: Condition` lost the alias on its type). */
