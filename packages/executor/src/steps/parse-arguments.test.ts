@@ -220,4 +220,33 @@ describe(checkArgumentValue, () => {
       error: { code: 'invalid_arguments', issues: [{ path: '$.bad', kind: 'not_json', received: 'a value that cannot be read (reading it threw)' }] },
     });
   });
+
+  // Class: what the executor receives from a host that parsed already — any JavaScript value, not just JSON.
+  it('never throws on any JavaScript value, and what it accepts is exactly its JSON, copied (property)', () => {
+    const anything = fc.anything({
+      withBigInt: true,
+      withBoxedValues: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+      withNullPrototype: true,
+      withObjectString: true,
+      withSparseArray: true,
+      withTypedArray: true,
+      maxDepth: 6,
+    });
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), anything), (input) => {
+        const result = checkArgumentValue(input);
+        if (!result.ok) {
+          expect(result.error.code).toBe('invalid_arguments');
+          return;
+        }
+        // Nothing but JSON data survives, and it survives as JSON would write it (undefined properties left out).
+        expect(JSON.stringify(result.value)).toBe(JSON.stringify(input));
+        expect(result.value).not.toBe(input);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
