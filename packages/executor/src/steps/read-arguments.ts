@@ -14,7 +14,8 @@ export function readArgumentsStep(limits: ParseLimits, repairs: Required<Argumen
     run(state) {
       const { call } = state;
       let parsed = parseArguments(call.arguments, limits);
-      if (!parsed.ok && repairs && typeof call.arguments === 'string') {
+      // Oversized text is refused as it is: repairing it could only make it larger work for nothing.
+      if (!parsed.ok && repairs && typeof call.arguments === 'string' && call.arguments.length <= limits.maxLength) {
         const repaired = repairText(call.arguments, repairs);
         const reparsed = repaired && parseArguments(repaired.text, limits);
         if (reparsed?.ok) {

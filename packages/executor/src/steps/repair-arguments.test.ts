@@ -126,6 +126,16 @@ describe('repairArguments in the executor', () => {
     expect(value).toMatchObject({ status: 'error', error: { code: 'invalid_arguments', issues: [{ path: '$.limit', kind: 'type' }] } });
   });
 
+  it('never repairs text over the length limit: it is refused as sent, naming the limit', async () => {
+    const { executor } = setup(true);
+    for (const extra of [1, 100, 4096]) {
+      const padded = `\`\`\`json\n{"path":"${'a'.repeat(DEFAULT_PARSE_LIMITS.maxLength + extra)}",}\n\`\`\``;
+      const result = await executor.executeToolCall({ id: `big${extra}`, name: 'read', arguments: padded });
+      expect(result).toMatchObject({ status: 'error', error: { code: 'invalid_json' } });
+      expect(result.content).toContain(`the limit is ${DEFAULT_PARSE_LIMITS.maxLength}`);
+    }
+  });
+
   it('repairs when turned on, and records the repairs with the arguments as sent', async () => {
     const { executor, audit } = setup(true);
     const result = await executor.executeToolCall({ id: 'r3', name: 'read', arguments: sent });
