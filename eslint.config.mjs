@@ -19,6 +19,8 @@ export default tseslint.config(
       'e2e/basic-project/**',
       'e2e/broken-project/**',
       'examples/**/generated/**',
+      // Projects the benchmarks generate (git-ignored).
+      'tools/bench/.work/**',
     ],
   },
   js.configs.recommended,
