@@ -44,6 +44,8 @@ export type CoreToolErrorCode =
   | 'invalid_command'
   /** `shell_exec`: the command analysis or the git guard refused the command. */
   | 'command_refused'
+  /** `shell_exec`: the configuration requires the kernel sandbox and it is unavailable here. */
+  | 'sandbox_unavailable'
   /** `shell_job_output`/`shell_job_kill`: no such background job. */
   | 'unknown_job'
   /** `shell_exec`: as many background jobs as allowed are running. */

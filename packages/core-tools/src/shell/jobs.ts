@@ -7,6 +7,10 @@ export interface Job {
   command: string;
   process: RunningProcess;
   outcome?: ProcessOutcome;
+  /** Where the job runs (see `ShellResult.ranIn`). */
+  ranIn?: 'sandbox' | 'host' | 'escalated';
+  /** Protected paths the job created, removed once it ended (workspace-relative). */
+  removed?: string[];
 }
 
 /** Background commands of one environment, by id; finished jobs are kept until read or evicted. */

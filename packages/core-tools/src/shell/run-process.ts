@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadTailBuffer } from './output-buffer.js';
-import { ProcessGroups, signalGroup, startTime } from './process-groups.js';
+import { ProcessGroups, signalGroup, startTime, unsandboxedCommand, type Launch } from '@toolwright/sandbox';
 
 export interface ProcessOptions {
   command: string;
@@ -12,6 +12,8 @@ export interface ProcessOptions {
   /** Between SIGTERM and SIGKILL when the deadline passes or the call is cancelled. */
   killGraceMs: number;
   signal?: AbortSignal;
+  /** How the shell is started: inside the kernel sandbox, or as it is (the default). */
+  launch?: (argv: readonly string[]) => Launch;
 }
 
 export interface ProcessOutcome {
@@ -52,7 +54,8 @@ export class RunningProcess {
     // closes the gate, so the command never runs unwatched.
     const groups = ProcessGroups.shared();
     groups.prepare();
-    this.child = spawn('/bin/bash', ['--noprofile', '--norc', '-f', '-c', GATED, 'toolwright-shell', options.command], {
+    const launch = (options.launch ?? unsandboxedCommand)(['/bin/bash', '--noprofile', '--norc', '-f', '-c', GATED, 'toolwright-shell', options.command]);
+    this.child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
       env: options.env,
       detached: true,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadTailBuffer } from './output-buffer.js';
-import { ProcessGroups, signalGroup, startTime } from './process-groups.js';
+import { ProcessGroups, signalGroup, startTime, unsandboxedCommand, type Launch } from '@toolwright/sandbox';
 import type { ProcessOutcome } from './run-process.js';
 
 /** What one command in a session shell produced, and where the shell stands afterwards. */
@@ -45,7 +45,15 @@ export class SessionShell {
   private exitReason: { code: number | null; signal: string | null } | undefined;
   private fresh = true;
 
-  constructor(private readonly options: { root: string; env: Record<string, string>; killGraceMs: number }) {}
+  constructor(
+    private readonly options: {
+      root: string;
+      env: Record<string, string>;
+      killGraceMs: number;
+      /** How the shell is started: inside the kernel sandbox, or as it is (the default). */
+      launch?: (argv: readonly string[]) => Launch;
+    },
+  ) {}
 
   /** Runs one command after those already queued. */
   run(command: string, opts: { timeoutMs: number; maxOutputBytes: number; signal?: AbortSignal; resetTo?: string }): Promise<SessionOutcome> {
@@ -64,7 +72,8 @@ export class SessionShell {
     // The session's group dies with this process however it ends (see ProcessGroups).
     const groups = ProcessGroups.shared();
     groups.prepare();
-    const child = spawn('/bin/bash', ['--noprofile', '--norc', '-f', '-s'], {
+    const launch = (this.options.launch ?? unsandboxedCommand)(['/bin/bash', '--noprofile', '--norc', '-f', '-s']);
+    const child = spawn(launch.file, launch.args, {
       cwd: this.options.root,
       env: this.options.env,
       detached: true,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ResourceLimits, SandboxMode } from '@toolwright/sandbox';
 import { DEFAULT_SHELL_POLICY, type ShellPolicy } from './shell-policy.js';
 
 /** Options shared by the backends that run commands. */
@@ -16,6 +17,23 @@ export interface RunningShellOptions {
   passEnv?: readonly string[];
   /** Background jobs kept at once (default 8). */
   maxJobs?: number;
+  /**
+   * The kernel sandbox every command runs in (default `auto`: where bubblewrap works, else the judge
+   * alone, with a warning; `required`: refuse commands where it does not; `off`).
+   */
+  sandbox?: SandboxMode;
+  /** Whether sandboxed commands may use the network (default false). */
+  network?: boolean;
+  /** Directories outside the workspace that sandboxed commands may read, besides the system's. */
+  readablePaths?: readonly string[];
+  /** Resource limits of each sandboxed command (CPU seconds, memory, file size, processes, open files). */
+  limits?: Partial<ResourceLimits>;
+  /**
+   * Runs each command as given, without the command judge, and only inside the kernel sandbox (never
+   * without it, whatever `sandbox` says). For tests that show the sandbox holds where the judge is wrong.
+   * @internal
+   */
+  unjudged?: boolean;
 }
 
 /**

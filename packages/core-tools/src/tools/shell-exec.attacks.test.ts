@@ -7,6 +7,7 @@ import { tempWorkspace } from '../test-support/temp-workspace.js';
 import { DEFAULT_SHELL_POLICY, type ShellPolicy } from '../shell/shell-policy.js';
 import type { ShellConfig } from '../shell/shell-config.js';
 import { ShellTool, type ShellResult } from './shell-exec.js';
+import { testSandboxMode } from '../test-support/sandbox-mode.js';
 
 // Hostile command lines by class. Each case is tried as the attacker would: the files it needs are
 // written first (as file_write would), then the command runs through shell_exec, and what matters
@@ -18,8 +19,10 @@ beforeEach(() => {
 });
 afterEach(() => ws.cleanup());
 
-const host = (policy: ShellPolicy = DEFAULT_SHELL_POLICY): ShellTool => new ShellTool({ ...ws.env, shell: { backend: 'host', policy } });
-const session = (policy: ShellPolicy): ShellTool => new ShellTool({ ...ws.env, shell: { backend: 'session', policy } as ShellConfig });
+const host = (policy: ShellPolicy = DEFAULT_SHELL_POLICY): ShellTool =>
+  new ShellTool({ ...ws.env, shell: { backend: 'host', policy, sandbox: testSandboxMode() } });
+const session = (policy: ShellPolicy): ShellTool =>
+  new ShellTool({ ...ws.env, shell: { backend: 'session', policy, sandbox: testSandboxMode() } as ShellConfig });
 const run = async (tool: ShellTool, command: string): Promise<ShellResult | Error> => {
   try {
     return (await tool.shellExec(command)) as ShellResult;

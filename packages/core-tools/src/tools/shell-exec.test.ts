@@ -7,6 +7,7 @@ import { ShellTool, renderShellJob, renderShellResult, type ShellJobStarted, typ
 import { withBudget } from '../test-support/with-budget.js';
 import { modelSize } from '../model-text/output-budget.js';
 import type { ShellConfig } from '../shell/shell-config.js';
+import { testSandboxMode } from '../test-support/sandbox-mode.js';
 
 const ws = tempWorkspace({ 'notes.txt': 'alpha\nbeta\ngamma\n' });
 afterAll(() => ws.cleanup());
@@ -17,19 +18,9 @@ function shell(
     policy: { allow: ['ls', 'cat', 'echo', 'sleep', 'yes', 'head', 'seq', 'wc', 'true', 'false', 'printenv', 'sh-tree', './spawn.sh', 'ps'], permit: ['glob'] },
   },
 ) {
-  return new ShellTool({ ...ws.env, shell: config });
+  return new ShellTool({ ...ws.env, shell: config.backend === 'disabled' ? config : { sandbox: testSandboxMode(), ...config } });
 }
 const run = async (tool: ShellTool, command: string, timeoutSeconds?: number) => (await tool.shellExec(command, timeoutSeconds)) as ShellResult;
-
-/** Whether a process still runs (a zombie waiting for its reaper has already ended). */
-function alive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) [ZX] /s.test(stat);
-  } catch {
-    return false;
-  }
-}
 
 describe('shell_exec (host backend)', () => {
   it('runs an allowed command in the workspace and reports exit code and output', async () => {
@@ -79,15 +70,21 @@ describe('shell_exec (host backend)', () => {
   });
 
   it('kills the whole process tree at the timeout, grandchildren included', async () => {
-    ws.write('spawn.sh', '#!/bin/bash\nsleep 30 &\necho $! > grandchild.pid\nsleep 30\n');
+    // The grandchild ignores TERM and keeps writing a tick; in the sandbox its pid is the PID
+    // namespace's own, so it is watched through the file it writes, not by number.
+    ws.write('spawn.sh', "#!/bin/bash\n(trap '' TERM; while :; do date +%s%N > tick; sleep 0.05; done) &\nsleep 30\n");
     fs.chmodSync(path.join(ws.root, 'spawn.sh'), 0o755);
     const tool = shell({ backend: 'host', killGraceMs: 200, policy: { allow: ['./spawn.sh'] } });
     const result = await run(tool, './spawn.sh', 1);
     expect(result.timedOut).toBe(true);
     expect(result.signal).toBe('SIGTERM');
-    const grandchild = Number(ws.read('grandchild.pid'));
     // KILL follows TERM after the 200 ms grace period; allow a loaded machine time to deliver it.
-    await expect.poll(() => alive(grandchild), { timeout: 5000, interval: 50 }).toBe(false);
+    const ticking = async () => {
+      const before = fs.statSync(path.join(ws.root, 'tick')).mtimeMs;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      return fs.statSync(path.join(ws.root, 'tick')).mtimeMs !== before;
+    };
+    await expect.poll(ticking, { timeout: 8000, interval: 50 }).toBe(false);
   });
 
   it('holds the output cap while streaming and keeps head and tail', async () => {
@@ -178,6 +175,7 @@ describe('shell_exec (session backend)', () => {
       ...ws.env,
       shell: {
         backend: 'session',
+        sandbox: testSandboxMode(),
         killGraceMs: 200,
         policy: { allow: ['ls', 'cd', 'pwd', 'echo', 'cat', 'sleep', 'printenv'], permit: ['assignment'] },
         ...extra,

@@ -1,75 +1,49 @@
 import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
-import { modelSize, outputBudget } from '../model-text/output-budget.js';
-import { fitStreams } from '../shell/fit-streams.js';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { loadBashParser } from '../shell/bash-parser.js';
 import { analyzeCommand, type CommandVerdict } from '../shell/command-analysis.js';
 import { gitConfigGuard } from '../shell/git-config-guard.js';
 import { gitOrderProblem } from '../shell/program-rules.js';
-import { JobTable } from '../shell/jobs.js';
+import { JobTable, type Job } from '../shell/jobs.js';
 import { RunningProcess, type ProcessOutcome } from '../shell/run-process.js';
-import type { HeadTailBuffer } from '../shell/output-buffer.js';
 import { commandEnvironment, resolvedShellConfig, type RunningShellOptions, type ShellConfig } from '../shell/shell-config.js';
-import { SessionShell, type SessionOutcome } from '../shell/session-shell.js';
-import { isWithin } from '../workspace/workspace-policy.js';
-import path from 'node:path';
+import { ShellSessions, type JudgedLine } from '../shell/shell-sessions.js';
+import { ShellSandbox } from '../shell/shell-sandbox.js';
+import { fittedStreams, toResult, type ShellJobStarted, type ShellJobStatus, type ShellResult } from '../shell/shell-result.js';
+import { renderShellJob, renderShellResult } from '../shell/render-shell.js';
 import { DEFAULT_SHELL_POLICY } from '../shell/shell-policy.js';
+import path from 'node:path';
 import { workspaceConfinement } from '../shell/confinement.js';
 import { isWellFormed } from '../workspace/text-rules.js';
 import { CoreToolError } from '../core-tool-error.js';
 
-/** What `shell_exec` returns. */
-export interface ShellResult {
-  /** The exit status, or null when a signal ended the command. */
-  exitCode: Integer | null;
-  /** The signal that ended the command (e.g. SIGKILL after a timeout), or null. */
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  /** Whether stdout or stderr was longer than the cap or the output budget (their middle is omitted, with a marker). */
-  truncated: boolean;
-  stdoutBytes: Integer;
-  stderrBytes: Integer;
-  timedOut: boolean;
-  durationMs: Integer;
-  /** Session backend: the shell's working directory afterwards, relative to the workspace root. */
-  cwd?: string;
-  /** Session backend: the session shell was started afresh (its directory and variables reset). */
-  sessionRestarted?: boolean;
-}
-
-/** What starting a background command returns. */
-export interface ShellJobStarted {
-  jobId: string;
-  command: string;
-}
-
-/** The state of a background job. */
-export interface ShellJobStatus {
-  jobId: string;
-  running: boolean;
-  /** Present once the job has finished. */
-  result?: ShellResult;
-  /** Output so far, while it runs. */
-  stdout?: string;
-  stderr?: string;
-}
+export type { ShellResult, ShellJobStarted, ShellJobStatus } from '../shell/shell-result.js';
+export { renderShellResult, renderShellJob } from '../shell/render-shell.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_OUTPUT = 32 * 1024;
-/** Room kept for the status line and notes around the output blocks. */
-const HEADER_ROOM = 300;
 
 /** Runs shell commands in the workspace, each judged by a bash parser against an allowlist. */
 export class ShellTool {
   private readonly config: ShellConfig;
   private readonly jobs: JobTable;
-  private readonly sessions = new Map<string, Session>();
+  private readonly sessions: ShellSessions;
+  /** The kernel sandbox commands run in (undefined when the shell is disabled). */
+  readonly sandbox: ShellSandbox | undefined;
 
   constructor(private readonly env: CoreToolsEnvironment) {
-    this.config = resolvedShellConfig(env.shell);
-    this.jobs = new JobTable(this.config.backend === 'disabled' ? 0 : (this.config.maxJobs ?? 8));
+    const config = (this.config = resolvedShellConfig(env.shell));
+    this.jobs = new JobTable(config.backend === 'disabled' ? 0 : (config.maxJobs ?? 8));
+    this.sessions = new ShellSessions(env.workspace.rootOf('private'), config.backend === 'session' ? (config.maxSessions ?? 16) : 0);
+    this.sandbox =
+      config.backend === 'disabled'
+        ? undefined
+        : new ShellSandbox(config.unjudged ? 'required' : (config.sandbox ?? 'auto'), env.workspace, {
+            ...(config.network !== undefined ? { network: config.network } : {}),
+            ...(config.readablePaths ? { readablePaths: config.readablePaths } : {}),
+            ...(config.limits ? { limits: config.limits } : {}),
+          });
   }
 
   /**
@@ -77,6 +51,8 @@ export class ShellTool {
    * The command is parsed as bash and every command in it must be on the allowlist; command
    * substitution, variables, redirections to files, subshells, loops and `&` are refused, as are
    * paths outside the workspace. Use the file tools to read and change files, not the shell.
+   * Commands run in a sandbox: the workspace is the only writable place, nothing outside it (and the
+   * system's programs) is visible, and there is no network.
    * stdin is closed (commands must not wait for input); output longer than the call's output budget
    * (about 16 KiB for both streams) keeps its first and last lines with a note of what was left out.
    * The command is killed with its whole process tree at the timeout. In a session shell (when
@@ -86,6 +62,8 @@ export class ShellTool {
    * @param command The command line, e.g. `npm test -- --run` or `git diff --stat | tail -5`.
    * @param timeoutSeconds Kill the command after this many seconds (default 120).
    * @param background Start the command and return a job id instead of waiting for it.
+   * @param escalate Run outside the sandbox. Only for a command that failed inside it because it needs
+   * more (a write outside the workspace, the network); a person must approve this exact call.
    */
   @renderedAs((output: ShellResult | ShellJobStarted) => ('jobId' in output ? renderShellJob(output) : renderShellResult(output)))
   @tool({
@@ -101,37 +79,56 @@ export class ShellTool {
     command: string,
     /** @minimum 1 @maximum 600 */ timeoutSeconds?: Integer,
     background: boolean = false,
+    escalate: boolean = false,
   ): Promise<ShellResult | ShellJobStarted> {
     const config = this.config;
-    if (config.backend === 'disabled') {
+    if (config.backend === 'disabled' || !this.sandbox) {
       throw new CoreToolError(
         'not_configured',
-        `The shell is disabled in this workspace${config.reason ? `: ${config.reason}` : ''}. Use the file tools instead.`,
+        `The shell is disabled in this workspace${config.backend === 'disabled' && config.reason ? `: ${config.reason}` : ''}. Use the file tools instead.`,
       );
     }
+    const sandbox = this.sandbox;
     const context = getToolContext();
-    if (config.backend === 'session' && !background)
-      return this.runInSession(command, timeoutSeconds, config, context?.sessionId ?? 'default', context?.signal);
     const root = this.env.workspace.rootOf('private');
+    const timeoutMs = Math.min(timeoutSeconds !== undefined ? timeoutSeconds * 1000 : Infinity, config.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const maxOutputBytes = config.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+    const killGraceMs = config.killGraceMs ?? 2000;
+    if (config.backend === 'session' && !background && !escalate) {
+      return this.sessions.run(context?.sessionId ?? 'default', {
+        env: () => commandEnvironment(config, root),
+        launcher: (cwd, env) => sandbox.launcher(cwd, env, false),
+        judge: (cwd, env, variables) => this.judgeLine(command, config, env, cwd, variables),
+        killGraceMs,
+        timeoutMs,
+        maxOutputBytes,
+        ...(context?.signal ? { signal: context.signal } : {}),
+      });
+    }
     const env = commandEnvironment(config, root);
-    const verdict = await this.judge(command, config, env);
+    const launcher = await sandbox.launcher(root, env, escalate);
+    const verdict = await this.judgeLine(command, config, env, undefined, undefined, launcher.ranIn === 'sandbox');
     const running = new RunningProcess({
       command: verdict.script,
       cwd: root,
       env,
-      timeoutMs: Math.min(timeoutSeconds !== undefined ? timeoutSeconds * 1000 : Infinity, config.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-      maxOutputBytes: config.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
-      killGraceMs: config.killGraceMs ?? 2000,
+      timeoutMs,
+      maxOutputBytes,
+      killGraceMs,
+      launch: launcher.launch,
       // A background job outlives the call, so the call's signal must not stop it.
       ...(!background && context?.signal ? { signal: context.signal } : {}),
     });
+    const finished = running.done.then((outcome) => ({ outcome, removed: launcher.absent?.removeCreated() ?? [] }));
     if (background) {
       const job = this.jobs.start(command, running);
+      job.ranIn = launcher.ranIn;
+      void finished.then(({ removed }) => (job.removed = removed.map((p) => relativeTo(root, p))));
       return { jobId: job.id, command };
     }
-    const outcome = await running.done;
+    const { outcome, removed } = await finished;
     if (outcome.cancelled) throw new CoreToolError('cancelled', 'The command was cancelled and its process tree killed.');
-    return toResult(outcome);
+    return { ...toResult(outcome), ranIn: launcher.ranIn, ...(removed.length > 0 ? { removed: removed.map((p) => relativeTo(root, p)) } : {}) };
   }
 
   /**
@@ -151,7 +148,7 @@ export class ShellTool {
     const outcome = job.outcome ?? (job.process.exited ? await job.process.done : undefined);
     if (outcome) {
       this.jobs.forget(jobId);
-      return { jobId, running: false, result: toResult(outcome) };
+      return { jobId, running: false, result: jobResult(job, outcome) };
     }
     const [stdout, stderr] = fittedStreams(job.process.stdout, job.process.stderr);
     return { jobId, running: true, stdout, stderr };
@@ -176,57 +173,29 @@ export class ShellTool {
     job.process.kill();
     const outcome = await job.process.done;
     this.jobs.forget(jobId);
-    return toResult(outcome);
+    return jobResult(job, outcome);
   }
 
   /** Stops every background job and session shell; call when the tools are no longer needed. */
   dispose(): void {
     this.jobs.killAll();
-    for (const session of this.sessions.values()) session.shell.dispose();
-    this.sessions.clear();
+    this.sessions.dispose();
   }
 
-  private async runInSession(
+  /**
+   * The line that runs: judged (the words rebuilt and quoted), or — only inside the kernel sandbox,
+   * with `unjudged` set for tests — the command as given.
+   */
+  private async judgeLine(
     command: string,
-    timeoutSeconds: number | undefined,
-    config: Extract<ShellConfig, { backend: 'session' }>,
-    sessionId: string,
-    signal: AbortSignal | undefined,
-  ): Promise<ShellResult> {
-    const root = this.env.workspace.rootOf('private');
-    let session = this.sessions.get(sessionId);
-    if (!session) {
-      if (this.sessions.size >= (config.maxSessions ?? 16)) {
-        const [oldest, entry] = this.sessions.entries().next().value as [string, { shell: SessionShell }];
-        entry.shell.dispose();
-        this.sessions.delete(oldest);
-      }
-      const env = commandEnvironment(config, root);
-      session = { shell: new SessionShell({ root, env, killGraceMs: config.killGraceMs ?? 2000 }), cwd: root, env, variables: new Map(Object.entries(env)) };
-    }
-    this.sessions.delete(sessionId); // re-insert: most recently used last
-    this.sessions.set(sessionId, session);
-    const verdict = await this.judge(command, config, session.env, session.cwd, session.variables);
-    // Values are substituted when the line is judged, so the session's own record of its variables
-    // is what later lines expand (whether or not bash ran the assignment, both agree on the words).
-    for (const [name, value] of verdict.assignments) session.variables.set(name, value);
-    const outcome: SessionOutcome = await session.shell.run(verdict.script, {
-      timeoutMs: Math.min(timeoutSeconds !== undefined ? timeoutSeconds * 1000 : Infinity, config.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-      maxOutputBytes: config.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
-      ...(signal ? { signal } : {}),
-      ...(session.cwd !== root && !isWithin(root, session.cwd) ? { resetTo: root } : {}),
-    });
-    if (outcome.cancelled)
-      throw new CoreToolError('cancelled', 'The command was cancelled; the session shell was ended with its process tree (the next call starts a fresh one).');
-    // A shell that left the workspace (e.g. `cd` with no argument goes to HOME) is moved back.
-    const inside = outcome.cwd === root || isWithin(root, outcome.cwd);
-    session.cwd = outcome.restarted ? root : inside ? outcome.cwd : root;
-    const cwd = path.relative(root, session.cwd).split(path.sep).join('/') || '.';
-    const reset = '[the working directory left the workspace and was reset to its root]';
-    const result = toResult(outcome, modelSize(cwd) + (inside ? 0 : reset.length + 1));
-    if (!inside) result.stderr += `${result.stderr && !result.stderr.endsWith('\n') ? '\n' : ''}${reset}`;
-    if (outcome.restarted || outcome.timedOut) this.sessions.set(sessionId, { ...session, cwd: root, variables: new Map(Object.entries(session.env)) });
-    return { ...result, cwd, sessionRestarted: outcome.restarted || outcome.timedOut };
+    config: RunningShellOptions,
+    env: Record<string, string>,
+    cwd?: string,
+    variables?: ReadonlyMap<string, string>,
+    sandboxed = true,
+  ): Promise<JudgedLine> {
+    if (config.unjudged && sandboxed) return { script: command, assignments: [] };
+    return this.judge(command, config, env, cwd, variables);
   }
 
   /**
@@ -269,73 +238,12 @@ export class ShellTool {
   }
 }
 
-interface Session {
-  shell: SessionShell;
-  cwd: string;
-  env: Record<string, string>;
-  /** The variables this session's lines expand: its environment and the assignments judged so far. */
-  variables: Map<string, string>;
+function jobResult(job: Job, outcome: ProcessOutcome): ShellResult {
+  return { ...toResult(outcome), ...(job.ranIn ? { ranIn: job.ranIn } : {}), ...(job.removed?.length ? { removed: job.removed } : {}) };
 }
 
-/** What the model reads of both streams: each buffer's text, cut to the call's output budget. */
-function fittedStreams(stdout: HeadTailBuffer, stderr: HeadTailBuffer, reserved = 0): [string, string, boolean] {
-  const out = { text: stdout.text(), totalBytes: stdout.totalBytes };
-  const err = { text: stderr.text(), totalBytes: stderr.totalBytes };
-  const fitted = fitStreams(out, err, outputBudget() - HEADER_ROOM - reserved);
-  return fitted ? [...fitted, true] : [out.text, err.text, stdout.truncated || stderr.truncated];
-}
-
-/** The outcome as a result, its streams fitted to the output budget less `reserved` (text added around them). */
-function toResult(outcome: ProcessOutcome, reserved = 0): ShellResult {
-  const [stdout, stderr, truncated] = fittedStreams(outcome.stdout, outcome.stderr, reserved);
-  return {
-    exitCode: outcome.exitCode,
-    signal: outcome.signal,
-    stdout,
-    stderr,
-    truncated,
-    stdoutBytes: outcome.stdout.totalBytes,
-    stderrBytes: outcome.stderr.totalBytes,
-    timedOut: outcome.timedOut,
-    durationMs: outcome.durationMs,
-  };
-}
-
-/**
- * The status on one line (exit code or signal, duration, the session's directory), then each
- * stream that wrote anything under a `[stdout]` or `[stderr]` heading.
- * @example 'exit code 1 (40 ms)\n[stderr]\nls: cannot access \'missing\': No such file or directory'
- */
-export function renderShellResult(result: ShellResult): string {
-  const status = result.timedOut
-    ? `timed out and was killed${result.signal ? ` (${result.signal})` : ''}`
-    : result.exitCode !== null
-      ? `exit code ${result.exitCode}`
-      : `ended by signal ${result.signal ?? 'unknown'}`;
-  const lines = [`${status} (${duration(result.durationMs)})${result.cwd !== undefined ? `; working directory: ${result.cwd}` : ''}`];
-  if (result.sessionRestarted) lines.push('[the session shell was started afresh: its working directory and variables were reset]');
-  lines.push(...streamBlocks(result.stdout, result.stderr));
-  return lines.join('\n');
-}
-
-/** A background job: how to follow it, its output so far, or its result. */
-export function renderShellJob(job: ShellJobStarted | ShellJobStatus): string {
-  if ('command' in job)
-    return `Started background job ${job.jobId}: ${job.command}\nRead its output with shell_job_output (jobId "${job.jobId}"); stop it with shell_job_kill.`;
-  if (job.result) return `job ${job.jobId} has finished: ${renderShellResult(job.result)}`;
-  return [`job ${job.jobId} is still running; its output so far:`, ...streamBlocks(job.stdout ?? '', job.stderr ?? '')].join('\n');
-}
-
-function streamBlocks(stdout: string, stderr: string): string[] {
-  const blocks: string[] = [];
-  if (stdout !== '') blocks.push('[stdout]', stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout);
-  if (stderr !== '') blocks.push('[stderr]', stderr.endsWith('\n') ? stderr.slice(0, -1) : stderr);
-  if (blocks.length === 0) blocks.push('[no output]');
-  return blocks;
-}
-
-function duration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+function relativeTo(root: string, absolute: string): string {
+  return path.relative(root, absolute).split(path.sep).join('/');
 }
 
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -78,6 +78,8 @@ export class WorkspacePolicy {
   /** Every spelling of every root (given and canonical), longest first, for absolute inputs. */
   private readonly spellings: { scope: Scope; spelling: string }[] = [];
   private readonly isProtected: (relative: string) => boolean;
+  /** The protected-path entries as configured (names at any depth, or anchored paths with a `/`). */
+  readonly protectedEntries: readonly string[];
   private readonly maxPathBytes: number;
 
   constructor(config: WorkspaceConfig) {
@@ -90,7 +92,8 @@ export class WorkspacePolicy {
       for (const spelling of new Set([path.resolve(given), canonical])) this.spellings.push({ scope, spelling });
     }
     this.spellings.sort((a, b) => b.spelling.length - a.spelling.length);
-    this.isProtected = protectedPathMatcher(config.protectedPaths ?? DEFAULT_PROTECTED_PATHS);
+    this.protectedEntries = Object.freeze([...(config.protectedPaths ?? DEFAULT_PROTECTED_PATHS)]);
+    this.isProtected = protectedPathMatcher(this.protectedEntries);
     this.maxPathBytes = config.maxPathBytes ?? 4096;
   }
 

@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AbsentPaths, DEFAULT_LIMITS, type ResourceLimits, type SandboxPolicy } from '@toolwright/sandbox';
+import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
+import { isWithin } from '../workspace/workspace-policy.js';
+
+/** How the shell's sandbox is set up, from the shell configuration. */
+export interface SandboxSettings {
+  /** Whether commands may use the network (default false: loopback only). */
+  network?: boolean;
+  /** Directories outside the workspace that commands may read, besides the system's (e.g. a toolchain in `/opt`). */
+  readablePaths?: readonly string[];
+  limits?: Partial<ResourceLimits>;
+}
+
+/** Entries looked at when searching the workspace for protected and denied paths to cover. */
+const SCAN_ENTRIES = 5_000;
+/** How long a scan's findings are reused (commands in quick succession do not rescan). */
+const SCAN_TTL_MS = 5_000;
+
+/**
+ * The workspace as a sandboxed command sees it: which paths are read-only (protected: `.git`,
+ * `.toolwright`, `.env`, configured ones), which are hidden (paths a policy denies), which protected
+ * names are missing and so must be removed if a command creates them, and which program directories
+ * outside the system's are readable.
+ */
+export class SandboxView {
+  private scanned: { at: number; found: { readOnly: string[]; hidden: string[] } } | undefined;
+
+  constructor(
+    private readonly workspace: WorkspacePolicy,
+    private readonly settings: SandboxSettings,
+  ) {}
+
+  /** The policy for one command run from `cwd` with the environment `env` (its PATH and HOME). */
+  policy(cwd: string, env: Record<string, string>): SandboxPolicy {
+    const root = this.workspace.rootOf('private');
+    const { readOnly, hidden } = this.scan(root);
+    return {
+      workspace: root,
+      readOnly,
+      hidden,
+      readable: [...programDirectories(env.PATH ?? '', root), ...(this.settings.readablePaths ?? []).map((p) => path.resolve(p))],
+      network: this.settings.network === true,
+      home: env.HOME ?? '/tmp/home',
+      cwd,
+      limits: { ...DEFAULT_LIMITS, ...definedOnly(this.settings.limits ?? {}) },
+    };
+  }
+
+  /** The protected names missing at the workspace root now (each removed if a command creates it). */
+  absentProtected(): AbsentPaths {
+    const root = this.workspace.rootOf('private');
+    const names = this.workspace.protectedEntries.map((entry) => entry.replace(/^\/+|\/+$/g, '')).filter((entry) => entry !== '');
+    return new AbsentPaths(names.map((entry) => path.join(root, entry)));
+  }
+
+  /**
+   * Protected and denied paths in the workspace, breadth-first (the shallow ones first), without
+   * following links, bounded by `SCAN_ENTRIES`; each found path is covered whole, not entered.
+   */
+  private scan(root: string): { readOnly: string[]; hidden: string[] } {
+    const now = Date.now();
+    if (this.scanned && now - this.scanned.at < SCAN_TTL_MS) return this.scanned.found;
+    const denies = deniedMatcher(this.workspace);
+    const found = { readOnly: [] as string[], hidden: [] as string[] };
+    const queue = [''];
+    let seen = 0;
+    for (let i = 0; i < queue.length && seen < SCAN_ENTRIES; i++) {
+      const dir = queue[i]!;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(path.join(root, dir), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of entries) {
+        if (++seen > SCAN_ENTRIES) break;
+        const relative = dir === '' ? entry.name : `${dir}/${entry.name}`;
+        if (entry.isSymbolicLink()) continue;
+        if (denies(relative)) found.hidden.push(path.join(root, relative));
+        else if (this.workspace.protects(relative)) found.readOnly.push(path.join(root, relative));
+        else if (entry.isDirectory()) queue.push(relative);
+      }
+    }
+    this.scanned = { at: now, found };
+    return found;
+  }
+}
+
+/** The workspace's rule for denied paths, where the workspace has one. */
+function deniedMatcher(workspace: WorkspacePolicy): (relative: string) => boolean {
+  const candidate = workspace as unknown as { denies?: (relative: string) => boolean };
+  return typeof candidate.denies === 'function' ? (relative) => candidate.denies!(relative) : () => false;
+}
+
+/**
+ * PATH directories a command needs beyond the system's: each outside the system directories, the
+ * workspace and every home (a toolchain in `/opt/node/bin` is readable, with its `lib` beside it —
+ * `/opt/node`; `~/.cargo/bin` is not: the home stays out of sight).
+ */
+export function programDirectories(pathVariable: string, workspace: string): string[] {
+  const homes = [os.homedir(), '/root', '/home'].filter((h) => h !== '' && h !== '/');
+  const dirs = new Set<string>();
+  for (const entry of pathVariable.split(':')) {
+    if (!path.isAbsolute(entry)) continue;
+    const dir = path.resolve(entry);
+    if (['/usr', '/bin', '/sbin', '/lib', '/lib64'].some((system) => dir === system || isWithin(system, dir))) continue;
+    if (dir === workspace || isWithin(workspace, dir) || isWithin(dir, workspace)) continue;
+    if (homes.some((home) => dir === home || isWithin(home, dir) || isWithin(dir, home))) continue;
+    const base = path.basename(dir);
+    const parent = path.dirname(dir);
+    dirs.add((base === 'bin' || base === 'sbin') && parent !== '/' ? parent : dir);
+  }
+  return [...dirs].filter((dir) => !isWithin(dir, workspace) && fs.existsSync(dir));
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,60 @@
+import {
+  decideSandbox,
+  probeSandbox,
+  sandboxedCommand,
+  unsandboxedCommand,
+  type AbsentPaths,
+  type Launch,
+  type SandboxDecision,
+  type SandboxMode,
+  type SandboxSupport,
+} from '@toolwright/sandbox';
+import { CoreToolError } from '../core-tool-error.js';
+import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
+import { SandboxView, type SandboxSettings } from './sandbox-view.js';
+
+/** How one command is started, and where it runs. */
+export interface CommandLauncher {
+  launch: (argv: readonly string[]) => Launch;
+  ranIn: 'sandbox' | 'host' | 'escalated';
+  /** Protected names missing before the command: removed afterwards if it made them. */
+  absent?: AbsentPaths;
+}
+
+/**
+ * The shell's kernel sandbox: the mode decided once per tool set against what this machine supports
+ * (`decideSandbox`), and for each command the launcher that puts it inside (or, for an escalated
+ * call a person approved, outside).
+ */
+export class ShellSandbox {
+  private decision: Promise<SandboxDecision> | undefined;
+  private readonly view: SandboxView;
+
+  constructor(
+    private readonly mode: SandboxMode,
+    workspace: WorkspacePolicy,
+    settings: SandboxSettings,
+    private readonly probe: () => Promise<SandboxSupport> = () => probeSandbox(),
+  ) {
+    this.view = new SandboxView(workspace, settings);
+  }
+
+  /** What this shell does with commands here: sandboxed, unsandboxed (with a warning under `auto`), or refused. */
+  decide(): Promise<SandboxDecision> {
+    return (this.decision ??= this.probe().then((support) => decideSandbox(this.mode, support)));
+  }
+
+  /**
+   * The launcher for a command that starts in `cwd` with `env`. An escalated command runs outside
+   * the sandbox (the executor has had a person approve exactly that); under `required`, a machine
+   * without the sandbox refuses every other command.
+   */
+  async launcher(cwd: string, env: Record<string, string>, escalate: boolean): Promise<CommandLauncher> {
+    if (escalate) return { launch: unsandboxedCommand, ranIn: 'escalated' };
+    const decision = await this.decide();
+    if (decision.run === 'refused') throw new CoreToolError('sandbox_unavailable', `Shell commands cannot run: ${decision.reason}.`);
+    if (decision.run === 'unsandboxed') return { launch: unsandboxedCommand, ranIn: 'host' };
+    const policy = this.view.policy(cwd, env);
+    return { launch: (argv) => sandboxedCommand(decision.support, policy, argv), ranIn: 'sandbox', absent: this.view.absentProtected() };
+  }
+}

@@ -1,0 +1,104 @@
+import path from 'node:path';
+import { CoreToolError } from '../core-tool-error.js';
+import { modelSize } from '../model-text/output-budget.js';
+import { isWithin } from '../workspace/workspace-policy.js';
+import type { CommandLauncher } from './shell-sandbox.js';
+import { SessionShell, type SessionOutcome } from './session-shell.js';
+import { toResult, type ShellResult } from './shell-result.js';
+
+interface Session {
+  shell: SessionShell;
+  cwd: string;
+  env: Record<string, string>;
+  /** The variables this session's lines expand: its environment and the assignments judged so far. */
+  variables: Map<string, string>;
+  ranIn: CommandLauncher['ranIn'];
+}
+
+/** What a session's line becomes once judged: the script that runs and the assignments it makes. */
+export interface JudgedLine {
+  script: string;
+  assignments: ReadonlyMap<string, string> | Iterable<[string, string]>;
+}
+
+/**
+ * The session backend's shells, one per session id (the least recently used is ended past
+ * `maxSessions`): each keeps its working directory and judged variables between calls, and is started
+ * by the launcher its first command was given (inside the sandbox, normally).
+ */
+export class ShellSessions {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(
+    private readonly root: string,
+    private readonly maxSessions: number,
+  ) {}
+
+  async run(
+    sessionId: string,
+    options: {
+      env: () => Record<string, string>;
+      launcher: (cwd: string, env: Record<string, string>) => Promise<CommandLauncher>;
+      judge: (cwd: string, env: Record<string, string>, variables: ReadonlyMap<string, string>) => Promise<JudgedLine>;
+      killGraceMs: number;
+      timeoutMs: number;
+      maxOutputBytes: number;
+      signal?: AbortSignal;
+    },
+  ): Promise<ShellResult> {
+    const root = this.root;
+    let session = this.sessions.get(sessionId);
+    const launcher = await options.launcher(session?.cwd ?? root, session?.env ?? options.env());
+    if (!session) {
+      if (this.sessions.size >= this.maxSessions) {
+        const [oldest, entry] = this.sessions.entries().next().value as [string, Session];
+        entry.shell.dispose();
+        this.sessions.delete(oldest);
+      }
+      const env = options.env();
+      session = {
+        shell: new SessionShell({ root, env, killGraceMs: options.killGraceMs, launch: launcher.launch }),
+        cwd: root,
+        env,
+        variables: new Map(Object.entries(env)),
+        ranIn: launcher.ranIn,
+      };
+    }
+    this.sessions.delete(sessionId); // re-insert: most recently used last
+    this.sessions.set(sessionId, session);
+    const verdict = await options.judge(session.cwd, session.env, session.variables);
+    // Values are substituted when the line is judged, so the session's own record of its variables
+    // is what later lines expand (whether or not bash ran the assignment, both agree on the words).
+    for (const [name, value] of verdict.assignments) session.variables.set(name, value);
+    const outcome: SessionOutcome = await session.shell.run(verdict.script, {
+      timeoutMs: options.timeoutMs,
+      maxOutputBytes: options.maxOutputBytes,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(session.cwd !== root && !isWithin(root, session.cwd) ? { resetTo: root } : {}),
+    });
+    const removed = launcher.absent?.removeCreated() ?? [];
+    if (outcome.cancelled)
+      throw new CoreToolError('cancelled', 'The command was cancelled; the session shell was ended with its process tree (the next call starts a fresh one).');
+    // A shell that left the workspace (e.g. `cd` with no argument goes to HOME) is moved back.
+    const inside = outcome.cwd === root || isWithin(root, outcome.cwd);
+    session.cwd = outcome.restarted ? root : inside ? outcome.cwd : root;
+    const cwd = path.relative(root, session.cwd).split(path.sep).join('/') || '.';
+    const reset = '[the working directory left the workspace and was reset to its root]';
+    const result = toResult(outcome, modelSize(cwd) + (inside ? 0 : reset.length + 1));
+    if (!inside) result.stderr += `${result.stderr && !result.stderr.endsWith('\n') ? '\n' : ''}${reset}`;
+    if (outcome.restarted || outcome.timedOut) this.sessions.set(sessionId, { ...session, cwd: root, variables: new Map(Object.entries(session.env)) });
+    return {
+      ...result,
+      cwd,
+      sessionRestarted: outcome.restarted || outcome.timedOut,
+      ranIn: session.ranIn,
+      ...(removed.length > 0 ? { removed: removed.map((p) => path.relative(root, p)) } : {}),
+    };
+  }
+
+  /** Ends every session shell and what it started. */
+  dispose(): void {
+    for (const session of this.sessions.values()) session.shell.dispose();
+    this.sessions.clear();
+  }
+}

@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+
+/** Per-process limits set with `setrlimit` before the command starts (hard and soft alike, so it cannot raise them). */
+export interface ResourceLimits {
+  /** CPU seconds each process may use (RLIMIT_CPU; SIGXCPU, then SIGKILL). */
+  cpuSeconds: number;
+  /** Bytes of data each process may allocate (RLIMIT_DATA: heap and private writable mappings). */
+  memoryBytes: number;
+  /** Largest file a process may write, in bytes (RLIMIT_FSIZE; a write past it fails with EFBIG). */
+  fileSizeBytes: number;
+  /**
+   * Processes the command may run at once (RLIMIT_NPROC, counted per user, so it is set above the
+   * user's processes already running). The kernel does not apply it to root.
+   */
+  processes: number;
+  /** Open files per process (RLIMIT_NOFILE). */
+  openFiles: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<ResourceLimits> = Object.freeze({
+  cpuSeconds: 600,
+  memoryBytes: 4 * 1024 ** 3,
+  fileSizeBytes: 1024 ** 3,
+  processes: 256,
+  openFiles: 1024,
+});
+
+/** Each limit must be a positive whole number; the first one that is not, named, or undefined. */
+export function limitsProblem(limits: Partial<ResourceLimits>): string | undefined {
+  for (const [name, value] of Object.entries(limits)) {
+    if (value === undefined) continue;
+    if (!(name in DEFAULT_LIMITS)) return `'${name}' is not a resource limit (known: ${Object.keys(DEFAULT_LIMITS).join(', ')})`;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
+      return `the limit '${name}' must be a whole number of at least 1, not ${String(value)}`;
+  }
+  return undefined;
+}
+
+/**
+ * The bash line that applies the limits and then runs the command it is given (`exec "$@"`): bash's
+ * `ulimit` builtin is setrlimit, and `-H -S` sets both values, so nothing inside can raise them.
+ * A limit the kernel refuses (a hard limit already lower) stops the command rather than running it
+ * unlimited.
+ * @example ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 300 -c 0 || exit 126; exec "$@"
+ */
+export function limitingScript(limits: ResourceLimits, runningProcesses: number | undefined, hard: HardLimits = hostHardLimits()): string {
+  const kib = (bytes: number) => Math.max(1, Math.floor(bytes / 1024));
+  const within = (value: number, cap: number | undefined) => (cap !== undefined ? Math.min(value, cap) : value);
+  const flags = [
+    `-t ${within(limits.cpuSeconds, hard.cpu)}`,
+    `-d ${kib(within(limits.memoryBytes, hard.data))}`,
+    `-f ${kib(within(limits.fileSizeBytes, hard.fsize))}`,
+    `-n ${within(limits.openFiles, hard.nofile)}`,
+    ...(runningProcesses !== undefined ? [`-u ${within(runningProcesses + limits.processes, hard.nproc)}`] : []),
+    '-c 0',
+  ];
+  return `ulimit -H -S ${flags.join(' ')} || exit 126; exec "$@"`;
+}
+
+/** The host's hard limits that a command cannot be given more than (undefined: unlimited or unknown). */
+export interface HardLimits {
+  cpu?: number;
+  data?: number;
+  fsize?: number;
+  nofile?: number;
+  nproc?: number;
+}
+
+const LIMIT_ROWS: Record<string, keyof HardLimits> = {
+  'Max cpu time': 'cpu',
+  'Max data size': 'data',
+  'Max file size': 'fsize',
+  'Max open files': 'nofile',
+  'Max processes': 'nproc',
+};
+
+let hardLimits: HardLimits | undefined;
+
+/** This process's hard limits, read once from `/proc/self/limits` (children inherit them). */
+export function hostHardLimits(): HardLimits {
+  if (hardLimits) return hardLimits;
+  const found: HardLimits = {};
+  let text = '';
+  try {
+    text = fs.readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    // Not Linux, or no /proc: the limits are asked for as configured.
+  }
+  for (const line of text.split('\n')) {
+    const key = Object.keys(LIMIT_ROWS).find((row) => line.startsWith(row));
+    if (!key) continue;
+    const hard = line.slice(key.length).trim().split(/\s+/)[1];
+    if (hard !== undefined && /^\d+$/.test(hard)) found[LIMIT_ROWS[key]!] = Number(hard);
+  }
+  return (hardLimits = found);
+}

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import { bwrapArguments } from './bwrap-arguments.js';
+import type { SandboxSupport } from './probe.js';
+import { limitingScript } from './resource-limits.js';
+import { sandboxAssets } from './sandbox-assets.js';
+import type { SandboxPolicy } from './sandbox-policy.js';
+
+/** A program and its arguments, ready for `child_process.spawn`. */
+export interface Launch {
+  file: string;
+  args: string[];
+}
+
+/**
+ * How to start `argv` inside the sandbox: bubblewrap with the policy's mounts, then bash applying the
+ * resource limits and `exec`ing the command. Open descriptors (pipes beyond stdio) pass through.
+ */
+export function sandboxedCommand(support: Extract<SandboxSupport, { available: true }>, policy: SandboxPolicy, argv: readonly string[]): Launch {
+  const limits = limitingScript(policy.limits, runningProcessesOfUser());
+  return {
+    file: support.path,
+    args: [
+      ...bwrapArguments(policy, sandboxAssets(policy.home), support.features),
+      '--',
+      '/bin/bash',
+      '--noprofile',
+      '--norc',
+      '-c',
+      limits,
+      'toolwright-limits',
+      ...argv,
+    ],
+  };
+}
+
+/** `argv` as it is, for commands run outside the sandbox. */
+export function unsandboxedCommand(argv: readonly string[]): Launch {
+  const [file, ...args] = argv;
+  if (file === undefined) throw new TypeError('a command needs a program');
+  return { file, args };
+}
+
+let counted: { at: number; count: number | undefined } | undefined;
+
+/**
+ * How many processes the running user has (RLIMIT_NPROC counts them all, so the limit is set above
+ * them), counted at most once a second; undefined for root, whom the kernel does not limit.
+ */
+function runningProcessesOfUser(): number | undefined {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  if (uid === 0) return undefined;
+  const now = Date.now();
+  if (counted && now - counted.at < 1000) return counted.count;
+  let count = 0;
+  try {
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        if (fs.statSync(`/proc/${entry}`).uid === uid) count++;
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    counted = { at: now, count: undefined };
+    return undefined;
+  }
+  counted = { at: now, count };
+  return count;
+}
