@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { probeSandbox } from './probe.js';
+import { decideSandbox } from './sandbox-mode.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-probe-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function fakeBwrap(name: string, script: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+  return file;
+}
+
+describe(probeSandbox, () => {
+  it('counts only a sandbox that ran: an installed bubblewrap the kernel refuses is unavailable, with its reason', async () => {
+    const refused = fakeBwrap(
+      'bwrap-refused',
+      'case "$1" in --version) echo "bubblewrap 0.8.0";; *) echo "bwrap: setting up uid map: Permission denied" >&2; exit 1;; esac',
+    );
+    expect(await probeSandbox({ bwrap: refused })).toEqual({
+      available: false,
+      reason: 'bubblewrap is installed but cannot make a sandbox here: bwrap: setting up uid map: Permission denied',
+    });
+  });
+
+  it('says what to install when there is no bubblewrap', async () => {
+    const support = await probeSandbox({ bwrap: path.join(dir, 'missing') });
+    expect(support).toMatchObject({ available: false });
+  });
+
+  it('tries again without --disable-userns on a bubblewrap that predates it', async () => {
+    const old = fakeBwrap(
+      'bwrap-old',
+      'case "$1" in --version) echo "bubblewrap 0.6.1"; exit 0;; esac; for a in "$@"; do [ "$a" = --disable-userns ] && { echo "bwrap: Unknown option --disable-userns" >&2; exit 1; }; done; echo ok',
+    );
+    expect(await probeSandbox({ bwrap: old })).toEqual({
+      available: true,
+      kind: 'bubblewrap',
+      path: old,
+      version: 'bubblewrap 0.6.1',
+      features: { disableUserns: false },
+    });
+  });
+});
+
+describe(decideSandbox, () => {
+  const available = {
+    available: true as const,
+    kind: 'bubblewrap' as const,
+    path: '/usr/bin/bwrap',
+    version: 'bubblewrap 0.8.0',
+    features: { disableUserns: true },
+  };
+  const missing = { available: false as const, reason: 'bubblewrap is not installed' };
+  it.for([
+    ['auto', available, 'sandboxed'],
+    ['auto', missing, 'unsandboxed'],
+    ['required', available, 'sandboxed'],
+    ['required', missing, 'refused'],
+    ['off', available, 'unsandboxed'],
+    ['off', missing, 'unsandboxed'],
+  ] as const)('%s with %o runs %s', ([mode, support, run]) => {
+    expect(decideSandbox(mode, support).run).toBe(run);
+  });
+  it('warns when auto falls back to the judge alone, and names the reason when required refuses', () => {
+    expect(decideSandbox('auto', missing)).toEqual({
+      run: 'unsandboxed',
+      warning: 'the kernel sandbox is unavailable (bubblewrap is not installed); shell commands are confined only by the command judge',
+    });
+    expect(decideSandbox('required', missing)).toEqual({
+      run: 'refused',
+      reason: 'the kernel sandbox is required but unavailable: bubblewrap is not installed',
+    });
+  });
+});

@@ -1,0 +1,106 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { probeSandbox, type SandboxSupport } from './probe.js';
+import { DEFAULT_LIMITS, type ResourceLimits } from './resource-limits.js';
+import { sandboxedCommand } from './sandboxed-command.js';
+import type { SandboxPolicy } from './sandbox-policy.js';
+
+const support = await probeSandbox();
+if (!support.available && process.env.CI) throw new Error(`CI must run the sandbox tests, but: ${support.reason}`);
+
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-sbx-')));
+const workspace = path.join(base, 'ws');
+fs.mkdirSync(path.join(workspace, '.git'), { recursive: true });
+fs.writeFileSync(path.join(workspace, '.git', 'config'), 'original\n');
+fs.mkdirSync(path.join(workspace, 'secrets'));
+fs.writeFileSync(path.join(workspace, 'secrets', 'prod.key'), 'SECRET-KEY');
+fs.writeFileSync(path.join(workspace, 'token.txt'), 'SECRET-TOKEN');
+fs.writeFileSync(path.join(base, 'outside.txt'), 'OUTSIDE');
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+
+function policy(extra: Partial<SandboxPolicy> = {}): SandboxPolicy {
+  return {
+    workspace,
+    readOnly: [path.join(workspace, '.git')],
+    hidden: [path.join(workspace, 'secrets'), path.join(workspace, 'token.txt')],
+    readable: [],
+    network: false,
+    home: '/tmp/home',
+    cwd: workspace,
+    limits: DEFAULT_LIMITS,
+    ...extra,
+  };
+}
+
+function run(script: string, options: { features?: { disableUserns: boolean }; policy?: Partial<SandboxPolicy>; limits?: Partial<ResourceLimits> } = {}) {
+  const available = support as Extract<SandboxSupport, { available: true }>;
+  const launch = sandboxedCommand(
+    { ...available, features: options.features ?? available.features },
+    policy({ ...options.policy, limits: { ...DEFAULT_LIMITS, ...options.limits } }),
+    ['/bin/bash', '--noprofile', '--norc', '-c', script],
+  );
+  const result = spawnSync(launch.file, launch.args, { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: '/tmp/home' }, timeout: 20_000 });
+  return { code: result.status, signal: result.signal, out: result.stdout, err: result.stderr };
+}
+
+describe.skipIf(!support.available)(sandboxedCommand, () => {
+  // Older bubblewrap (no --disable-userns) is run too: there only the dropped capabilities stop a remount.
+  const featureSets = [{ disableUserns: true }, { disableUserns: false }];
+
+  it.for(featureSets)('holds no capability and cannot remount, mount or escape with disableUserns=$disableUserns', (features) => {
+    const r = run(
+      'grep -E "^Cap(Eff|Prm|Bnd)" /proc/self/status; mount -o remount,rw,bind /usr 2>/dev/null && echo REMOUNTED; unshare -Urm sh -c "mount -o remount,rw,bind /usr && echo NESTED-REMOUNT" 2>/dev/null; touch /usr/x 2>/dev/null && echo WROTE-USR; echo done',
+      { features },
+    );
+    expect(r.out).toMatch(/CapEff:\s+0+\n/);
+    expect(r.out).toMatch(/CapBnd:\s+0+\n/);
+    expect(r.out).not.toMatch(/REMOUNTED|NESTED-REMOUNT|WROTE-USR/);
+    expect(r.out).toContain('done');
+  });
+
+  it('shows the workspace read-write, its protected paths read-only and its denied paths empty', () => {
+    const r = run('echo new > made.txt && cat made.txt; echo x >> .git/config || echo RO; cat .git/config; ls -A secrets; cat token.txt; echo end');
+    expect(r.out).toBe('new\nRO\noriginal\nend\n');
+    expect(fs.readFileSync(path.join(workspace, 'made.txt'), 'utf8')).toBe('new\n');
+    expect(fs.readFileSync(path.join(workspace, '.git', 'config'), 'utf8')).toBe('original\n');
+  });
+
+  it('shows nothing outside the workspace but the system, with a short passwd and no shadow', () => {
+    const r = run(`cat ${base}/outside.txt; ls /root /home /etc/shadow /etc/ssh 2>&1 | wc -l; cut -d: -f1 /etc/passwd | sort | tr '\\n' ' '; ls /; echo`);
+    expect(r.out).not.toContain('OUTSIDE');
+    expect(r.out).toMatch(/^(nobody )?(root )?/);
+    const names = r.out.split('\n').find((line) => line.includes('root ')) ?? '';
+    expect(names.trim().split(' ').length).toBeLessThanOrEqual(3);
+    expect(r.out).not.toMatch(/\bsrv\b|\bopt\b|\bboot\b|\bwork\b/);
+  });
+
+  it('gives a private /tmp and an empty home, gone afterwards', () => {
+    const marker = `tw-private-${process.pid}`;
+    const r = run(`touch /tmp/${marker} && ls -A ~ && ls /tmp`);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(marker);
+    expect(fs.existsSync(path.join('/tmp', marker))).toBe(false);
+  });
+
+  it('has only loopback unless the policy allows the network', () => {
+    expect(run('ls /sys/class/net 2>/dev/null || cut -d: -f1 /proc/net/dev | tail -n +3').out.trim()).toBe('lo');
+  });
+
+  it('is its own PID namespace: kill -1 reaches only the command, and nothing outlives it', () => {
+    const r = run('sleep 30 & echo $$; kill -9 -1; echo unreachable');
+    expect(r.out.split('\n')[0]).toMatch(/^\d$/);
+    expect(r.signal ?? r.code).not.toBe(null);
+  });
+
+  it('applies the resource limits: CPU seconds, file size, memory', () => {
+    const cpu = run('while :; do :; done', { limits: { cpuSeconds: 1 } });
+    expect(cpu.signal ?? String(cpu.code)).toMatch(/SIGXCPU|SIGKILL|137|152/);
+    const big = run('head -c 200000 /dev/zero > big; echo $?; stat -c %s big', { limits: { fileSizeBytes: 100 * 1024 } });
+    expect(big.out.split('\n')[1]).toBe(String(100 * 1024));
+    const memory = run('python3 -c "x = bytearray(400 * 1024 * 1024)" 2>&1 || echo REFUSED', { limits: { memoryBytes: 100 * 1024 * 1024 } });
+    expect(memory.out).toMatch(/MemoryError|REFUSED/);
+  });
+});
