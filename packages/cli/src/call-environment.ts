@@ -11,6 +11,7 @@ import {
   type CoreToolsEnvironment,
   type WorkspaceConfig,
 } from '@toolwright/core-tools';
+import { decideSandbox, probeSandbox } from '@toolwright/sandbox';
 import { CliError } from './cli-error.js';
 import { loadProjectTools } from './load-tools.js';
 import { loadCliSettings, type CliSettings, type ConfigFlags, type PolicySource } from './config/cli-settings.js';
@@ -192,6 +193,7 @@ export async function openCallEnvironment(options: EnvironmentFlags & { defaultA
     );
   }
   const workspaceRoot = env.workspace.rootOf('private');
+  if (settings.tools.core) await warnWithoutSandbox(env, io);
   const executorOptions: Partial<ExecutorOptions> = { ...coreToolHooks(env), ...settings.executor };
   if (settings.policy !== undefined) executorOptions.policy = loadPolicySource(settings.policy, registry);
   let log: AuditLog | undefined;
@@ -218,4 +220,13 @@ export async function openCallEnvironment(options: EnvironmentFlags & { defaultA
       await log?.close();
     },
   };
+}
+
+/** `call` and `serve` say on stderr when shell commands will run without the kernel sandbox, or not at all. */
+async function warnWithoutSandbox(env: CoreToolsEnvironment, io: Io): Promise<void> {
+  const shell = env.shell ?? { backend: 'host' };
+  if (shell.backend === 'disabled') return;
+  const decision = decideSandbox(shell.sandbox ?? 'auto', await probeSandbox());
+  if (decision.run === 'unsandboxed' && decision.warning) io.err(`warning: ${decision.warning} (run toolwright doctor)\n`);
+  if (decision.run === 'refused') io.err(`warning: ${decision.reason}; shell_exec will refuse every command (run toolwright doctor)\n`);
 }

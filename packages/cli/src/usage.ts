@@ -59,9 +59,14 @@ Commands:
           --project, -p <tsconfig>   the project whose tools to load
   policy check <file>
           Load a policy and check its rules' match / not_match examples.
+  doctor  Check what this machine and configuration give the tools: Node.js, the config file, the
+          workspace, the shell's kernel sandbox (bubblewrap) and ripgrep. Exit code 1 when the
+          configuration requires what is missing (shell.sandbox "required" without a sandbox).
+          --workspace <dir>          the workspace to check (default: .)
+          --config <file>            the config file to read
   help [command]  Show this text, or a command's help (also: toolwright <command> --help).
 
-Configuration: call, serve, list and policy read toolwright.config.json (--config <file>, else the
+Configuration: call, serve, list, policy and doctor read toolwright.config.json (--config <file>, else the
   one in the current directory, else in --workspace); flags override it. See docs/configuration.md.
 
 Exit codes: 0 ok, 1 findings (diagnostics, drift, a failed call), 2 usage errors.

@@ -19,17 +19,24 @@ let probed: Promise<SandboxSupport> | undefined;
  * Finds bubblewrap and starts one sandbox built exactly as commands will be (every namespace, no
  * capabilities, a workspace bound read-write) running `/bin/true`: bubblewrap may be installed and
  * still fail here (a container's seccomp profile or AppArmor forbidding user namespaces), so only
- * a sandbox that ran counts. Probed once per process; `options.bwrap` names another binary (tests).
+ * a sandbox that ran counts. Probed once per process; `options.bwrap` (or the environment's
+ * `TOOLWRIGHT_BWRAP`) names another binary.
  */
 export function probeSandbox(options: { bwrap?: string; fresh?: boolean } = {}): Promise<SandboxSupport> {
   if (options.bwrap !== undefined || options.fresh) return probe(options.bwrap);
-  return (probed ??= probe(undefined));
+  // An operator may name bubblewrap's location (an install outside the system directories).
+  const configured = process.env.TOOLWRIGHT_BWRAP;
+  return (probed ??= probe(configured !== undefined && configured !== '' ? configured : undefined));
 }
 
 async function probe(given: string | undefined): Promise<SandboxSupport> {
   if (process.platform !== 'linux') return { available: false, reason: `no kernel sandbox is implemented for ${process.platform} (Linux uses bubblewrap)` };
   const bwrap = given ?? BWRAP_LOCATIONS.find((candidate) => isExecutable(candidate));
-  if (!bwrap) return { available: false, reason: "bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap; it provides 'bwrap')" };
+  if (!bwrap || !isExecutable(bwrap))
+    return {
+      available: false,
+      reason: bwrap ? `${bwrap} is not an executable file` : "bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap; it provides 'bwrap')",
+    };
   const version = await run(bwrap, ['--version']);
   if (version.code !== 0) return { available: false, reason: `${bwrap} --version failed: ${version.stderr.trim() || `exit code ${String(version.code)}`}` };
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-probe-'));

@@ -1,6 +1,7 @@
 import { runCommand, type CliIo } from '../cli-command.js';
 import { buildCommand } from './build-command.js';
 import { callCommand } from './call-command.js';
+import { doctorCommand } from './doctor-command.js';
 import { emitCommand } from './emit-command.js';
 import { initCommand } from './init-command.js';
 import { listCommand } from './list-command.js';
@@ -20,4 +21,5 @@ export const COMMANDS: Readonly<Record<string, (args: readonly string[], io: Cli
   call: (args, io) => runCommand(callCommand, args, io),
   policy: runPolicy,
   serve: (args, io) => runCommand(serveCommand, args, io),
+  doctor: (args, io) => runCommand(doctorCommand, args, io),
 };

@@ -108,6 +108,10 @@ export function shellConfigOf(section: ShellSection): ShellConfig {
     ...(section.maxOutputBytes !== undefined ? { maxOutputBytes: section.maxOutputBytes } : {}),
     ...(section.maxJobs !== undefined ? { maxJobs: section.maxJobs } : {}),
     ...(section.passEnv !== undefined ? { passEnv: section.passEnv } : {}),
+    ...(section.sandbox !== undefined ? { sandbox: section.sandbox } : {}),
+    ...(section.network !== undefined ? { network: section.network } : {}),
+    ...(section.readablePaths !== undefined ? { readablePaths: section.readablePaths } : {}),
+    ...(section.limits !== undefined ? { limits: section.limits } : {}),
   };
   return backend === 'session'
     ? { backend, ...running, ...(section.maxSessions !== undefined ? { maxSessions: section.maxSessions } : {}) }

@@ -94,6 +94,46 @@ export interface ShellSection {
   maxCommands?: Integer;
   /** Environment variables passed through to commands (besides PATH, LANG, LC_*, TZ); some, like LD_*, never are. */
   passEnv?: string[];
+  /**
+   * The kernel sandbox every command runs in (bubblewrap on Linux): the workspace is the only writable place
+   * and nothing outside it and the system's programs is visible. `auto` (default): use it where it works,
+   * else run with the command judge alone and warn; `required`: refuse commands where it does not work; `off`.
+   */
+  sandbox?: 'auto' | 'required' | 'off';
+  /** Whether sandboxed commands may use the network (default false: loopback only). */
+  network?: boolean;
+  /** Directories outside the workspace that sandboxed commands may read, besides the system's (a toolchain in `/opt`). */
+  readablePaths?: string[];
+  /** Resource limits of each sandboxed command. */
+  limits?: ShellLimits;
+}
+
+export interface ShellLimits {
+  /**
+   * CPU seconds each process may use (default 600).
+   * @minimum 1
+   */
+  cpuSeconds?: Integer;
+  /**
+   * Bytes of memory each process may allocate (default 4 GiB).
+   * @minimum 1
+   */
+  memoryBytes?: Integer;
+  /**
+   * Largest file a command may write, in bytes (default 1 GiB).
+   * @minimum 1
+   */
+  fileSizeBytes?: Integer;
+  /**
+   * Processes a command may run at once (default 256; not enforced for root).
+   * @minimum 1
+   */
+  processes?: Integer;
+  /**
+   * Open files per process (default 1024).
+   * @minimum 1
+   */
+  openFiles?: Integer;
 }
 
 export interface WebSection {

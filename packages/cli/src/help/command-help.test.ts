@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../cli.js';
 import { commandHelp, commandHelpRequest } from './command-help.js';
 
-const COMMANDS = ['init', 'emit', 'build', 'list', 'call', 'serve', 'policy', 'help'] as const;
+const COMMANDS = ['init', 'emit', 'build', 'list', 'call', 'serve', 'policy', 'doctor', 'help'] as const;
 
 async function cli(argv: string[]) {
   let out = '';

@@ -1,0 +1,49 @@
+import { spawnSync } from 'node:child_process';
+import { decideSandbox, probeSandbox, type SandboxDecision } from '@toolwright/sandbox';
+import { loadCliSettings, type ConfigFlags } from '../config/cli-settings.js';
+import { openWorkspace } from '../call-environment.js';
+
+/** What `toolwright doctor` found: one line per item, and whether everything the configuration asks for is there. */
+export interface DoctorReport {
+  lines: string[];
+  ok: boolean;
+}
+
+/**
+ * Node.js, the configuration, the workspace, the shell and its kernel sandbox, ripgrep. Not ok when
+ * the configuration requires something this machine lacks (`shell.sandbox: "required"` without a
+ * working sandbox).
+ */
+export async function diagnose(flags: ConfigFlags): Promise<DoctorReport> {
+  const settings = loadCliSettings(flags);
+  const workspace = openWorkspace(settings.workspace).rootOf('private');
+  const shell = settings.coreTools.shell ?? { backend: 'host' };
+  const lines = [`node        ${process.version}`, `config      ${settings.configFile ?? 'none (defaults)'}`, `workspace   ${workspace}`];
+  let ok = true;
+  if (shell.backend === 'disabled') {
+    lines.push('shell       disabled');
+  } else {
+    const mode = shell.sandbox ?? 'auto';
+    lines.push(`shell       ${shell.backend} backend, sandbox: ${mode}${shell.network ? ', network allowed' : ''}`);
+    const support = await probeSandbox();
+    const decision = decideSandbox(mode, support);
+    lines.push(`sandbox     ${sandboxLine(decision, support.available ? `${support.version} at ${support.path}` : support.reason)}`);
+    if (decision.run === 'refused') ok = false;
+  }
+  const rg = spawnSync('rg', ['--version'], { encoding: 'utf8' });
+  lines.push(`ripgrep     ${rg.status === 0 ? (rg.stdout.split('\n')[0] ?? 'found') : 'not found: file_search uses its built-in engine'}`);
+  return { lines, ok };
+}
+
+function sandboxLine(decision: SandboxDecision, detail: string): string {
+  switch (decision.run) {
+    case 'sandboxed':
+      return `${detail}: every command runs in the kernel sandbox`;
+    case 'refused':
+      return `error: ${decision.reason}; shell_exec refuses every command (install bubblewrap, or set shell.sandbox to "auto")`;
+    case 'unsandboxed':
+      return decision.warning
+        ? `warning: ${decision.warning} (install bubblewrap: apt-get install bubblewrap)`
+        : 'off: commands are confined only by the command judge (shell.sandbox is "off")';
+  }
+}
