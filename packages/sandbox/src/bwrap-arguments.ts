@@ -12,7 +12,7 @@ export interface BubblewrapFeatures {
 
 /**
  * The bubblewrap arguments for a policy, before `--` and the command. Mounts apply in order, so a
- * later one covers an earlier one: system directories, `/etc` entries, `/proc`, `/dev` and a private
+ * later one covers an earlier one: system directories, the prepared `/etc`, `/proc`, `/dev` and a private
  * `/tmp` first; then readable extra directories, the home, the workspace (read-write), its
  * read-only paths, and last its hidden paths.
  *
@@ -23,12 +23,12 @@ export interface BubblewrapFeatures {
  */
 export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, features: BubblewrapFeatures): string[] {
   const args: string[] = [];
-  for (const mount of systemMounts(policy.network)) {
+  for (const mount of systemMounts()) {
     if (mount.kind === 'symlink') args.push('--symlink', mount.target, mount.path);
     else args.push('--ro-bind', mount.path, mount.path);
   }
-  args.push('--ro-bind', assets.passwd, '/etc/passwd', '--ro-bind', assets.group, '/etc/group');
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--tmpfs', '/var/tmp');
+  args.push('--ro-bind', policy.network ? assets.etcWithNetwork : assets.etc, '/etc');
+  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', '/var', '--symlink', '../tmp', '/var/tmp');
   for (const dir of byDepth(policy.readable)) args.push('--ro-bind-try', dir, dir);
   args.push('--dir', policy.home);
   args.push('--bind', policy.workspace, policy.workspace);

@@ -5,7 +5,7 @@ export type { SandboxDecision, SandboxMode } from './sandbox-mode.js';
 export type { SandboxPolicy } from './sandbox-policy.js';
 export { DEFAULT_LIMITS, limitsProblem } from './resource-limits.js';
 export type { ResourceLimits } from './resource-limits.js';
-export { sandboxedCommand, unsandboxedCommand } from './sandboxed-command.js';
+export { sandboxedCommand, sandboxLimitsPrelude, unsandboxedCommand } from './sandboxed-command.js';
 export type { Launch } from './sandboxed-command.js';
 export { AbsentPaths } from './absent-paths.js';
 export { ProcessGroups, signalGroup, startTime, reapOrphans } from './process-groups.js';

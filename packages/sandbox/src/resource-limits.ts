@@ -44,6 +44,15 @@ export function limitsProblem(limits: Partial<ResourceLimits>): string | undefin
  * @example ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 300 -c 0 || exit 126; exec "$@"
  */
 export function limitingScript(limits: ResourceLimits, runningProcesses: number | undefined, hard: HardLimits = hostHardLimits()): string {
+  return `${limitsPrelude(limits, runningProcesses, hard)} exec "$@"`;
+}
+
+/**
+ * The `ulimit` line alone, for a caller that runs bash itself and puts it first in its own script
+ * (saving a second bash start per command).
+ * @example ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -c 0 || exit 126;
+ */
+export function limitsPrelude(limits: ResourceLimits, runningProcesses: number | undefined, hard: HardLimits = hostHardLimits()): string {
   const kib = (bytes: number) => Math.max(1, Math.floor(bytes / 1024));
   const within = (value: number, cap: number | undefined) => (cap !== undefined ? Math.min(value, cap) : value);
   const flags = [
@@ -54,7 +63,7 @@ export function limitingScript(limits: ResourceLimits, runningProcesses: number 
     ...(runningProcesses !== undefined ? [`-u ${within(runningProcesses + limits.processes, hard.nproc)}`] : []),
     '-c 0',
   ];
-  return `ulimit -H -S ${flags.join(' ')} || exit 126; exec "$@"`;
+  return `ulimit -H -S ${flags.join(' ')} || exit 126;`;
 }
 
 /** The host's hard limits that a command cannot be given more than (undefined: unlimited or unknown). */

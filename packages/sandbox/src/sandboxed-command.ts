@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { bwrapArguments } from './bwrap-arguments.js';
 import type { SandboxSupport } from './probe.js';
-import { limitingScript } from './resource-limits.js';
+import { limitingScript, limitsPrelude } from './resource-limits.js';
 import { sandboxAssets } from './sandbox-assets.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 
@@ -14,23 +14,24 @@ export interface Launch {
 /**
  * How to start `argv` inside the sandbox: bubblewrap with the policy's mounts, then bash applying the
  * resource limits and `exec`ing the command. Open descriptors (pipes beyond stdio) pass through.
+ * A caller whose command is a bash script of its own may take `limits: 'caller'` and put
+ * `sandboxLimitsPrelude(policy)` first in that script instead (one bash start fewer).
  */
-export function sandboxedCommand(support: Extract<SandboxSupport, { available: true }>, policy: SandboxPolicy, argv: readonly string[]): Launch {
+export function sandboxedCommand(
+  support: Extract<SandboxSupport, { available: true }>,
+  policy: SandboxPolicy,
+  argv: readonly string[],
+  options: { limits?: 'wrapper' | 'caller' } = {},
+): Launch {
+  const args = [...bwrapArguments(policy, sandboxAssets(policy.home), support.features), '--'];
+  if (options.limits === 'caller') return { file: support.path, args: [...args, ...argv] };
   const limits = limitingScript(policy.limits, runningProcessesOfUser());
-  return {
-    file: support.path,
-    args: [
-      ...bwrapArguments(policy, sandboxAssets(policy.home), support.features),
-      '--',
-      '/bin/bash',
-      '--noprofile',
-      '--norc',
-      '-c',
-      limits,
-      'toolwright-limits',
-      ...argv,
-    ],
-  };
+  return { file: support.path, args: [...args, '/bin/bash', '--noprofile', '--norc', '-c', limits, 'toolwright-limits', ...argv] };
+}
+
+/** The bash line that sets the policy's resource limits (see `limitsPrelude`), for `limits: 'caller'`. */
+export function sandboxLimitsPrelude(policy: SandboxPolicy): string {
+  return limitsPrelude(policy.limits, runningProcessesOfUser());
 }
 
 /** `argv` as it is, for commands run outside the sandbox. */

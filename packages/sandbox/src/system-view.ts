@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 
 /**
  * The system's program directories, visible read-only. Merged-/usr systems link `/bin`, `/lib`, ...
@@ -9,9 +10,9 @@ const SYSTEM_DIRECTORIES = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64',
 /**
  * What programs read from `/etc`, and nothing else: no `shadow`, `ssh/`, `sudoers`, cron tables,
  * service credentials or package-manager tokens (`npmrc`, `pip.conf`). `passwd` and `group` are
- * replaced by short files naming only root, the running user and nobody (see `sandboxAssets`).
+ * replaced by short files naming only root, the running user and nobody.
  */
-const ETC_ENTRIES = [
+export const ETC_ENTRIES = [
   'alternatives', // Debian's program links (/usr/bin/awk -> /etc/alternatives/awk)
   'ld.so.cache',
   'ld.so.conf',
@@ -35,13 +36,25 @@ const ETC_ENTRIES = [
   'shells',
 ];
 
-/** Only needed, and only bound, when the command may use the network. */
-const NETWORK_ETC_ENTRIES = ['resolv.conf', 'gai.conf', 'ssl', 'ca-certificates', 'ca-certificates.conf', 'pki', 'crypto-policies'];
+/** Only there when the command may use the network: name resolution and the public certificates (never `ssl/private`). */
+export const NETWORK_ETC_ENTRIES = [
+  'resolv.conf',
+  'gai.conf',
+  'ssl/certs',
+  'ssl/openssl.cnf',
+  'ca-certificates',
+  'ca-certificates.conf',
+  'pki/tls/certs',
+  'pki/ca-trust/extracted',
+];
+
+/** Largest `/etc` file copied into the view (a bigger one is left out). */
+const MAX_ETC_FILE = 8 * 1024 * 1024;
 
 export type SystemMount = { kind: 'ro-bind'; path: string } | { kind: 'symlink'; path: string; target: string };
 
-/** The system directories and `/etc` entries present on this machine, as mounts in order. */
-export function systemMounts(network: boolean): SystemMount[] {
+/** The system directories present on this machine, as mounts in order. */
+export function systemMounts(): SystemMount[] {
   const mounts: SystemMount[] = [];
   for (const dir of SYSTEM_DIRECTORIES) {
     const stat = lstat(dir);
@@ -49,16 +62,32 @@ export function systemMounts(network: boolean): SystemMount[] {
     if (stat.isSymbolicLink()) mounts.push({ kind: 'symlink', path: dir, target: fs.readlinkSync(dir) });
     else if (stat.isDirectory()) mounts.push({ kind: 'ro-bind', path: dir });
   }
-  for (const entry of [...ETC_ENTRIES, ...(network ? NETWORK_ETC_ENTRIES : [])]) {
-    const full = `/etc/${entry}`;
-    const stat = lstat(full);
-    if (!stat) continue;
-    // A link in /etc (localtime -> /usr/share/zoneinfo/...) is recreated, not followed: its target
-    // is either visible already or stays out of sight.
-    if (stat.isSymbolicLink()) mounts.push({ kind: 'symlink', path: full, target: fs.readlinkSync(full) });
-    else mounts.push({ kind: 'ro-bind', path: full });
-  }
   return mounts;
+}
+
+/**
+ * Fills `dir` with copies of the chosen `/etc` entries (links recreated as links, never followed),
+ * so the sandbox mounts one directory as `/etc` instead of one mount per entry.
+ */
+export function copyEtcEntries(dir: string, entries: readonly string[]): void {
+  for (const entry of entries) {
+    const source = path.join('/etc', entry);
+    const stat = lstat(source);
+    if (!stat || (stat.isFile() && stat.size > MAX_ETC_FILE)) continue;
+    const target = path.join(dir, entry);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    try {
+      if (stat.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(source), target);
+      else fs.cpSync(source, target, { recursive: true, verbatimSymlinks: true, dereference: false, filter: (from) => withinSize(from) });
+    } catch {
+      // Unreadable (a root-only file seen by another user): left out, as programs without it expect.
+    }
+  }
+}
+
+function withinSize(file: string): boolean {
+  const stat = lstat(file);
+  return stat !== undefined && !(stat.isFile() && stat.size > MAX_ETC_FILE);
 }
 
 function lstat(file: string): fs.Stats | undefined {

@@ -14,6 +14,8 @@ export interface ProcessOptions {
   signal?: AbortSignal;
   /** How the shell is started: inside the kernel sandbox, or as it is (the default). */
   launch?: (argv: readonly string[]) => Launch;
+  /** Bash run before anything else (the sandbox's resource limits); a failure stops the command. */
+  prelude?: string;
 }
 
 export interface ProcessOutcome {
@@ -54,7 +56,16 @@ export class RunningProcess {
     // closes the gate, so the command never runs unwatched.
     const groups = ProcessGroups.shared();
     groups.prepare();
-    const launch = (options.launch ?? unsandboxedCommand)(['/bin/bash', '--noprofile', '--norc', '-f', '-c', GATED, 'toolwright-shell', options.command]);
+    const launch = (options.launch ?? unsandboxedCommand)([
+      '/bin/bash',
+      '--noprofile',
+      '--norc',
+      '-f',
+      '-c',
+      `${options.prelude ?? ''}${GATED}`,
+      'toolwright-shell',
+      options.command,
+    ]);
     this.child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
       env: options.env,

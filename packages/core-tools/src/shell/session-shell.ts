@@ -52,6 +52,8 @@ export class SessionShell {
       killGraceMs: number;
       /** How the shell is started: inside the kernel sandbox, or as it is (the default). */
       launch?: (argv: readonly string[]) => Launch;
+      /** Bash run first in every new shell (the sandbox's resource limits); a failure ends the shell. */
+      prelude?: string;
     },
   ) {}
 
@@ -88,6 +90,7 @@ export class SessionShell {
     child.stderr.on('data', (chunk: Buffer) => this.onOutput('stderr', chunk));
     (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => this.onControl(chunk.toString('utf8')));
     child.stdin.on('error', () => undefined); // EPIPE when the shell died: reported through 'exit'
+    if (this.options.prelude) child.stdin.write(`${this.options.prelude.replace(/;\s*$/, '')}\n`);
     child.on('exit', (code, signal) => {
       this.exitReason = { code, signal };
       this.signalGroup('SIGKILL', pid, true);

@@ -2,6 +2,7 @@ import {
   decideSandbox,
   probeSandbox,
   sandboxedCommand,
+  sandboxLimitsPrelude,
   unsandboxedCommand,
   type AbsentPaths,
   type Launch,
@@ -17,6 +18,8 @@ import { SandboxView, type SandboxSettings } from './sandbox-view.js';
 export interface CommandLauncher {
   launch: (argv: readonly string[]) => Launch;
   ranIn: 'sandbox' | 'host' | 'escalated';
+  /** Bash to run first in the shell's own script: the sandbox's resource limits (`ulimit ...`). */
+  prelude?: string;
   /** Protected names missing before the command: removed afterwards if it made them. */
   absent?: AbsentPaths;
 }
@@ -55,6 +58,11 @@ export class ShellSandbox {
     if (decision.run === 'refused') throw new CoreToolError('sandbox_unavailable', `Shell commands cannot run: ${decision.reason}.`);
     if (decision.run === 'unsandboxed') return { launch: unsandboxedCommand, ranIn: 'host' };
     const policy = this.view.policy(cwd, env);
-    return { launch: (argv) => sandboxedCommand(decision.support, policy, argv), ranIn: 'sandbox', absent: this.view.absentProtected() };
+    return {
+      launch: (argv) => sandboxedCommand(decision.support, policy, argv, { limits: 'caller' }),
+      prelude: sandboxLimitsPrelude(policy),
+      ranIn: 'sandbox',
+      absent: this.view.absentProtected(),
+    };
   }
 }

@@ -57,7 +57,13 @@ export class ShellSessions {
       }
       const env = options.env();
       session = {
-        shell: new SessionShell({ root, env, killGraceMs: options.killGraceMs, launch: launcher.launch }),
+        shell: new SessionShell({
+          root,
+          env,
+          killGraceMs: options.killGraceMs,
+          launch: launcher.launch,
+          ...(launcher.prelude ? { prelude: launcher.prelude } : {}),
+        }),
         cwd: root,
         env,
         variables: new Map(Object.entries(env)),

@@ -116,6 +116,7 @@ export class ShellTool {
       maxOutputBytes,
       killGraceMs,
       launch: launcher.launch,
+      ...(launcher.prelude ? { prelude: launcher.prelude } : {}),
       // A background job outlives the call, so the call's signal must not stop it.
       ...(!background && context?.signal ? { signal: context.signal } : {}),
     });
