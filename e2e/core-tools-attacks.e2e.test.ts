@@ -23,7 +23,9 @@ fs.symlinkSync(outside, path.join(root, 'link-out'));
 fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'file-link-out'));
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
-const env: CoreToolsEnvironment = { workspace: new WorkspacePolicy({ root }), web: {} };
+// CI runs this suite twice: in the kernel sandbox (the default) and with the judge alone (TOOLWRIGHT_TEST_SANDBOX=off).
+const sandbox = process.env.TOOLWRIGHT_TEST_SANDBOX === 'off' ? 'off' : 'auto';
+const env: CoreToolsEnvironment = { workspace: new WorkspacePolicy({ root }), web: {}, shell: { backend: 'host', sandbox } };
 const registry = new ToolRegistry();
 registerCoreTools(registry, env);
 const executor = new ToolExecutor({

@@ -1,7 +1,7 @@
 // Nothing a command starts outlives its host: whatever ends the host (SIGTERM, SIGINT, SIGKILL, a
 // normal exit after a timeout), every process group the shell tools started is killed, and groups
 // recorded by a host that died together with its watchdog are killed at the next start.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -128,9 +128,11 @@ describe('shell commands die with their host', () => {
     expect(await until(() => sleeping(seconds).length === 0)).toBe(true);
   });
 
-  it('groups left by a host that died with its watchdog are killed at the next start', async () => {
+  // Without the sandbox: only the record file is left to find the group (inside it, the PID
+  // namespace dies with the host by itself: see the next test).
+  it('groups left by a host that died with its watchdog are killed at the next start (no sandbox)', async () => {
     const seconds = marker();
-    const host = start(HOST, [workspace(), 'host', `sleep ${seconds}`, 'false']);
+    const host = start(HOST, [workspace(), 'host', `sleep ${seconds}`, 'false', 'off']);
     expect(await until(() => sleeping(seconds).length > 0)).toBe(true);
     // Kill the host's watchdog first (as `kill -9 -1` would), then the host itself.
     const watchdogs = processes((cmd) => cmd.includes('toolwright process watchdog')).filter((pid) => parentOf(pid) === host.pid);
@@ -141,8 +143,19 @@ describe('shell commands die with their host', () => {
     await new Promise((resolve) => host.on('exit', resolve));
     expect(sleeping(seconds).length).toBeGreaterThan(0);
     // The next host to use the shell finds the record and kills the orphaned group.
-    const nextHost = start(HOST, [workspace(), 'host', 'echo hello', 'false']);
+    const nextHost = start(HOST, [workspace(), 'host', 'echo hello', 'false', 'off']);
     await new Promise((resolve) => nextHost.on('exit', resolve));
+    expect(await until(() => sleeping(seconds).length === 0)).toBe(true);
+  });
+
+  it.skipIf(spawnSync('bwrap', ['--version']).status !== 0)('a sandboxed command dies with a host whose watchdog was killed first', async () => {
+    const seconds = marker();
+    const host = start(HOST, [workspace(), 'host', `sleep ${seconds}`, 'false', 'required']);
+    expect(await until(() => sleeping(seconds).length > 0)).toBe(true);
+    const watchdogs = processes((cmd) => cmd.includes('toolwright process watchdog')).filter((pid) => parentOf(pid) === host.pid);
+    for (const pid of watchdogs) process.kill(pid, 'SIGKILL');
+    host.kill('SIGKILL');
+    await new Promise((resolve) => host.on('exit', resolve));
     expect(await until(() => sleeping(seconds).length === 0)).toBe(true);
   });
 });

@@ -14,7 +14,7 @@ import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import type { ShellConfig } from '../shell/shell-config.js';
 
 const support = await probeSandbox();
-if (!support.available && process.env.CI) throw new Error(`CI must run the sandbox suite, but: ${support.reason}`);
+if (!support.available && (process.env.CI || process.env.TOOLWRIGHT_SANDBOX_TESTS === 'required')) throw new Error(`CI must run the sandbox suite, but: ${support.reason}`);
 
 const token = randomBytes(6).toString('hex');
 const SECRET = `OUTSIDE-SECRET-${token}`;
