@@ -16,8 +16,27 @@ export function checkConfig(config: ToolwrightConfig, env: NodeJS.ProcessEnv): C
   if (shell?.reason !== undefined && shell.backend !== 'disabled') {
     issues.push({ path: '$.shell.reason', message: 'applies to "backend": "disabled" only' });
   }
+  shell?.readablePaths?.forEach((entry, i) => {
+    if (!entry.startsWith('/')) issues.push({ path: `$.shell.readablePaths[${i}]`, message: `must be an absolute directory (found "${entry}")` });
+    else if (entry.split('/').filter(Boolean).length === 0)
+      issues.push({ path: `$.shell.readablePaths[${i}]`, message: 'may not be "/" (the sandbox would show every file)' });
+  });
   if (shell?.backend === 'disabled') {
-    for (const key of ['allow', 'defaultAllow', 'permit', 'timeoutMs', 'maxOutputBytes', 'maxJobs', 'maxLength', 'maxCommands', 'passEnv'] as const) {
+    for (const key of [
+      'allow',
+      'defaultAllow',
+      'permit',
+      'timeoutMs',
+      'maxOutputBytes',
+      'maxJobs',
+      'maxLength',
+      'maxCommands',
+      'passEnv',
+      'sandbox',
+      'network',
+      'readablePaths',
+      'limits',
+    ] as const) {
       if (shell[key] !== undefined)
         issues.push({ path: `$.shell.${key}`, message: 'has no effect with "backend": "disabled"; remove it or choose another backend' });
     }

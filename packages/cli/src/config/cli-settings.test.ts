@@ -86,6 +86,19 @@ describe(shellConfigOf, () => {
     });
   });
 
+  it('passes the sandbox settings on', () => {
+    expect(
+      shellConfigOf({ sandbox: 'required', network: true, readablePaths: ['/opt/node'], limits: { cpuSeconds: 5 }, defaultAllow: false, permit: [] }),
+    ).toEqual({
+      backend: 'host',
+      sandbox: 'required',
+      network: true,
+      readablePaths: ['/opt/node'],
+      limits: { cpuSeconds: 5 },
+      policy: { allow: [], permit: [] },
+    });
+  });
+
   it('disables the shell with its reason', () => {
     expect(shellConfigOf({ backend: 'disabled', reason: 'no shell here' })).toEqual({ backend: 'disabled', reason: 'no shell here' });
   });

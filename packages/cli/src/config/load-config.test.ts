@@ -113,6 +113,23 @@ describe(loadConfigFile, () => {
       'FILE: $.web.allowAddresses[0]: must be an IP address or a CIDR range such as 10.0.0.0/8 (found "intranet")',
     ],
     ['a setting of another shell backend', { shell: { maxSessions: 3 } }, 'FILE: $.shell.maxSessions: applies to "backend": "session" only'],
+    ['a sandbox mode that is none', { shell: { sandbox: 'on' } }, 'FILE: $.shell.sandbox: must be one of: "auto", "required", "off" (found "on")'],
+    [
+      'a relative readable path',
+      { shell: { readablePaths: ['opt/node'] } },
+      'FILE: $.shell.readablePaths[0]: must be an absolute directory (found "opt/node")',
+    ],
+    [
+      'the whole disk as a readable path',
+      { shell: { readablePaths: ['/'] } },
+      'FILE: $.shell.readablePaths[0]: may not be "/" (the sandbox would show every file)',
+    ],
+    ['a limit below one', { shell: { limits: { cpuSeconds: 0 } } }, 'FILE: $.shell.limits.cpuSeconds: must be >= 1 (found 0)'],
+    [
+      'a sandbox setting of a disabled shell',
+      { shell: { backend: 'disabled', sandbox: 'off' } },
+      'FILE: $.shell.sandbox: has no effect with "backend": "disabled"; remove it or choose another backend',
+    ],
     [
       'settings of a disabled shell',
       { shell: { backend: 'disabled', allow: ['id'] } },
