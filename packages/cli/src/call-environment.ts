@@ -175,6 +175,8 @@ function realOrResolved(file: string): string {
 export interface CallEnvironment extends ProjectRegistry {
   workspaceRoot: string;
   executorOptions: Partial<ExecutorOptions>;
+  /** Says on stderr when shell commands would run without the kernel sandbox, or not at all (once per process). */
+  warnWithoutSandbox(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -193,7 +195,6 @@ export async function openCallEnvironment(options: EnvironmentFlags & { defaultA
     );
   }
   const workspaceRoot = env.workspace.rootOf('private');
-  if (settings.tools.core) await warnWithoutSandbox(env, io);
   const executorOptions: Partial<ExecutorOptions> = { ...coreToolHooks(env), ...settings.executor };
   if (settings.policy !== undefined) executorOptions.policy = loadPolicySource(settings.policy, registry);
   let log: AuditLog | undefined;
@@ -216,14 +217,21 @@ export async function openCallEnvironment(options: EnvironmentFlags & { defaultA
     sessionToolkits,
     workspaceRoot,
     executorOptions,
+    warnWithoutSandbox: async () => {
+      if (settings.tools.core) await warnWithoutSandbox(env, io);
+    },
     close: async () => {
       await log?.close();
     },
   };
 }
 
-/** `call` and `serve` say on stderr when shell commands will run without the kernel sandbox, or not at all. */
+let warned = false;
+
+/** `call` (of a shell tool) and `serve` say on stderr when shell commands will run without the kernel sandbox, or not at all. */
 async function warnWithoutSandbox(env: CoreToolsEnvironment, io: Io): Promise<void> {
+  if (warned) return;
+  warned = true;
   const shell = env.shell ?? { backend: 'host' };
   if (shell.backend === 'disabled') return;
   const decision = decideSandbox(shell.sandbox ?? 'auto', await probeSandbox());

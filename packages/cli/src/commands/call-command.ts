@@ -25,6 +25,8 @@ export const callCommand = defineCommand({
     const { callTool } = await import('./call.js');
     const { escapeTerminalControls } = await import('@toolwright/executor');
     const environment = await openCallEnvironment(configFlags(values), io);
+    // Only a shell command is affected by the sandbox: other calls do not pay for the probe.
+    if (tool.startsWith('shell_')) await environment.warnWithoutSandbox();
     try {
       const report = await callTool(environment.registry, {
         tool,

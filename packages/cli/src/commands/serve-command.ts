@@ -37,6 +37,7 @@ export const serveCommand = defineCommand({
       { ...configFlags(values), defaultAuditName: `audit-serve-${process.pid}.jsonl`, stateless: mode === 'http' && !httpOptions.sessions },
       io,
     );
+    if (environment.registry.has('shell_exec')) await environment.warnWithoutSandbox();
     const tools = new McpToolServer({ registry: environment.registry, executor: environment.executorOptions });
     for (const toolkit of environment.sessionToolkits) {
       tools.onSessionClosed((id) => {
