@@ -79,7 +79,7 @@ describe('an escalation', () => {
     const person = setup({ policy }, [CONFIRMED]);
     expect((await person.run(ESCALATED)).status).toBe('completed');
     expect(person.asked).toHaveLength(1);
-    expect(person.asked[0]!.reason).toBe(`${OUTSIDE}, which only a person can approve (allow rule ${allow} does not cover it)`);
+    expect(person.asked[0]!.reason).toBe(`${OUTSIDE} — only a person can approve that, not allow rule ${allow}`);
   });
 
   it('is refused by a deny rule without asking anyone', async () => {
@@ -151,7 +151,7 @@ describe('an escalation', () => {
     const { executor } = setup({ policy: loadPolicy({ rules: [{ allow: 'shell_exec' }] }) });
     expect(executor.previewGate('shell_exec', ESCALATED)).toEqual({
       decision: 'ask',
-      reason: `${OUTSIDE}, which only a person can approve (allow rule shell_exec does not cover it)`,
+      reason: `${OUTSIDE} — only a person can approve that, not allow rule shell_exec`,
       escalation: OUTSIDE,
     });
     const explanation = executor.explainCall('shell_exec', ESCALATED);

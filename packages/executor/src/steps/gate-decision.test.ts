@@ -63,7 +63,7 @@ describe(decideGate, () => {
   it('says an allow rule does not cover an escalation, and that only a person can', () => {
     expect(decideGate({ verdict: rule('allow', '*'), risk: ESCALATION })).toMatchObject({
       decision: 'ask',
-      reason: `${OUTSIDE}, which only a person can approve (allow rule * does not cover it)`,
+      reason: `${OUTSIDE} — only a person can approve that, not allow rule *`,
     });
   });
 

@@ -52,7 +52,7 @@ export function decideGate({ verdict, risk, forceAsk }: GateFacts): GateDecision
   if (risky && !allowRule) reasons.push(risk.reason || escalation || 'the call is risky');
   else if (uncovered.length > 0)
     reasons.push(`it touches the protected path${uncovered.length > 1 ? 's' : ''} ${uncovered.join(', ')}, which allow rule ${allowRule!.text} does not name`);
-  if (escalation !== undefined && allowRule) reasons.push(`${escalation}, which only a person can approve (allow rule ${allowRule.text} does not cover it)`);
+  if (escalation !== undefined && allowRule) reasons.push(`${escalation} — only a person can approve that, not allow rule ${allowRule.text}`);
   if (forceAsk) reasons.push(forceAsk);
   if (reasons.length > 0) {
     const reason = reasons.join('; ');
