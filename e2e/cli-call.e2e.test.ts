@@ -158,6 +158,51 @@ describe('toolwright policy', () => {
   });
 });
 
+/** Whether the built `shell_exec` declares `escalate` (it does once the kernel sandbox lands); until then validation refuses the argument. */
+function shellDeclaresEscalate(): boolean {
+  const listed = JSON.parse(toolwright(['list'], workspace()).stdout) as { name: string; parameters: { properties: object } }[];
+  return 'escalate' in (listed.find((tool) => tool.name === 'shell_exec')?.parameters.properties ?? {});
+}
+
+describe('an escalation: shell_exec asking to run outside the sandbox', () => {
+  const ESCALATE = '{"command":"true","escalate":true}';
+  const OUTSIDE = 'it runs "true" outside the kernel sandbox, where files outside the workspace and the network are within its reach';
+
+  it('policy explain says ASK for it under allow *, naming it as running outside the sandbox', () => {
+    const dir = workspace();
+    fs.writeFileSync(path.join(dir, 'allow-all.json'), JSON.stringify({ rules: [{ allow: '*' }] }));
+    const result = toolwright(['policy', 'explain', 'shell_exec', '--args', ESCALATE, '--policy', 'allow-all.json'], dir);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('shell_exec: ASK');
+    expect(result.stdout).toContain(`run outside the sandbox: ${OUTSIDE} — only a person confirming it approves that`);
+    const inside = toolwright(['policy', 'explain', 'shell_exec', '--args', '{"command":"true"}', '--policy', 'allow-all.json'], dir);
+    expect(inside.stdout).toContain('shell_exec: ALLOW');
+  });
+
+  // Runs once shell_exec declares `escalate` (the sandbox branch); skipped before, when the call is refused as invalid_arguments.
+  it.skipIf(!shellDeclaresEscalate())('call --yes refuses it, under allow * too: a person must confirm it interactively; the audit says so', () => {
+    const dir = workspace();
+    fs.writeFileSync(path.join(dir, 'allow-all.json'), JSON.stringify({ rules: [{ allow: '*' }] }));
+    for (const policy of [[], ['--policy', 'allow-all.json']]) {
+      const result = toolwright(['call', 'shell_exec', '--args', ESCALATE, '--yes', ...policy], dir, '');
+      expect(result.status).toBe(1);
+      const report = json(result.stdout);
+      expect(report.error).toMatchObject({ code: 'escalation_unapproved', details: { approval: 'blanket', escalation: OUTSIDE } });
+      expect(report.content).toContain('blanket approval (such as --yes, or approving every call) never lets a call run outside the sandbox');
+      expect(report.content).toContain('Only a person confirming it interactively can allow it');
+    }
+    const records = fs
+      .readFileSync(path.join(dir, '.toolwright', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(records.filter((r) => r.type === 'PolicyDecision')).toEqual([
+      expect.objectContaining({ approval: 'unconfirmed', escalation: OUTSIDE }),
+      expect.objectContaining({ approval: 'unconfirmed', escalation: OUTSIDE, rule: '*' }),
+    ]);
+  });
+});
+
 describe('toolwright list', () => {
   it("lists the core tools and a project's own tools", () => {
     const dir = copyProject('basic-project', 'list');

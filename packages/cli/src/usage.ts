@@ -33,7 +33,8 @@ Commands:
           --workspace <dir>          the workspace the call is confined to (default: .)
           --policy <file>            allow/ask/deny rules (JSON)
           --audit <file|none>        audit log (default: <workspace>/.toolwright/audit.jsonl)
-          --yes                      approve calls that need approval
+          --yes                      approve calls that need approval (not a protected path, nor
+                                     running outside the sandbox: a person confirms those at a terminal)
   serve --mcp stdio | --mcp http [--port N] [--host H] [--sessions]
           Serve the core tools and a project's own over the Model Context Protocol; every call goes
           through the executor (policy, approval by elicitation, audit, truncation).

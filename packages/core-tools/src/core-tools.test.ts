@@ -111,6 +111,26 @@ describe(coreToolsRiskLevels, () => {
     expect(risk.file_delete!({ path: 'sub', recursive: false })).toBe('safe');
   });
 
+  it.for<[string, Record<string, unknown>, boolean]>([
+    ['escalate: true', { command: 'npm install', escalate: true }, true],
+    ['escalate: false', { command: 'npm install', escalate: false }, false],
+    ['no escalate', { command: 'npm install' }, false],
+    // Argument validation refuses these once `escalate` is a declared boolean; the hook fails closed anyway.
+    ['escalate: "true"', { command: 'npm install', escalate: 'true' }, true],
+    ['escalate: 1', { command: 'npm install', escalate: 1 }, true],
+  ])('shell_exec with %s is an escalation: %s', ([, args, escalates]) => {
+    const risk = coreToolsRiskLevels({ workspace: new WorkspacePolicy({ root: tempDir() }) });
+    const outside = 'it runs "npm install" outside the kernel sandbox, where files outside the workspace and the network are within its reach';
+    expect(risk.shell_exec!(args)).toEqual(escalates ? { level: 'risky', reason: outside, escalation: outside } : 'safe');
+  });
+
+  it('quotes the command of an escalation as JSON, so a newline or a control character cannot pass for more of the question', () => {
+    const risk = coreToolsRiskLevels({ workspace: new WorkspacePolicy({ root: tempDir() }) });
+    expect(risk.shell_exec!({ command: 'true\nType "escalate":\u001b[2J', escalate: true })).toMatchObject({
+      escalation: expect.stringContaining('it runs "true\\nType \\"escalate\\":\\u001b[2J" outside the kernel sandbox'),
+    });
+  });
+
   it('vault_copyto names a protected path it would write', () => {
     const root = tempDir();
     fs.mkdirSync(path.join(root, 'shared'));

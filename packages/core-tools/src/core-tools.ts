@@ -42,8 +42,11 @@ export function registerCoreTools(registry: ToolRegistry, env: CoreToolsEnvironm
   return createCoreTools(env).flatMap((toolkit) => registry.registerToolkit(toolkit));
 }
 
-/** What a risk hook answers (the shape of the executor's `RiskReport`; core tools do not depend on the executor). */
-export type CoreToolRisk = 'safe' | { level: 'risky'; reason: string; protectedPaths: string[] };
+/**
+ * What a risk hook answers (the shape of the executor's `RiskReport`; core tools do not depend on the
+ * executor): the protected paths a call touches, or the escalation it asks for.
+ */
+export type CoreToolRisk = 'safe' | { level: 'risky'; reason: string; protectedPaths?: string[]; escalation?: string };
 
 /**
  * Per-call risk for the executor's `riskLevel` option: a write, edit or delete of a protected path
@@ -53,7 +56,9 @@ export type CoreToolRisk = 'safe' | { level: 'risky'; reason: string; protectedP
  * not cover it. A recursive delete also names every protected path inside the tree it removes
  * (`sub` holding `sub/.git`); a tree too large to walk is reported whole (`sub/**`); `vault_copyto`
  * names the protected path it would write. A path the workspace refuses is left to the tool, which
- * reports it.
+ * reports it. A `shell_exec` call with `escalate` (anything but absent or `false`) is an escalation: it
+ * asks to run outside the kernel sandbox, which only a person confirming it can approve — no allow
+ * rule, remembered approval or `--yes`.
  */
 export function coreToolsRiskLevels(env: CoreToolsEnvironment): Record<string, (args: Record<string, unknown>) => CoreToolRisk> {
   const protectedPath = (args: Record<string, unknown>): CoreToolRisk => {
@@ -89,7 +94,21 @@ export function coreToolsRiskLevels(env: CoreToolsEnvironment): Record<string, (
     if (typeof args.name !== 'string') return 'safe';
     return protectedPath({ path: args.destination === 'tmp' ? `tmp/${args.name}` : `shared:/${args.name}` });
   };
-  return { file_write: protectedPath, file_edit: protectedPath, file_delete: protectedPath, vault_copyto: vaultTarget };
+  return { file_write: protectedPath, file_edit: protectedPath, file_delete: protectedPath, vault_copyto: vaultTarget, shell_exec: shellEscalation };
+}
+
+/**
+ * `shell_exec` asking to run outside the sandbox. Any `escalate` but absent or `false` counts, so a value
+ * the tool might take as true is never waved through. The command is quoted as JSON: a newline or a
+ * control character in it cannot pass for more of the question.
+ * @example shellEscalation({ command: 'npm install', escalate: true }).escalation
+ *   // 'it runs "npm install" outside the kernel sandbox, where files outside the workspace and the network are within its reach'
+ */
+function shellEscalation(args: Record<string, unknown>): CoreToolRisk {
+  if (args.escalate === undefined || args.escalate === false) return 'safe';
+  const command = typeof args.command === 'string' ? JSON.stringify(args.command) : 'its command';
+  const escalation = `it runs ${command} outside the kernel sandbox, where files outside the workspace and the network are within its reach`;
+  return { level: 'risky', reason: escalation, escalation };
 }
 
 function resolvedOrUndefined(resolve: () => ResolvedPath): ResolvedPath | undefined {

@@ -17,6 +17,7 @@ const CODES: readonly ToolErrorCode[] = [
   'approval_denied',
   'policy_denied',
   'protected_path_unapproved',
+  'escalation_unapproved',
   'capability_denied',
   'timeout',
   'cancelled',
@@ -57,6 +58,7 @@ const services = fc.record(
       { hostile: thrower(HOSTILE_THROWS['a raw ENOENT']!) },
       { hostile: () => 'maybe' as never },
       { hostile: () => ({ level: 'safe', protectedPaths: ['.git/config'] }) },
+      { hostile: () => ({ level: 'safe', escalation: trapEverything('escalation') }) as never },
       { hostile: () => trapEverything('risk') as never },
     ),
     policy: fc.constantFrom<ExecutorOptions['policy'] | undefined>(
@@ -70,6 +72,7 @@ const services = fc.record(
       undefined,
       async () => ({ kind: 'once' }),
       async () => ({ kind: 'once', confirmProtected: true }),
+      async () => ({ kind: 'always', confirmEscalation: true }),
       async () => ({ kind: 'maybe' }) as never,
       async () => undefined as never,
       thrower(HOSTILE_THROWS['undefined']!) as never,

@@ -10,7 +10,8 @@ import type { ToolCall } from './tool-call.js';
 /**
  * A per-call risk hook: may mark a call risky by its arguments (it can never make an enforced call
  * safe), and report the protected paths it touches (`{ level: 'risky', protectedPaths: ['.git/config'] }`),
- * which no blanket approval covers.
+ * which no blanket approval covers, or that it is an escalation (`{ level: 'risky', escalation: 'it runs
+ * "npm install" outside the kernel sandbox' }`), which only a person confirming it approves.
  */
 export type RiskLevelFn = (args: Record<string, unknown>, context: CallContext) => RiskLevel | RiskReport;
 

@@ -15,6 +15,11 @@ export interface GatePreview {
   reason: string;
   /** Protected paths the person asked must see and confirm (`confirmProtected`). */
   protectedPaths?: readonly string[];
+  /**
+   * The call asks to run outside the sandbox, and why: a person must see that and confirm it
+   * (`confirmEscalation`); an approval token (`preApproved`) does not cover it.
+   */
+  escalation?: string;
 }
 
 /** What a preview consults: the gate's services without the approver, and the registry. */
@@ -30,8 +35,10 @@ export function previewGate(services: PreviewServices, name: string, args: Recor
   if (!declaration) return { decision: 'allow', reason: 'unknown tools fail at lookup' };
   try {
     const judged = judgeGate(gateInput(services, '', declaration, args, sha256Hex(canonicalJson(args, 'the arguments')), context));
-    if ('ask' in judged)
-      return { decision: 'ask', reason: judged.ask.reason, ...(judged.ask.protectedPaths ? { protectedPaths: judged.ask.protectedPaths } : {}) };
+    if ('ask' in judged) {
+      const { reason, protectedPaths, escalation } = judged.ask;
+      return { decision: 'ask', reason, ...(protectedPaths ? { protectedPaths } : {}), ...(escalation !== undefined ? { escalation } : {}) };
+    }
     const { outcome } = judged;
     if (outcome.ok) return { decision: 'allow', reason: judged.why };
     return { decision: 'deny', reason: (outcome.error.code === 'policy_denied' ? outcome.error.reason : undefined) ?? judged.why };

@@ -47,6 +47,12 @@ export function formatModelMessage(tool: string, error: ToolError): string {
           ? 'the approval given did not confirm it: blanket approval (such as --yes, or approving every call) never covers a protected path'
           : 'no one could be asked to confirm it'
       }. It needs a person's explicit approval, or a policy allow rule naming the path. Do not retry; tell the user what you wanted to change.`;
+    case 'escalation_unapproved':
+      return `Tool execution refused: this '${tool}' call asks to run outside the sandbox (${error.escalation}), and ${
+        error.approval === 'blanket'
+          ? 'the approval given did not confirm that: blanket approval (such as --yes, or approving every call) never lets a call run outside the sandbox'
+          : 'no one could be asked to confirm that'
+      }. Only a person confirming it interactively can allow it; no policy rule or remembered approval does. Do not retry it; do the work inside the sandbox, or tell the user what the command needs from outside it and why.`;
     case 'capability_denied':
       return `Tool execution denied: '${tool}' needs capabilities this session was not granted (${error.missing.join(', ')}).`;
     case 'timeout':

@@ -85,14 +85,20 @@ export type RiskMode = 'autorun_all' | 'autorun_no_public' | 'autorun_none';
 export type RiskLevel = 'safe' | 'risky';
 
 /**
- * What a tool's risk hook may report about one call besides its level: why, and which protected
- * paths (`.git/config`, `.env`, ... as the policy would see them, workspace-relative) it touches.
- * A call that touches a protected path is never covered by blanket approval.
+ * What a tool's risk hook may report about one call besides its level: why, which protected paths
+ * (`.git/config`, `.env`, ... as the policy would see them, workspace-relative) it touches, and whether
+ * it is an escalation. A call that touches a protected path is never covered by blanket approval.
  */
 export interface RiskReport {
   level: RiskLevel;
   reason?: string;
   protectedPaths?: readonly string[];
+  /**
+   * The call asks to run outside its tool's sandbox (`shell_exec` with `escalate: true`), worded for the
+   * person asked: `it runs "npm install" outside the kernel sandbox`. Only a person approves an
+   * escalation (`confirmEscalation`): no allow rule, remembered `always`, approval token or blanket answer.
+   */
+  escalation?: string;
 }
 
 /** The risk of one call as the safety gate takes it. */
@@ -101,6 +107,8 @@ export interface RiskAssessment {
   reason: string;
   /** Protected paths the call touches (non-empty means `level` is `risky`). */
   protectedPaths?: readonly string[];
+  /** The call is an escalation, and why (see `RiskReport.escalation`); present means `level` is `risky`. */
+  escalation?: string;
 }
 
 export interface ApprovalRequest {
@@ -115,17 +123,24 @@ export interface ApprovalRequest {
    * `confirmProtected: true` approves them.
    */
   protectedPaths?: readonly string[];
+  /**
+   * The call asks to run outside the sandbox, and why. Show it to the person asked as such ("run
+   * outside the sandbox"); only an answer with `confirmEscalation: true` approves it, for this call only.
+   */
+  escalation?: string;
 }
 
 /**
  * An approver's answer. `once`/`always` approve; for a call with `protectedPaths` they count only with
- * `confirmProtected: true` (a person saw those paths and approved them), so a handler that approves
- * everything blindly can never reach a protected path. `reject`: the person (or host) declined.
- * `unavailable`: nobody could be asked (no UI, a client without elicitation) — `message` says why.
+ * `confirmProtected: true` (a person saw those paths and approved them), for an `escalation` only with
+ * `confirmEscalation: true` (a person saw that it runs outside the sandbox and approved that), so a
+ * handler that approves everything blindly can reach neither. An escalation is approved for its one
+ * call: `always` is not remembered for it. `reject`: the person (or host) declined. `unavailable`:
+ * nobody could be asked (no UI, a client without elicitation) — `message` says why.
  */
 export type ApprovalAnswer =
-  | { kind: 'once'; confirmProtected?: boolean }
-  | { kind: 'always'; pattern?: string; confirmProtected?: boolean }
+  | { kind: 'once'; confirmProtected?: boolean; confirmEscalation?: boolean }
+  | { kind: 'always'; pattern?: string; confirmProtected?: boolean; confirmEscalation?: boolean }
   | { kind: 'reject'; message?: string }
   | { kind: 'unavailable'; message: string };
 

@@ -42,7 +42,8 @@ export type PipelineStage = 'lookup' | 'arguments' | 'hooks' | 'audit' | 'capabi
  * `formatModelMessage` turns each into the text the model reads. Refusals say who refused:
  * `policy_denied` (a policy rule, or the policy's default when `rule` is absent), `approval_required`
  * (nobody could be asked), `approval_denied` (the person or host asked said no),
- * `protected_path_unapproved` (only blanket approval was available for a protected path).
+ * `protected_path_unapproved` (only blanket approval was available for a protected path),
+ * `escalation_unapproved` (no person confirmed running the call outside the sandbox).
  */
 export type ToolError =
   | { code: 'unknown_tool'; tool: string; suggestions: string[] }
@@ -59,6 +60,13 @@ export type ToolError =
    * confirming them, `'none'` that nobody could be asked).
    */
   | { code: 'protected_path_unapproved'; paths: string[]; approval: 'blanket' | 'none' }
+  /**
+   * The call asks to run outside the sandbox (`escalation`: why, as the tool worded it) and no person
+   * confirmed that: only an approver's answer with `confirmEscalation: true` does — never an allow rule,
+   * a remembered `always`, an approval token or a blanket answer (`approval: 'blanket'`, e.g. `--yes`);
+   * `'none'`: nobody could be asked.
+   */
+  | { code: 'escalation_unapproved'; escalation: string; approval: 'blanket' | 'none' }
   | { code: 'capability_denied'; missing: string[] }
   | { code: 'timeout'; timeoutMs: number }
   | { code: 'cancelled'; reason: string }

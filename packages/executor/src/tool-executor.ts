@@ -91,7 +91,8 @@ export class ToolExecutor {
    * What the safety gate would decide for a call, without running or auditing it — for hosts with
    * their own approval UI (the AI SDK's `needsApproval`, the Agents SDK's interruptions): `deny`
    * (the policy refuses; running it returns the refusal), `ask` (a person must approve first; show them
-   * `protectedPaths`), `allow`. A call the host approved then runs with `preApproved`; a denial still stands.
+   * `protectedPaths` and `escalation`), `allow`. A call the host approved then runs with `preApproved`; a
+   * denial still stands, and an escalation runs only on the `approve` handler's `confirmEscalation`.
    */
   previewGate(name: string, args: Record<string, unknown>, context: CallContext = {}): GatePreview {
     return previewGate(this.gateServices(), name, args, context);

@@ -97,3 +97,75 @@ describe('approvals over MCP', () => {
     expect(ran).not.toContain('.git/hooks/post-merge');
   });
 });
+
+// An escalation (a call that asks to run outside the sandbox) is named as such, and only an accepted
+// form whose `run_outside_sandbox` is true approves it; an allow rule never does.
+const OUTSIDE = 'it runs "npm install" outside the kernel sandbox';
+const shellDeclaration: ToolDeclaration = {
+  ...declaration('shell_exec', 'privileged'),
+  parameterOrder: ['command', 'escalate'],
+  parameters: {
+    type: 'object',
+    properties: { command: { type: 'string' }, escalate: { type: 'boolean' } },
+    required: ['command'],
+    additionalProperties: false,
+  },
+};
+
+async function connectedShell(policy: PolicyDocument, answer?: (message: string, schema: unknown) => Record<string, unknown>) {
+  const registry = new ToolRegistry();
+  registry.register(
+    attachToolDeclaration(async (command: string, escalate?: boolean) => {
+      ran.push(`${command}${escalate ? ' (outside)' : ''}`);
+      return 'ran';
+    }, shellDeclaration),
+  );
+  const riskLevel = {
+    shell_exec: (args: Record<string, unknown>) =>
+      args.escalate === true ? { level: 'risky' as const, reason: OUTSIDE, escalation: OUTSIDE } : ('safe' as const),
+  };
+  const tools = new McpToolServer({ registry, executor: { audit: new MemoryAuditSink(), policy: loadPolicy(policy), riskLevel } });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await tools.createServer().connect(serverSide);
+  const client = new Client({ name: 'test', version: '1.0.0' }, answer ? { capabilities: { elicitation: {} } } : {});
+  const asked: { message: string; schema: unknown }[] = [];
+  if (answer)
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      const schema = 'requestedSchema' in request.params ? request.params.requestedSchema : undefined;
+      asked.push({ message: request.params.message, schema });
+      return { action: 'accept', content: answer(request.params.message, schema) as Record<string, string | boolean> };
+    });
+  await client.connect(clientSide);
+  const call = async (command: string) => (await client.callTool({ name: 'shell_exec', arguments: { command, escalate: true } })) as CallToolResult;
+  return { call, asked };
+}
+
+describe('escalations over MCP', () => {
+  it('names an escalation as running outside the sandbox and runs it once the form confirms it', async () => {
+    const { call, asked } = await connectedShell({ rules: [{ allow: 'shell_exec' }] }, () => ({ run_outside_sandbox: true }));
+    expect((await call('npm ci')).isError).toBeFalsy();
+    expect(ran).toContain('npm ci (outside)');
+    expect(asked[0]!.message).toContain(`OUTSIDE THE SANDBOX? ${OUTSIDE}.`);
+    expect(asked[0]!.schema).toMatchObject({ properties: { run_outside_sandbox: { type: 'boolean' } }, required: ['run_outside_sandbox'] });
+  });
+
+  it.for<[string, Record<string, unknown>, string]>([
+    // The SDK checks the answer against the form: one without the field never reaches the executor as an approval.
+    ['the usual decision only (a client answering every form alike)', { decision: 'once' }, 'no one could be asked to confirm that'],
+    ['the confirmation left false', { run_outside_sandbox: false }, 'the user did not confirm running it outside the sandbox'],
+  ])('refuses an accepted form with %s', async ([, content, said]) => {
+    const { call } = await connectedShell({ rules: [] }, () => content);
+    const result = await call('npm run deploy');
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain(said);
+    expect(ran).not.toContain('npm run deploy (outside)');
+  });
+
+  it('never lets an allow rule approve it when the client cannot be asked', async () => {
+    const { call } = await connectedShell({ rules: [{ allow: '*' }] });
+    const result = await call('curl https://example.com');
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('no one could be asked to confirm that');
+    expect(ran).not.toContain('curl https://example.com (outside)');
+  });
+});

@@ -139,7 +139,8 @@ export class McpToolServer {
   /**
    * Asks the client's user through elicitation. Where nobody can be asked (stateless HTTP, a client
    * without elicitation, a failed request) the answer is `unavailable`, never a person's `reject`; a
-   * protected path is named in the question, and an accepted answer confirms it.
+   * protected path is named in the question, and an accepted answer confirms it. An escalation is asked
+   * as running outside the sandbox (see `escalationQuestion`).
    */
   private async askApproval(request: ApprovalRequest): Promise<ApprovalAnswer> {
     const call = this.active.get(request.callId);
@@ -160,6 +161,7 @@ export class McpToolServer {
     }
     const protectedPaths = request.protectedPaths ?? [];
     const warning = protectedPaths.length > 0 ? ` It changes the protected path${protectedPaths.length > 1 ? 's' : ''} ${protectedPaths.join(', ')}.` : '';
+    if (request.escalation !== undefined) return escalationQuestion(call, request, warning);
     try {
       const answer = await call.server.elicitInput(
         {
@@ -190,6 +192,51 @@ export class McpToolServer {
     } catch (error) {
       return { kind: 'unavailable', message: `the approval request failed: ${(error as Error).message}` };
     }
+  }
+}
+
+/** The form field whose `true` is a person's confirmation that the call runs outside the sandbox. */
+const CONFIRM_FIELD = 'run_outside_sandbox';
+
+/**
+ * Asks the client's user to approve an escalation: the question names it as running outside the
+ * sandbox, and only an accepted form with `run_outside_sandbox: true` (a required field, no default, so
+ * a client that fills a form in blindly leaves it out) approves it — for this one call.
+ */
+async function escalationQuestion(call: ActiveCall, request: ApprovalRequest, warning: string): Promise<ApprovalAnswer> {
+  const reason = request.reason !== request.escalation ? ` It needs approval: ${request.reason}.` : '';
+  try {
+    const answer = await call.server.elicitInput(
+      {
+        message: escapeTerminalControls(
+          `Run ${request.tool} ${JSON.stringify(request.args)} OUTSIDE THE SANDBOX? ${request.escalation}.${reason}${warning} Only you can approve this, for this one call: confirm it explicitly.`,
+        ),
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            [CONFIRM_FIELD]: {
+              type: 'boolean',
+              title: 'Run outside the sandbox',
+              description: 'true: run this one call outside the sandbox; false: refuse it',
+            },
+          },
+          required: [CONFIRM_FIELD],
+        },
+      },
+      { signal: call.extra.signal },
+    );
+    const content = answer.action === 'accept' ? (answer.content as Record<string, unknown> | undefined) : undefined;
+    if (content?.[CONFIRM_FIELD] === true)
+      return { kind: 'once', confirmEscalation: true, ...(request.protectedPaths?.length ? { confirmProtected: true } : {}) };
+    return {
+      kind: 'reject',
+      message:
+        answer.action === 'accept'
+          ? 'the user did not confirm running it outside the sandbox'
+          : `the user ${answer.action === 'decline' ? 'declined' : 'cancelled'} the approval request`,
+    };
+  } catch (error) {
+    return { kind: 'unavailable', message: `the approval request failed: ${(error as Error).message}` };
   }
 }
 

@@ -1,6 +1,8 @@
+import os from 'node:os';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { loadPolicy, type ExecutorOptions } from '@toolwright/executor';
+import { coreToolsRiskLevels, WorkspacePolicy } from '@toolwright/core-tools';
 import { ToolRegistry } from '@toolwright/registry';
 import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
 import { callTool } from './call.js';
@@ -37,13 +39,24 @@ function setup() {
       tool('file_write', 'path', 'side-effecting'),
     ),
   );
-  registry.register(attachToolDeclaration(async (command: string) => `ran ${command}`, tool('shell_exec', 'command', 'privileged')));
-  // What core-tools' risk hook reports for a protected path.
+  const shell = tool('shell_exec', 'command', 'privileged');
+  registry.register(
+    attachToolDeclaration(async (command: string, escalate?: boolean) => `ran ${command}${escalate ? ' outside the sandbox' : ''}`, {
+      ...shell,
+      parameterOrder: ['command', 'escalate'],
+      parameters: { ...shell.parameters, properties: { command: { type: 'string' }, escalate: { type: 'boolean' } } },
+    }),
+  );
+  // What core-tools' risk hook reports for a protected path; the shell's is core-tools' own (escalation).
   const riskLevel: ExecutorOptions['riskLevel'] = {
     file_write: (args) => (String(args.path).startsWith('.git/') ? { level: 'risky', protectedPaths: [String(args.path)] } : 'safe'),
+    shell_exec: coreToolsRiskLevels({ workspace: new WorkspacePolicy({ root: os.tmpdir() }) }).shell_exec!,
   };
   return { registry, written, executor: { riskLevel, riskMode: 'autorun_none' as const } };
 }
+
+const ESCALATE = '{"command":"npm install","escalate":true}';
+const OUTSIDE = 'it runs "npm install" outside the kernel sandbox, where files outside the workspace and the network are within its reach';
 
 /** A terminal that answers `answer` to the first question. */
 function terminal(answer: string) {
@@ -76,6 +89,28 @@ describe(callTool, () => {
     expect(report.status).toBe('completed');
     expect(io.prompt()).toContain('it touches protected path: .git/config');
     expect(written).toEqual(['.git/config']);
+  });
+
+  it('--yes refuses an escalation without a terminal: a person must confirm it interactively', async () => {
+    const { registry, executor } = setup();
+    const stdin = Object.assign(new PassThrough(), { isTTY: false });
+    const report = await callTool(registry, { tool: 'shell_exec', args: ESCALATE, yes: true, executor, stdin });
+    expect(report.error).toMatchObject({ code: 'escalation_unapproved', details: { approval: 'blanket', escalation: OUTSIDE } });
+    expect(report.content).toContain('blanket approval (such as --yes, or approving every call) never lets a call run outside the sandbox');
+    expect(report.content).toContain('Only a person confirming it interactively can allow it');
+    expect(report.status).toBe('error');
+  });
+
+  it.for([true, false])('at a terminal (--yes: %s) names an escalation as running outside the sandbox, and only "escalate" confirms it', async (yes) => {
+    const { registry, executor } = setup();
+    const declined = terminal('y');
+    const refused = await callTool(registry, { tool: 'shell_exec', args: ESCALATE, yes, executor, stdin: declined.stdin, stderr: declined.stderr });
+    expect(refused.error).toMatchObject({ code: 'approval_denied', details: { message: 'the user did not confirm running it outside the sandbox' } });
+    expect(declined.prompt()).toContain(`RUN OUTSIDE THE SANDBOX: ${OUTSIDE}`);
+    expect(declined.prompt()).toContain('Type "escalate" to run this one call outside the sandbox');
+    const confirmed = terminal('escalate');
+    const report = await callTool(registry, { tool: 'shell_exec', args: ESCALATE, yes, executor, stdin: confirmed.stdin, stderr: confirmed.stderr });
+    expect(report).toMatchObject({ status: 'completed', output: 'ran npm install outside the sandbox' });
   });
 
   it('a no at the terminal is reported as the user declining', async () => {
@@ -112,6 +147,17 @@ describe(explainPolicy, () => {
     expect(result.decision).toBe('ask');
     expect(result.text).toContain('file_write: ASK');
     expect(result.text).toContain('it touches the protected path .git/config, which allow rule file_write does not name');
+  });
+
+  it('says ASK for an escalation an allow rule matches, naming it as running outside the sandbox', () => {
+    const { registry, executor } = setup();
+    const policy = loadPolicy({ rules: [{ allow: 'shell_exec' }] }, (name) => registry.get(name)?.declaration);
+    const result = explainPolicy(registry, policy, 'shell_exec', ESCALATE, 'text', executor.riskLevel);
+    expect(result.decision).toBe('ask');
+    expect(result.text).toContain('shell_exec: ASK');
+    expect(result.text).toContain(`run outside the sandbox: ${OUTSIDE} — only a person confirming it approves that`);
+    expect(JSON.parse(explainPolicy(registry, policy, 'shell_exec', ESCALATE, 'json', executor.riskLevel).text)).toMatchObject({ escalation: OUTSIDE });
+    expect(explainPolicy(registry, policy, 'shell_exec', '{"command":"npm install"}', 'text', executor.riskLevel).decision).toBe('allow');
   });
 
   it('refuses an argument number JavaScript cannot hold, naming it', () => {

@@ -1,6 +1,6 @@
 import readline from 'node:readline/promises';
 import type { ApprovalAnswer, ApprovalHandler, ApprovalRequest, ExecutorOptions, ToolCallResult } from '@toolwright/executor';
-import { ToolExecutor } from '@toolwright/executor';
+import { escapeTerminalControls, ToolExecutor } from '@toolwright/executor';
 import type { ToolRegistry } from '@toolwright/registry';
 import { CliError } from '../cli-error.js';
 
@@ -9,7 +9,10 @@ export interface CallOptions {
   /** The argument JSON text, or '-' to read it from standard input. */
   args: string;
   workspace?: string;
-  /** Approve every call that needs approval, without asking. */
+  /**
+   * Approve every call that needs approval, without asking — except a protected path or an escalation
+   * (a call that asks to run outside the sandbox): a person confirms those at the terminal.
+   */
   yes?: boolean;
   /** Extra executor options (policy, audit, risk mode) assembled by the CLI. */
   executor?: Partial<ExecutorOptions>;
@@ -63,32 +66,45 @@ export function toReport(result: ToolCallResult): CallReport {
 }
 
 /**
- * `--yes` approves — except a call touching a protected path (`.git/`, `.env`, ...), which blanket
- * approval never covers: an interactive terminal asks for it, and without one it is refused. Without
- * `--yes` an interactive terminal asks; otherwise nothing can approve and risky calls are refused.
+ * `--yes` approves — except a call touching a protected path (`.git/`, `.env`, ...) or an escalation (a
+ * call that asks to run outside the sandbox), which blanket approval never covers: an interactive
+ * terminal asks for it, and without one it is refused. Without `--yes` an interactive terminal asks;
+ * otherwise nothing can approve and risky calls are refused.
  */
 function approvalHandler(options: CallOptions): ApprovalHandler | undefined {
   const stdin = options.stdin ?? process.stdin;
   const ask = stdin.isTTY && options.args !== '-' ? terminalPrompt(stdin, options.stderr ?? process.stderr) : undefined;
   if (!options.yes) return ask;
-  return async (request) => (request.protectedPaths?.length && ask ? ask(request) : { kind: 'once' });
+  return async (request) => ((request.protectedPaths?.length || request.escalation !== undefined) && ask ? ask(request) : { kind: 'once' });
 }
 
-/** Asks at the terminal; a yes to a call touching protected paths confirms them, since they were shown. */
+/**
+ * Asks at the terminal; a yes to a call touching protected paths confirms them, since they were shown.
+ * An escalation is named as running outside the sandbox and approved only by typing `escalate`, for
+ * this one call.
+ */
 function terminalPrompt(stdin: NodeJS.ReadableStream, stderr: NodeJS.WritableStream): ApprovalHandler {
   return async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
     const rl = readline.createInterface({ input: stdin, output: stderr });
     const paths = request.protectedPaths ?? [];
-    const warning = paths.length > 0 ? `\nit touches protected path${paths.length > 1 ? 's' : ''}: ${paths.join(', ')}` : '';
+    const { escalation } = request;
+    const lines = [`\n${request.tool} ${JSON.stringify(request.args)}`];
+    if (escalation !== undefined) lines.push(`RUN OUTSIDE THE SANDBOX: ${escalation}`);
+    if (request.reason !== escalation) lines.push(`needs approval: ${request.reason}`);
+    if (paths.length > 0) lines.push(`it touches protected path${paths.length > 1 ? 's' : ''}: ${paths.join(', ')}`);
+    lines.push(
+      escalation === undefined
+        ? 'Allow? [y] once, [a] always this session, [n] no: '
+        : 'Type "escalate" to run this one call outside the sandbox, anything else refuses: ',
+    );
     try {
-      const answer = (
-        await rl.question(
-          `\n${request.tool} ${JSON.stringify(request.args)}\nneeds approval: ${request.reason}${warning}\nAllow? [y] once, [a] always this session, [n] no: `,
-        )
-      )
-        .trim()
-        .toLowerCase();
+      const answer = (await rl.question(escapeTerminalControls(lines.join('\n')))).trim().toLowerCase();
       const confirm = paths.length > 0 ? { confirmProtected: true } : {};
+      if (escalation !== undefined) {
+        return answer === 'escalate'
+          ? { kind: 'once', confirmEscalation: true, ...confirm }
+          : { kind: 'reject', message: 'the user did not confirm running it outside the sandbox' };
+      }
       if (answer === 'y' || answer === 'yes') return { kind: 'once', ...confirm };
       if (answer === 'a' || answer === 'always') return { kind: 'always', ...confirm };
       return { kind: 'reject', message: 'the user declined at the terminal' };

@@ -10,7 +10,7 @@ import { explainDecision } from './explain.js';
 import { loadPolicy, type PolicyDocument, type PolicyRuleSource } from './policy.js';
 
 const TOOLS = [
-  declaration('shell_exec', { command: { type: 'string' } }, { metadata: { tier: 'privileged' } }),
+  declaration('shell_exec', { command: { type: 'string' }, escalate: { type: 'boolean' } }, { required: ['command'], metadata: { tier: 'privileged' } }),
   declaration('file_write', { path: { type: 'string' } }, { metadata: { tier: 'side-effecting' } }),
   declaration('file_read', { path: { type: 'string' } }),
   declaration('web_fetch', { url: { type: 'string' } }),
@@ -61,16 +61,25 @@ const rule: fc.Arbitrary<PolicyRuleSource> = fc
 const document: fc.Arbitrary<PolicyDocument> = fc
   .record({ rules: fc.array(rule, { maxLength: 5 }), default: fc.constantFrom(undefined, 'allow', 'ask', 'deny') })
   .map(({ rules, default: fallback }) => (fallback ? { rules, default: fallback } : { rules }));
-const call = fc.constantFrom(...TOOLS.map((t) => t.name)).chain((tool) => fc.constantFrom(...SUBJECTS[tool]!).map((subject) => ({ tool, subject })));
+/** A call; a shell call may be an escalation (`escalate: true`: run outside the sandbox). */
+const call = fc
+  .constantFrom(...TOOLS.map((t) => t.name))
+  .chain((tool) =>
+    fc.record({ tool: fc.constant(tool), subject: fc.constantFrom(...SUBJECTS[tool]!), escalate: tool === 'shell_exec' ? fc.boolean() : fc.constant(false) }),
+  );
 
-/** core-tools' risk hook, as the executor sees it: protected paths for writes, from the shell's arguments too. */
+/**
+ * core-tools' risk hook, as the executor sees it: protected paths for writes, from the shell's arguments
+ * too, and the shell's escalation.
+ */
 const PROTECTED = /(?:^|[\s/])(\.git|\.env|\.toolwright)(?:\/[^\s]*)?(?=$|\s)/;
 const riskLevel: ExecutorOptions['riskLevel'] = {
   file_write: (args) =>
     typeof args.path === 'string' && /^(?:\.git|\.env)(?:\/|$)/.test(args.path) ? { level: 'risky', protectedPaths: [args.path] } : 'safe',
   shell_exec: (args) => {
     const found = typeof args.command === 'string' ? PROTECTED.exec(args.command) : null;
-    return found ? { level: 'risky', protectedPaths: [found[0].trim()] } : 'safe';
+    const escalation = args.escalate === true ? { escalation: `it runs ${JSON.stringify(args.command)} outside the kernel sandbox` } : {};
+    return found || args.escalate === true ? { level: 'risky', protectedPaths: found ? [found[0].trim()] : [], ...escalation } : 'safe';
   },
 };
 
@@ -110,15 +119,20 @@ function executorWith(answer: ApprovalAnswer | null) {
 describe('explain and the executor', () => {
   it("agree on every generated policy and call: explain's verdict is what the executor does (property)", async () => {
     const probe = executorWith(null);
-    const answers: (Extract<ApprovalAnswer, { kind: 'once' }> | null)[] = [null, { kind: 'once' }, { kind: 'once', confirmProtected: true }];
+    // A blanket `once`, and a person's confirming everything shown (answering only some of it is unit-tested).
+    const answers: (Extract<ApprovalAnswer, { kind: 'once' }> | null)[] = [
+      null,
+      { kind: 'once' },
+      { kind: 'once', confirmProtected: true, confirmEscalation: true },
+    ];
     const runners = answers.map((answer) => ({ answer, run: executorWith(answer) }));
     await fc.assert(
       fc.asyncProperty(
         document,
         call,
         fc.constantFrom<RiskMode>('autorun_all', 'autorun_no_public', 'autorun_none'),
-        async (policyDocument, { tool, subject }, riskMode) => {
-          const args = { [tool === 'shell_exec' ? 'command' : tool === 'web_fetch' ? 'url' : 'path']: subject };
+        async (policyDocument, { tool, subject, escalate }, riskMode) => {
+          const args = { [tool === 'shell_exec' ? 'command' : tool === 'web_fetch' ? 'url' : 'path']: subject, ...(escalate ? { escalate } : {}) };
           const text = JSON.stringify(args);
           const policy = probe.install(policyDocument, riskMode);
           const explanation = probe.executor.explainCall(tool, args);
@@ -133,6 +147,10 @@ describe('explain and the executor', () => {
           );
           if (tool === 'file_read' && ENV_SPELLINGS.has(subject) && deniesEnv) expect(explanation.decision).toBe('deny');
           const isProtected = (explanation.protectedPaths?.length ?? 0) > 0;
+          const isEscalation = explanation.escalation !== undefined;
+          // No allow rule covers an escalation: only a deny rule decides it without a person.
+          if (escalate) expect(explanation.decision).toBe(explanation.policyDecision === 'deny' ? 'deny' : 'ask');
+          expect(isEscalation).toBe(escalate && explanation.decision === 'ask');
           for (const { answer, run } of runners) {
             run.install(policyDocument, riskMode);
             expect(run.executor.previewGate(tool, args).decision).toBe(explanation.decision);
@@ -144,12 +162,14 @@ describe('explain and the executor', () => {
               expect(result.error?.code).toBe('policy_denied');
               expect(run.asked()).toBe(0);
             } else if (answer === null) {
-              expect(result.error?.code).toBe(isProtected ? 'protected_path_unapproved' : 'approval_required');
+              expect(result.error?.code).toBe(isEscalation ? 'escalation_unapproved' : isProtected ? 'protected_path_unapproved' : 'approval_required');
             } else {
               expect(run.asked()).toBe(1);
-              const runs = !isProtected || answer.confirmProtected === true;
+              const escalationConfirmed = !isEscalation || answer.confirmEscalation === true;
+              const runs = escalationConfirmed && (!isProtected || answer.confirmProtected === true);
               expect(result.status).toBe(runs ? 'completed' : 'error');
-              if (!runs) expect(result.error).toMatchObject({ code: 'protected_path_unapproved', approval: 'blanket' });
+              if (!runs)
+                expect(result.error).toMatchObject({ code: escalationConfirmed ? 'protected_path_unapproved' : 'escalation_unapproved', approval: 'blanket' });
             }
           }
         },

@@ -33,6 +33,8 @@ export interface PolicyExplanation {
   why: string;
   /** Protected paths that only a person confirming them (or an allow rule naming them) can approve. */
   protectedPaths?: readonly string[];
+  /** The call asks to run outside the sandbox, and why: only a person confirming that can approve it. */
+  escalation?: string;
   proof: PolicyProof;
   rules: RuleExplanation[];
 }
@@ -82,7 +84,8 @@ export function explainDecision(
       };
     });
   const protectedPaths = gate.decision === 'ask' && gate.protectedPaths.length > 0 ? { protectedPaths: gate.protectedPaths } : {};
-  return { tool, decision: gate.decision, policyDecision: verdict.effect, why: gate.why, ...protectedPaths, proof: verdict.proof, rules };
+  const escalation = gate.decision === 'ask' && gate.escalation !== undefined ? { escalation: gate.escalation } : {};
+  return { tool, decision: gate.decision, policyDecision: verdict.effect, why: gate.why, ...protectedPaths, ...escalation, proof: verdict.proof, rules };
 }
 
 /** ` (resolved as ".env")` when the tool host spells a path argument otherwise than the call. */
@@ -108,6 +111,10 @@ export function formatExplanation(explanation: PolicyExplanation): string {
   lines.push(
     `  the executor ${explanation.decision === 'allow' ? 'runs it' : explanation.decision === 'deny' ? 'refuses it' : 'runs it only once approved'}: ${explanation.why}`,
   );
+  if (explanation.escalation !== undefined)
+    lines.push(
+      `  run outside the sandbox: ${explanation.escalation} — only a person confirming it approves that (no allow rule, remembered approval or --yes does)`,
+    );
   if (explanation.rules.length > 0) lines.push('  rules in evaluation order (deny → ask → allow):');
   for (const rule of explanation.rules) {
     const mark = rule.decisive ? '→' : rule.matched ? '✓' : '·';

@@ -20,8 +20,9 @@ const SCOPED_PUBLIC = /^public:\//;
  * `autorun_none` every side-effecting call is risky; under `autorun_no_public` (default) a
  * side-effecting call that names a `public:/` path is risky; `autorun_all` runs the rest.
  * A per-tool `riskLevel(args, ctx)` may raise a call to risky, never lower an enforced one, and may
- * report the protected paths the call touches — those make it risky in every mode, whatever the tier.
- * An answer that is neither `safe` nor `risky` counts as risky.
+ * report the protected paths the call touches and whether it is an escalation (runs outside the
+ * sandbox) — those make it risky in every mode, whatever the tier. An answer that is neither `safe`
+ * nor `risky` counts as risky.
  */
 export function defaultRiskAssessment(input: {
   declaration: ToolDeclaration;
@@ -32,13 +33,15 @@ export function defaultRiskAssessment(input: {
 }): RiskAssessment {
   const { declaration, args, mode } = input;
   const tier = declaration.metadata.tier;
-  const report = input.riskLevel ? readReport(input.riskLevel(args, input.context)) : undefined;
-  if (report?.protectedPaths.length) {
-    const list = report.protectedPaths.join(', ');
+  const report = input.riskLevel ? readReport(input.riskLevel(args, input.context), declaration.name) : undefined;
+  if (report?.protectedPaths.length || report?.escalation) {
+    const paths = report.protectedPaths;
+    const touches = paths.length > 0 ? `it touches the protected path${paths.length > 1 ? 's' : ''} ${paths.join(', ')}` : undefined;
     return {
       level: 'risky',
-      reason: report.reason ?? `it touches the protected path${report.protectedPaths.length > 1 ? 's' : ''} ${list}`,
-      protectedPaths: report.protectedPaths,
+      reason: report.reason ?? [report.escalation, touches].filter(Boolean).join('; '),
+      ...(paths.length > 0 ? { protectedPaths: paths } : {}),
+      ...(report.escalation ? { escalation: report.escalation } : {}),
     };
   }
   if (tier === 'privileged') return { level: 'risky', reason: `'${declaration.name}' is privileged and always needs approval` };
@@ -50,15 +53,20 @@ export function defaultRiskAssessment(input: {
   return { level: 'safe', reason: 'auto-run' };
 }
 
-/** A risk hook's answer, read defensively: a malformed answer is risky, never safe. */
-function readReport(answer: unknown): { level: RiskLevel | 'invalid'; reason?: string; protectedPaths: string[] } {
+/**
+ * A risk hook's answer, read defensively: a malformed answer is risky, never safe, and an `escalation`
+ * that is not a non-empty string (`true`, an object) is still an escalation, worded for the tool.
+ */
+function readReport(answer: unknown, tool: string): { level: RiskLevel | 'invalid'; reason?: string; protectedPaths: string[]; escalation?: string } {
   if (answer === 'safe' || answer === 'risky') return { level: answer, protectedPaths: [] };
   if (typeof answer !== 'object' || answer === null) return { level: 'invalid', protectedPaths: [] };
-  const { level, reason, protectedPaths } = answer as Partial<RiskReport>;
+  const { level, reason, protectedPaths, escalation } = answer as { [K in keyof RiskReport]?: unknown };
   const paths = Array.isArray(protectedPaths) ? protectedPaths.filter((p): p is string => typeof p === 'string' && p !== '') : [];
+  const escalates = escalation !== undefined && escalation !== null && escalation !== false && escalation !== '';
   return {
     level: level === 'safe' || level === 'risky' ? level : 'invalid',
     ...(typeof reason === 'string' && reason !== '' ? { reason } : {}),
     protectedPaths: paths,
+    ...(escalates ? { escalation: typeof escalation === 'string' ? escalation : `'${tool}' asks to run outside its sandbox` } : {}),
   };
 }

@@ -5,6 +5,8 @@ import { decideGate } from './gate-decision.js';
 const SAFE: RiskAssessment = { level: 'safe', reason: 'auto-run' };
 const PRIVILEGED: RiskAssessment = { level: 'risky', reason: "'shell_exec' is privileged and always needs approval" };
 const GIT_CONFIG: RiskAssessment = { level: 'risky', reason: 'it touches the protected path .git/config', protectedPaths: ['.git/config'] };
+const OUTSIDE = 'it runs "npm install" outside the kernel sandbox';
+const ESCALATION: RiskAssessment = { level: 'risky', reason: OUTSIDE, escalation: OUTSIDE };
 const rule = (effect: PolicyVerdict['effect'], text: string, pattern?: string): PolicyVerdict => ({
   effect,
   rule: { text, ...(pattern !== undefined ? { pattern } : {}) },
@@ -41,6 +43,45 @@ describe(decideGate, () => {
       protectedPaths: ['.env'],
       reason: 'it touches the protected path .env, which allow rule shell_exec(cp * .git/config) does not name',
     });
+  });
+
+  it.for<[string, PolicyVerdict | undefined, string]>([
+    ['no policy', undefined, 'ask'],
+    ['an allow rule for the tool', rule('allow', 'shell_exec'), 'ask'],
+    ['an allow rule whose pattern matches the command', rule('allow', 'shell_exec(npm *)', 'npm *'), 'ask'],
+    ['allow *', rule('allow', '*'), 'ask'],
+    ['the default allow', byDefault('allow'), 'ask'],
+    ['an ask rule', rule('ask', 'shell_exec'), 'ask'],
+    ['a deny rule', rule('deny', 'shell_exec'), 'deny'],
+    ['the default deny', byDefault('deny'), 'deny'],
+  ])('an escalation under %s: %s, naming it', ([, verdict, decision]) => {
+    const gate = decideGate({ verdict, risk: ESCALATION });
+    expect(gate.decision).toBe(decision);
+    if (decision === 'ask') expect(gate).toMatchObject({ escalation: OUTSIDE, protectedPaths: [] });
+  });
+
+  it('says an allow rule does not cover an escalation, and that only a person can', () => {
+    expect(decideGate({ verdict: rule('allow', '*'), risk: ESCALATION })).toMatchObject({
+      decision: 'ask',
+      reason: `${OUTSIDE} — only a person can approve that, not allow rule *`,
+    });
+  });
+
+  it('keeps an escalation that also touches a protected path the rule names', () => {
+    const gate = decideGate({
+      verdict: rule('allow', 'shell_exec(cp * .git/config)', 'cp * .git/config'),
+      risk: { ...ESCALATION, protectedPaths: ['.git/config'] },
+    });
+    expect(gate).toMatchObject({ decision: 'ask', protectedPaths: [], escalation: OUTSIDE });
+  });
+
+  it.for<[string, unknown]>([
+    ['true', true],
+    ['an object', { why: 'x' }],
+    ['a number', 1],
+  ])('counts an escalation given as %s (a host assessor) as one, worded generically', ([, escalation]) => {
+    const gate = decideGate({ verdict: rule('allow', '*'), risk: { level: 'safe', reason: 'auto-run', escalation: escalation as string } });
+    expect(gate).toMatchObject({ decision: 'ask', escalation: 'it asks to run outside the sandbox' });
   });
 
   it('asks when a loop forces it, whatever the rules say', () => {

@@ -43,7 +43,11 @@ export function gateInput(
   };
 }
 
-/** Step: policy and approval (`passSafetyGate`), recorded as a `PolicyDecision`; a refused call ends here. */
+/**
+ * Step: policy and approval (`passSafetyGate`), recorded as a `PolicyDecision` (with `escalation` for a
+ * call that asked to run outside the sandbox; `approval: 'escalation'` when a person confirmed it); a
+ * refused call ends here.
+ */
 export function safetyGateStep(services: GateServices): PipelineStep {
   return {
     stage: 'policy',
@@ -76,6 +80,8 @@ function settle(state: CallState, gate: GateOutcome): StepOutcome | Promise<Step
     rule: verdict?.rule?.text,
     proof: verdict?.proof,
     approval: gate.approval,
+    // An escalated call says so in its record: why it asked to run outside the sandbox, and who decided (`approval`).
+    ...(gate.escalation !== undefined ? { escalation: gate.escalation } : {}),
   });
   state.proof = verdict?.proof;
   return gate.ok ? undefined : state.audit.rejectAfterRequest(gate.error, state.proof);

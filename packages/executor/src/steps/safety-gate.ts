@@ -27,18 +27,26 @@ export interface GateInput {
 /** The gate's judgement before anyone is asked, and why (`GateDecision.why`). */
 export type GateJudgement = { outcome: GateOutcome; why: string } | { ask: ApprovalRequest; verdict?: PolicyVerdict; why: string };
 
-type GateError = Extract<ToolError, { code: 'policy_denied' | 'approval_denied' | 'approval_required' | 'protected_path_unapproved' | 'internal_error' }>;
+type GateError = Extract<
+  ToolError,
+  { code: 'policy_denied' | 'approval_denied' | 'approval_required' | 'protected_path_unapproved' | 'escalation_unapproved' | 'internal_error' }
+>;
 
+/**
+ * The gate's outcome. `approval` says who approved or refused (`escalation`: a person confirmed running
+ * the call outside the sandbox); `escalation`, on an escalated call, says why it asked to.
+ */
 export type GateOutcome =
-  | { ok: true; verdict?: PolicyVerdict; approval?: 'once' | 'always' | 'remembered' | 'token' | 'policy' }
-  | { ok: false; verdict?: PolicyVerdict; error: GateError; approval?: 'reject' | 'unavailable' | 'unconfirmed' | 'invalid' };
+  | { ok: true; verdict?: PolicyVerdict; approval?: 'once' | 'always' | 'remembered' | 'token' | 'policy' | 'escalation'; escalation?: string }
+  | { ok: false; verdict?: PolicyVerdict; error: GateError; approval?: 'reject' | 'unavailable' | 'unconfirmed' | 'invalid'; escalation?: string };
 
 /**
  * What the gate decides before anyone is asked — the one judgement `passSafetyGate` and `previewGate`
  * share: an outcome, or `ask` with the request a person would answer. The policy decides first (a
  * denied call never bothers anyone), then `decideGate` — the decision `explainDecision` shows — says
  * whether the call runs or must be approved; a call that must be approved is covered by an
- * out-of-band token, or by a remembered `always` (never for a protected path, nor a forced ask).
+ * out-of-band token (never for an escalation), or by a remembered `always` (never for a protected path,
+ * an escalation, nor a forced ask).
  */
 export function judgeGate(input: GateInput): GateJudgement {
   const { progress } = input;
@@ -59,7 +67,9 @@ export function judgeGate(input: GateInput): GateJudgement {
   if (gate.decision === 'allow')
     return { outcome: gate.by === 'policy-rule' ? { ok: true, ...withVerdict, approval: 'policy' } : { ok: true, ...withVerdict }, why };
   if (progress) progress.stage = 'approval';
-  if (input.preApproved?.()) return { outcome: { ok: true, ...withVerdict, approval: 'token' }, why };
+  const { escalation } = gate;
+  // An escalation is approved by a person asked now: a token or an earlier answer was not given for it.
+  if (escalation === undefined && input.preApproved?.()) return { outcome: { ok: true, ...withVerdict, approval: 'token' }, why };
   const protectedPaths = [...gate.protectedPaths];
   const request: ApprovalRequest = {
     callId: input.callId,
@@ -69,8 +79,9 @@ export function judgeGate(input: GateInput): GateJudgement {
     reason: gate.reason,
     declaration: input.declaration,
     ...(protectedPaths.length > 0 ? { protectedPaths } : {}),
+    ...(escalation !== undefined ? { escalation } : {}),
   };
-  if (!input.forceAsk && protectedPaths.length === 0 && input.memory.lookup(request, input.resolvePath)) {
+  if (!input.forceAsk && protectedPaths.length === 0 && escalation === undefined && input.memory.lookup(request, input.resolvePath)) {
     return { outcome: { ok: true, ...withVerdict, approval: 'remembered' }, why: 'approved earlier in this session' };
   }
   return { ask: request, ...withVerdict, why };
@@ -78,23 +89,14 @@ export function judgeGate(input: GateInput): GateJudgement {
 
 /**
  * The safety gate of the pipeline: `judgeGate`, then, for a call that must be approved, the approval
- * callback; its approval counts for a protected path only with `confirmProtected`. Without a callback
- * a call that needs approval is refused, never run.
+ * callback; its approval counts for a protected path only with `confirmProtected`, for an escalation
+ * only with `confirmEscalation`. Without a callback a call that needs approval is refused, never run.
  */
 export function passSafetyGate(input: GateInput, approve: ApprovalHandler | undefined): GateOutcome | Promise<GateOutcome> {
   const judged = judgeGate(input);
   if ('outcome' in judged) return judged.outcome;
   const { ask: request, verdict } = judged;
-  const withVerdict = verdict ? { verdict } : {};
-  if (!approve) {
-    return {
-      ok: false,
-      ...withVerdict,
-      error: request.protectedPaths
-        ? { code: 'protected_path_unapproved', paths: [...request.protectedPaths], approval: 'none' }
-        : { code: 'approval_required', reason: request.reason },
-    };
-  }
+  if (!approve) return { ok: false, ...outcomeFacts(request, verdict), error: nobodyAsked(request) };
   // A handler that answers without a promise is taken at its word, then judged like any other answer.
   return Promise.resolve(approve(request)).then((answer: unknown) => judgeAnswer(input, request, verdict, answer));
 }
@@ -109,10 +111,14 @@ export function checkVerdict(verdict: PolicyVerdict): void {
 const SAFE: RiskAssessment = { level: 'safe', reason: 'not assessed: the policy denies the call' };
 const RUN_UNASKED: GateJudgement = Object.freeze({ outcome: Object.freeze({ ok: true }), why: 'it is safe to run unasked' });
 
-/** What an approver's answer means for this call; anything but a well-formed approval refuses it. */
+/**
+ * What an approver's answer means for this call; anything but a well-formed approval refuses it. An
+ * escalation needs `confirmEscalation` and is approved for this call only (an `always` is not remembered).
+ */
 function judgeAnswer(input: GateInput, request: ApprovalRequest, verdict: PolicyVerdict | undefined, answer: unknown): GateOutcome {
-  const withVerdict = verdict ? { verdict } : {};
+  const withVerdict = outcomeFacts(request, verdict);
   const paths = request.protectedPaths ?? [];
+  const { escalation } = request;
   const kind = typeof answer === 'object' && answer !== null ? (answer as { kind?: unknown }).kind : undefined;
   const message = typeof answer === 'object' && answer !== null ? (answer as { message?: unknown }).message : undefined;
   const said = typeof message === 'string' && message !== '' ? { message: describeThrown(message, '').message } : {};
@@ -124,17 +130,18 @@ function judgeAnswer(input: GateInput, request: ApprovalRequest, verdict: Policy
         ok: false,
         ...withVerdict,
         approval: 'unavailable',
-        error:
-          paths.length > 0
-            ? { code: 'protected_path_unapproved', paths: [...paths], approval: 'none' }
-            : { code: 'approval_required', reason: request.reason, ...said },
+        error: nobodyAsked(request, said),
       };
     case 'once':
     case 'always': {
       const approved = answer as Extract<ApprovalAnswer, { kind: 'once' | 'always' }>;
+      if (escalation !== undefined && approved.confirmEscalation !== true) {
+        return { ok: false, ...withVerdict, approval: 'unconfirmed', error: { code: 'escalation_unapproved', escalation, approval: 'blanket' } };
+      }
       if (paths.length > 0 && approved.confirmProtected !== true) {
         return { ok: false, ...withVerdict, approval: 'unconfirmed', error: { code: 'protected_path_unapproved', paths: [...paths], approval: 'blanket' } };
       }
+      if (escalation !== undefined) return { ok: true, ...withVerdict, approval: 'escalation' };
       if (approved.kind === 'always') input.memory.remember(request, approved);
       return { ok: true, ...withVerdict, approval: approved.kind };
     }
@@ -151,6 +158,18 @@ function judgeAnswer(input: GateInput, request: ApprovalRequest, verdict: Policy
         },
       };
   }
+}
+
+/** The verdict and the escalation, as every outcome of an asked call carries them. */
+function outcomeFacts(request: ApprovalRequest, verdict: PolicyVerdict | undefined): { verdict?: PolicyVerdict; escalation?: string } {
+  return { ...(verdict ? { verdict } : {}), ...(request.escalation !== undefined ? { escalation: request.escalation } : {}) };
+}
+
+/** The refusal when nobody could be asked (no approver, or it answered `unavailable`). */
+function nobodyAsked(request: ApprovalRequest, said: { message?: string } = {}): GateError {
+  if (request.escalation !== undefined) return { code: 'escalation_unapproved', escalation: request.escalation, approval: 'none' };
+  if (request.protectedPaths) return { code: 'protected_path_unapproved', paths: [...request.protectedPaths], approval: 'none' };
+  return { code: 'approval_required', reason: request.reason, ...said };
 }
 
 function describeAnswer(answer: unknown): string {
