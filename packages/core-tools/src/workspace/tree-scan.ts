@@ -22,11 +22,9 @@ export interface TreeFindings<T = string> {
  * so a deny rule is honoured in this one place.
  */
 export function walkWorkspace(workspace: WorkspacePolicy, dir: string, options: WalkOptions = {}): WalkResult {
-  if (workspace.deniedPatterns.length === 0) return walk(dir, options);
-  return walk(dir, {
-    ...options,
-    judge: (relative, kind) => (workspace.deniedAt(path.join(dir, relative)) ? 'hide' : options.judge?.(relative, kind)),
-  });
+  const hides = workspace.hidingUnder(dir);
+  if (!hides) return walk(dir, options);
+  return walk(dir, { ...options, judge: (relative, kind) => (hides(relative) ? 'hide' : options.judge?.(relative, kind)) });
 }
 
 /**
@@ -83,7 +81,7 @@ export function hiddenPathsUnder(workspace: WorkspacePolicy, absolute: string, l
     limit,
     judge: (relative, kind) => (kind === 'directory' && !workspace.mayHideBelow(path.join(absolute, relative)) ? 'leaf' : undefined),
   });
-  const paths = found.hidden.map((relative) => workspace.deniedAt(path.join(absolute, relative))!);
+  const paths = found.hidden.flatMap((relative) => workspace.deniedAt(path.join(absolute, relative)) ?? []);
   return { paths: paths.map(({ relative, pattern }) => ({ path: relative, pattern })), complete: !found.truncated && !found.unreadable };
 }
 

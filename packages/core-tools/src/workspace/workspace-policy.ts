@@ -133,6 +133,25 @@ export class WorkspacePolicy {
   }
 
   /**
+   * For a walk of the canonical directory `dir`: the pattern hiding a path relative to it, looking at
+   * that path alone (a walk never enters a hidden directory, so the parents were looked at on the way
+   * down; `dir` itself must not be hidden). Undefined when nothing under `dir` can be hidden.
+   */
+  hidingUnder(dir: string): ((relative: string) => string | undefined) | undefined {
+    const root = this.roots.private;
+    if (this.deniedPatterns.length === 0 || !root) return undefined;
+    if (isWithin(root, dir)) {
+      const prefix = toRelative(root, dir);
+      return (relative) => this.denied.hides(prefix === '' ? relative : `${prefix}/${relative}`);
+    }
+    if (!isWithin(dir, root)) return undefined;
+    return (relative) => {
+      const absolute = path.join(dir, relative);
+      return isWithin(root, absolute) ? this.denied.hides(toRelative(root, absolute)) : undefined;
+    };
+  }
+
+  /**
    * Whether something inside the directory at canonical `absolute` may be hidden; false lets a tree
    * search for hidden paths skip it (`secrets/**` can hide nothing under `src/`).
    */
