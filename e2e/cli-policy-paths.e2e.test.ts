@@ -6,7 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { toolwright } from './support/run.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { REPO, toolwright } from './support/run.js';
 
 const temporary: string[] = [];
 afterAll(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
@@ -142,5 +145,89 @@ describe("Toolwright's own configuration is protected from the file tools", () =
     expect(json(call(dir, 'file_write', { path: 'ops/other.json', content: '{}' }, ['--policy', 'ops/p.json', '--audit', 'ops/audit.log']).stdout).status).toBe(
       'completed',
     );
+  });
+});
+
+describe('a deny rule on a reading tool hides its path from every tool', () => {
+  const MARKER = 'TWMARK-e2e-5f1c';
+
+  function hiding(rules: unknown[]): string {
+    const dir = workspace();
+    fs.writeFileSync(path.join(dir, 'secrets', 'prod.key'), `API_KEY=${MARKER}\n`.repeat(40));
+    fs.mkdirSync(path.join(dir, 'src'));
+    fs.writeFileSync(path.join(dir, 'src', 'app.ts'), 'export const API_KEY = process.env.API_KEY;\n');
+    fs.writeFileSync(path.join(dir, 'hide.json'), JSON.stringify({ rules }));
+    return dir;
+  }
+  const hidden = ['--policy', 'hide.json', '--audit', 'none'];
+
+  it.for([
+    ['file_search', { pattern: 'API_KEY' }],
+    ['file_search', { pattern: 'TWMARK', include: ['**/*.key'] }],
+    ['glob', { pattern: '**/*' }],
+    ['file_list', { path: '.', depth: 5 }],
+    ['shell_exec', { command: 'grep -r API_KEY .' }],
+    ['shell_exec', { command: 'rg API_KEY' }],
+    ['shell_exec', { command: 'ls -R' }],
+  ] as const)('deny *(secrets/**): %s %j shows nothing of secrets/', ([tool, args]) => {
+    const dir = hiding([{ deny: '*(secrets/**)' }]);
+    const result = call(dir, tool, args, hidden);
+    expect(result.stdout).not.toContain(MARKER);
+    expect(result.stdout).not.toContain('prod.key');
+    if (tool === 'file_search' && 'pattern' in args && args.pattern === 'API_KEY') expect(result.stdout).toContain('src/app.ts');
+  });
+
+  it.for([
+    ['file_read', { path: 'secrets/prod.key' }, 'policy_denied'],
+    ['file_list', { path: 'secrets' }, 'path_denied'],
+    ['file_search', { pattern: 'API', path: 'secrets' }, 'path_denied'],
+    ['glob', { pattern: '*', path: 'secrets' }, 'path_denied'],
+    ['file_write', { path: 'secrets/new.txt', content: 'x' }, 'path_denied'],
+    ['shell_exec', { command: 'cat secrets/prod.key' }, 'command_refused'],
+  ] as const)('deny file_read(secrets/**): %s %j is refused (%s)', ([tool, args, code]) => {
+    const dir = hiding([{ deny: 'file_read(secrets/**)' }]);
+    const report = json(call(dir, tool, args, hidden).stdout);
+    expect(report.error.code === 'tool_failed' ? report.error.details.errorCode : report.error.code).toBe(code);
+    expect(JSON.stringify(report)).not.toContain(MARKER);
+    if (code !== 'policy_denied') expect(report.error.message).toContain("pattern 'secrets/**'");
+  });
+
+  it('a deny rule on writes alone hides nothing, and the same paths come from an inline policy in toolwright.config.json', () => {
+    const writes = hiding([{ deny: 'file_write(secrets/**)' }]);
+    expect(json(call(writes, 'file_list', { path: 'secrets' }, hidden).stdout).output.entries).toEqual([
+      { path: 'prod.key', kind: 'file', size: expect.any(Number) },
+    ]);
+    const inline = hiding([]);
+    fs.writeFileSync(path.join(inline, 'toolwright.config.json'), JSON.stringify({ policy: { rules: [{ deny: 'file_*(secrets/**)' }] }, audit: 'none' }));
+    const result = toolwright(['call', 'file_search', '--yes', '--args', JSON.stringify({ pattern: 'API_KEY' })], inline);
+    expect(result.stdout).not.toContain(MARKER);
+    expect(json(result.stdout).output.matches.map((m: { path: string }) => m.path)).toEqual(['src/app.ts']);
+  });
+
+  it('toolwright serve (MCP) hides the same paths', async () => {
+    const dir = hiding([{ deny: '*(secrets/**)' }]);
+    const client = new Client({ name: 'e2e', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [path.join(REPO, 'packages', 'cli', 'dist', 'bin.js'), 'serve', '--mcp', 'stdio', '--workspace', dir, ...hidden],
+        cwd: dir,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const text = async (name: string, args: Record<string, unknown>) =>
+        ((await client.callTool({ name, arguments: args })) as CallToolResult).content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+      expect(await text('file_search', { pattern: 'API_KEY' })).toContain('src/app.ts');
+      for (const [name, args] of [
+        ['file_search', { pattern: 'TWMARK' }],
+        ['glob', { pattern: '**' }],
+        ['file_list', { path: 'secrets' }],
+      ] as const) {
+        expect(await text(name, args), name).not.toMatch(/TWMARK|prod\.key/);
+      }
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AuditLog, loadPolicy, PolicyError, type ExecutorOptions, type Policy } from '@toolwright/executor';
+import { AuditLog, loadPolicy, PolicyError, type ExecutorOptions, type Policy, type PolicyDocument } from '@toolwright/executor';
 import { ToolRegistry, RegistryError, type SessionToolkit } from '@toolwright/registry';
 import {
   DEFAULT_PROTECTED_PATHS,
@@ -18,6 +18,7 @@ import { loadCliSettings, type CliSettings, type ConfigFlags, type PolicySource 
 import { formatConfigIssues } from './config/config-issues.js';
 import { perSessionIssues } from './config/per-session-issues.js';
 import { selectTools } from './config/select-tools.js';
+import { deniedPathsOf } from './config/denied-paths.js';
 
 type Io = { err: (s: string) => void };
 
@@ -88,13 +89,7 @@ export function openWorkspace(dir: string | WorkspaceConfig): WorkspacePolicy {
 }
 
 /** Reads and checks a policy file (its rules parse and their examples hold), or a usage error saying why. */
-export function loadPolicyFile(file: string, registry: ToolRegistry): Policy {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new CliError(`Cannot read the policy ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`, 2);
-  }
+export function loadPolicyFile(file: string, registry: ToolRegistry, text: string = readPolicyText(file)): Policy {
   try {
     return loadPolicy(text, (name) => registry.get(name)?.declaration);
   } catch (error) {
@@ -103,9 +98,17 @@ export function loadPolicyFile(file: string, registry: ToolRegistry): Policy {
   }
 }
 
+function readPolicyText(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`Cannot read the policy ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`, 2);
+  }
+}
+
 /** A policy from a file or from the config file's inline `policy`; errors name where it came from. */
 export function loadPolicySource(source: PolicySource, registry: ToolRegistry): Policy {
-  if ('file' in source) return loadPolicyFile(source.file, registry);
+  if ('file' in source) return loadPolicyFile(source.file, registry, source.text);
   try {
     return loadPolicy(source.document, (name) => registry.get(name)?.declaration);
   } catch (error) {
@@ -121,11 +124,14 @@ export type EnvironmentFlags = ConfigFlags & { project?: string };
  * `list` and `policy`: the settings (flags over the config file), the core tools' environment and the
  * registry. The workspace protects the files that configure this very run — the config file, the
  * policy file and the audit log, wherever they lie in a scope — besides its protected paths, so a
- * model cannot rewrite what the next `call` or `serve` obeys.
+ * model cannot rewrite what the next `call` or `serve` obeys; and it hides the paths the policy's
+ * deny rules on reading tools name (`deniedPathsOf`) from every tool.
  */
 export function openToolEnvironment(flags: EnvironmentFlags, io: Io): { settings: CliSettings; env: CoreToolsEnvironment } & ProjectRegistry {
-  const settings = loadCliSettings(flags);
-  const env: CoreToolsEnvironment = { ...settings.coreTools, workspace: openWorkspace(withOwnFilesProtected(settings)) };
+  const settings = withPolicyText(loadCliSettings(flags));
+  const deniedPaths = deniedPathsOf(policyDocumentOf(settings.policy));
+  const workspace = openWorkspace({ ...withOwnFilesProtected(settings), ...(deniedPaths.length > 0 ? { deniedPaths } : {}) });
+  const env: CoreToolsEnvironment = { ...settings.coreTools, workspace };
   const built = buildRegistry(
     {
       core: settings.tools.core,
@@ -137,6 +143,32 @@ export function openToolEnvironment(flags: EnvironmentFlags, io: Io): { settings
     io,
   );
   return { settings, env, ...built };
+}
+
+/**
+ * The settings with the policy file read once: the workspace's hidden paths and the executor's policy
+ * come from the same text. A file that cannot be read is left for `loadPolicySource` to report, when
+ * the command uses the policy (`list` does not).
+ */
+function withPolicyText(settings: CliSettings): CliSettings {
+  const source = settings.policy;
+  if (source === undefined || !('file' in source) || source.text !== undefined) return settings;
+  try {
+    return { ...settings, policy: { file: source.file, text: fs.readFileSync(source.file, 'utf8') } };
+  } catch {
+    return settings;
+  }
+}
+
+/** The policy's rules as written, or undefined when they are not JSON (loading the policy then says why). */
+function policyDocumentOf(source: PolicySource | undefined): PolicyDocument | undefined {
+  if (source === undefined) return undefined;
+  if (!('file' in source)) return source.document;
+  try {
+    return JSON.parse(source.text ?? '') as PolicyDocument;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The executor options that bind the core tools' hooks: their risk levels and how they resolve path arguments. */

@@ -5,6 +5,8 @@ export type WorkspaceErrorCode =
   | 'symlink_escape'
   | 'special_file'
   | 'protected_path'
+  /** Hidden by a policy deny rule (`WorkspaceConfig.deniedPaths`): no tool may use it. */
+  | 'path_denied'
   | 'not_found'
   | 'not_a_file'
   | 'not_a_directory'

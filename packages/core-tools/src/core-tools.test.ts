@@ -4,7 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { coreToolsRiskLevels } from './core-tools.js';
-import { protectedPathsUnder } from './workspace/protected-under.js';
+import { protectedPathsUnder } from './workspace/tree-scan.js';
 import { DEFAULT_PROTECTED_PATHS, WorkspacePolicy } from './workspace/workspace-policy.js';
 import { protectedPathMatcher } from './workspace/protected-paths.js';
 
@@ -97,8 +97,10 @@ describe(coreToolsRiskLevels, () => {
     const root = tempDir();
     fs.mkdirSync(path.join(root, 'big'));
     for (let i = 0; i < 30; i++) fs.writeFileSync(path.join(root, 'big', `f${i}`), '');
-    expect(protectedPathsUnder(path.join(root, 'big'), 'big', () => false, 10)).toEqual({ paths: [], complete: false });
-    expect(protectedPathsUnder(path.join(root, 'big'), 'big', () => false, 100)).toEqual({ paths: [], complete: true });
+    const workspace = new WorkspacePolicy({ root });
+    const big = workspace.resolve('big');
+    expect(protectedPathsUnder(workspace, big, 10)).toEqual({ paths: [], complete: false });
+    expect(protectedPathsUnder(workspace, big, 100)).toEqual({ paths: [], complete: true });
   });
 
   it('a non-recursive delete, a write and an edit name the protected path they act on', () => {

@@ -13,7 +13,7 @@ import { FileSearchTool } from './tools/file-search.js';
 import { VaultTool } from './tools/vault-copyto.js';
 import { WorkspaceError } from './workspace/workspace-error.js';
 import type { ResolvedPath } from './workspace/workspace-policy.js';
-import { MAX_TREE_ENTRIES, isRealDirectory, protectedPathsUnder } from './workspace/protected-under.js';
+import { MAX_TREE_ENTRIES, protectedPathsUnder, treeAt } from './workspace/tree-scan.js';
 import { spellingOf } from './path-resolvers.js';
 
 /** The core toolkit classes, in the order their tools are listed. */
@@ -71,9 +71,9 @@ export function coreToolsRiskLevels(env: CoreToolsEnvironment): Record<string, (
       if (resolved?.protected) paths.add(spellingOf(resolved));
     }
     if (args.recursive === true) {
-      const tree = resolvedOrUndefined(() => env.workspace.resolveLink(args.path as string));
-      if (tree && !tree.protected && isRealDirectory(tree.absolute)) {
-        const found = protectedPathsUnder(tree.absolute, tree.relative, (relative) => env.workspace.protects(relative));
+      const tree = treeAt(env.workspace, args.path);
+      if (tree && !tree.protected) {
+        const found = protectedPathsUnder(env.workspace, tree);
         for (const relative of found.paths) paths.add(spellingOf({ ...tree, relative }));
         if (!found.complete) {
           const whole = `${spellingOf(tree)}/**`;

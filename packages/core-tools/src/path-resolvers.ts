@@ -1,5 +1,5 @@
 import type { CoreToolsEnvironment } from './environment.js';
-import { isRealDirectory, pathsUnder } from './workspace/protected-under.js';
+import { pathsUnder, treeAt } from './workspace/tree-scan.js';
 import type { ResolvedPath } from './workspace/workspace-policy.js';
 import { WorkspaceError } from './workspace/workspace-error.js';
 
@@ -22,18 +22,16 @@ const PATH_TOOLS = ['file_read', 'file_list', 'file_search', 'glob', 'file_write
 export function coreToolsPathResolvers(env: CoreToolsEnvironment): Record<string, CorePathResolver> {
   const resolve = (value: string, wholeTree: boolean): string[] | undefined => {
     const spellings = new Set<string>();
-    let link: ResolvedPath | undefined;
-    for (const attempt of [() => (link = env.workspace.resolveLink(value)), () => env.workspace.resolve(value)]) {
+    // Hidden paths are spelled too: a deny rule naming them must match (the tool then refuses them).
+    for (const attempt of [() => env.workspace.resolveLink(value, { allowDenied: true }), () => env.workspace.resolve(value, { allowDenied: true })]) {
       try {
         spellings.add(spellingOf(attempt()));
       } catch (error) {
         if (!(error instanceof WorkspaceError)) throw error;
       }
     }
-    const tree = link;
-    if (wholeTree && tree !== undefined && isRealDirectory(tree.absolute)) {
-      for (const relative of pathsUnder(tree.absolute, tree.relative).paths) spellings.add(spellingOf({ ...tree, relative }));
-    }
+    const tree = wholeTree ? treeAt(env.workspace, value) : undefined;
+    if (tree) for (const relative of pathsUnder(tree).paths) spellings.add(spellingOf({ ...tree, relative }));
     return spellings.size > 0 ? [...spellings] : undefined;
   };
   const resolvers: Record<string, CorePathResolver> = Object.fromEntries(

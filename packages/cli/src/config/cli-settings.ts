@@ -23,8 +23,11 @@ export interface ConfigFlags {
   core?: boolean;
 }
 
-/** Where a policy comes from: a file, or rules written inline in the config file at `$.policy`. */
-export type PolicySource = { file: string } | { document: PolicyDocument; configFile: string };
+/**
+ * Where a policy comes from: a file (with its text once read, so every use reads the same policy),
+ * or rules written inline in the config file at `$.policy`.
+ */
+export type PolicySource = { file: string; text?: string } | { document: PolicyDocument; configFile: string };
 
 /** Everything the commands need from the flags and the config file, paths resolved. */
 export interface CliSettings {

@@ -1,5 +1,6 @@
 import { openCheckedFile, readConfined } from '../workspace/confined-file.js';
-import { walk } from '../workspace/walk.js';
+import { walkWorkspace } from '../workspace/tree-scan.js';
+import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { runRegexJob } from './regex-worker.js';
 import { compileQuery, pathFilter, type MatchedLine, type MatchLines, type SearchQuery } from './search-query.js';
 
@@ -7,14 +8,20 @@ import { compileQuery, pathFilter, type MatchedLine, type MatchLines, type Searc
 const BATCH_CHARS = 1 << 20;
 
 /**
- * The built-in engine: walks the tree (.gitignore respected, .git and symlinks skipped), skips
+ * The built-in engine: walks the tree (.gitignore respected, .git, symlinks and hidden paths skipped), skips
  * binary and oversized files (naming the oversized ones in `tooLarge`), and runs one regex over
  * each file's text, recording matching lines. Each file is opened without following links and
  * checked, and read no further than the size cap, so a file swapped during the walk is skipped.
  * The regex runs in the regex worker, in batches of files, each under its own time budget
  * (`runRegexJob`): a pattern that backtracks catastrophically is stopped with `PatternTooSlowError`.
  */
-export async function builtinSearch(root: string, query: SearchQuery, signal?: AbortSignal, tooLarge?: string[]): Promise<MatchLines> {
+export async function builtinSearch(
+  workspace: WorkspacePolicy,
+  root: string,
+  query: SearchQuery,
+  signal?: AbortSignal,
+  tooLarge?: string[],
+): Promise<MatchLines> {
   const regex = compileQuery(query);
   const accept = pathFilter(query);
   const found: MatchLines = new Map();
@@ -37,7 +44,7 @@ export async function builtinSearch(root: string, query: SearchQuery, signal?: A
     );
     matching.catch(() => undefined); // awaited by the next flush or at the end
   };
-  for (const entry of walk(root).entries) {
+  for (const entry of walkWorkspace(workspace, root).entries) {
     if (signal?.aborted) break;
     if (entry.kind !== 'file' || !accept(entry.relative)) continue;
     if (entry.size > query.maxFileBytes) {

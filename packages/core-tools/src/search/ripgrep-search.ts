@@ -23,13 +23,20 @@ export function findRipgrep(): string | false {
  * files included, .git skipped, .gitignore honoured with or without a repository, no global,
  * parent, .ignore or .rgignore files, symlinks not followed, the same size cap; lines are reported
  * as the bytes of the file without their line ending, as the built-in engine reports them.
- * Each line carries its byte offset, for `confirmReportedLines`.
+ * Each line carries its byte offset, for `confirmReportedLines`. `exclusions` (`ripgrepExclusions`)
+ * keep it out of what the workspace hides.
  * Resolves undefined when ripgrep cannot run the pattern (its regex dialect differs), so the caller
  * falls back to the built-in engine. Where `/proc/self/fd` exists, ripgrep starts in the checked
  * directory itself (handed over as its fd 3), not in whatever the path names by then; what it
  * reports from inside is still only a claim, which `confirmReportedLines` checks.
  */
-export function ripgrepSearch(binary: string, root: string, query: SearchQuery, signal?: AbortSignal): Promise<MatchLines | undefined> {
+export function ripgrepSearch(
+  binary: string,
+  root: string,
+  query: SearchQuery,
+  signal?: AbortSignal,
+  exclusions: readonly string[] = [],
+): Promise<MatchLines | undefined> {
   const args = [
     '--no-heading',
     '--with-filename',
@@ -51,6 +58,7 @@ export function ripgrepSearch(binary: string, root: string, query: SearchQuery, 
     '!.git',
     '-g',
     '!.toolwright',
+    ...exclusions,
     ignoresCase(query) ? '--ignore-case' : '--case-sensitive',
     ...(query.literal ? ['--fixed-strings'] : []),
     ...query.include.map((g) => `-g${g}`),

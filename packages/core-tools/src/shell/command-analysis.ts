@@ -39,6 +39,13 @@ export function analyzeCommand(
       }
       return undefined;
     },
+    checkHidden: (value) => {
+      for (const cwd of cwds) {
+        const refused = confinement.checkHidden?.(value, cwd);
+        if (refused) return refused;
+      }
+      return undefined;
+    },
   };
   if (root.hasError)
     return { ok: false, reason: 'the command does not parse as bash (unbalanced quotes, brackets or an operator without a command); fix its syntax' };

@@ -14,8 +14,10 @@ export interface PathConfinement {
   cwd?: string;
   /** Why `value`, read from the directory `cwd`, is refused — or undefined. */
   check(value: string, cwd: string): string | undefined;
-  /** Why copying the tree at `value` is refused (it holds a protected path such as `.git/`) — or undefined. */
+  /** Why copying the tree at `value` is refused (it holds a protected path such as `.git/`, or a hidden one) — or undefined. */
   checkTree?(value: string, cwd: string): string | undefined;
+  /** Why reading `value` whole is refused: it is, or holds, a path a policy deny rule hides — or undefined. */
+  checkHidden?(value: string, cwd: string): string | undefined;
   /** Where `value` leads from `cwd`, as the kernel resolves it (symbolic links before `..`). */
   locate?(value: string, cwd: string): string;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { isWithin } from '../workspace/workspace-policy.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
-import { protectedPathsUnder } from '../workspace/protected-under.js';
+import { hiddenInTree, isRealDirectory, protectedPathsUnder } from '../workspace/tree-scan.js';
 import type { PathConfinement } from './command-verdict.js';
 
 /**
@@ -12,7 +12,8 @@ import type { PathConfinement } from './command-verdict.js';
  * so an absolute argument must lie inside the workspace root by path segments; every argument then
  * goes through the workspace policy, which refuses traversal and symlinks that lead outside. A
  * protected path (`.git/`, `.toolwright/`, `.env`) may not be named at all: the shell cannot tell a
- * read from a write (`cp notes/cfg .git/config`), and programs obey what is stored there.
+ * read from a write (`cp notes/cfg .git/config`), and programs obey what is stored there. Nor may
+ * a path a policy deny rule hides (`deniedPaths`), nor may a command read or copy a tree holding one.
  */
 export function workspaceConfinement(workspace: WorkspacePolicy, cwd?: string): PathConfinement {
   const root = workspace.rootOf('private');
@@ -49,10 +50,21 @@ export function workspaceConfinement(workspace: WorkspacePolicy, cwd?: string): 
     checkTree: (value, base) => {
       const result = resolve(value, base);
       if ('refused' in result) return result.refused;
-      if (!result.resolved.exists) return undefined;
-      const found = protectedPathsUnder(result.resolved.absolute, result.resolved.relative, (relative) => workspace.protects(relative));
+      if (!result.resolved.exists || !isRealDirectory(result.resolved.absolute)) return undefined;
+      const hidden = hiddenInTree(workspace, result.resolved.absolute);
+      if (hidden) return hidden;
+      const found = protectedPathsUnder(workspace, result.resolved);
       if (found.paths.length > 0) return `it holds the protected path '${found.paths[0]}', which a copy would recreate`;
       return found.complete ? undefined : 'it is too large (or partly unreadable) to check for protected paths; copy smaller parts';
+    },
+    // Where the kernel will find the path, whether or not it exists: git's `HEAD:secrets/k` names no file on disk.
+    checkHidden: (value, base) => {
+      if (workspace.deniedPatterns.length === 0) return undefined;
+      const located = kernelPath(value, base);
+      if (located === undefined || !isWithin(root, located)) return undefined; // `check` refuses those
+      const denied = workspace.deniedAt(located);
+      if (denied) return `'${value}' is hidden by a policy deny rule (pattern '${denied.pattern}')`;
+      return isRealDirectory(located) ? hiddenInTree(workspace, located) : undefined;
     },
   };
 }

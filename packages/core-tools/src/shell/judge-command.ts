@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { PathConfinement } from './command-verdict.js';
 import { judgeAssignment } from './judge-assignment.js';
 import { copiesTrees, dangerousOption, NEVER, OPAQUE, WRAPPERS } from './program-rules.js';
+import { treeReads } from './tree-reads.js';
 import type { ShellPolicy } from './shell-policy.js';
 import { deceptiveCharacter, isWellFormed } from '../workspace/text-rules.js';
 
@@ -51,6 +52,8 @@ export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathC
         if (refused) return { ok: false, reason: `${name} would copy '${source}': ${refused}` };
       }
     }
+    const hidden = readsHidden(name, words.slice(1), confine);
+    if (hidden) return { ok: false, reason: hidden };
     return { ok: true, program: name };
   }
   return { ok: false, reason: 'too many nested wrappers' };
@@ -81,6 +84,27 @@ function judgeArgument(arg: string, confine: PathConfinement, operand: boolean):
     if (tail === '/') continue;
     const refused = confine.check(tail, confine.root);
     if (refused) return refused;
+  }
+  return undefined;
+}
+
+/** Why `program` would read a path a deny rule hides, inside a tree it reads whole (`grep -r KEY .`) — or undefined. */
+function readsHidden(program: string, args: string[], confine: PathConfinement): string | undefined {
+  if (!confine.checkHidden) return undefined;
+  const reads = treeReads(program, args);
+  for (const operand of reads.operands) {
+    const refused = confine.checkHidden(operand, confine.root);
+    if (refused)
+      return `${program} would read '${operand}': ${refused}; name the files or directories to read, or use file_search, which leaves hidden paths out`;
+  }
+  for (const relative of reads.fromRoot) {
+    const refused = confine.checkHidden(path.posix.join(confine.root, relative), confine.root);
+    if (refused) return `${program} would read '${relative}': ${refused}`;
+  }
+  if (reads.cwd) {
+    const refused = confine.checkHidden('.', confine.root);
+    if (refused)
+      return `${program} with no path reads the whole working directory, and ${refused}; name the directories to read (such as src), or use file_search, which leaves hidden paths out`;
   }
   return undefined;
 }

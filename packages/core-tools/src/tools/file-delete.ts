@@ -4,6 +4,7 @@ import type { CoreToolsEnvironment } from '../environment.js';
 import { deleteConfined } from '../workspace/confined-delete.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
+import { hiddenInTree, isRealDirectory } from '../workspace/tree-scan.js';
 
 export interface FileDeleteResult {
   path: string;
@@ -17,7 +18,8 @@ export class FileDeleteTool {
   /**
    * Deletes a file, a symbolic link (the link itself; its target is untouched) or, with
    * `recursive: true`, a directory and everything in it. A non-empty directory without `recursive` is
-   * refused, and the workspace root can never be deleted. Deletions cannot be undone.
+   * refused, as is a tree holding a path a policy rule hides, and the workspace root can never be
+   * deleted. Deletions cannot be undone.
    * @param path File, link or directory to delete, relative to the workspace root.
    * @param recursive Required to delete a directory that is not empty.
    */
@@ -28,6 +30,8 @@ export class FileDeleteTool {
       // Resolve the parent, not the target: a symlink is removed itself, never followed to its target.
       const resolved = this.env.workspace.resolveLink(path);
       if (resolved.relative === '') throw new WorkspaceError('workspace_root', 'The workspace root cannot be deleted.', path);
+      const hidden = recursive && isRealDirectory(resolved.absolute) ? hiddenInTree(this.env.workspace, resolved.absolute) : undefined;
+      if (hidden) throw new WorkspaceError('path_denied', `'${path}' cannot be deleted: ${hidden}.`, path);
       const kind = deleteConfined(resolved, recursive);
       this.env.readHashes?.delete(resolved.absolute);
       return { path: resolved.relative, kind };

@@ -3,7 +3,7 @@ import { tool, type Integer } from '@toolwright/tool';
 import { linesWithin, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
-import { walk } from '../workspace/walk.js';
+import { walkWorkspace } from '../workspace/tree-scan.js';
 
 /** One entry of a listing. */
 export interface ListedEntry {
@@ -32,10 +32,10 @@ export class FileListTool {
   /**
    * Lists the entries of a workspace directory with their kind and size, sorted by path. By default only
    * the directory's direct children (depth 1); raise `depth` to descend. Files ignored by `.gitignore`
-   * and the `.git` and `.toolwright` folders are left out, as are entries matching `exclude` (gitignore-style patterns such
-   * as `node_modules/` or `*.log`). At most `limit` entries (default 500), and no more than fits the
-   * call's output budget; the last line says when more exist. Symbolic links are listed as `symlink`
-   * and never followed.
+   * and the `.git` and `.toolwright` folders are left out, as are paths a policy rule hides and
+   * entries matching `exclude` (gitignore-style patterns such as `node_modules/` or `*.log`). At most
+   * `limit` entries (default 500), and no more than fits the call's output budget; the last line says
+   * when more exist. Symbolic links are listed as `symlink` and never followed.
    * @param path Directory to list (default: the workspace root).
    * @param depth How many levels to descend (1 = direct children).
    * @param exclude Extra gitignore-style patterns to leave out.
@@ -51,7 +51,7 @@ export class FileListTool {
   ): Promise<FileListResult> {
     return withWorkspaceErrors(path, () => {
       const resolved = this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' });
-      const { entries, truncated } = walk(resolved.absolute, { maxDepth: depth, exclude, limit });
+      const { entries, truncated } = walkWorkspace(this.env.workspace, resolved.absolute, { maxDepth: depth, exclude, limit });
       const listed = entries
         .map((e): ListedEntry => ({ path: e.kind === 'directory' ? `${e.relative}/` : e.relative, kind: e.kind, size: e.size }))
         .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

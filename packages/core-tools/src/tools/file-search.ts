@@ -5,6 +5,7 @@ import type { CoreToolsEnvironment } from '../environment.js';
 import { builtinSearch, readSearchedFile } from '../search/builtin-search.js';
 import { LineIndex } from '../search/line-index.js';
 import { confirmReportedLines, findRipgrep, ripgrepSearch } from '../search/ripgrep-search.js';
+import { ripgrepExclusions } from '../search/ripgrep-exclusions.js';
 import { compileQuery, MAX_FILE_BYTES, type MatchLines, type SearchQuery } from '../search/search-query.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
 
@@ -50,10 +51,11 @@ export class FileSearchTool {
    * `literal: true`, for exact text, and returns the matching lines with their file and line number,
    * sorted by path and line. Case: `smart` (default) ignores case unless the pattern has a capital
    * letter. `include`/`exclude` are globs such as `*.ts` or `src/**`; a glob without `/` matches
-   * file names anywhere. Files ignored by `.gitignore`, the `.git` and `.toolwright` folders, binary files and files
-   * over 10 MiB are skipped. Returns at most `maxResults` lines (default 200) and no more than fits
-   * the call's output budget, grouped by file (`12:text` per matching line); when more matched, the
-   * last line gives the `offset` to read on from (or narrow the search).
+   * file names anywhere. Files ignored by `.gitignore`, the `.git` and `.toolwright` folders, paths a
+   * policy rule hides, binary files and files over 10 MiB are skipped. Returns at most `maxResults`
+   * lines (default 200) and no more than fits the call's output budget, grouped by file (`12:text`
+   * per matching line); when more matched, the last line gives the `offset` to read on from (or
+   * narrow the search).
    * @param pattern The regular expression, e.g. `function\s+load\w*`, or text with `literal: true`.
    * @param path Directory to search (default: the workspace root).
    * @param literal Search for the pattern as plain text, not a regular expression.
@@ -86,11 +88,13 @@ export class FileSearchTool {
       let engine: FileSearchResult['engine'] = 'builtin';
       let found: MatchLines | undefined;
       if (binary) {
-        found = await ripgrepSearch(binary, root, query, signal);
+        found = await ripgrepSearch(binary, root, query, signal, ripgrepExclusions(this.env.workspace, root));
         if (found) engine = 'ripgrep';
       }
       const tooLarge: string[] = [];
-      found ??= await builtinSearch(root, query, signal, tooLarge);
+      found ??= await builtinSearch(this.env.workspace, root, query, signal, tooLarge);
+      // Whatever the engine reported, nothing a deny rule hides is returned or counted.
+      for (const file of found.keys()) if (this.env.workspace.deniedAt(`${root}/${file}`)) found.delete(file);
       const note = tooLarge.length > 0 ? skippedNote(tooLarge) : undefined;
       const room = outputBudget() - FOOTER_ROOM - (note ? modelSize(note) + 3 : 0);
       return { ...collect(root, found, { context, offset, maxResults, room }, engine), ...(note ? { note } : {}) };

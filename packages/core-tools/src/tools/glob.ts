@@ -3,7 +3,7 @@ import { renderedAs } from '@toolwright/registry';
 import { tool, type Integer } from '@toolwright/tool';
 import { linesWithin, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
-import { walk } from '../workspace/walk.js';
+import { walkWorkspace } from '../workspace/tree-scan.js';
 import { CoreToolError } from '../core-tool-error.js';
 
 export interface GlobResult {
@@ -31,7 +31,7 @@ export class GlobTool {
   @renderedAs(renderGlob)
   @tool({
     description:
-      "Finds files whose path matches a glob pattern (e.g. `src/**/*.ts`, `**/package.json`), newest first (by modification time). `*` matches within one path segment, `**` across segments, `{a,b}` either. Files ignored by `.gitignore` and the `.git` and `.toolwright` folders are skipped. Returns at most `limit` paths (default 200), one per line, and no more than fits the call's output budget; the last line says when more matched.",
+      "Finds files whose path matches a glob pattern (e.g. `src/**/*.ts`, `**/package.json`), newest first (by modification time). `*` matches within one path segment, `**` across segments, `{a,b}` either. Files ignored by `.gitignore`, the `.git` and `.toolwright` folders and paths a policy rule hides are skipped. Returns at most `limit` paths (default 200), one per line, and no more than fits the call's output budget; the last line says when more matched.",
     tier: 'read-only',
     group: 'search',
     sideEffects: ['fs-read'],
@@ -43,7 +43,7 @@ export class GlobTool {
     if (pattern.trim() === '') throw new CoreToolError('invalid_pattern', 'The pattern is empty; give a glob such as `**/*.ts`.');
     const resolved = this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' });
     const matches = picomatch(pattern, { dot: true });
-    const files = walk(resolved.absolute, {}).entries.filter((e) => e.kind === 'file' && matches(e.relative));
+    const files = walkWorkspace(this.env.workspace, resolved.absolute).entries.filter((e) => e.kind === 'file' && matches(e.relative));
     files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.relative < b.relative ? -1 : 1));
     const paths = files.slice(0, limit).map((e) => e.relative);
     const shown = linesWithin(paths, outputBudget() - FOOTER_ROOM);

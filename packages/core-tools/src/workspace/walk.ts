@@ -3,8 +3,10 @@ import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { at, hasDescriptorPaths, openDirectory } from './directory-descriptor.js';
 
-/** Never walked: git's internals and Toolwright's own state (audit logs). */
+/** Never walked unless `skipInternal` is false: git's internals and Toolwright's own state (audit logs). */
 export const SKIPPED = new Set(['.git', '.toolwright']);
+/** Hidden paths named in a walk's result at most. */
+const MAX_NAMED_HIDDEN = 16;
 
 /** Largest `.gitignore` honoured; a bigger one is skipped rather than read whole. */
 const MAX_GITIGNORE_BYTES = 1 << 20;
@@ -25,10 +27,27 @@ export interface WalkOptions {
   maxDepth?: number;
   /** Extra gitignore-style patterns to skip. */
   exclude?: readonly string[];
-  /** Honour `.gitignore` files found on the way (default true). `.git/` and `.toolwright/` are always skipped. */
+  /** Honour `.gitignore` files found on the way (default true). */
   gitignore?: boolean;
+  /** Leave out `.git/` and `.toolwright/` (default true); a scan of all a tree holds passes false. */
+  skipInternal?: boolean;
   /** Stop after this many entries. */
   limit?: number;
+  /**
+   * Per entry, by its path relative to the start: `hide` leaves it out and does not enter it (it is
+   * named in the result's `hidden`), `leaf` lists it without entering it; undefined walks on.
+   */
+  judge?: (relative: string, kind: WalkEntry['kind']) => 'hide' | 'leaf' | undefined;
+}
+
+/** What a walk found: the entries, whether the limit cut it short, what `judge` hid, and whether all was readable. */
+export interface WalkResult {
+  entries: WalkEntry[];
+  truncated: boolean;
+  /** Paths `judge` hid (relative to the start; the first 16). */
+  hidden: string[];
+  /** True when a directory could not be read, or changed under the walk (it went on without it). */
+  unreadable: boolean;
 }
 
 /** One directory being read: its entries' types and metadata, looked up inside that very directory. */
@@ -40,28 +59,34 @@ interface OpenedDirectory {
 }
 
 /**
- * Walks a directory breadth-first without following symlinks (a link is reported, never entered),
- * honouring `.gitignore` files at every level with the `ignore` library (git's own matching rules).
- * Each directory is opened without following links and checked to be where the walk expects it, so
- * one swapped for a link to elsewhere during the walk is skipped, never listed.
- * Returns the entries and whether the limit cut the walk short.
+ * The one tree walker: every listing, glob, search and tree scan of the core tools goes through it
+ * (`walkWorkspace` binds it to a workspace's hidden paths). Breadth-first, sorted by name, without
+ * following symlinks (a link is reported, never entered), skipping `.git/` and `.toolwright/`,
+ * honouring `.gitignore` files at every level with the `ignore` library (git's own matching rules),
+ * bounded by `limit`. Each directory is opened without following links and checked to be where the
+ * walk expects it, so one swapped for a link to elsewhere during the walk is skipped, never listed.
  */
-export function walk(start: string, options: WalkOptions = {}): { entries: WalkEntry[]; truncated: boolean } {
+export function walk(start: string, options: WalkOptions = {}): WalkResult {
   const maxDepth = options.maxDepth ?? Infinity;
   const limit = options.limit ?? Infinity;
-  const entries: WalkEntry[] = [];
+  const skipInternal = options.skipInternal !== false;
+  const result: WalkResult = { entries: [], truncated: false, hidden: [], unreadable: false };
+  const { entries, hidden } = result;
   const extra = ignore().add([...(options.exclude ?? [])]);
   let realStart: string;
   try {
     realStart = fs.realpathSync.native(start);
   } catch {
-    return { entries, truncated: false };
+    return result;
   }
   const queue: { relative: string; depth: number; rules: { base: string; matcher: Ignore }[] }[] = [{ relative: '', depth: 1, rules: [] }];
   while (queue.length > 0) {
     const { relative, depth, rules } = queue.shift()!;
     const opened = openForListing(path.join(realStart, relative));
-    if (!opened) continue; // unreadable, gone or swapped: skipped, as `find` would report and go on
+    if (!opened) {
+      result.unreadable = true; // unreadable, gone or swapped: skipped, as `find` would report and go on
+      continue;
+    }
     try {
       let levelRules = rules;
       if (options.gitignore !== false && opened.names.some((d) => d.name === '.gitignore' && d.isFile())) {
@@ -70,13 +95,18 @@ export function walk(start: string, options: WalkOptions = {}): { entries: WalkE
       }
       opened.names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const dirent of opened.names) {
-        if (SKIPPED.has(dirent.name)) continue;
+        if (skipInternal && SKIPPED.has(dirent.name)) continue;
         const childRelative = relative ? `${relative}/${dirent.name}` : dirent.name;
         const test = dirent.isDirectory() ? `${childRelative}/` : childRelative;
         if (extra.ignores(test) || levelRules.some((rule) => rule.matcher.ignores(rule.base ? test.slice(rule.base.length + 1) : test))) continue;
         const stat = opened.lstat(dirent.name);
         if (!stat) continue;
         const kind = stat.isSymbolicLink() ? 'symlink' : stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'other';
+        const verdict = options.judge?.(childRelative, kind);
+        if (verdict === 'hide') {
+          if (hidden.length < MAX_NAMED_HIDDEN) hidden.push(childRelative);
+          continue;
+        }
         entries.push({
           relative: childRelative,
           absolute: path.join(start, childRelative),
@@ -85,14 +115,14 @@ export function walk(start: string, options: WalkOptions = {}): { entries: WalkE
           mtimeMs: stat.mtimeMs,
           depth,
         });
-        if (entries.length >= limit) return { entries, truncated: true };
-        if (kind === 'directory' && depth < maxDepth) queue.push({ relative: childRelative, depth: depth + 1, rules: levelRules });
+        if (entries.length >= limit) return { ...result, truncated: true };
+        if (kind === 'directory' && depth < maxDepth && verdict !== 'leaf') queue.push({ relative: childRelative, depth: depth + 1, rules: levelRules });
       }
     } finally {
       opened.close();
     }
   }
-  return { entries, truncated: false };
+  return result;
 }
 
 /** Opens a directory for listing, or undefined when it cannot be read or is no longer where expected. */

@@ -1,7 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { canonicalise } from './canonical-path.js';
-import { errnoOf, toWorkspaceError } from './fs-error.js';
+import { deniedPathMatcher, type DeniedPaths } from './denied-paths.js';
+import { toWorkspaceError } from './fs-error.js';
+import { canonicalRoot, checkFileType, lstatOrUndefined, realpathOfExistingPrefix, toRelative } from './path-lookup.js';
 import { isWithin } from './is-within.js';
 import { protectedPathMatcher } from './protected-paths.js';
 import { checkWellFormedPath } from './text-rules.js';
@@ -25,6 +26,14 @@ export interface WorkspaceConfig {
    * own `toolwright.config.json` and `toolwright.policy.json`, which decide what the next session may do).
    */
   protectedPaths?: readonly string[];
+  /**
+   * Paths hidden from every tool, as glob patterns relative to the private root with the semantics of
+   * a policy's path rules (picomatch: `*` within a segment, `**` across, dotfiles included, case
+   * ignored): `secrets/**`, `config/*.pem`. A path is hidden when it or a parent matches. The tools refuse
+   * it (`path_denied`), listings, globs and searches leave it out, and the shell may not name it nor
+   * a tree that holds it. The CLI fills this from the policy's deny rules on reading tools.
+   */
+  deniedPaths?: readonly string[];
   /** Longest path accepted, in bytes (default 4096, Linux's PATH_MAX). */
   maxPathBytes?: number;
 }
@@ -80,7 +89,10 @@ export class WorkspacePolicy {
   private readonly isProtected: (relative: string) => boolean;
   /** The protected-path entries as configured (names at any depth, or anchored paths with a `/`). */
   readonly protectedEntries: readonly string[];
+  private readonly denied: DeniedPaths;
   private readonly maxPathBytes: number;
+  /** The patterns of `deniedPaths`, normalised: what the tools hide (a kernel sandbox hides the same). */
+  readonly deniedPatterns: readonly string[];
 
   constructor(config: WorkspaceConfig) {
     this.roots = {};
@@ -94,12 +106,63 @@ export class WorkspacePolicy {
     this.spellings.sort((a, b) => b.spelling.length - a.spelling.length);
     this.protectedEntries = Object.freeze([...(config.protectedPaths ?? DEFAULT_PROTECTED_PATHS)]);
     this.isProtected = protectedPathMatcher(this.protectedEntries);
+    this.denied = deniedPathMatcher(config.deniedPaths ?? []);
+    this.deniedPatterns = Object.freeze([...this.denied.patterns]);
     this.maxPathBytes = config.maxPathBytes ?? 4096;
   }
 
   /** Whether a scope-relative, `/`-separated path is protected (writes need explicit approval). */
   protects(relative: string): boolean {
     return this.isProtected(relative);
+  }
+
+  /** Whether a `/`-separated path relative to the private root is hidden by `deniedPaths` (it or a parent matches). */
+  denies(relative: string): boolean {
+    return this.denied.deniedBy(relative) !== undefined;
+  }
+
+  /** The `deniedPaths` pattern that hides a path relative to the private root (it or a parent), or undefined. */
+  deniedBy(relative: string): string | undefined {
+    return this.denied.deniedBy(relative);
+  }
+
+  /** The pattern hiding a canonical absolute path, when it lies under the private root (whatever scope reached it). */
+  deniedAt(absolute: string): { relative: string; pattern: string } | undefined {
+    const root = this.roots.private;
+    if (this.deniedPatterns.length === 0 || !root || !isWithin(root, absolute)) return undefined;
+    const relative = toRelative(root, absolute);
+    const pattern = this.denied.deniedBy(relative);
+    return pattern === undefined ? undefined : { relative, pattern };
+  }
+
+  /**
+   * For a walk of the canonical directory `dir`: the pattern hiding a path relative to it, looking at
+   * that path alone (a walk never enters a hidden directory, so the parents were looked at on the way
+   * down; `dir` itself must not be hidden). Undefined when nothing under `dir` can be hidden.
+   */
+  hidingUnder(dir: string): ((relative: string) => string | undefined) | undefined {
+    const root = this.roots.private;
+    if (this.deniedPatterns.length === 0 || !root) return undefined;
+    if (isWithin(root, dir)) {
+      const prefix = toRelative(root, dir);
+      return (relative) => this.denied.hides(prefix === '' ? relative : `${prefix}/${relative}`);
+    }
+    if (!isWithin(dir, root)) return undefined;
+    return (relative) => {
+      const absolute = path.join(dir, relative);
+      return isWithin(root, absolute) ? this.denied.hides(toRelative(root, absolute)) : undefined;
+    };
+  }
+
+  /**
+   * Whether something inside the directory at canonical `absolute` may be hidden; false lets a tree
+   * search for hidden paths skip it (`secrets/**` can hide nothing under `src/`).
+   */
+  mayHideBelow(absolute: string): boolean {
+    const root = this.roots.private;
+    if (this.deniedPatterns.length === 0 || !root) return false;
+    if (isWithin(root, absolute)) return this.denied.mayHideBelow(toRelative(root, absolute));
+    return isWithin(absolute, root); // a directory holding the private root holds all it hides
   }
 
   /** The canonical root of a scope, or an error naming the configured scopes. */
@@ -118,15 +181,17 @@ export class WorkspacePolicy {
   /**
    * Resolves a user- or model-supplied path. `mustExist` refuses missing targets; `kind` checks the
    * target's type. Never follows a final symlink that leads outside; for writing, the final component
-   * may be a new name under an existing (checked) directory.
+   * may be a new name under an existing (checked) directory. A path `deniedPaths` hides is refused
+   * (`path_denied`) unless `allowDenied` (for spelling a path for policy rules, never for using it).
    */
-  resolve(input: string, options: { mustExist?: boolean; kind?: 'file' | 'directory' } = {}): ResolvedPath {
+  resolve(input: string, options: { mustExist?: boolean; kind?: 'file' | 'directory'; allowDenied?: boolean } = {}): ResolvedPath {
     try {
       const { scope, root, lexical } = this.locate(input);
       const { canonical, exists } = canonicalise(lexical, root, input);
       if (!isWithin(root, canonical)) {
         throw new WorkspaceError('symlink_escape', `'${input}' goes through a symbolic link that leads outside the workspace; it is refused.`, input);
       }
+      if (!options.allowDenied) this.refuseDenied(canonical, input);
       if (exists) checkFileType(canonical, input, options.kind);
       else if (options.mustExist) throw new WorkspaceError('not_found', `'${input}' does not exist.`, input);
       const relative = toRelative(root, canonical);
@@ -139,8 +204,9 @@ export class WorkspacePolicy {
   /**
    * Resolves a path whose final component is to be acted on itself, not followed (deleting or
    * renaming a symlink): the parent is canonicalised and checked; the last name is kept as given.
+   * A hidden path is refused as by `resolve`.
    */
-  resolveLink(input: string): ResolvedPath {
+  resolveLink(input: string, options: { allowDenied?: boolean } = {}): ResolvedPath {
     try {
       const { scope, root, lexical } = this.locate(input);
       if (lexical === root) return { scope, absolute: root, relative: '', root, exists: true, protected: false };
@@ -150,11 +216,22 @@ export class WorkspacePolicy {
       }
       if (parent.exists) checkFileType(parent.canonical, input, 'directory', 'parent');
       const absolute = path.join(parent.canonical, path.basename(lexical));
+      if (!options.allowDenied) this.refuseDenied(absolute, input);
       const relative = toRelative(root, absolute);
       return { scope, absolute, relative, root, exists: parent.exists && lstatOrUndefined(absolute) !== undefined, protected: this.isProtected(relative) };
     } catch (error) {
       throw toWorkspaceError(error, input);
     }
+  }
+
+  private refuseDenied(absolute: string, input: string): void {
+    const denied = this.deniedAt(absolute);
+    if (denied)
+      throw new WorkspaceError(
+        'path_denied',
+        `'${input}' is hidden by a policy deny rule (pattern '${denied.pattern}'): no tool may read, list, search or change it. Work with other files.`,
+        input,
+      );
   }
 
   /** Checks the text, picks the scope and root, and refuses paths that leave the root lexically. */
@@ -218,55 +295,5 @@ export class WorkspacePolicy {
     if (input.split(/[\\/]/).some((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)) {
       throw new WorkspaceError('invalid_path', `A path segment is longer than ${MAX_SEGMENT_BYTES} bytes.`, input);
     }
-  }
-}
-
-function toRelative(root: string, absolute: string): string {
-  return path.relative(root, absolute).split(path.sep).join('/');
-}
-
-function checkFileType(canonical: string, input: string, kind?: 'file' | 'directory', role: 'target' | 'parent' = 'target'): void {
-  const stat = fs.lstatSync(canonical);
-  if (stat.isFIFO() || stat.isSocket() || stat.isCharacterDevice() || stat.isBlockDevice()) {
-    throw new WorkspaceError(
-      'special_file',
-      `'${input}' is a ${stat.isFIFO() ? 'named pipe (FIFO)' : stat.isSocket() ? 'socket' : 'device'}, not a regular file; it is refused.`,
-      input,
-    );
-  }
-  if (role === 'parent' && !stat.isDirectory()) throw new WorkspaceError('not_a_directory', `A parent of '${input}' is a file, not a directory.`, input);
-  if (kind === 'file' && !stat.isFile()) throw new WorkspaceError('not_a_file', `'${input}' is a directory, not a file.`, input);
-  if (kind === 'directory' && !stat.isDirectory()) throw new WorkspaceError('not_a_directory', `'${input}' is not a directory.`, input);
-}
-
-function lstatOrUndefined(absolute: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(absolute);
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') return undefined;
-    throw error;
-  }
-}
-
-/** realpath of the deepest existing prefix of an absolute path, plus the rest; the path itself when nothing resolves. */
-function realpathOfExistingPrefix(absolute: string): string {
-  const tail: string[] = [];
-  for (let current = absolute; ; current = path.dirname(current)) {
-    try {
-      return path.join(fs.realpathSync.native(current), ...tail);
-    } catch {
-      if (path.dirname(current) === current) return absolute;
-      tail.unshift(path.basename(current));
-    }
-  }
-}
-
-function canonicalRoot(root: string, scope: Scope): string {
-  try {
-    const real = fs.realpathSync.native(path.resolve(root));
-    if (!fs.statSync(real).isDirectory()) throw new Error('not a directory');
-    return real;
-  } catch (error) {
-    throw new WorkspaceError('invalid_path', `The ${scope}:/ root '${root}' is not an existing directory (${(error as Error).message}).`);
   }
 }
