@@ -117,8 +117,8 @@ export interface ProgramSpec {
   /** Rules the option grammar cannot state (git's words before the subcommand, sed's scripts). */
   readonly judge?: (args: readonly string[]) => Refusal | undefined;
   /**
-   * An argument list the program accepts, split where options may go: `lead` (git's subcommand),
-   * other `options`, then `operands`. The generated tests place each option spelling among them.
+   * An argument list the program accepts, split where options may go: `lead` (words that come
+   * first: git's subcommand, sed's `-n`), other `options`, then `operands`. The generated tests place each option spelling among them.
    */
   readonly usage: { readonly lead?: readonly string[]; readonly options?: readonly string[]; readonly operands: readonly string[] };
 }

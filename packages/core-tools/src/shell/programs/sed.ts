@@ -40,5 +40,5 @@ export const sed: ProgramSpec = {
   ],
   plainUse: PLAIN_USE,
   judge: judgeSed,
-  usage: { options: ['-n'], operands: ['1,2p', 'notes.txt'] },
+  usage: { lead: ['-n'], operands: ['1,2p', 'notes.txt'] },
 };
