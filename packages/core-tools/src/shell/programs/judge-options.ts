@@ -1,4 +1,4 @@
-import type { OptionSpec, ProgramSpec, Refusal } from './program-spec.js';
+import type { ProgramSpec, Refusal } from './program-spec.js';
 import { grammarOf, readWords, spelledOptions, type Grammar, type ReadWords } from './read-options.js';
 import { ANY_PROGRAM_OPTIONS } from './any-program.js';
 
@@ -26,7 +26,8 @@ export function judgeOptions(program: string, spec: ProgramSpec | undefined, arg
   const grammar = grammarFor(spec, args);
   const read = readArguments(spec, args, grammar);
   const checked = grammar.syntax === 'words' ? args.length : read.end;
-  // Options refused for every program are looked for up to `--` even where a builtin's options end earlier.
+  // Options refused for every program are looked for up to the first `--` whatever the syntax, as
+  // before the specs: `echo hi --files0-from` is refused too.
   const anyChecked = spec?.syntax === 'builtin' ? Math.max(checked, args.includes('--') ? args.indexOf('--') : args.length) : checked;
   for (let i = 0; i < anyChecked; i++) {
     for (const { option, name } of spelledOptions(args[i]!, grammar)) {
@@ -46,7 +47,7 @@ export function judgeOptions(program: string, spec: ProgramSpec | undefined, arg
 
 /** Whether one of `names` is given as an option (not as a value, not after `--`). */
 function given(names: readonly string[], read: ReadWords): boolean {
-  return read.options.some((o) => o.index < read.end && o.option !== undefined && names.some((name) => (o.option as OptionSpec).names.includes(name)));
+  return read.options.some(({ index, option }) => index < read.end && option !== undefined && names.some((name) => option.names.includes(name)));
 }
 
 /**

@@ -59,8 +59,6 @@ export interface ReadWords {
   readonly end: number;
   /** The options read, by the name the program gives them (unknown ones by the word). */
   readonly options: ReadonlyArray<{ readonly index: number; readonly name: string; readonly option?: OptionSpec }>;
-  /** Indices of words read as an option's value. */
-  readonly values: ReadonlySet<number>;
   /** Indices of operands. */
   readonly operands: readonly number[];
   /** The first option word that is not one of the listed spellings (`listed` syntax). */
@@ -74,31 +72,27 @@ export interface ReadWords {
  */
 export function readWords(args: readonly string[], grammar: Grammar, stopAtOperand: boolean, numericOption = false, gluedValues = false): ReadWords {
   const options: Array<{ index: number; name: string; option?: OptionSpec }> = [];
-  const values = new Set<number>();
   const operands: number[] = [];
   let unlisted: number | undefined;
-  const takeValue = (index: number) => {
-    if (index + 1 < args.length) values.add(index + 1);
-    return index + 1;
-  };
+  const read = (end: number): ReadWords => ({ end, options, operands, ...(unlisted !== undefined ? { unlisted } : {}) });
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
     if (grammar.syntax === 'words') {
       const option = grammar.byName.get(word);
       if (option) options.push({ index: i, name: word, option });
       else operands.push(i);
-      if (option?.value === 'required') i = takeValue(i);
+      if (option?.value === 'required') i++;
       continue;
     }
     if (word === '--') {
       for (let rest = i + 1; rest < args.length; rest++) operands.push(rest);
-      return { end: i, options, values, operands, ...(unlisted !== undefined ? { unlisted } : {}) };
+      return read(i);
     }
     const named = grammar.byName.get(word);
     if ((word.length < 2 || !word.startsWith('-')) && !named) {
       if (stopAtOperand) {
         for (let rest = i; rest < args.length; rest++) operands.push(rest);
-        return { end: i, options, values, operands, ...(unlisted !== undefined ? { unlisted } : {}) };
+        return read(i);
       }
       operands.push(i);
       continue;
@@ -107,12 +101,12 @@ export function readWords(args: readonly string[], grammar: Grammar, stopAtOpera
       const listed = readListed(word, grammar, numericOption, gluedValues);
       if (listed === undefined) unlisted ??= i;
       else options.push({ index: i, ...listed });
-      if (listed?.option?.value === 'required' && listed.name === word) i = takeValue(i);
+      if (listed?.option?.value === 'required' && listed.name === word) i++;
       continue;
     }
     if (named) {
       options.push({ index: i, name: word, option: named });
-      if (named.value === 'required') i = takeValue(i);
+      if (named.value === 'required') i++;
       continue;
     }
     if (word.startsWith('--')) {
@@ -120,7 +114,7 @@ export function readWords(args: readonly string[], grammar: Grammar, stopAtOpera
       const name = resolveLong(eq === -1 ? word : word.slice(0, eq), grammar);
       const option = name === undefined ? undefined : grammar.byName.get(name);
       options.push({ index: i, name: name ?? word, ...(option ? { option } : {}) });
-      if (option?.value === 'required' && eq === -1) i = takeValue(i);
+      if (option?.value === 'required' && eq === -1) i++;
       continue;
     }
     const cluster = word.slice(1);
@@ -129,11 +123,11 @@ export function readWords(args: readonly string[], grammar: Grammar, stopAtOpera
       const option = grammar.byName.get(name);
       options.push({ index: i, name, ...(option ? { option } : {}) });
       if (!option?.value) continue;
-      if (option.value === 'required' && j === cluster.length - 1) i = takeValue(i);
+      if (option.value === 'required' && j === cluster.length - 1) i++;
       break;
     }
   }
-  return { end: args.length, options, values, operands, ...(unlisted !== undefined ? { unlisted } : {}) };
+  return read(args.length);
 }
 
 /** A word in `listed` syntax: a listed flag, a listed valued name (its value next), or a glued value where allowed. */
