@@ -266,6 +266,26 @@ function buildCorpus() {
     commands.add(`${first} | git diff`);
   }
 
+  // Trees holding a protected path, copied recursively; diff's --no-dereference where it is no option.
+  for (const args of [
+    ['-r', 'evil', 'dest'],
+    ['-r', '--', '-evil', 'dest'],
+    ['-r', '--', '-evil/.', '.'],
+    ['--', '-r', 'evil', 'dest'],
+    ['-a', '-t', 'dest', 'evil'],
+    ['-tr', 'evil'],
+  ])
+    commands.add(line(['cp', ...args]));
+  for (const args of [
+    ['-r', '--no-dereference', 'src', 'src'],
+    ['-r', '--no-d', 'src', 'src'],
+    ['-r', '--n', 'src', 'src'],
+    ['-r', '-x', '--no-dereference', 'src', 'src'],
+    ['-r', '--', 'src', '--no-dereference'],
+    ['-r', '--label', '--no-dereference', 'src', 'src'],
+  ])
+    commands.add(line(['diff', ...args]));
+
   const next = random(17);
   const pick = (list) => list[Math.floor(next() * list.length)];
   const pool = [...RISKY, ...OPERANDS, 'x', '1', '--', '-e', '-n', '-t', '-k', '-d'];
@@ -303,6 +323,10 @@ async function record(commands) {
     fs.writeFileSync(path.join(ws, 'src/a.ts'), 'a\n');
     fs.writeFileSync(path.join(ws, 'list'), 'notes.txt\0');
     fs.symlinkSync('/etc', path.join(ws, 'out-link'));
+    for (const tree of ['evil', '-evil']) {
+      fs.mkdirSync(path.join(ws, tree, '.git'), { recursive: true });
+      fs.writeFileSync(path.join(ws, tree, '.git', 'config'), '[core]\n');
+    }
     const confine = workspaceConfinement(new WorkspacePolicy({ root: ws }));
     const broad = { allow: [...PROGRAMS, ...REFUSED_PROGRAMS, 'git'], permit: ['glob'] };
     const parser = await loadBashParser();
