@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { PathConfinement } from './command-verdict.js';
 import { judgeAssignment } from './judge-assignment.js';
-import { copiesTrees, dangerousOption, NEVER, OPAQUE, WRAPPERS } from './program-rules.js';
+import { copiedTreeSources, dangerousOption, refusedProgram, WRAPPERS } from './program-rules.js';
 import { treeReads } from './tree-reads.js';
 import type { ShellPolicy } from './shell-policy.js';
 import { deceptiveCharacter, isWellFormed } from '../workspace/text-rules.js';
@@ -20,12 +20,10 @@ export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathC
       }
       return words.length > 1 ? { ok: true, program: 'export' } : { ok: false, reason: 'export needs NAME=value' };
     }
-    if (NEVER.has(name)) return { ok: false, reason: `'${name}' is never allowed: it runs arbitrary code or changes privileges` };
-    if (OPAQUE[name]) return { ok: false, reason: OPAQUE[name] };
+    const never = refusedProgram(name);
+    if (never) return { ok: false, reason: never };
     const unwrap = WRAPPERS[name];
     if (unwrap) {
-      if (name === 'env' && words.slice(1).some((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)))
-        return { ok: false, reason: "setting environment variables through 'env' is not allowed" };
       const skip = unwrap(words.slice(1));
       if (typeof skip === 'string') return { ok: false, reason: skip };
       if (1 + skip >= words.length) return { ok: false, reason: `'${name}' must name the command it runs` };
@@ -46,11 +44,9 @@ export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathC
       if (refused) return { ok: false, reason: `the argument '${arg}' is refused: ${refused}` };
       if (arg === '--') operands = true;
     }
-    if (copiesTrees(name, words.slice(1))) {
-      for (const source of words.slice(1).filter((a) => !a.startsWith('-'))) {
-        const refused = confine.checkTree?.(source, confine.root);
-        if (refused) return { ok: false, reason: `${name} would copy '${source}': ${refused}` };
-      }
+    for (const source of copiedTreeSources(name, words.slice(1)) ?? []) {
+      const refused = confine.checkTree?.(source, confine.root);
+      if (refused) return { ok: false, reason: `${name} would copy '${source}': ${refused}` };
     }
     const hidden = readsHidden(name, words.slice(1), confine);
     if (hidden) return { ok: false, reason: hidden };

@@ -1,3 +1,5 @@
+import { PROGRAM_SPECS } from './programs/index.js';
+
 /**
  * What `shell_exec` may run. Every simple command of a pipeline or list is judged on its own:
  * its program (after unwrapping `env`, `timeout`, `nice`, `nohup`, `xargs`) must be allowed, and
@@ -26,56 +28,13 @@ export type ShellConstruct =
 
 /**
  * Read-mostly development commands that obey no configuration the workspace can hold (git's is
- * neutralised or refused). Writers (`rm`, `mv`, `npm install`) and programs that follow workspace
+ * neutralised or refused): the `defaultAllow` programs of `PROGRAM_SPECS`, in its order. Writers (`rm`, `mv`, `npm install`) and programs that follow workspace
  * files (`npm test`/`npm run` run package.json scripts, any npm command obeys a project `.npmrc`
  * that can move its log and cache files outside, `tsc` follows tsconfig.json, which can write
  * outside) must be added on purpose: whoever can write the workspace then chooses what they run.
  */
-export const DEFAULT_SHELL_ALLOW: readonly string[] = [
-  'ls',
-  'cat',
-  'head',
-  'tail',
-  'wc',
-  'grep',
-  'rg',
-  'find',
-  'echo',
-  'printf',
-  'pwd',
-  'sort',
-  'uniq',
-  'cut',
-  'tr',
-  'diff',
-  'sed',
-  'date',
-  'true',
-  'false',
-  'basename',
-  'dirname',
-  'realpath',
-  'stat',
-  'file',
-  'du',
-  'tree',
-  'mkdir',
-  'touch',
-  'cp',
-  'sleep',
-  'seq',
-  'yes',
-  'which',
-  'cd',
-  'git status',
-  'git diff',
-  'git log',
-  'git show',
-  'git branch',
-  'git rev-parse',
-  'git ls-files',
-  'git blame',
-  'node --version',
-];
+export const DEFAULT_SHELL_ALLOW: readonly string[] = PROGRAM_SPECS.flatMap(({ name, defaultAllow }) =>
+  defaultAllow === true ? [name] : (defaultAllow ?? []).map((words) => `${name} ${words}`),
+);
 
 export const DEFAULT_SHELL_POLICY: ShellPolicy = { allow: DEFAULT_SHELL_ALLOW, permit: ['glob'] };

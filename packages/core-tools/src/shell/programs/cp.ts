@@ -1,0 +1,28 @@
+import { flags, optional, refuse, valued, type ProgramSpec } from './program-spec.js';
+
+/**
+ * GNU cp copies whole trees with `-r`, `-R` and `-a` (each source is then checked for protected
+ * paths). `-H` follows links named on the command line only, which the argument checks resolve; a
+ * backup suffix makes names nobody wrote (`cp -b -S it a .g` renames `.g` to `.git`).
+ */
+export const cp: ProgramSpec = {
+  name: 'cp',
+  role: 'tree-copier',
+  syntax: 'getopt',
+  defaultAllow: true,
+  options: [
+    { names: ['-a', '--archive'], copiesTrees: true },
+    { names: ['-R', '-r', '--recursive'], copiesTrees: true },
+    ...flags('--attributes-only', '--copy-contents', '-d', '-f --force', '-i --interactive', '-H', '-l --link', '-n --no-clobber'),
+    ...flags('-P --no-dereference', '-p', '--parents', '--remove-destination', '--strip-trailing-slashes', '-s --symbolic-link'),
+    ...flags('-T --no-target-directory', '-u', '-v --verbose', '-x --one-file-system', '-Z', '--debug', '--keep-directory-symlink'),
+    ...flags('--help', '--version'),
+    ...valued('--no-preserve', '--sparse', '-t --target-directory'),
+    ...optional('--preserve', '--reflink', '--update', '--context'),
+    refuse('follows-links', '-L --dereference'),
+    refuse('makes-names', '-b'),
+    refuse('makes-names', '--backup', { value: 'optional' }),
+    refuse('makes-names', '-S --suffix', { value: 'required' }),
+  ],
+  usage: { operands: ['notes.txt', 'copy.txt'] },
+};

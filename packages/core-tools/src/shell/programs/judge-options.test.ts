@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import type { PathConfinement } from '../command-verdict.js';
+import { judgeCommand } from '../judge-command.js';
+import { describeRefusal } from './describe-refusal.js';
+import { programSpec } from './index.js';
+import { copiedTrees, judgeOptions } from './judge-options.js';
+
+const ANY_PATH: PathConfinement = { root: '/workspace', check: () => undefined, checkTree: () => undefined };
+const judge = (argv: string[]) => judgeCommand(argv, { allow: [argv[0]!] }, ANY_PATH);
+const refusal = (argv: string[]) => judgeOptions(argv[0]!, programSpec(argv[0]!), argv.slice(1));
+
+describe(judgeOptions, () => {
+  it.for([
+    ['grep', '-e', '--', '-R', 'x', '.'],
+    ['ls', '-I', '--', '-L', 'src'],
+    ['ls', '--ignore', '--', '-L', 'src'],
+    ['rg', '-e', '--', '--pre=touch', 'x'],
+    ['cp', '-t', '--', '-L', 'a'],
+    ['tree', '-I', '--', '-l'],
+    ['stat', '-c', '--', '-L', 'x'],
+    ['du', '--exclude', '--', '-L', 'src'],
+    ['sort', '-k', '--', '-o', 'out', 'x'],
+  ])('reads a -- that is an option value as the value, so the options after it are still judged: %j', (argv) => {
+    expect(refusal(argv)).toBeDefined();
+  });
+
+  it.for([
+    ['grep', '--', '-R', 'x', '.'],
+    ['ls', '-I', '*.o', '--', '-L'],
+    ['cp', '--', '-L', 'a', 'b'],
+    ['printf', '%s\\n', '-v'],
+    ['printf', '--', '-v'],
+    ['echo', 'hi', '-v'],
+  ])('reads words after the end of the options as operands: %j', (argv) => {
+    expect(refusal(argv)).toBeUndefined();
+  });
+
+  it.for([
+    ['grep', '-e', '-R', 'x'],
+    ['ls', '-I', '-L', 'src'],
+  ])('refuses a refused option even where it is the value of the option before it: %j', (argv) => {
+    expect(refusal(argv)).toMatchObject({ class: 'follows-links', option: argv[2] });
+  });
+
+  it.for([
+    ['diff', '-r', '--no-dereference', 'a', 'b'],
+    ['diff', '--no-dereference', '-rq', 'a', 'b'],
+    ['diff', '-r', '--no-d', 'a', 'b'],
+    ['diff', 'a', 'b', '--recursive', '--no-dereference'],
+  ])('accepts a recursive diff with --no-dereference given as an option: %j', (argv) => {
+    expect(refusal(argv)).toBeUndefined();
+  });
+
+  it.for([
+    ['diff', '-r', '-x', '--no-dereference', 'a', 'b'],
+    ['diff', '-r', '--', 'a', '--no-dereference'],
+    ['diff', '-r', '--no', 'a', 'b'],
+    ['diff', '-r', 'a', 'b'],
+  ])('refuses a recursive diff where --no-dereference is a value, an operand or ambiguous: %j', (argv) => {
+    expect(refusal(argv)).toEqual({ program: 'diff', class: 'follows-links', option: '-r' });
+  });
+
+  it('refuses env assignments anywhere after env, and says so', () => {
+    for (const argv of [
+      ['env', 'A=1', 'ls'],
+      ['env', 'ls', 'A=1'],
+    ])
+      expect(judge(argv)).toEqual({ ok: false, reason: 'env A=1 sets environment variables for the command, which is not allowed' });
+  });
+
+  it("words a prefix and a cluster with the option's full name", () => {
+    expect(judge(['sort', '--compress-prog=gzip', 'x'])).toEqual({
+      ok: false,
+      reason: describeRefusal({ program: 'sort', class: 'runs-programs', option: '--compress-program', written: '--compress-prog=gzip' }),
+    });
+    expect(judge(['ls', '-laL'])).toEqual({ ok: false, reason: 'ls -laL (-L) follows symbolic links, which could read outside the workspace' });
+    expect(judge(['cp', '-L', 'a', 'b'])).toEqual({ ok: false, reason: 'cp -L follows symbolic links, which could read outside the workspace' });
+  });
+});
+
+describe('judgeOptions: git', () => {
+  it.for([
+    ['-c', 'core.pager=id', 'log'],
+    ['-C', '/tmp', 'status'],
+    ['--git-dir=/tmp/x', 'status'],
+    ['--work-tree=/', 'status'],
+    ['--exec-path=/tmp', 'log'],
+    ['--namespace=x', 'log'],
+    ['--bare', 'log'],
+    ['-p', 'log'],
+    ['--super-prefix=x', 'log'],
+    ['--foo'],
+    ['--no-pager', '-c', 'x=y', 'log'],
+  ])('refuses git options before the subcommand but the plain ones: %j', (args) => {
+    expect(refusal(['git', ...args])).toMatchObject({ class: 'chooses-repository' });
+  });
+
+  it.for([
+    ['--paginate', 'log'],
+    ['--config-env=core.pager=X', 'log'],
+    ['log', '--output=x'],
+    ['diff', '--ext-diff'],
+    ['grep', '-O', 'x'],
+    ['grep', '-iOvim', 'x'],
+    ['grep', '--open-files-in-pager=vim', 'x'],
+  ])('refuses options that run programs, write files or choose configuration: %j', (args) => {
+    expect(refusal(['git', ...args])).toBeDefined();
+  });
+
+  it.for([
+    ['--no-pager', 'log'],
+    ['-P', 'log', '-p'],
+    ['--version'],
+    ['--no-optional-locks', '--literal-pathspecs', '--no-replace-objects', 'status'],
+    ['diff', '-O', 'order.txt'],
+    ['branch'],
+    ['branch', '-a'],
+    ['branch', '-vv', '--no-color'],
+    ['branch', '--list', 'feat*'],
+    ['branch', '--contains', 'HEAD'],
+    ['branch', '--format=%(refname)'],
+  ])('accepts plain global options and listing forms of git branch: %j', (args) => {
+    expect(refusal(['git', ...args])).toBeUndefined();
+  });
+
+  it.for([
+    ['branch', 'new'],
+    ['branch', '-d', 'x'],
+    ['branch', '-m', 'a', 'b'],
+    ['branch', '--edit-description'],
+    ['--no-pager', 'branch', '-a'],
+  ])('refuses other forms of git branch (with a global option first, only --list forms): %j', (args) => {
+    expect(refusal(['git', ...args])).toEqual({ program: 'git', class: 'changes-repository' });
+  });
+});
+
+describe(copiedTrees, () => {
+  const refusesEvil: PathConfinement = { ...ANY_PATH, checkTree: (value) => (value.includes('evil') ? 'it holds .git' : undefined) };
+  const copy = (args: string[]) => judgeCommand(['cp', ...args], { allow: ['cp'] }, refusesEvil);
+
+  it.for([
+    ['-r', 'evil', 'dest'],
+    ['-R', 'evil', 'dest'],
+    ['-a', 'evil', 'dest'],
+    ['-vr', 'evil', 'dest'],
+    ['-rT', 'evil', 'dest'],
+    ['--recursive', 'evil', 'dest'],
+    ['--rec', 'evil', 'dest'],
+    ['--archive', 'evil', 'dest'],
+    ['--arch', 'evil', 'dest'],
+    ['-t', 'dest', '-r', 'evil'],
+    ['evil', 'dest', '-r'],
+    ['-r', '--', '-evil', 'dest'],
+    ['--', '-r', 'evil', 'dest'],
+  ])('checks every source of a recursive copy, -- ones too: cp %j', (args) => {
+    expect(copy(args)).toMatchObject({ ok: false, reason: expect.stringMatching(/^cp would copy '-?evil': it holds \.git$/) });
+  });
+
+  it.for([
+    ['evil', 'dest'],
+    ['-t', 'r', 'evil'],
+    ['-Sr', 'evil', 'dest'],
+  ])('copies no tree without a recursive option: cp %j', (args) => {
+    expect(copiedTrees(programSpec('cp'), args)).toBeUndefined();
+  });
+});
