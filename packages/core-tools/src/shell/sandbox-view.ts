@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AbsentPaths, DEFAULT_LIMITS, type ResourceLimits, type SandboxPolicy } from '@toolwright/sandbox';
 import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { isWithin } from '../workspace/workspace-policy.js';
+import { walk } from '../workspace/walk.js';
 
 /** How the shell's sandbox is set up, from the shell configuration. */
 export interface SandboxSettings {
@@ -57,42 +58,34 @@ export class SandboxView {
   }
 
   /**
-   * Protected and denied paths in the workspace, breadth-first (the shallow ones first), without
-   * following links, bounded by `SCAN_ENTRIES`; each found path is covered whole, not entered.
+   * Protected and denied paths in the workspace, through the one tree walker: breadth-first (the
+   * shallow ones first), without following links, bounded by `SCAN_ENTRIES`; each found path is
+   * covered whole, not entered.
    */
   private scan(root: string): { readOnly: string[]; hidden: string[] } {
     const now = Date.now();
     if (this.scanned && now - this.scanned.at < SCAN_TTL_MS) return this.scanned.found;
-    const denies = deniedMatcher(this.workspace);
     const found = { readOnly: [] as string[], hidden: [] as string[] };
-    const queue = [''];
-    let seen = 0;
-    for (let i = 0; i < queue.length && seen < SCAN_ENTRIES; i++) {
-      const dir = queue[i]!;
-      let entries: fs.Dirent[];
-      try {
-        entries = fs.readdirSync(path.join(root, dir), { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const entry of entries) {
-        if (++seen > SCAN_ENTRIES) break;
-        const relative = dir === '' ? entry.name : `${dir}/${entry.name}`;
-        if (entry.isSymbolicLink()) continue;
-        if (denies(relative)) found.hidden.push(path.join(root, relative));
-        else if (this.workspace.protects(relative)) found.readOnly.push(path.join(root, relative));
-        else if (entry.isDirectory()) queue.push(relative);
-      }
-    }
+    walk(root, {
+      gitignore: false,
+      skipInternal: false,
+      limit: SCAN_ENTRIES,
+      judge: (relative, kind) => {
+        if (kind === 'symlink') return 'leaf';
+        if (this.workspace.denies(relative)) {
+          found.hidden.push(path.join(root, relative));
+          return 'hide';
+        }
+        if (this.workspace.protects(relative)) {
+          found.readOnly.push(path.join(root, relative));
+          return 'leaf';
+        }
+        return undefined;
+      },
+    });
     this.scanned = { at: now, found };
     return found;
   }
-}
-
-/** The workspace's rule for denied paths, where the workspace has one. */
-function deniedMatcher(workspace: WorkspacePolicy): (relative: string) => boolean {
-  const candidate = workspace as unknown as { denies?: (relative: string) => boolean };
-  return typeof candidate.denies === 'function' ? (relative) => candidate.denies!(relative) : () => false;
 }
 
 /**

@@ -14,7 +14,8 @@ import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import type { ShellConfig } from '../shell/shell-config.js';
 
 const support = await probeSandbox();
-if (!support.available && (process.env.CI || process.env.TOOLWRIGHT_SANDBOX_TESTS === 'required')) throw new Error(`CI must run the sandbox suite, but: ${support.reason}`);
+if (!support.available && (process.env.CI || process.env.TOOLWRIGHT_SANDBOX_TESTS === 'required'))
+  throw new Error(`CI must run the sandbox suite, but: ${support.reason}`);
 
 const token = randomBytes(6).toString('hex');
 const SECRET = `OUTSIDE-SECRET-${token}`;
@@ -158,6 +159,38 @@ describe.skipIf(!support.available)('the kernel sandbox holds where the judge do
         expect(pwnedOutside(), command).toEqual([]);
         expect(outsideState(), command).toBe(before);
       }
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('paths a policy denies are empty inside the sandbox, however a command reaches them', async () => {
+    const DENIED = `DENIED-SECRET-${token}`;
+    fs.mkdirSync(path.join(root, 'secrets', 'deep'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'secrets', 'prod.key'), DENIED);
+    fs.writeFileSync(path.join(root, 'secrets', 'deep', 'token'), DENIED);
+    fs.mkdirSync(path.join(root, 'src', 'config'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'src', 'config', 'signing.key'), DENIED);
+    fs.symlinkSync('secrets', path.join(root, 'public-link'));
+    const workspace = new WorkspacePolicy({ root, deniedPaths: ['secrets/**', '**/*.key'] });
+    const tool = new ShellTool({ workspace, shell: { backend: 'host', unjudged: true } as ShellConfig });
+    try {
+      for (const command of [
+        'cat secrets/prod.key secrets/deep/token src/config/signing.key',
+        'grep -r SECRET . ; rg -uuu SECRET',
+        'find . -type f -exec cat {} +',
+        'cat public-link/prod.key public-link/deep/token',
+        'tar cf - . | tar xOf -',
+        'cp -r secrets copy && cat copy/* copy/deep/*',
+        'python3 -c "import os; [print(open(os.path.join(d, f)).read()) for d, _, fs in os.walk(\".\") for f in fs]" 2>&1 | grep SECRET',
+        'umount secrets; umount src/config/signing.key; cat secrets/prod.key src/config/signing.key',
+        'echo x > secrets/new; mv secrets gone; rm -rf secrets',
+      ]) {
+        const output = await run(tool, command);
+        expect(output, command).not.toContain(DENIED);
+      }
+      expect(fs.readFileSync(path.join(root, 'secrets', 'prod.key'), 'utf8')).toBe(DENIED);
+      expect(fs.existsSync(path.join(root, 'secrets', 'new'))).toBe(false);
     } finally {
       tool.dispose();
     }
