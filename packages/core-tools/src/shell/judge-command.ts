@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { PathConfinement } from './command-verdict.js';
 import { judgeAssignment } from './judge-assignment.js';
 import { copiesTrees, dangerousOption, NEVER, OPAQUE, WRAPPERS } from './program-rules.js';
+import { REFUSED_PROGRAMS } from './refused-programs.js';
 import type { ShellPolicy } from './shell-policy.js';
 import { deceptiveCharacter, isWellFormed } from '../workspace/text-rules.js';
 
@@ -19,9 +20,12 @@ export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathC
       }
       return words.length > 1 ? { ok: true, program: 'export' } : { ok: false, reason: 'export needs NAME=value' };
     }
-    if (NEVER.has(name)) return { ok: false, reason: `'${name}' is never allowed: it runs arbitrary code or changes privileges` };
-    if (OPAQUE[name]) return { ok: false, reason: OPAQUE[name] };
-    const unwrap = WRAPPERS[name];
+    const refused = REFUSED_PROGRAMS.get(name);
+    if (refused !== undefined) return { ok: false, reason: `'${name}' is ${name === 'export' ? 'not' : 'never'} allowed: it ${refused}` };
+    if (NEVER.has(name)) return { ok: false, reason: `'${name}' is never allowed` };
+    // Own properties only: a program named `constructor` or `toString` is not a rule.
+    if (Object.hasOwn(OPAQUE, name)) return { ok: false, reason: OPAQUE[name]! };
+    const unwrap = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
     if (unwrap) {
       if (name === 'env' && words.slice(1).some((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)))
         return { ok: false, reason: "setting environment variables through 'env' is not allowed" };

@@ -52,7 +52,7 @@ export class RunningProcess {
     // closes the gate, so the command never runs unwatched.
     const groups = ProcessGroups.shared();
     groups.prepare();
-    this.child = spawn('/bin/bash', ['--noprofile', '--norc', '-f', '-c', GATED, 'toolwright-shell', options.command], {
+    this.child = spawn('/bin/bash', ['--noprofile', '--norc', '-f', '-P', '-c', GATED, 'toolwright-shell', options.command], {
       cwd: options.cwd,
       env: options.env,
       detached: true,

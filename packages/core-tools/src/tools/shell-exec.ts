@@ -3,7 +3,7 @@ import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import { modelSize, outputBudget } from '../model-text/output-budget.js';
 import { fitStreams } from '../shell/fit-streams.js';
 import type { CoreToolsEnvironment } from '../environment.js';
-import { loadBashParser } from '../shell/bash-parser.js';
+import { parseCommandLine } from '../shell/parse-command-line.js';
 import { analyzeCommand, type CommandVerdict } from '../shell/command-analysis.js';
 import { gitConfigGuard } from '../shell/git-config-guard.js';
 import { gitOrderProblem } from '../shell/program-rules.js';
@@ -214,7 +214,7 @@ export class ShellTool {
       timeoutMs: Math.min(timeoutSeconds !== undefined ? timeoutSeconds * 1000 : Infinity, config.timeoutMs ?? DEFAULT_TIMEOUT_MS),
       maxOutputBytes: config.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
       ...(signal ? { signal } : {}),
-      ...(session.cwd !== root && !isWithin(root, session.cwd) ? { resetTo: root } : {}),
+      resetTo: session.cwd,
     });
     if (outcome.cancelled)
       throw new CoreToolError('cancelled', 'The command was cancelled; the session shell was ended with its process tree (the next call starts a fresh one).');
@@ -251,9 +251,7 @@ export class ShellTool {
     if (/[\0\r]/.test(command)) throw new CoreToolError('invalid_command', 'The command contains a NUL or carriage-return character; remove it.');
     if (!isWellFormed(command))
       throw new CoreToolError('invalid_command', 'The command contains a lone UTF-16 surrogate, which no program can receive; send well-formed text.');
-    const parser = await loadBashParser();
-    const tree = parser.parse(command);
-    if (!tree) throw new CoreToolError('invalid_command', 'The command could not be parsed as bash; check its quoting.');
+    const tree = await parseCommandLine(command);
     let verdict: CommandVerdict;
     try {
       verdict = analyzeCommand(tree.rootNode, policy, workspaceConfinement(this.env.workspace, cwd), variables ?? new Map(Object.entries(env)));
