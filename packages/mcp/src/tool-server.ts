@@ -9,6 +9,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
+  approvalCallText,
+  approvalText,
   escapeTerminalControls,
   escapeTerminalControlsDeep,
   ToolExecutor,
@@ -159,11 +161,12 @@ export class McpToolServer {
       };
     }
     const protectedPaths = request.protectedPaths ?? [];
-    const warning = protectedPaths.length > 0 ? ` It changes the protected path${protectedPaths.length > 1 ? 's' : ''} ${protectedPaths.join(', ')}.` : '';
+    const warning =
+      protectedPaths.length > 0 ? ` It changes the protected path${protectedPaths.length > 1 ? 's' : ''} ${protectedPaths.map(approvalText).join(', ')}.` : '';
     try {
       const answer = await call.server.elicitInput(
         {
-          message: escapeTerminalControls(`Allow ${request.tool} ${JSON.stringify(request.args)}? It needs approval: ${request.reason}.${warning}`),
+          message: `Allow ${approvalCallText(request.tool, request.args)}? It needs approval: ${approvalText(request.reason)}.${warning}`,
           requestedSchema: {
             type: 'object',
             properties: {

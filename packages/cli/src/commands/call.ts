@@ -1,6 +1,14 @@
 import readline from 'node:readline/promises';
-import type { ApprovalAnswer, ApprovalHandler, ApprovalRequest, ExecutorOptions, ToolCallResult } from '@toolwright/executor';
-import { ToolExecutor } from '@toolwright/executor';
+import {
+  approvalCallText,
+  approvalText,
+  ToolExecutor,
+  type ApprovalAnswer,
+  type ApprovalHandler,
+  type ApprovalRequest,
+  type ExecutorOptions,
+  type ToolCallResult,
+} from '@toolwright/executor';
 import type { ToolRegistry } from '@toolwright/registry';
 import { CliError } from '../cli-error.js';
 
@@ -79,11 +87,11 @@ function terminalPrompt(stdin: NodeJS.ReadableStream, stderr: NodeJS.WritableStr
   return async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
     const rl = readline.createInterface({ input: stdin, output: stderr });
     const paths = request.protectedPaths ?? [];
-    const warning = paths.length > 0 ? `\nit touches protected path${paths.length > 1 ? 's' : ''}: ${paths.join(', ')}` : '';
+    const warning = paths.length > 0 ? `\nit touches protected path${paths.length > 1 ? 's' : ''}: ${paths.map(approvalText).join(', ')}` : '';
     try {
       const answer = (
         await rl.question(
-          `\n${request.tool} ${JSON.stringify(request.args)}\nneeds approval: ${request.reason}${warning}\nAllow? [y] once, [a] always this session, [n] no: `,
+          `\n${approvalCallText(request.tool, request.args)}\nneeds approval: ${approvalText(request.reason)}${warning}\nAllow? [y] once, [a] always this session, [n] no: `,
         )
       )
         .trim()
