@@ -51,16 +51,8 @@ interface WordState {
 function appendWord(node: SyntaxNode, context: WordContext, state: WordState, first: boolean): string | undefined {
   switch (node.type) {
     case 'word':
-    case 'number': {
-      const text = node.text;
-      if (first && text.startsWith('~')) return `tilde expansion ('${text}') is not allowed; write the path relative to the workspace`;
-      const unescaped = text.replace(/\\./gs, '');
-      if (/\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(unescaped)) return `brace expansion ('${text}') is not allowed; quote the braces or list the words`;
-      if (/[{}]/.test(unescaped))
-        return `unquoted braces ('${text}') are not allowed: bash reads '{' and '}' as a command group or brace expansion in places; quote them`;
-      appendUnquoted(text, state);
-      return undefined;
-    }
+    case 'number':
+      return appendUnquotedText(node.text, state, first);
     case 'raw_string':
       appendQuoted(node.text.slice(1, -1), state);
       return undefined;
@@ -93,8 +85,10 @@ function appendWord(node: SyntaxNode, context: WordContext, state: WordState, fi
     }
     case 'concatenation': {
       let index = 0;
+      let openBracket = false;
       const children = node.children.filter((c) => c !== null);
-      for (const [i, child] of children.entries()) {
+      for (let i = 0; i < children.length; i++) {
+        const child = children[i]!;
         if (!child.isNamed) {
           // `x$`: a `$` that ends the word is a literal dollar; `x$"y"` is a translated string.
           if (child.type === '$' && i === children.length - 1) {
@@ -103,8 +97,19 @@ function appendWord(node: SyntaxNode, context: WordContext, state: WordState, fi
           }
           return strayToken(child, node, children[i + 1]);
         }
-        const problem = appendWord(child, context, state, first && index++ === 0);
+        if (child.type !== 'word') {
+          const problem = appendWord(child, context, state, first && index++ === 0);
+          if (problem) return problem;
+          continue;
+        }
+        // tree-sitter splits unquoted text at brackets (`[n]otes` is `[`, `n`, `]`, `otes`): bash reads one run.
+        let text = child.text;
+        while (children[i + 1]?.type === 'word') text += children[++i]!.text;
+        if (openBracket && /\]/.test(text.replace(/\\./gs, '')))
+          return `bash reads '${node.text}' as a glob whose bracket expression holds quoted or expanded text; quote the whole word, or write the bracket unquoted`;
+        const problem = appendUnquotedText(text, state, first && index++ === 0);
         if (problem) return problem;
+        openBracket ||= unclosedBracket(text);
       }
       return undefined;
     }
@@ -132,6 +137,30 @@ function variableValue(node: SyntaxNode, context: WordContext): string | { reaso
   const value = context.variables.get(name);
   if (value === undefined) return { reason: `the variable ${name} is not set in this shell; write the value itself` };
   return value;
+}
+
+/** An unquoted run of a word: tilde and brace expansion refused, the rest appended (`appendUnquoted`). */
+function appendUnquotedText(text: string, state: WordState, first: boolean): string | undefined {
+  if (first && text.startsWith('~')) return `tilde expansion ('${text}') is not allowed; write the path relative to the workspace`;
+  const unescaped = text.replace(/\\./gs, '');
+  if (/\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(unescaped)) return `brace expansion ('${text}') is not allowed; quote the braces or list the words`;
+  if (/[{}]/.test(unescaped))
+    return `unquoted braces ('${text}') are not allowed: bash reads '{' and '}' as a command group or brace expansion in places; quote them`;
+  appendUnquoted(text, state);
+  return undefined;
+}
+
+/** Whether unquoted text opens a `[` that it does not close (bash may close it further on in the word). */
+function unclosedBracket(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '[') {
+      const end = bracketEnd(text, i);
+      if (end === -1) return true;
+      i = end;
+    }
+  }
+  return false;
 }
 
 /** Unquoted text: backslash escapes a character; `*`, `?` and bracket expressions are glob syntax. */
