@@ -8,7 +8,8 @@ import type { ShellPolicy } from '../shell/shell-policy.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { ShellTool, type ShellResult } from './shell-exec.js';
 
-// Issue 17 §2.1: every directory bash may be in must be the one the judge judged from. The judge
+// Issue 17 §2.1: bash must read what the judge read. Every directory bash may be in must be the one
+// the judge judged from, and a line bash would parse otherwise runs nothing. The judge
 // locates `cd` targets as the kernel does (a symbolic link before the `..` after it); bash runs with
 // -P in both backends, so its `cd` does the same. Each workspace sits next to a directory holding a
 // secret, which no accepted command may read or write.
@@ -71,6 +72,26 @@ describe.each(['host', 'session'] as const)('shell_exec (%s): cd goes where the 
     expect(escaped()).toBe(false);
   });
 
+  it('pwd -L, /bin/pwd -L and the next call agree with pwd -P: the shell keeps no logical path', async () => {
+    pnpmLayout();
+    const tool = shell(backend);
+    const physical = `${root}/.pnpm/foo@1.0.0/node_modules/foo\n`;
+    expect(await run(tool, 'cd node_modules/foo && pwd -L && /bin/pwd -L')).toMatchObject({ stdout: physical.repeat(2) });
+    if (backend === 'session') expect(await run(tool, 'pwd -L')).toMatchObject({ stdout: physical, cwd: '.pnpm/foo@1.0.0/node_modules/foo' });
+  });
+
+  it('refuses $PWD even with the variable permit: bash sets it as the line runs', async () => {
+    const tool = new ShellTool({
+      workspace: new WorkspacePolicy({ root }),
+      readHashes: new Map(),
+      shell: { backend, policy: { ...POLICY, allow: [...POLICY.allow, 'echo'], permit: ['variable-expansion'] }, passEnv: ['PWD', 'OLDPWD', 'CDPATH'] },
+    });
+    tools.push(tool);
+    expect(String(await run(tool, 'echo "$PWD"'))).toMatch(/bash sets \$PWD itself/);
+    expect(String(await run(tool, 'echo $OLDPWD'))).toMatch(/bash sets \$OLDPWD itself/);
+    expect(String(await run(tool, 'echo $CDPATH'))).toMatch(/not set in this shell/);
+  });
+
   it.for(['cd -L node_modules/foo/../.. && pwd', 'cd -LP L && pwd', 'cd - && pwd', 'cd && pwd', 'cd node_modules | pwd', 'command cd node_modules'])(
     'refuses %s',
     async (command) => {
@@ -125,5 +146,22 @@ describe('shell_exec (session): the shell starts each call where the judge judge
     expect(result).toMatchObject({ sessionRestarted: true, cwd: '.' });
     expect((result as ShellResult).stdout).not.toContain('secret.txt');
     expect(await run(tool, 'pwd')).toMatchObject({ stdout: `${root}\n` });
+  });
+});
+
+describe.each(['host', 'session'] as const)('shell_exec (%s): a line bash would not parse as the judge did runs nothing', (backend) => {
+  it.for([
+    ['ls ;; touch PWNED', /not valid bash: syntax error near unexpected token `;;'/],
+    ['touch PWNED; done', /not valid bash/],
+    ['touch PWNED\r\nls', /carriage-return/],
+    ['time touch PWNED', /keyword/],
+    ['touch PW\\\nNED', /line continuation/],
+    ['touch $"PWNED"', /translated through the locale/],
+    ['touch a=~/PWNED', /bash expands the '~'/],
+  ] as const)('%j', async ([command, reason]) => {
+    const result = await run(shell(backend), command);
+    expect(result).toBeInstanceOf(Error);
+    expect(String(result)).toMatch(reason);
+    expect(fs.existsSync(path.join(root, 'PWNED'))).toBe(false);
   });
 });
