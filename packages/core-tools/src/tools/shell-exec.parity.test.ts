@@ -122,6 +122,24 @@ describe.each(['host', 'session'] as const)('shell_exec (%s): cd goes where the 
   });
 });
 
+describe.each(['host', 'session'] as const)('shell_exec (%s): a .. after a name the line creates first', (backend) => {
+  // The name does not exist when the line is judged; an earlier command may make it a symbolic link.
+  it.for([
+    (ws: string) => `mkdir sub && touch f && cp -s ${ws}/f sub/L && rm f && mkdir f && cd sub/L/../.. && cat outside/secret.txt`,
+    (ws: string) => `mkdir sub && touch f && cp -s ${ws}/f sub/L && rm f && mkdir f && cat sub/L/../../outside/secret.txt`,
+  ])('is refused: %s', async (line) => {
+    const tool = new ShellTool({
+      workspace: new WorkspacePolicy({ root }),
+      readHashes: new Map(),
+      shell: { backend, policy: { ...POLICY, allow: [...POLICY.allow, 'rm'] } },
+    });
+    tools.push(tool);
+    const result = await run(tool, line(root));
+    expect(String(result)).toMatch(/does not exist yet, and then '\.\.'/);
+    expect(fs.existsSync(path.join(root, 'sub'))).toBe(false);
+  });
+});
+
 describe('shell_exec (session): the shell starts each call where the judge judges from', () => {
   it('moves a shell that left the workspace back before the next command, not only in its records', async () => {
     fs.mkdirSync(path.join(root, 'sub'));
