@@ -42,7 +42,11 @@ export function analyzeCommand(
     },
   };
   if (root.hasError)
-    return { ok: false, reason: 'the command does not parse as bash (unbalanced quotes, brackets or an operator without a command); fix its syntax' };
+    return {
+      ok: false,
+      reason:
+        'the command does not parse for judging (the bash grammar the judge reads it with finds unbalanced quotes or brackets, an operator without a command, or a construct it reads otherwise than bash); fix or simplify its syntax',
+    };
   const divergence = parseDivergence(root);
   if (divergence) return { ok: false, reason: divergence };
   const permit = new Set<ShellConstruct>(policy.permit ?? []);
