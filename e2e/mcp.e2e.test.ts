@@ -190,6 +190,53 @@ describe.each(['stdio', 'http', 'http-sessions'] as const)('MCP over %s', (trans
   });
 });
 
+describe('MCP over stdio: a message over the size limit', () => {
+  it('is answered with a JSON-RPC error and skipped, noted on stderr, and the server keeps serving', async () => {
+    const dir = workspace();
+    const child = spawn(process.execPath, [BIN, 'serve', '--mcp', 'stdio', '--workspace', dir, '--policy', 'policy.json'], {
+      cwd: dir,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    processes.push(child);
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const reply = async (id: number) => {
+      let found: Record<string, unknown> | undefined;
+      await expect
+        .poll(
+          () =>
+            (found = out
+              .split('\n')
+              .filter((l) => l.trim() !== '')
+              .map((l) => JSON.parse(l) as Record<string, unknown>)
+              .find((m) => m.id === id)),
+          { timeout: 20_000 },
+        )
+        .toBeDefined();
+      return found!;
+    };
+    const send = (message: object) => child.stdin!.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+    });
+    expect(await reply(1)).toHaveProperty('result');
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { pad: 'x'.repeat(11 * 1024 * 1024) } });
+    expect(await reply(2)).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/longer than the limit of 10,485,760 bytes/) } });
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+    expect(((await reply(3)).result as { tools: unknown[] }).tools.length).toBeGreaterThan(0);
+    expect(err).toMatch(/skipped a stdio message longer than 10,485,760 bytes \(request id 2\)/);
+    child.stdin!.end();
+    expect(await exited).toBe(0);
+  });
+});
+
 describe('MCP over Streamable HTTP', () => {
   it('lists and calls through a stateless HTTP server', async () => {
     const dir = workspace();

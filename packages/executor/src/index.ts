@@ -7,6 +7,7 @@ export type { ToolError, ToolErrorCode, ArgumentIssue, PipelineStage } from './t
 export { formatModelMessage, describeIssue, describeOmission } from './model-message.js';
 export type { Omission } from './steps/omission.js';
 export { escapeTerminalControls, escapeTerminalControlsDeep } from './terminal-safe.js';
+export { approvalCallText, approvalText } from './approval-text.js';
 export type { ExecutorEvent, ExecutorEventListener, ToolCallState } from './events.js';
 export type { ToolHooks, HookCall, BeforeHookResult, AfterHookResult } from './hooks.js';
 export { JsonText } from './ports.js';

@@ -90,6 +90,13 @@ describe('approvals over MCP', () => {
     expect(ran).not.toContain('.git/hooks/pre-commit');
   });
 
+  it('shows the whole shape of the call: whitespace padding collapsed, the real length given, controls escaped', async () => {
+    const { call, asked } = await connected({ rules: [] }, () => 'reject');
+    await call(`a.txt${' '.repeat(4000)}; cp -r ~/.ssh x\u001b[2J`);
+    expect(asked[0]).toContain('{"path":"a.txt⟪4,000 spaces⟫; cp -r ~/.ssh x\\u001b[2J"} (path: 4,025 characters, whitespace collapsed)');
+    expect(asked[0]!.length).toBeLessThan(300);
+  });
+
   it('does not let a broad allow rule reach a protected path', async () => {
     const { call } = await connected({ rules: [{ allow: 'run_it' }] });
     const result = await call('.git/hooks/post-merge');

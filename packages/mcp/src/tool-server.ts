@@ -9,6 +9,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
+  approvalCallText,
+  approvalText,
   escapeTerminalControls,
   escapeTerminalControlsDeep,
   ToolExecutor,
@@ -160,12 +162,13 @@ export class McpToolServer {
       };
     }
     const protectedPaths = request.protectedPaths ?? [];
-    const warning = protectedPaths.length > 0 ? ` It changes the protected path${protectedPaths.length > 1 ? 's' : ''} ${protectedPaths.join(', ')}.` : '';
+    const warning =
+      protectedPaths.length > 0 ? ` It changes the protected path${protectedPaths.length > 1 ? 's' : ''} ${protectedPaths.map(approvalText).join(', ')}.` : '';
     if (request.escalation !== undefined) return escalationQuestion(call, request, warning);
     try {
       const answer = await call.server.elicitInput(
         {
-          message: escapeTerminalControls(`Allow ${request.tool} ${JSON.stringify(request.args)}? It needs approval: ${request.reason}.${warning}`),
+          message: `Allow ${approvalCallText(request.tool, request.args)}? It needs approval: ${approvalText(request.reason)}.${warning}`,
           requestedSchema: {
             type: 'object',
             properties: {
@@ -209,7 +212,7 @@ async function escalationQuestion(call: ActiveCall, request: ApprovalRequest, wa
     const answer = await call.server.elicitInput(
       {
         message: escapeTerminalControls(
-          `Run ${request.tool} ${JSON.stringify(request.args)} OUTSIDE THE SANDBOX? ${request.escalation}.${reason}${warning} Only you can approve this, for this one call: confirm it explicitly.`,
+          `Run ${approvalCallText(request.tool, request.args)} OUTSIDE THE SANDBOX? ${approvalText(request.escalation ?? '')}.${reason}${warning} Only you can approve this, for this one call: confirm it explicitly.`,
         ),
         requestedSchema: {
           type: 'object',

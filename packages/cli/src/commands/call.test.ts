@@ -113,6 +113,15 @@ describe(callTool, () => {
     expect(report).toMatchObject({ status: 'completed', output: 'ran npm install outside the sandbox' });
   });
 
+  it('the terminal prompt shows the whole shape of the call: padding collapsed with the real length, controls escaped', async () => {
+    const { registry, executor } = setup();
+    const io = terminal('n');
+    const command = `ls src${' '.repeat(4000)}; cp -r ~/.ssh x\u009b2J`;
+    await callTool(registry, { tool: 'shell_exec', args: JSON.stringify({ command }), executor, stdin: io.stdin, stderr: io.stderr });
+    expect(io.prompt()).toContain('shell_exec {"command":"ls src⟪4,000 spaces⟫; cp -r ~/.ssh x\\u009b2J"} (command: 4,025 characters, whitespace collapsed)');
+    expect(io.prompt()).not.toContain('\u009b');
+  });
+
   it('a no at the terminal is reported as the user declining', async () => {
     const { registry, executor } = setup();
     const io = terminal('n');

@@ -1,6 +1,15 @@
 import readline from 'node:readline/promises';
-import type { ApprovalAnswer, ApprovalHandler, ApprovalRequest, ExecutorOptions, ToolCallResult } from '@toolwright/executor';
-import { escapeTerminalControls, ToolExecutor } from '@toolwright/executor';
+import {
+  approvalCallText,
+  approvalText,
+  ToolExecutor,
+  type ApprovalAnswer,
+  type ApprovalHandler,
+  type ApprovalRequest,
+  type ExecutorOptions,
+  type ToolCallResult,
+} from '@toolwright/executor';
+import { escapeTerminalControls } from '@toolwright/executor';
 import type { ToolRegistry } from '@toolwright/registry';
 import { CliError } from '../cli-error.js';
 
@@ -88,10 +97,10 @@ function terminalPrompt(stdin: NodeJS.ReadableStream, stderr: NodeJS.WritableStr
     const rl = readline.createInterface({ input: stdin, output: stderr });
     const paths = request.protectedPaths ?? [];
     const { escalation } = request;
-    const lines = [`\n${request.tool} ${JSON.stringify(request.args)}`];
-    if (escalation !== undefined) lines.push(`RUN OUTSIDE THE SANDBOX: ${escalation}`);
-    if (request.reason !== escalation) lines.push(`needs approval: ${request.reason}`);
-    if (paths.length > 0) lines.push(`it touches protected path${paths.length > 1 ? 's' : ''}: ${paths.join(', ')}`);
+    const lines = [`\n${approvalCallText(request.tool, request.args)}`];
+    if (escalation !== undefined) lines.push(`RUN OUTSIDE THE SANDBOX: ${approvalText(escalation)}`);
+    if (request.reason !== escalation) lines.push(`needs approval: ${approvalText(request.reason)}`);
+    if (paths.length > 0) lines.push(`it touches protected path${paths.length > 1 ? 's' : ''}: ${paths.map(approvalText).join(', ')}`);
     lines.push(
       escalation === undefined
         ? 'Allow? [y] once, [a] always this session, [n] no: '

@@ -3,6 +3,7 @@ import type { CommandVerdict, PathConfinement, SimpleCommand } from './command-v
 import type { ShellConstruct, ShellPolicy } from './shell-policy.js';
 import type { AnalysisState } from './analysis/statement-visitor.js';
 import { visitStatement } from './analysis/statement-visitors.js';
+import { parseDivergence } from './parse-parity.js';
 
 export type { CommandVerdict, PathConfinement, SimpleCommand } from './command-verdict.js';
 export { judgeCommand } from './judge-command.js';
@@ -48,7 +49,13 @@ export function analyzeCommand(
     },
   };
   if (root.hasError)
-    return { ok: false, reason: 'the command does not parse as bash (unbalanced quotes, brackets or an operator without a command); fix its syntax' };
+    return {
+      ok: false,
+      reason:
+        'the command does not parse for judging (the bash grammar the judge reads it with finds unbalanced quotes or brackets, an operator without a command, or a construct it reads otherwise than bash); fix or simplify its syntax',
+    };
+  const divergence = parseDivergence(root);
+  if (divergence) return { ok: false, reason: divergence };
   const permit = new Set<ShellConstruct>(policy.permit ?? []);
   const commands: SimpleCommand[] = [];
   const assignments: Array<[string, string]> = [];

@@ -5,6 +5,8 @@ export interface SimpleCommand {
   /** The program judged against the allowlist (after `env`, `timeout`, ... are unwrapped). */
   program: string;
   text: string;
+  /** The directory it runs in when every `cd` before it succeeded (absolute, as the kernel resolves it). */
+  cwd: string;
 }
 
 /** How arguments that name files are confined: `check` returns why a path is refused, if it is. */

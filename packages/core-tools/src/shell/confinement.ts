@@ -21,10 +21,14 @@ export function workspaceConfinement(workspace: WorkspacePolicy, cwd?: string): 
     // Read the path as the kernel will: from the shell's working directory (or `/`), following each
     // symbolic link before the next `..` — `link/..` is the parent of the link's target, not the
     // directory holding the link, so a text-level normalisation would judge another file.
-    const located = kernelPath(value, base);
-    if (located === undefined) return { refused: `'${value}' goes through too many symbolic links` };
-    if (!isWithin(root, located)) return { refused: `'${value}' is outside the workspace` };
-    return { relative: path.relative(root, located) || '.' };
+    const walked = walkPath(value, base);
+    if (walked === undefined) return { refused: `'${value}' goes through too many symbolic links` };
+    if (!isWithin(root, walked.at)) return { refused: `'${value}' is outside the workspace` };
+    if (walked.unsure !== undefined)
+      return {
+        refused: `'${value}' goes through '${path.relative(root, walked.unsure) || '.'}', which does not exist yet, and then '..': where that leads depends on what the command line creates there first; write the path without '..'`,
+      };
+    return { relative: path.relative(root, walked.at) || '.' };
   };
   const resolve = (value: string, base: string) => {
     const where = relativeOf(value, base);
@@ -79,8 +83,20 @@ const MAX_LINKS = 40;
  * when the links loop.
  */
 export function kernelPath(value: string, base: string): string | undefined {
-  let current = value.startsWith('/') ? '/' : realOr(base);
+  return walkPath(value, base)?.at;
+}
+
+/**
+ * `kernelPath`, and `unsure`: the first name on the way that does not exist (the start directory
+ * included) when a `..` comes after it. Where that `..` leads is not known before the line runs: an
+ * earlier command may create the name as a symbolic link (`cp -s /ws/f sub/L; rm f; mkdir f` makes
+ * `sub/L/../..` the workspace's parent).
+ */
+export function walkPath(value: string, base: string): { at: string; unsure?: string } | undefined {
   const pending = value.split('/').filter((s) => s !== '' && s !== '.');
+  const start = value.startsWith('/') ? '/' : realOrUndefined(base);
+  if (start === undefined && pending.includes('..')) return { at: path.resolve(base, ...pending), unsure: base };
+  let current = start ?? path.resolve(base);
   let links = 0;
   while (pending.length > 0) {
     const segment = pending.shift()!;
@@ -101,25 +117,25 @@ export function kernelPath(value: string, base: string): string | undefined {
       try {
         target = fs.readlinkSync(next);
       } catch {
-        return path.join(next, ...pending);
+        return { at: path.join(next, ...pending), ...(pending.includes('..') ? { unsure: next } : {}) };
       }
       if (target.startsWith('/')) current = '/';
       pending.unshift(...target.split('/').filter((s) => s !== '' && s !== '.'));
       continue;
     }
     current = next;
-    // Below a missing name nothing is a link: the rest applies as written.
-    if (!stat) return path.resolve(current, ...pending);
+    // Below a missing name nothing is a link yet: the rest applies as written.
+    if (!stat) return { at: path.resolve(current, ...pending), ...(pending.includes('..') ? { unsure: current } : {}) };
   }
-  return current;
+  return { at: current };
 }
 
-/** The real path of a directory, or the path as given when it cannot be resolved. */
-function realOr(dir: string): string {
+/** The real path of a directory, or undefined when it cannot be resolved. */
+function realOrUndefined(dir: string): string | undefined {
   try {
     return fs.realpathSync.native(dir);
   } catch {
-    return path.resolve(dir);
+    return undefined;
   }
 }
 

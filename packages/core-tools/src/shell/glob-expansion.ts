@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import picomatch from 'picomatch';
 
 /** Most words one glob may expand to; more is refused rather than truncated. */
@@ -9,7 +8,16 @@ export type GlobExpansion = { ok: true; words: string[] } | { ok: false; reason:
 
 // bash's rules without extglob, globstar or brace expansion: `*` and `?` never match a leading dot
 // or a `/`, `[!a]` and `[[:alpha:]]` are brackets. Dot and dot-dot are never produced (globskipdots).
-const OPTIONS: picomatch.PicomatchOptions = { dot: false, nobrace: true, noextglob: true, noglobstar: true, posix: true, nonegate: true };
+// `literalBrackets: false`: picomatch would otherwise also let `[n]` match a file named `[n]`.
+const OPTIONS: picomatch.PicomatchOptions = {
+  dot: false,
+  nobrace: true,
+  noextglob: true,
+  noglobstar: true,
+  posix: true,
+  nonegate: true,
+  literalBrackets: false,
+};
 
 /**
  * Expands a pattern from `expandWord` against the file system, as bash does before the program
@@ -30,9 +38,15 @@ export function expandGlob(pattern: string, literal: string, cwd: string, canRea
       const name = segment.replace(/\\(.)/g, '$1');
       for (const prefix of found) next.push(join(prefix, name));
     } else {
+      // picomatch reads an escaped character after a leading class as a regex one (`[[:alpha:]]\.x` matches `ayx`).
+      if (/\[\[:[a-z]+:\]/.test(segment))
+        return {
+          ok: false,
+          reason: `character classes such as [[:alpha:]] ('${literal}') are not supported in globs here; list the files or use the glob tool`,
+        };
       const matches = picomatch.makeRe(segment, OPTIONS);
       for (const prefix of found) {
-        const dir = path.resolve(cwd, prefix || '.');
+        const dir = located(cwd, prefix || '.');
         const refused = canRead(dir);
         if (refused) return { ok: false, reason: `the glob '${literal}' would list a directory that is refused: ${refused}` };
         let names: string[];
@@ -51,7 +65,7 @@ export function expandGlob(pattern: string, literal: string, cwd: string, canRea
     found = next;
     if (found.length === 0) break;
   }
-  const words = found.filter((word) => word !== '/' && exists(path.resolve(cwd, word)));
+  const words = found.filter((word) => word !== '/' && exists(located(cwd, word)));
   if (words.length === 0) return { ok: true, words: [literal] };
   return { ok: true, words: words.map((word) => (word.startsWith('-') ? `./${word}` : word)) };
 }
@@ -65,6 +79,18 @@ function join(prefix: string, name: string): string {
   return prefix.endsWith('/') ? `${prefix}${name}` : `${prefix}/${name}`;
 }
 
+/**
+ * `relative` read from `cwd` as the kernel reads it: not normalised, so `link/..` is the parent of
+ * the link's target, as for bash's own opendir (path.resolve would drop `link/..` as text).
+ */
+function located(cwd: string, relative: string): string {
+  return relative.startsWith('/') ? relative : `${cwd}/${relative}`;
+}
+
 function exists(file: string): boolean {
-  return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  try {
+    return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false; // ENOTDIR (`notes.txt/f`), ELOOP, EACCES: nothing bash could match either
+  }
 }

@@ -3,6 +3,7 @@ import type { PathConfinement } from './command-verdict.js';
 import { judgeAssignment } from './judge-assignment.js';
 import { copiedTreeSources, dangerousOption, refusedProgram, WRAPPERS } from './program-rules.js';
 import { treeReads } from './tree-reads.js';
+import { REFUSED_PROGRAMS } from './refused-programs.js';
 import type { ShellPolicy } from './shell-policy.js';
 import { deceptiveCharacter, isWellFormed } from '../workspace/text-rules.js';
 
@@ -20,9 +21,12 @@ export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathC
       }
       return words.length > 1 ? { ok: true, program: 'export' } : { ok: false, reason: 'export needs NAME=value' };
     }
+    const refused = REFUSED_PROGRAMS.get(name);
+    if (refused !== undefined) return { ok: false, reason: `'${name}' is ${name === 'export' ? 'not' : 'never'} allowed: it ${refused}` };
     const never = refusedProgram(name);
     if (never) return { ok: false, reason: never };
-    const unwrap = WRAPPERS[name];
+    // Own properties only: a program named `constructor` or `toString` is not a rule.
+    const unwrap = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
     if (unwrap) {
       const skip = unwrap(words.slice(1));
       if (typeof skip === 'string') return { ok: false, reason: skip };

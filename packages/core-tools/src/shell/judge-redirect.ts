@@ -17,7 +17,14 @@ export function judgeRedirect(
     const word = content ? expandWord(content, literal) : { ok: true as const, value: '' };
     return word.ok ? { ok: true, text: `<<< ${quoteWord(word.value)}` } : word;
   }
-  const destination = node.childForFieldName('destination');
+  // tree-sitter-bash hangs the words after a redirection on it (`ls > out x`); bash passes them to
+  // the command as arguments.
+  const [destination, ...more] = node.namedChildren.filter((c) => c !== null && c.type !== 'file_descriptor');
+  if (more.length > 0)
+    return {
+      ok: false,
+      reason: `bash passes '${more.map((c) => c!.text).join(' ')}' after the redirection to the command as arguments, which the parser does not; put redirections after the arguments`,
+    };
   const operator = node.children.find((c) => c && !c.isNamed)?.type ?? '';
   const descriptor = node.children.find((c) => c?.type === 'file_descriptor')?.text ?? '';
   if (!destination || !/^(?:>|>>|<|&>|&>>|>&|<&|>\|)$/.test(operator) || !/^\d?$/.test(descriptor))
@@ -25,6 +32,13 @@ export function judgeRedirect(
   if ((operator === '>&' || operator === '<&') && /^[0-2]$/.test(destination.text)) return { ok: true, text: `${descriptor}${operator}${destination.text}` };
   const word = expandWord(destination, literal);
   if (!word.ok) return { ok: false, reason: `${word.reason} (in the redirection '${node.text}')` };
+  // bash reads the expanded word of `>&` and `<&`: digits duplicate that descriptor (`>&'3'` writes
+  // to fd 3, not to a file named 3), `-` closes it, `3-` moves it.
+  if ((operator === '>&' || operator === '<&') && /^(?:\d+-?|-)$/.test(word.value)) {
+    if (/^[0-2]$/.test(word.value)) return { ok: true, text: `${descriptor}${operator}${word.value}` };
+    return { ok: false, reason: `the redirection '${node.text}' duplicates, closes or moves a file descriptor; only 0, 1 and 2 may be named` };
+  }
+  if (operator === '<&') return { ok: false, reason: `the redirection '${node.text}' names no file descriptor; use < to read a file` };
   const rendered = `${descriptor}${operator} ${quoteWord(word.value)}`;
   if (word.value === '/dev/null' && operator !== '<&' && operator !== '>&') return { ok: true, text: rendered };
   if (!permit.has('redirection'))

@@ -61,6 +61,7 @@ export class RunningProcess {
       '--noprofile',
       '--norc',
       '-f',
+      '-P',
       '-c',
       `${options.prelude ?? ''}${GATED}`,
       'toolwright-shell',

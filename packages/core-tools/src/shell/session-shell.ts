@@ -74,7 +74,7 @@ export class SessionShell {
     // The session's group dies with this process however it ends (see ProcessGroups).
     const groups = ProcessGroups.shared();
     groups.prepare();
-    const launch = (this.options.launch ?? unsandboxedCommand)(['/bin/bash', '--noprofile', '--norc', '-f', '-s']);
+    const launch = (this.options.launch ?? unsandboxedCommand)(['/bin/bash', '--noprofile', '--norc', '-f', '-P', '-s']);
     const child = spawn(launch.file, launch.args, {
       cwd: this.options.root,
       env: this.options.env,
@@ -138,7 +138,7 @@ export class SessionShell {
         end();
       };
       opts.signal?.addEventListener('abort', onAbort, { once: true });
-      const reset = opts.resetTo ? `cd -- '${opts.resetTo.replace(/'/g, `'\\''`)}' || exit 1\n` : '';
+      const reset = opts.resetTo ? `__tw_to='${opts.resetTo.replace(/'/g, `'\\''`)}'; cd -- "$__tw_to" && [ "$(pwd -P)" = "$__tw_to" ] || exit 1\n` : '';
       const script =
         `${reset}IFS= read -r -d '' __tw_cmd <<'__TW_${nonce}'\n${command}\n__TW_${nonce}\n` +
         `eval "$__tw_cmd" </dev/null; __tw_s=$?\n` +

@@ -27,6 +27,22 @@ describe(commandEnvironment, () => {
     expect(fs.existsSync(child.stdout)).toBe(false);
   });
 
+  it('never passes CDPATH, PWD or OLDPWD, which would make cd or pwd read otherwise than the judge', () => {
+    const saved = { CDPATH: process.env.CDPATH, PWD: process.env.PWD, OLDPWD: process.env.OLDPWD };
+    Object.assign(process.env, { CDPATH: '/', PWD: '/', OLDPWD: '/' });
+    try {
+      const env = commandEnvironment({ passEnv: ['CDPATH', 'PWD', 'OLDPWD'] });
+      expect(env).not.toHaveProperty('CDPATH');
+      expect(env).not.toHaveProperty('PWD');
+      expect(env).not.toHaveProperty('OLDPWD');
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it('keeps one HOME for the life of the process', () => {
     expect(commandEnvironment({}).HOME).toBe(commandEnvironment({}).HOME);
   });

@@ -47,9 +47,12 @@ export type ShellConfig =
   | { backend: 'disabled'; reason?: string };
 
 const PASSED = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ'];
-/** Never passed, even when listed in `passEnv`: each makes a program load code or configuration. */
+/**
+ * Never passed, even when listed in `passEnv`: each makes a program load code or configuration, or
+ * (CDPATH, PWD, OLDPWD) makes `cd`, `pwd` or `$PWD` read differently from where the judge puts the shell.
+ */
 const NEVER_PASSED =
-  /^(BASH_ENV|ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|LD_.*|DYLD_.*|NODE_OPTIONS|NODE_PATH|GIT_.*|RIPGREP_CONFIG_PATH|GREP_OPTIONS|PAGER|EDITOR|VISUAL|MANPAGER|LESSOPEN|LESSCLOSE|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|npm_config_.*|NPM_CONFIG_.*)$/;
+  /^(BASH_ENV|ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|CDPATH|PWD|OLDPWD|LD_.*|DYLD_.*|NODE_OPTIONS|NODE_PATH|GIT_.*|RIPGREP_CONFIG_PATH|GREP_OPTIONS|PAGER|EDITOR|VISUAL|MANPAGER|LESSOPEN|LESSCLOSE|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|npm_config_.*|NPM_CONFIG_.*)$/;
 
 /**
  * Repository configuration git obeys is neutralised by command-line configuration (the

@@ -80,7 +80,8 @@ export class ShellSessions {
       timeoutMs: options.timeoutMs,
       maxOutputBytes: options.maxOutputBytes,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(session.cwd !== root && !isWithin(root, session.cwd) ? { resetTo: root } : {}),
+      // Moved to the directory the line was judged from before every line (a restart if that is no longer it).
+      resetTo: session.cwd,
     });
     const removed = launcher.absent?.removeCreated() ?? [];
     if (outcome.cancelled)

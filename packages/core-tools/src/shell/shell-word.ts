@@ -16,6 +16,9 @@ export interface WordContext {
 export type ExpandedWord = { ok: true; value: string; pattern?: string; fromVariable: boolean } | { ok: false; reason: string };
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Variables bash sets or updates itself (`PWD` after each `cd`, `RANDOM` on each read, ...). */
+const SHELL_SET =
+  /^(?:PWD|OLDPWD|DIRSTACK|RANDOM|SRANDOM|SECONDS|LINENO|EPOCHSECONDS|EPOCHREALTIME|BASHPID|PPID|UID|EUID|GROUPS|HOSTNAME|HOSTTYPE|OSTYPE|MACHTYPE|SHLVL|SHELLOPTS|BASHOPTS|PIPESTATUS|OPTIND|HISTCMD|FUNCNAME|IFS|BASH|BASH_.*)$/;
 
 /**
  * Expands one word node as bash would, but only the parts Toolwright can know exactly: literal text,
@@ -26,6 +29,10 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * @example `"$X"` with X=`a b` → value `a b` (quoted: one word, no glob)
  */
 export function expandWord(node: SyntaxNode, context: WordContext): ExpandedWord {
+  // Outside POSIX mode bash expands `~` after the `=` (and after each `:`) of an argument shaped
+  // like an assignment: `echo a=~/x` prints `a=/home/me/x`.
+  if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(node.text) && unquotedText(node).some((text) => /[=:]~/.test(text)))
+    return { ok: false, reason: `bash expands the '~' in '${node.text}' (after '=' or ':') to a home directory; quote the '~' or write the path` };
   const state = { value: '', pattern: '', glob: false, fromVariable: false };
   const problem = appendWord(node, context, state, true);
   if (problem) return { ok: false, reason: problem };
@@ -44,20 +51,29 @@ interface WordState {
 function appendWord(node: SyntaxNode, context: WordContext, state: WordState, first: boolean): string | undefined {
   switch (node.type) {
     case 'word':
-    case 'number': {
-      const text = node.text;
-      if (first && text.startsWith('~')) return `tilde expansion ('${text}') is not allowed; write the path relative to the workspace`;
-      if (/[{}]/.test(text.replace(/\\./gs, ''))) return `brace expansion ('${text}') is not allowed; quote the braces or list the words`;
-      appendUnquoted(text, state);
-      return undefined;
-    }
+    case 'number':
+      return appendUnquotedText(node.text, state, first);
     case 'raw_string':
       appendQuoted(node.text.slice(1, -1), state);
       return undefined;
     case 'string': {
-      for (const child of node.namedChildren) {
-        if (!child) continue;
-        if (child.type === 'string_content') appendQuoted(child.text.replace(/\\([$`"\\\n])/g, '$1'), state);
+      const children = node.children.filter((c) => c !== null);
+      for (const [i, child] of children.entries()) {
+        if (!child.isNamed) {
+          if (child.type === '"') continue;
+          // `"cost: $"`: a `$` right before the closing quote is a literal dollar.
+          if (child.type === '$' && i === children.length - 2 && children[i + 1]!.type === '"') {
+            appendQuoted('$', state);
+            continue;
+          }
+          return strayToken(child, node);
+        }
+        // Inside double quotes a backslash escapes only $ ` " \ and newline; backslash-newline is removed.
+        if (child.type === 'string_content')
+          appendQuoted(
+            child.text.replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c)),
+            state,
+          );
         else if (child.type === 'simple_expansion' || child.type === 'expansion') {
           const value = variableValue(child, context);
           if (typeof value !== 'string') return value.reason;
@@ -69,10 +85,31 @@ function appendWord(node: SyntaxNode, context: WordContext, state: WordState, fi
     }
     case 'concatenation': {
       let index = 0;
-      for (const child of node.namedChildren) {
-        if (!child) continue;
-        const problem = appendWord(child, context, state, first && index++ === 0);
+      let openBracket = false;
+      const children = node.children.filter((c) => c !== null);
+      for (let i = 0; i < children.length; i++) {
+        const child = children[i]!;
+        if (!child.isNamed) {
+          // `x$`: a `$` that ends the word is a literal dollar; `x$"y"` is a translated string.
+          if (child.type === '$' && i === children.length - 1) {
+            appendQuoted('$', state);
+            continue;
+          }
+          return strayToken(child, node, children[i + 1]);
+        }
+        if (child.type !== 'word') {
+          const problem = appendWord(child, context, state, first && index++ === 0);
+          if (problem) return problem;
+          continue;
+        }
+        // tree-sitter splits unquoted text at brackets (`[n]otes` is `[`, `n`, `]`, `otes`): bash reads one run.
+        let text = child.text;
+        while (children[i + 1]?.type === 'word') text += children[++i]!.text;
+        if (openBracket && /\]/.test(text.replace(/\\./gs, '')))
+          return `bash reads '${node.text}' as a glob whose bracket expression holds quoted or expanded text; quote the whole word, or write the bracket unquoted`;
+        const problem = appendUnquotedText(text, state, first && index++ === 0);
         if (problem) return problem;
+        openBracket ||= unclosedBracket(text);
       }
       return undefined;
     }
@@ -95,16 +132,44 @@ function variableValue(node: SyntaxNode, context: WordContext): string | { reaso
   if (!context.permit.has('variable-expansion')) return refusedPart(node);
   const name = node.type === 'simple_expansion' ? node.text.slice(1) : (/^\$\{([^}]*)\}$/.exec(node.text)?.[1] ?? '');
   if (!VARIABLE_NAME.test(name)) return { reason: `only plain variable expansions ($NAME or \${NAME}) are allowed, not '${node.text}'` };
+  if (SHELL_SET.test(name))
+    return { reason: `bash sets $${name} itself and changes it as the line runs, so its value is not known when the line is judged; write the value itself` };
   const value = context.variables.get(name);
   if (value === undefined) return { reason: `the variable ${name} is not set in this shell; write the value itself` };
   return value;
+}
+
+/** An unquoted run of a word: tilde and brace expansion refused, the rest appended (`appendUnquoted`). */
+function appendUnquotedText(text: string, state: WordState, first: boolean): string | undefined {
+  if (first && text.startsWith('~')) return `tilde expansion ('${text}') is not allowed; write the path relative to the workspace`;
+  const unescaped = text.replace(/\\./gs, '');
+  if (/\{[^{}]*(?:,|\.\.)[^{}]*\}/.test(unescaped)) return `brace expansion ('${text}') is not allowed; quote the braces or list the words`;
+  if (/[{}]/.test(unescaped))
+    return `unquoted braces ('${text}') are not allowed: bash reads '{' and '}' as a command group or brace expansion in places; quote them`;
+  appendUnquoted(text, state);
+  return undefined;
+}
+
+/** Whether unquoted text opens a `[` that it does not close (bash may close it further on in the word). */
+function unclosedBracket(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '[') {
+      const end = bracketEnd(text, i);
+      if (end === -1) return true;
+      i = end;
+    }
+  }
+  return false;
 }
 
 /** Unquoted text: backslash escapes a character; `*`, `?` and bracket expressions are glob syntax. */
 function appendUnquoted(text: string, state: WordState): void {
   for (let i = 0; i < text.length; i++) {
     const char = text[i]!;
-    if (char === '\\' && i + 1 < text.length) {
+    if (char === '\\' && text[i + 1] === '\n') {
+      i++; // a line continuation: bash removes both characters
+    } else if (char === '\\' && i + 1 < text.length) {
       appendQuoted(text[++i]!, state);
     } else if (char === '*' || char === '?') {
       state.value += char;
@@ -146,6 +211,23 @@ function bracketEnd(text: string, start: number): number {
     if (text[i] === ']') return i;
   }
   return -1;
+}
+
+/** The text of a word's unquoted parts (its `word` leaves), where `~`, globs and braces are live. */
+export function unquotedText(node: SyntaxNode): string[] {
+  if (node.type === 'word') return [node.text];
+  if (node.type !== 'concatenation') return [];
+  return node.namedChildren.flatMap((child) => (child ? unquotedText(child) : []));
+}
+
+/**
+ * A token the parser left unnamed inside a word, which bash reads otherwise: `$"..."` is a string
+ * translated through the locale's message catalogue, not a `$` and a string.
+ */
+export function strayToken(token: SyntaxNode, word: SyntaxNode, next?: SyntaxNode | null): string {
+  if (token.type === '$' && next?.type === 'string' && next.startIndex === token.endIndex)
+    return `$"..." strings ('${token.text}${next.text}') are translated through the locale by bash; use plain quotes`;
+  return `the '${token.text}' in '${word.text}' is read differently by bash than by the parser; quote it`;
 }
 
 export function refusedPart(node: SyntaxNode): { ok: false; reason: string } {

@@ -1,7 +1,7 @@
 import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
-import { loadBashParser } from '../shell/bash-parser.js';
+import { parseCommandLine } from '../shell/parse-command-line.js';
 import { analyzeCommand, type CommandVerdict } from '../shell/command-analysis.js';
 import { gitConfigGuard } from '../shell/git-config-guard.js';
 import { gitOrderProblem } from '../shell/program-rules.js';
@@ -221,9 +221,7 @@ export class ShellTool {
     if (/[\0\r]/.test(command)) throw new CoreToolError('invalid_command', 'The command contains a NUL or carriage-return character; remove it.');
     if (!isWellFormed(command))
       throw new CoreToolError('invalid_command', 'The command contains a lone UTF-16 surrogate, which no program can receive; send well-formed text.');
-    const parser = await loadBashParser();
-    const tree = parser.parse(command);
-    if (!tree) throw new CoreToolError('invalid_command', 'The command could not be parsed as bash; check its quoting.');
+    const tree = await parseCommandLine(command);
     let verdict: CommandVerdict;
     try {
       verdict = analyzeCommand(tree.rootNode, policy, workspaceConfinement(this.env.workspace, cwd), variables ?? new Map(Object.entries(env)));

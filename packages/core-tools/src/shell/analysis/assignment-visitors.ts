@@ -1,3 +1,4 @@
+import { REFUSED_PROGRAMS } from '../refused-programs.js';
 import { quoteWord } from '../shell-word.js';
 import type { AnalysisState, StatementVisitor } from './statement-visitor.js';
 import { recordAssignment } from './word-expansion.js';
@@ -16,7 +17,10 @@ export const exportVisitor: StatementVisitor = {
   types: ['declaration_command'],
   visit(node, state) {
     const keyword = node.child(0)?.type;
-    if (keyword !== 'export' || !state.permit.has('assignment')) return `'${keyword ?? 'declare'}' is not allowed`;
+    if (keyword !== 'export' || !state.permit.has('assignment')) {
+      const reason = REFUSED_PROGRAMS.get(keyword ?? 'declare');
+      return `'${keyword ?? 'declare'}' is not allowed${reason ? `: it ${reason}` : ''}`;
+    }
     const children = node.namedChildren.filter((c) => c !== null);
     if (children.length === 0) return 'export needs NAME=value';
     const first = state.assignments.length;
@@ -26,7 +30,7 @@ export const exportVisitor: StatementVisitor = {
       if (problem) return problem;
     }
     const rendered = renderedSince(first, state);
-    state.commands.push({ argv: ['export', ...rendered], program: 'export', text: node.text });
+    state.commands.push({ argv: ['export', ...rendered], program: 'export', text: node.text, cwd: state.cwds[state.cwds.length - 1]! });
     state.out.push(`export ${rendered.join(' ')}`);
     return undefined;
   },
@@ -48,7 +52,7 @@ export const assignmentVisitor: StatementVisitor = {
       if (problem) return problem;
     }
     const rendered = renderedSince(first, state);
-    state.commands.push({ argv: rendered, program: 'assignment', text: node.text });
+    state.commands.push({ argv: rendered, program: 'assignment', text: node.text, cwd: state.cwds[state.cwds.length - 1]! });
     state.out.push(rendered.join(' '));
     return undefined;
   },

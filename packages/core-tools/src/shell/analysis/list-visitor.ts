@@ -1,7 +1,7 @@
 import type { StatementVisitor } from './statement-visitor.js';
 
-/** Operators that join simple commands and never run anything themselves. */
-const JOINERS = new Set(['&&', '||', ';', '|', '\n', ';;']);
+/** Operators that join simple commands and never run anything themselves (`;;` ends a case item: a syntax error here). */
+const JOINERS = new Set(['&&', '||', ';', '|', '\n']);
 
 /**
  * Statements joined by `&&`, `||`, `;`, `|` and newlines; any other operator (`&`, `|&`) is refused.

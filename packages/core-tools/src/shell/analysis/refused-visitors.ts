@@ -13,7 +13,11 @@ function refused(types: readonly string[], reason: string): StatementVisitor {
 export const REFUSED_VISITORS: readonly StatementVisitor[] = [
   refused(['negated_command'], "negation with '!' is not allowed"),
   refused(['subshell'], 'subshells ( ... ) are not allowed; run the commands directly'),
-  refused(['compound_statement'], 'command groups { ...; } are not allowed'),
+  {
+    types: ['compound_statement'],
+    visit: (node) => (node.child(0)?.type === '((' ? 'arithmetic commands ((...)) are not allowed' : 'command groups { ...; } are not allowed'),
+  },
+  { types: ['test_command'], visit: (node) => `conditional expressions ${node.child(0)?.type === '[' ? '[ ... ]' : '[[ ... ]]'} are not allowed` },
   refused(['function_definition'], 'defining shell functions is not allowed'),
   refused(
     ['for_statement', 'c_style_for_statement', 'while_statement', 'if_statement', 'case_statement'],
