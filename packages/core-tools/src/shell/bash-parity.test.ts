@@ -28,7 +28,9 @@ beforeAll(() => {
   fs.symlinkSync('..', path.join(ws.root, 'd/e/up'));
   fs.writeFileSync(
     path.join(bin, 'recorder'),
-    `#!/bin/sh\n{ printf '%s\\0' "$(pwd -P)" "\${0##*/}"; for a; do printf '%s\\0' "$a"; done; printf '\\n'; } >> "$LOG"\n`,
+    // The record is made whole in a file of its own, then appended in one write: the stages of a
+    // pipeline run at once, and several printf calls each would interleave.
+    `#!/bin/sh\n{ printf '%s\\0' "$(pwd -P)" "\${0##*/}"; for a; do printf '%s\\0' "$a"; done; printf '\\n'; } > "$LOG.$$"\n/bin/cat "$LOG.$$" >> "$LOG"; /bin/rm -f "$LOG.$$"\n`,
     { mode: 0o755 },
   );
   for (const name of PROGRAMS) fs.symlinkSync('recorder', path.join(bin, name));

@@ -4,6 +4,7 @@ import { judgeAssignment } from './judge-assignment.js';
 import { copiedTreeSources, dangerousOption, refusedProgram, WRAPPERS } from './program-rules.js';
 import { treeReads } from './tree-reads.js';
 import { REFUSED_PROGRAMS } from './refused-programs.js';
+import { describeRefusal } from './programs/describe-refusal.js';
 import type { ShellPolicy } from './shell-policy.js';
 import { deceptiveCharacter, isWellFormed } from '../workspace/text-rules.js';
 
@@ -21,9 +22,8 @@ export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathC
       }
       return words.length > 1 ? { ok: true, program: 'export' } : { ok: false, reason: 'export needs NAME=value' };
     }
-    const refused = REFUSED_PROGRAMS.get(name);
-    if (refused !== undefined) return { ok: false, reason: `'${name}' is ${name === 'export' ? 'not' : 'never'} allowed: it ${refused}` };
-    const never = refusedProgram(name);
+    // Builtins with no spec of their own (read, let, ...) are worded like the programs that never run.
+    const never = REFUSED_PROGRAMS.has(name) ? describeRefusal({ program: name, class: 'never' }) : refusedProgram(name);
     if (never) return { ok: false, reason: never };
     // Own properties only: a program named `constructor` or `toString` is not a rule.
     const unwrap = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;

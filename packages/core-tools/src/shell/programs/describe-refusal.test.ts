@@ -23,7 +23,7 @@ describe(describeRefusal, () => {
       { program: 'xargs', class: 'builds-commands' },
       'xargs is not allowed: it builds commands from its input, which cannot be judged before they run; run the command on the listed files directly',
     ],
-    [{ program: 'bash', class: 'never' }, "'bash' is never allowed: it runs arbitrary code or changes privileges"],
+    [{ program: 'bash', class: 'never' }, "'bash' is never allowed: it starts another shell, whose commands cannot be judged before they run"],
   ] as const)('%j', ([refusal, text]) => {
     expect(describeRefusal(refusal)).toBe(text);
   });

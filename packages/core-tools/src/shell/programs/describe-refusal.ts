@@ -1,4 +1,5 @@
 import type { Refusal, RefusalClass } from './program-spec.js';
+import { REFUSED_PROGRAMS } from '../refused-programs.js';
 
 /** What each class of option does, after "<program> <option>". */
 const OPTION_WORDING: Record<RefusalClass, (refusal: Refusal) => string> = {
@@ -25,7 +26,9 @@ const OPTION_WORDING: Record<RefusalClass, (refusal: Refusal) => string> = {
 
 /** What a refused program is, with no option named. */
 const PROGRAM_WORDING: Partial<Record<RefusalClass, (refusal: Refusal) => string>> = {
-  never: ({ program }) => `'${program}' is never allowed: it runs arbitrary code or changes privileges`,
+  // What the program would really do (`'read' is never allowed: it sets shell variables from its input`).
+  never: ({ program }) =>
+    `'${program}' is ${program === 'export' ? 'not' : 'never'} allowed: it ${REFUSED_PROGRAMS.get(program) ?? 'runs arbitrary code or changes privileges'}`,
   'builds-commands': ({ program }) =>
     `${program} is not allowed: it builds commands from its input, which cannot be judged before they run; run the command on the listed files directly`,
   'reruns-through-shell': ({ program }) => `${program} is not allowed: it re-runs a command through a shell`,
