@@ -1,10 +1,15 @@
+import { setImmediate } from 'node:timers/promises';
 import { openCheckedFile, readConfined } from '../workspace/confined-file.js';
-import { walk } from '../workspace/walk.js';
+import { walkAsync, type WalkEntry, type WalkProgress } from '../workspace/walk.js';
+import { GlobFilter, PATHS_PER_JOB } from './glob-filter.js';
 import { runRegexJob } from './regex-worker.js';
-import { compileQuery, pathFilter, type MatchedLine, type MatchLines, type SearchQuery } from './search-query.js';
+import { compileQuery, type MatchedLine, type MatchLines, type SearchQuery } from './search-query.js';
 
 /** Text handed to the regex worker at once: large enough to amortise a round trip, small enough for its budget. */
 const BATCH_CHARS = 1 << 20;
+
+/** Time the search holds the event loop while it reads files, before it lets other work run. */
+const SLICE_MS = 8;
 
 /**
  * The built-in engine: walks the tree (.gitignore respected, .git and symlinks skipped), skips
@@ -12,11 +17,19 @@ const BATCH_CHARS = 1 << 20;
  * each file's text, recording matching lines. Each file is opened without following links and
  * checked, and read no further than the size cap, so a file swapped during the walk is skipped.
  * The regex runs in the regex worker, in batches of files, each under its own time budget
- * (`runRegexJob`): a pattern that backtracks catastrophically is stopped with `PatternTooSlowError`.
+ * (`runRegexJob`): a pattern that backtracks catastrophically is stopped with `PatternTooSlowError`;
+ * include/exclude globs are matched in a worker too (`GlobFilter`). The walk looks at no more than
+ * `maxVisited` entries (`progress.capped` then says so) and lets other work run as it goes.
  */
-export async function builtinSearch(root: string, query: SearchQuery, signal?: AbortSignal, tooLarge?: string[]): Promise<MatchLines> {
+export async function builtinSearch(
+  root: string,
+  query: SearchQuery,
+  signal?: AbortSignal,
+  tooLarge?: string[],
+  maxVisited = Infinity,
+): Promise<{ found: MatchLines; progress: WalkProgress }> {
   const regex = compileQuery(query);
-  const accept = pathFilter(query);
+  const filter = query.include.length + query.exclude.length > 0 ? new GlobFilter(query.include, query.exclude, { basename: 'without-slash' }) : undefined;
   const found: MatchLines = new Map();
   let batch: { file: string; text: string }[] = [];
   let chars = 0;
@@ -37,23 +50,45 @@ export async function builtinSearch(root: string, query: SearchQuery, signal?: A
     );
     matching.catch(() => undefined); // awaited by the next flush or at the end
   };
-  for (const entry of walk(root).entries) {
-    if (signal?.aborted) break;
-    if (entry.kind !== 'file' || !accept(entry.relative)) continue;
-    if (entry.size > query.maxFileBytes) {
-      tooLarge?.push(entry.relative);
-      continue;
+  let candidates: WalkEntry[] = [];
+  const read = async () => {
+    const entries = candidates;
+    candidates = [];
+    const selected = filter
+      ? await filter.select(
+          entries.map((e) => e.relative),
+          signal,
+        )
+      : undefined;
+    let sliceStart = performance.now();
+    for (const [i, entry] of entries.entries()) {
+      if (selected && !selected[i]) continue;
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await setImmediate();
+        signal?.throwIfAborted();
+        sliceStart = performance.now();
+      }
+      if (entry.size > query.maxFileBytes) {
+        tooLarge?.push(entry.relative);
+        continue;
+      }
+      const buffer = readSearchedFile(root, entry.relative, query.maxFileBytes, tooLarge);
+      if (!buffer || buffer.includes(0)) continue; // unreadable, grown past the cap, or binary as ripgrep judges it
+      const text = buffer.toString('utf8');
+      if (chars > 0 && chars + text.length > BATCH_CHARS) await flush();
+      batch.push({ file: entry.relative, text });
+      chars += text.length;
     }
-    const buffer = readSearchedFile(root, entry.relative, query.maxFileBytes, tooLarge);
-    if (!buffer || buffer.includes(0)) continue; // unreadable, grown past the cap, or binary as ripgrep judges it
-    const text = buffer.toString('utf8');
-    if (chars > 0 && chars + text.length > BATCH_CHARS) await flush();
-    batch.push({ file: entry.relative, text });
-    chars += text.length;
-  }
-  if (batch.length > 0 && !signal?.aborted) await flush();
+  };
+  const progress = await walkAsync(root, { maxVisited, signal }, async (entry) => {
+    if (entry.kind !== 'file') return;
+    candidates.push(entry);
+    if (candidates.length >= PATHS_PER_JOB) await read();
+  });
+  await read();
+  if (batch.length > 0) await flush();
   await matching;
-  return found;
+  return { found, progress };
 }
 
 const SEARCH_HINT = 'or search for plain text with literal: true';

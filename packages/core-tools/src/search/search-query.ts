@@ -1,4 +1,3 @@
-import picomatch from 'picomatch';
 import { CoreToolError } from '../core-tool-error.js';
 
 /** A search as both engines run it. */
@@ -41,12 +40,4 @@ export function compileQuery(query: SearchQuery): RegExp {
       `The pattern is not a valid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}. Pass literal: true to search for the text as it is.`,
     );
   }
-}
-
-/** include/exclude globs: a glob without `/` matches a file name anywhere, as ripgrep's -g does. */
-export function pathFilter(query: SearchQuery): (relative: string) => boolean {
-  const compile = (globs: readonly string[]) => globs.map((g) => picomatch(g, { dot: true, basename: !g.includes('/') }));
-  const include = compile(query.include);
-  const exclude = compile(query.exclude);
-  return (relative) => (include.length === 0 || include.some((m) => m(relative))) && !exclude.some((m) => m(relative));
 }

@@ -1,12 +1,13 @@
 import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
-import { modelSize, outputBudget } from '../model-text/output-budget.js';
+import { count, modelSize, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { builtinSearch, readSearchedFile } from '../search/builtin-search.js';
 import { LineIndex } from '../search/line-index.js';
 import { confirmReportedLines, findRipgrep, ripgrepSearch } from '../search/ripgrep-search.js';
 import { compileQuery, MAX_FILE_BYTES, type MatchLines, type SearchQuery } from '../search/search-query.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
+import { walkCap } from '../workspace/walk-cap.js';
 
 /** One matching line. */
 export interface SearchMatch {
@@ -32,7 +33,10 @@ export interface FileSearchResult {
   offset: Integer;
   /** Which engine ran: ripgrep when the machine has it, else the built-in search (same results). */
   engine: 'ripgrep' | 'builtin';
-  /** Files left unsearched because they exceed the 10 MiB limit (named by the built-in engine; ripgrep skips them silently). */
+  /**
+   * What was not searched: files over the 10 MiB limit (named by the built-in engine; ripgrep skips
+   * them silently), and where the built-in engine's walk stopped at its cap.
+   */
   note?: string;
 }
 
@@ -90,12 +94,22 @@ export class FileSearchTool {
         if (found) engine = 'ripgrep';
       }
       const tooLarge: string[] = [];
-      found ??= await builtinSearch(root, query, signal, tooLarge);
-      const note = tooLarge.length > 0 ? skippedNote(tooLarge) : undefined;
+      let stoppedAfter: number | undefined;
+      if (!found) {
+        const builtin = await builtinSearch(root, query, signal, tooLarge, walkCap(this.env));
+        found = builtin.found;
+        if (builtin.progress.capped) stoppedAfter = builtin.progress.visited;
+      }
+      const notes = [...(tooLarge.length > 0 ? [skippedNote(tooLarge)] : []), ...(stoppedAfter !== undefined ? [capNote(stoppedAfter)] : [])];
+      const note = notes.length > 0 ? notes.join(' ') : undefined;
       const room = outputBudget() - FOOTER_ROOM - (note ? modelSize(note) + 3 : 0);
       return { ...collect(root, found, { context, offset, maxResults, room }, engine), ...(note ? { note } : {}) };
     });
   }
+}
+
+function capNote(visited: number): string {
+  return `The search stopped after looking at ${count(visited)} entries (the cap on one call); files further on were not searched: search a subdirectory (path) or name the files with include.`;
 }
 
 function skippedNote(tooLarge: string[]): string {
