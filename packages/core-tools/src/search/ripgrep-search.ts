@@ -81,23 +81,22 @@ export function ripgrepSearch(binary: string, root: string, query: SearchQuery, 
     child.stdout.on('data', (chunk: string) => {
       pending += chunk;
       let start = 0;
-      let newline: number;
-      while ((newline = pending.indexOf('\n', start)) !== -1) {
-        // path NUL line-number ':' byte-offset ':' text
+      for (;;) {
+        // path NUL line-number ':' byte-offset ':' text '\n': a path may hold newlines (never NUL), the text holds none.
         const nul = pending.indexOf('\0', start);
-        if (nul !== -1 && nul < newline) {
-          const colon = pending.indexOf(':', nul);
-          const second = pending.indexOf(':', colon + 1);
-          const line = Number.parseInt(pending.slice(nul + 1, colon), 10);
-          const offset = Number.parseInt(pending.slice(colon + 1, second), 10);
-          if (colon !== -1 && second !== -1 && second < newline && Number.isFinite(line) && Number.isFinite(offset)) {
-            const file = pending.slice(start, nul).replace(/^\.\//, '');
-            const raw = pending.slice(second + 1, newline);
-            const entry = { line, offset, text: raw.endsWith('\r') ? raw.slice(0, -1) : raw };
-            const lines = found.get(file);
-            if (lines) lines.push(entry);
-            else found.set(file, [entry]);
-          }
+        const newline = nul === -1 ? -1 : pending.indexOf('\n', nul);
+        if (newline === -1) break;
+        const colon = pending.indexOf(':', nul);
+        const second = pending.indexOf(':', colon + 1);
+        const line = Number.parseInt(pending.slice(nul + 1, colon), 10);
+        const offset = Number.parseInt(pending.slice(colon + 1, second), 10);
+        if (colon !== -1 && second !== -1 && second < newline && Number.isFinite(line) && Number.isFinite(offset)) {
+          const file = pending.slice(start, nul).replace(/^\.\//, '');
+          const raw = pending.slice(second + 1, newline);
+          const entry = { line, offset, text: raw.endsWith('\r') ? raw.slice(0, -1) : raw };
+          const lines = found.get(file);
+          if (lines) lines.push(entry);
+          else found.set(file, [entry]);
         }
         start = newline + 1;
       }

@@ -2,6 +2,7 @@ import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import { linesWithin, modelSize, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
+import { renderName } from '../model-text/render-name.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { walkAsync, type WalkEntry } from '../workspace/walk.js';
 import { walkCap, walkCapNote } from '../workspace/walk-cap.js';
@@ -76,15 +77,16 @@ export class FileListTool {
 
 /** `src/` for a directory, `src/index.ts  (1234 bytes)` for a file, a word in brackets for the rest. */
 function entryLine(entry: ListedEntry): string {
+  const path = renderName(entry.path);
   switch (entry.kind) {
     case 'directory':
-      return entry.path;
+      return path;
     case 'file':
-      return `${entry.path}  (${entry.size} bytes)`;
+      return `${path}  (${entry.size} bytes)`;
     case 'symlink':
-      return `${entry.path}  (symbolic link)`;
+      return `${path}  (symbolic link)`;
     default:
-      return `${entry.path}  (special file)`;
+      return `${path}  (special file)`;
   }
 }
 

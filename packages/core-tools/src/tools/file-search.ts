@@ -6,6 +6,7 @@ import { builtinSearch, readSearchedFile } from '../search/builtin-search.js';
 import { LineIndex } from '../search/line-index.js';
 import { confirmReportedLines, findRipgrep, ripgrepSearch } from '../search/ripgrep-search.js';
 import { compileQuery, MAX_FILE_BYTES, type MatchLines, type SearchQuery } from '../search/search-query.js';
+import { renderName } from '../model-text/render-name.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { walkCap } from '../workspace/walk-cap.js';
 
@@ -113,7 +114,7 @@ function capNote(visited: number): string {
 }
 
 function skippedNote(tooLarge: string[]): string {
-  const named = [...tooLarge].sort().slice(0, MAX_NAMED_SKIPS).join(', ');
+  const named = [...tooLarge].sort().slice(0, MAX_NAMED_SKIPS).map(renderName).join(', ');
   const more = tooLarge.length > MAX_NAMED_SKIPS ? ` and ${tooLarge.length - MAX_NAMED_SKIPS} more` : '';
   return `${tooLarge.length} file${tooLarge.length === 1 ? ' was' : 's were'} not searched because ${tooLarge.length === 1 ? 'it is' : 'they are'} over the ${MAX_FILE_BYTES / 1024 / 1024} MiB limit: ${named}${more}. Read ${tooLarge.length === 1 ? 'it' : 'them'} in parts with file_read.`;
 }
@@ -165,7 +166,7 @@ function collect(
         ...(index ? { before: index.lines(line - context, line - 1).map(cut), after: index.lines(line + 1, line + context).map(cut) } : {}),
       };
       // An upper bound of what the rendering adds: the lines, and the file's heading when it starts.
-      const size = modelSize(matchLines(match).join('\n')) + 1 + (matches.at(-1)?.path === file ? 0 : modelSize(file) + 2);
+      const size = modelSize(matchLines(match).join('\n')) + 1 + (matches.at(-1)?.path === file ? 0 : modelSize(renderName(file)) + 2);
       if (matches.length >= maxResults || (matches.length > 0 && used + size > room)) {
         full = true;
         break;
@@ -200,7 +201,7 @@ export function renderFileSearch(result: FileSearchResult): string {
   for (const match of result.matches) {
     if (match.path !== file) {
       if (file !== undefined) lines.push('');
-      lines.push(match.path);
+      lines.push(renderName(match.path));
       file = match.path;
       lastLine = 0;
     }

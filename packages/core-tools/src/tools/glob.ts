@@ -2,6 +2,7 @@ import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import { linesWithin, modelSize, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
+import { renderName } from '../model-text/render-name.js';
 import { GlobFilter, PATHS_PER_JOB } from '../search/glob-filter.js';
 import { walkAsync } from '../workspace/walk.js';
 import { walkCap, walkCapNote } from '../workspace/walk-cap.js';
@@ -67,7 +68,7 @@ export class GlobTool {
     files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.relative < b.relative ? -1 : 1));
     const stopped = walked.capped ? { stoppedAfter: walked.visited } : {};
     const paths = files.slice(0, limit).map((e) => e.relative);
-    const shown = linesWithin(paths, outputBudget() - FOOTER_ROOM - (walked.capped ? modelSize(capNote(walked.visited)) + 1 : 0));
+    const shown = linesWithin(paths.map(renderName), outputBudget() - FOOTER_ROOM - (walked.capped ? modelSize(capNote(walked.visited)) + 1 : 0));
     if (shown === paths.length) return { files: paths, truncated: files.length > limit, ...stopped };
     return { files: paths.slice(0, shown), truncated: true, omitted: files.length - shown, ...stopped };
   }
@@ -78,7 +79,7 @@ export class GlobTool {
  * @example 'src/a.ts\nsrc/b.ts\n[2 of 9 matching paths shown; ...]'
  */
 export function renderGlob(result: GlobResult): string {
-  const lines = [...result.files];
+  const lines = result.files.map(renderName);
   const narrow = 'narrow the pattern or search a subdirectory (path)';
   if (result.omitted)
     lines.push(`[${result.files.length} of ${result.files.length + result.omitted} matching paths shown, newest first; the rest did not fit: ${narrow}]`);

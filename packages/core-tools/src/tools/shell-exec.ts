@@ -18,6 +18,7 @@ import { DEFAULT_SHELL_POLICY } from '../shell/shell-policy.js';
 import { workspaceConfinement } from '../shell/confinement.js';
 import { isWellFormed } from '../workspace/text-rules.js';
 import { CoreToolError } from '../core-tool-error.js';
+import { renderName, renderText } from '../model-text/render-name.js';
 
 /** What `shell_exec` returns. */
 export interface ShellResult {
@@ -312,7 +313,7 @@ export function renderShellResult(result: ShellResult): string {
     : result.exitCode !== null
       ? `exit code ${result.exitCode}`
       : `ended by signal ${result.signal ?? 'unknown'}`;
-  const lines = [`${status} (${duration(result.durationMs)})${result.cwd !== undefined ? `; working directory: ${result.cwd}` : ''}`];
+  const lines = [`${status} (${duration(result.durationMs)})${result.cwd !== undefined ? `; working directory: ${renderName(result.cwd)}` : ''}`];
   if (result.sessionRestarted) lines.push('[the session shell was started afresh: its working directory and variables were reset]');
   lines.push(...streamBlocks(result.stdout, result.stderr));
   return lines.join('\n');
@@ -321,7 +322,7 @@ export function renderShellResult(result: ShellResult): string {
 /** A background job: how to follow it, its output so far, or its result. */
 export function renderShellJob(job: ShellJobStarted | ShellJobStatus): string {
   if ('command' in job)
-    return `Started background job ${job.jobId}: ${job.command}\nRead its output with shell_job_output (jobId "${job.jobId}"); stop it with shell_job_kill.`;
+    return `Started background job ${job.jobId}: ${renderText(job.command)}\nRead its output with shell_job_output (jobId "${job.jobId}"); stop it with shell_job_kill.`;
   if (job.result) return `job ${job.jobId} has finished: ${renderShellResult(job.result)}`;
   return [`job ${job.jobId} is still running; its output so far:`, ...streamBlocks(job.stdout ?? '', job.stderr ?? '')].join('\n');
 }

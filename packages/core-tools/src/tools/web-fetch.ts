@@ -6,6 +6,7 @@ import { AddressPolicy } from '../web/address-policy.js';
 import { guardedGet, WebFetchError, type Destinations } from '../web/guarded-request.js';
 import { htmlToMarkdown } from '../web/html-to-markdown.js';
 import { PortPolicy } from '../web/port-policy.js';
+import { renderName, renderText } from '../model-text/render-name.js';
 
 /** What `web_fetch` returns. */
 export interface WebFetchResult {
@@ -117,8 +118,8 @@ export class WebFetchTool {
  */
 export function renderWebFetch(page: WebFetchResult): string {
   const from = page.redirects.length > 0 ? `, after ${page.redirects.length} redirect${page.redirects.length === 1 ? '' : 's'}` : '';
-  const lines = [`${page.url} (${page.status} ${page.contentType}${from})`];
-  if (page.title) lines.push(`# ${page.title}`);
+  const lines = [`${renderName(page.url)} (${page.status} ${page.contentType}${from})`];
+  if (page.title) lines.push(`# ${renderText(page.title)}`);
   if (page.simplified) lines.push(`[the page was too complex to convert to Markdown (${page.simplified}); this is its text, without links or formatting]`);
   lines.push('', page.content);
   const end = page.offset + page.content.length - 1;
