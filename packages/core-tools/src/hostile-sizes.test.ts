@@ -53,6 +53,8 @@ function bigTree(root: string, doublings: number): void {
 beforeAll(async () => {
   bigTree(scratch, 7);
   fs.writeFileSync(path.join(scratch, 'a'.repeat(200)), '');
+  fs.mkdirSync(path.join(scratch, 'lines'));
+  fs.writeFileSync(path.join(scratch, 'lines', 'many.txt'), 'hit\n'.repeat(150_000));
   server = http.createServer((req, res) => {
     const page = PAGES[req.url ?? ''];
     res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
@@ -101,6 +103,16 @@ describe('web_fetch of hostile pages', () => {
     expect(result).toMatchObject({ status: 'error', error: { code: 'timeout' } });
     expect(performance.now() - started).toBeLessThan(4_000);
     expect(maxLagMs).toBeLessThan(MAX_LAG_MS);
+  });
+});
+
+describe('file_search over a file of 150,000 matching lines', () => {
+  it.for([false, undefined] as const)('stops at 100,000 matching lines and says so (ripgrep: %s)', async (ripgrep) => {
+    const result = await new FileSearchTool(env({ ripgrep })).fileSearch('hit', 'lines', false, 'smart', [], [], 0, 5);
+    expect(result).toMatchObject({ truncated: true, files: 1 });
+    expect(renderFileSearch(result).split('\n').at(-1)).toBe(
+      '[The search stopped after 100,000 matching lines (the cap on one call), so the counts above are partial: narrow the pattern, the path or the files (include).]',
+    );
   });
 });
 

@@ -3,7 +3,7 @@ import { openCheckedFile, readConfined } from '../workspace/confined-file.js';
 import { walkAsync, type WalkEntry, type WalkProgress } from '../workspace/walk.js';
 import { GlobFilter, PATHS_PER_JOB } from './glob-filter.js';
 import { runRegexJob } from './regex-worker.js';
-import { compileQuery, type MatchedLine, type MatchLines, type SearchQuery } from './search-query.js';
+import { compileQuery, MAX_LINE_CHARS, MAX_MATCHED_LINES, type MatchedLine, type MatchLines, type SearchFindings, type SearchQuery } from './search-query.js';
 
 /** Text handed to the regex worker at once: large enough to amortise a round trip, small enough for its budget. */
 const BATCH_CHARS = 1 << 20;
@@ -19,7 +19,8 @@ const SLICE_MS = 8;
  * The regex runs in the regex worker, in batches of files, each under its own time budget
  * (`runRegexJob`): a pattern that backtracks catastrophically is stopped with `PatternTooSlowError`;
  * include/exclude globs are matched in a worker too (`GlobFilter`). The walk looks at no more than
- * `maxVisited` entries (`progress.capped` then says so) and lets other work run as it goes.
+ * `maxVisited` entries (`progress.capped` then says so) and lets other work run as it goes; the
+ * search stops at `MAX_MATCHED_LINES` matching lines (`linesCapped`), each kept to `MAX_LINE_CHARS`.
  */
 export async function builtinSearch(
   root: string,
@@ -27,10 +28,12 @@ export async function builtinSearch(
   signal?: AbortSignal,
   tooLarge?: string[],
   maxVisited = Infinity,
-): Promise<{ found: MatchLines; progress: WalkProgress }> {
+): Promise<SearchFindings & { progress: WalkProgress }> {
   const regex = compileQuery(query);
   const filter = query.include.length + query.exclude.length > 0 ? new GlobFilter(query.include, query.exclude, { basename: 'without-slash' }) : undefined;
   const found: MatchLines = new Map();
+  let matched = 0;
+  let linesCapped = false;
   let batch: { file: string; text: string }[] = [];
   let chars = 0;
   // The worker matches one batch while this thread walks and reads the next.
@@ -43,8 +46,11 @@ export async function builtinSearch(
     matching = runRegexJob({ mode: 'lines', source: regex.source, flags: regex.flags, texts: files.map((f) => f.text) }, { signal, hint: SEARCH_HINT }).then(
       (results) => {
         files.forEach(({ file, text }, i) => {
-          const lines = results[i] ?? [];
-          if (lines.length > 0) found.set(file, lineTexts(text, lines));
+          const lines = (results[i] ?? []).slice(0, MAX_MATCHED_LINES - matched);
+          if (lines.length === 0) return;
+          found.set(file, lineTexts(text, lines));
+          matched += lines.length;
+          linesCapped ||= matched >= MAX_MATCHED_LINES;
         });
       },
     );
@@ -84,11 +90,12 @@ export async function builtinSearch(
     if (entry.kind !== 'file') return;
     candidates.push(entry);
     if (candidates.length >= PATHS_PER_JOB) await read();
+    return linesCapped ? 'stop' : undefined;
   });
-  await read();
-  if (batch.length > 0) await flush();
+  if (!linesCapped) await read();
+  if (batch.length > 0 && !linesCapped) await flush();
   await matching;
-  return { found, progress };
+  return { found, linesCapped, progress };
 }
 
 const SEARCH_HINT = 'or search for plain text with literal: true';
@@ -115,7 +122,9 @@ function lineTexts(text: string, numbers: number[]): MatchedLine[] {
     }
     const end = text.indexOf('\n', start);
     const raw = end === -1 ? text.slice(start) : text.slice(start, end);
-    out.push({ line: wanted, text: raw.endsWith('\r') ? raw.slice(0, -1) : raw });
+    const content = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    // A copy of the line's start: a slice would keep the whole file's text alive as long as the match.
+    out.push({ line: wanted, text: Buffer.from(content.slice(0, MAX_LINE_CHARS + 1)).toString() });
   }
   return out;
 }

@@ -4,8 +4,7 @@ import type { Readable } from 'node:stream';
 import { hasDescriptorPaths, openDirectory } from '../workspace/directory-descriptor.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
 import { openCheckedFile } from '../workspace/confined-file.js';
-import type { MatchedLine, MatchLines, SearchQuery } from './search-query.js';
-import { ignoresCase } from './search-query.js';
+import { ignoresCase, MAX_MATCHED_LINES, type MatchedLine, type MatchLines, type SearchFindings, type SearchQuery } from './search-query.js';
 
 let detected: string | false | undefined;
 
@@ -27,9 +26,10 @@ export function findRipgrep(): string | false {
  * Resolves undefined when ripgrep cannot run the pattern (its regex dialect differs), so the caller
  * falls back to the built-in engine. Where `/proc/self/fd` exists, ripgrep starts in the checked
  * directory itself (handed over as its fd 3), not in whatever the path names by then; what it
- * reports from inside is still only a claim, which `confirmReportedLines` checks.
+ * reports from inside is still only a claim, which `confirmReportedLines` checks. ripgrep is stopped
+ * once it has reported `MAX_MATCHED_LINES` lines (`linesCapped`).
  */
-export function ripgrepSearch(binary: string, root: string, query: SearchQuery, signal?: AbortSignal): Promise<MatchLines | undefined> {
+export function ripgrepSearch(binary: string, root: string, query: SearchQuery, signal?: AbortSignal): Promise<SearchFindings | undefined> {
   const args = [
     '--no-heading',
     '--with-filename',
@@ -75,10 +75,13 @@ export function ripgrepSearch(binary: string, root: string, query: SearchQuery, 
       if (dirFd !== undefined) fs.closeSync(dirFd);
     }
     const found: MatchLines = new Map();
+    let reported = 0;
+    let linesCapped = false;
     let pending = '';
     let stderr = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
+      if (linesCapped) return;
       pending += chunk;
       let start = 0;
       for (;;) {
@@ -97,6 +100,12 @@ export function ripgrepSearch(binary: string, root: string, query: SearchQuery, 
           const lines = found.get(file);
           if (lines) lines.push(entry);
           else found.set(file, [entry]);
+          if (++reported >= MAX_MATCHED_LINES) {
+            linesCapped = true;
+            child.kill('SIGKILL');
+            pending = '';
+            return;
+          }
         }
         start = newline + 1;
       }
@@ -105,11 +114,11 @@ export function ripgrepSearch(binary: string, root: string, query: SearchQuery, 
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString('utf8');
     });
-    child.on('error', (error) => (signal?.aborted ? resolve(found) : reject(error)));
+    child.on('error', (error) => (signal?.aborted ? resolve({ found, linesCapped }) : reject(error)));
     child.on('close', (code) => {
       // 0 = matches, 1 = none, 2 = error (a pattern its dialect rejects, or unreadable files)
       if (code === 2 && /regex parse error|error parsing|unrecognized/i.test(stderr)) return resolve(undefined);
-      resolve(found);
+      resolve({ found, linesCapped });
     });
   });
 }

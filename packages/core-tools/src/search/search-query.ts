@@ -23,6 +23,19 @@ export interface MatchedLine {
 export type MatchLines = Map<string, MatchedLine[]>;
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/**
+ * Matching lines one search keeps, at most: past it the engine stops and says so. A pattern such
+ * as `.` over a large tree matches millions of lines; each is held until the results are sorted.
+ */
+export const MAX_MATCHED_LINES = 100_000;
+/** Characters of a matching line returned (the built-in engine keeps no more, so a file's text is not held by its matches). */
+export const MAX_LINE_CHARS = 500;
+
+/** What an engine found: the matching lines, and whether it stopped at `MAX_MATCHED_LINES`. */
+export interface SearchFindings {
+  found: MatchLines;
+  linesCapped: boolean;
+}
 
 /** Whether the search ignores case: smart case ignores it unless the pattern has an upper-case letter. */
 export function ignoresCase(query: SearchQuery): boolean {

@@ -5,7 +5,15 @@ import type { CoreToolsEnvironment } from '../environment.js';
 import { builtinSearch, readSearchedFile } from '../search/builtin-search.js';
 import { LineIndex } from '../search/line-index.js';
 import { confirmReportedLines, findRipgrep, ripgrepSearch } from '../search/ripgrep-search.js';
-import { compileQuery, MAX_FILE_BYTES, type MatchLines, type SearchQuery } from '../search/search-query.js';
+import {
+  compileQuery,
+  MAX_FILE_BYTES,
+  MAX_LINE_CHARS,
+  MAX_MATCHED_LINES,
+  type MatchLines,
+  type SearchFindings,
+  type SearchQuery,
+} from '../search/search-query.js';
 import { renderName } from '../model-text/render-name.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { walkCap } from '../workspace/walk-cap.js';
@@ -36,12 +44,11 @@ export interface FileSearchResult {
   engine: 'ripgrep' | 'builtin';
   /**
    * What was not searched: files over the 10 MiB limit (named by the built-in engine; ripgrep skips
-   * them silently), and where the built-in engine's walk stopped at its cap.
+   * them silently), and where a cap stopped the search (entries walked, matching lines kept).
    */
   note?: string;
 }
 
-const MAX_LINE_CHARS = 500;
 const MAX_NAMED_SKIPS = 20;
 /** Room kept for the line that says where the matches stop (the note of skipped files is counted apart). */
 const FOOTER_ROOM = 300;
@@ -89,25 +96,32 @@ export class FileSearchTool {
       const signal = getToolContext()?.signal;
       const binary = this.env.ripgrep === undefined ? findRipgrep() : this.env.ripgrep;
       let engine: FileSearchResult['engine'] = 'builtin';
-      let found: MatchLines | undefined;
+      let findings: SearchFindings | undefined;
       if (binary) {
-        found = await ripgrepSearch(binary, root, query, signal);
-        if (found) engine = 'ripgrep';
+        findings = await ripgrepSearch(binary, root, query, signal);
+        if (findings) engine = 'ripgrep';
       }
       const tooLarge: string[] = [];
       let stoppedAfter: number | undefined;
-      if (!found) {
+      if (!findings) {
         const builtin = await builtinSearch(root, query, signal, tooLarge, walkCap(this.env));
-        found = builtin.found;
-        if (builtin.progress.capped) stoppedAfter = builtin.progress.visited;
+        findings = builtin;
+        if (builtin.progress.capped && !builtin.linesCapped) stoppedAfter = builtin.progress.visited;
       }
-      const notes = [...(tooLarge.length > 0 ? [skippedNote(tooLarge)] : []), ...(stoppedAfter !== undefined ? [capNote(stoppedAfter)] : [])];
+      const notes = [
+        ...(tooLarge.length > 0 ? [skippedNote(tooLarge)] : []),
+        ...(stoppedAfter !== undefined ? [capNote(stoppedAfter)] : []),
+        ...(findings.linesCapped ? [LINES_CAP_NOTE] : []),
+      ];
       const note = notes.length > 0 ? notes.join(' ') : undefined;
       const room = outputBudget() - FOOTER_ROOM - (note ? modelSize(note) + 3 : 0);
-      return { ...collect(root, found, { context, offset, maxResults, room }, engine), ...(note ? { note } : {}) };
+      const collected = collect(root, findings.found, { context, offset, maxResults, room }, engine);
+      return { ...collected, truncated: collected.truncated || findings.linesCapped, ...(note ? { note } : {}) };
     });
   }
 }
+
+const LINES_CAP_NOTE = `The search stopped after ${count(MAX_MATCHED_LINES)} matching lines (the cap on one call), so the counts above are partial: narrow the pattern, the path or the files (include).`;
 
 function capNote(visited: number): string {
   return `The search stopped after looking at ${count(visited)} entries (the cap on one call); files further on were not searched: search a subdirectory (path) or name the files with include.`;
