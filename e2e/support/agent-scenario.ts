@@ -19,7 +19,12 @@ export function agentScenario(label: string) {
       const registry = new ToolRegistry();
       registerCoreTools(registry, { workspace: new WorkspacePolicy({ root }) });
       const audit = new MemoryAuditSink();
-      const executor = new ToolExecutor({ registry, audit, policy: loadPolicy({ rules: [{ deny: 'file_delete', reason: 'the notes are kept' }] }), ...options });
+      const executor = new ToolExecutor({
+        registry,
+        audit,
+        policy: loadPolicy({ rules: [{ deny: 'file_delete', reason: 'the notes are kept' }] }),
+        ...options,
+      });
       return { root, audit, executor };
     },
     cleanup() {

@@ -13,7 +13,12 @@ export interface RunResult {
 
 /** Runs a command to completion and returns its exit status and combined output. */
 export function run(command: string, args: readonly string[], cwd: string, input?: string): RunResult {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, ...(input !== undefined ? { input } : {}) });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    ...(input !== undefined ? { input } : {}),
+  });
   const stdout = result.stdout ?? '';
   const stderr = result.stderr ?? '';
   return { status: result.status, output: `${stdout}${stderr}`, stdout, stderr };

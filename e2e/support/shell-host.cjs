@@ -10,11 +10,14 @@ const tool = new ShellTool({
 });
 const call = tool.shellExec(command, undefined, background === 'true');
 process.stdout.write(`running ${process.pid}\n`);
-call.then((result) => {
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-  // A background job keeps the host alive until it is killed.
-  if (background === 'true') setInterval(() => undefined, 1000);
-}, (error) => {
-  process.stdout.write(`error ${error.message}\n`);
-  process.exitCode = 1;
-});
+call.then(
+  (result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    // A background job keeps the host alive until it is killed.
+    if (background === 'true') setInterval(() => undefined, 1000);
+  },
+  (error) => {
+    process.stdout.write(`error ${error.message}\n`);
+    process.exitCode = 1;
+  },
+);

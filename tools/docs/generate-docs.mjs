@@ -263,6 +263,10 @@ function modelTextSection() {
     'net. A failure is a `CoreToolError` with a stable `code` (`not_found`, `outside_workspace`, `no_match`,',
     '`command_refused`, `invalid_pattern`, ... — the catalogue is `CoreToolErrorCode`), which the executor keeps as',
     '`errorCode`; the model reads its message, a sentence that says what to do.\n',
+    'Names are data: a file name, path or URL is shown as it is, or as a JSON string (`"evil\\nname.txt"`) when it holds a',
+    'line break, a control or bidi character, or reads as part of the rendering (`12:x`, `[...]`, a leading quote), so no',
+    'name adds a line or an entry, and `JSON.parse` of what is shown gives the name back; page titles and command lines',
+    'are quoted the same way when they hold such a character. Diffs quote names as git does.\n',
     '`npm run bench` (`tools/bench/model-tokens.mjs`) counts the tokens the model reads for five calls before and after the rendering.\n',
   ];
   for (const [name, what, output] of samples) lines.push(`\`${name}\`: ${what}.\n`, '```text', render(name, output), '```\n');

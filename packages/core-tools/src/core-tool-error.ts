@@ -62,6 +62,8 @@ export type CoreToolErrorCode =
   | 'fetch_failed'
   /** `web_fetch`: the response is binary, not text. */
   | 'not_text'
+  /** `web_fetch`: the page could not be read as Markdown nor as plain text within the time and memory allowed. */
+  | 'content_too_complex'
   /** `web_search`: the provider failed or refused. */
   | 'search_failed'
   /** The operator's configuration is invalid (a port or an address in the web allowlists). */

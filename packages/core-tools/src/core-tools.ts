@@ -15,6 +15,7 @@ import { WorkspaceError } from './workspace/workspace-error.js';
 import type { ResolvedPath } from './workspace/workspace-policy.js';
 import { MAX_TREE_ENTRIES, protectedPathsUnder, treeAt } from './workspace/tree-scan.js';
 import { spellingOf } from './path-resolvers.js';
+import { renderName } from './model-text/render-name.js';
 
 /** The core toolkit classes, in the order their tools are listed. */
 export const CORE_TOOLKITS = [
@@ -78,14 +79,14 @@ export function coreToolsRiskLevels(env: CoreToolsEnvironment): Record<string, (
         if (!found.complete) {
           const whole = `${spellingOf(tree)}/**`;
           paths.add(whole);
-          reason = `it deletes ${spellingOf(tree)}, a tree too large to check for protected paths (more than ${MAX_TREE_ENTRIES} entries, or unreadable parts)`;
+          reason = `it deletes ${renderName(spellingOf(tree))}, a tree too large to check for protected paths (more than ${MAX_TREE_ENTRIES} entries, or unreadable parts)`;
         }
       }
     }
     if (paths.size === 0) return 'safe';
     return {
       level: 'risky',
-      reason: reason ?? `it changes the protected path${paths.size > 1 ? 's' : ''} ${[...paths].join(' and ')}`,
+      reason: reason ?? `it changes the protected path${paths.size > 1 ? 's' : ''} ${[...paths].map(renderName).join(' and ')}`,
       protectedPaths: [...paths],
     };
   };

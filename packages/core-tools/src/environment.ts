@@ -18,6 +18,8 @@ export interface CoreToolsEnvironment {
   web?: WebConfig;
   /** The ripgrep binary file_search uses (default: `rg` when on PATH); `false` forces the built-in engine. */
   ripgrep?: string | false;
+  /** Entries one walk of `glob`, `file_list` or the built-in `file_search` looks at before it stops and says so (default 200,000). */
+  maxWalkEntries?: number;
   /** The read-only vault `vault_copyto` copies from. */
   vault?: { root: string };
 }

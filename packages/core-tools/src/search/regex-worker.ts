@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import { CoreToolError } from '../core-tool-error.js';
+import { runWorkerJob, type WorkerProgram } from '../workers/run-worker-job.js';
 
 /**
  * JavaScript regexes backtrack: `^(a+)+$` on 30 `a`s runs for minutes, and a running regex cannot be
@@ -39,8 +39,6 @@ export interface RegexJobOptions {
   hint?: string;
 }
 
-// Evaluated from text, not loaded from a file: the same code then runs from the TypeScript source
-// under vitest and from the CommonJS build.
 const WORKER_SOURCE = String.raw`
 const { parentPort } = require('node:worker_threads');
 function lines(text, regex) {
@@ -81,79 +79,36 @@ parentPort.on('message', (job) => {
 });
 `;
 
-/** One warm worker kept between jobs (unreferenced: it never keeps the process alive). */
-let idle: Worker | undefined;
-
-function takeWorker(): Worker {
-  const worker = idle ?? new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 512 } });
-  idle = undefined;
-  worker.unref();
-  // An 'error' event with no listener would be thrown in this thread.
-  if (worker.listenerCount('error') === 0) worker.on('error', () => undefined);
-  return worker;
-}
-
-function releaseWorker(worker: Worker): void {
-  if (idle) void worker.terminate();
-  else idle = worker;
-}
+const REGEX_PROGRAM: WorkerProgram = { source: WORKER_SOURCE, maxHeapMb: 512 };
 
 /** Runs a job in the worker; rejects with `PatternTooSlowError` past the budget, or with the abort reason. */
-export function runRegexJob(job: RegexJob, options: RegexJobOptions = {}): Promise<number[][]> {
+export async function runRegexJob(job: RegexJob, options: RegexJobOptions = {}): Promise<number[][]> {
   const chars = job.texts.reduce((sum, text) => sum + text.length, 0);
   const budgetMs = options.budgetMs ?? Math.ceil(REGEX_BUDGET_MS * Math.max(1, chars / MEBIBYTE_CHARS));
-  const { signal } = options;
-  if (signal?.aborted) return Promise.reject(abortError(signal));
-  return new Promise((resolve, reject) => {
-    const worker = takeWorker();
-    const finish = (keep: boolean) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-      if (keep) releaseWorker(worker);
-      else void worker.terminate();
-    };
-    const onMessage = (reply: { results?: number[][]; error?: string }) => {
-      finish(true);
-      if (reply.results) resolve(reply.results);
-      else
-        reject(
-          new CoreToolError(
-            'invalid_pattern',
-            reply.error === 'empty'
-              ? 'The regular expression matches empty text; make it match at least one character.'
-              : `The regular expression failed: ${reply.error}. Correct it, or search for plain text.`,
-          ),
-        );
-    };
-    const onError = (error: Error) => {
-      finish(false);
-      reject(
-        new PatternTooSlowError(
-          `The pattern could not be run (${error.message}); it probably backtracks too much. Simplify it${options.hint ? `, ${options.hint}` : ''}.`,
-        ),
+  const hint = options.hint ? `, ${options.hint}` : '';
+  const outcome = await runWorkerJob<{ results?: number[][]; error?: string }>(REGEX_PROGRAM, job, { budgetMs, signal: options.signal });
+  if (outcome.ok) {
+    const { results, error } = outcome.reply;
+    if (results) return results;
+    throw new CoreToolError(
+      'invalid_pattern',
+      error === 'empty'
+        ? 'The regular expression matches empty text; make it match at least one character.'
+        : `The regular expression failed: ${error}. Correct it, or search for plain text.`,
+    );
+  }
+  switch (outcome.stop) {
+    case 'aborted':
+      throw abortError(outcome.reason);
+    case 'crashed':
+      throw new PatternTooSlowError(`The pattern could not be run (${outcome.detail}); it probably backtracks too much. Simplify it${hint}.`);
+    case 'budget':
+      throw new PatternTooSlowError(
+        `The pattern took longer than ${Math.round(budgetMs / 100) / 10} s and was stopped: it backtracks too much (nested quantifiers such as (a+)+, overlapping alternatives such as (a|a)*, or backreferences). Simplify it${hint}.`,
       );
-    };
-    const onExit = () => onError(new Error('the worker stopped'));
-    const onAbort = () => {
-      finish(false);
-      reject(abortError(signal!));
-    };
-    const timer = setTimeout(() => {
-      finish(false);
-      reject(
-        new PatternTooSlowError(
-          `The pattern took longer than ${Math.round(budgetMs / 100) / 10} s and was stopped: it backtracks too much (nested quantifiers such as (a+)+, overlapping alternatives such as (a|a)*, or backreferences). Simplify it${options.hint ? `, ${options.hint}` : ''}.`,
-        ),
-      );
-    }, budgetMs);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-    worker.postMessage(job);
-  });
+  }
 }
 
-function abortError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
+function abortError(reason: unknown): Error {
   return reason instanceof Error ? reason : new CoreToolError('cancelled', 'The search was cancelled.');
 }

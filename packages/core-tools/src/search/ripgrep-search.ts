@@ -4,8 +4,7 @@ import type { Readable } from 'node:stream';
 import { hasDescriptorPaths, openDirectory } from '../workspace/directory-descriptor.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
 import { openCheckedFile } from '../workspace/confined-file.js';
-import type { MatchedLine, MatchLines, SearchQuery } from './search-query.js';
-import { ignoresCase } from './search-query.js';
+import { ignoresCase, MAX_MATCHED_LINES, type MatchedLine, type MatchLines, type SearchFindings, type SearchQuery } from './search-query.js';
 
 let detected: string | false | undefined;
 
@@ -28,7 +27,8 @@ export function findRipgrep(): string | false {
  * Resolves undefined when ripgrep cannot run the pattern (its regex dialect differs), so the caller
  * falls back to the built-in engine. Where `/proc/self/fd` exists, ripgrep starts in the checked
  * directory itself (handed over as its fd 3), not in whatever the path names by then; what it
- * reports from inside is still only a claim, which `confirmReportedLines` checks.
+ * reports from inside is still only a claim, which `confirmReportedLines` checks. ripgrep is stopped
+ * once it has reported `MAX_MATCHED_LINES` lines (`linesCapped`).
  */
 export function ripgrepSearch(
   binary: string,
@@ -36,7 +36,7 @@ export function ripgrepSearch(
   query: SearchQuery,
   signal?: AbortSignal,
   exclusions: readonly string[] = [],
-): Promise<MatchLines | undefined> {
+): Promise<SearchFindings | undefined> {
   const args = [
     '--no-heading',
     '--with-filename',
@@ -83,28 +83,36 @@ export function ripgrepSearch(
       if (dirFd !== undefined) fs.closeSync(dirFd);
     }
     const found: MatchLines = new Map();
+    let reported = 0;
+    let linesCapped = false;
     let pending = '';
     let stderr = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
+      if (linesCapped) return;
       pending += chunk;
       let start = 0;
-      let newline: number;
-      while ((newline = pending.indexOf('\n', start)) !== -1) {
-        // path NUL line-number ':' byte-offset ':' text
+      for (;;) {
+        // path NUL line-number ':' byte-offset ':' text '\n': a path may hold newlines (never NUL), the text holds none.
         const nul = pending.indexOf('\0', start);
-        if (nul !== -1 && nul < newline) {
-          const colon = pending.indexOf(':', nul);
-          const second = pending.indexOf(':', colon + 1);
-          const line = Number.parseInt(pending.slice(nul + 1, colon), 10);
-          const offset = Number.parseInt(pending.slice(colon + 1, second), 10);
-          if (colon !== -1 && second !== -1 && second < newline && Number.isFinite(line) && Number.isFinite(offset)) {
-            const file = pending.slice(start, nul).replace(/^\.\//, '');
-            const raw = pending.slice(second + 1, newline);
-            const entry = { line, offset, text: raw.endsWith('\r') ? raw.slice(0, -1) : raw };
-            const lines = found.get(file);
-            if (lines) lines.push(entry);
-            else found.set(file, [entry]);
+        const newline = nul === -1 ? -1 : pending.indexOf('\n', nul);
+        if (newline === -1) break;
+        const colon = pending.indexOf(':', nul);
+        const second = pending.indexOf(':', colon + 1);
+        const line = Number.parseInt(pending.slice(nul + 1, colon), 10);
+        const offset = Number.parseInt(pending.slice(colon + 1, second), 10);
+        if (colon !== -1 && second !== -1 && second < newline && Number.isFinite(line) && Number.isFinite(offset)) {
+          const file = pending.slice(start, nul).replace(/^\.\//, '');
+          const raw = pending.slice(second + 1, newline);
+          const entry = { line, offset, text: raw.endsWith('\r') ? raw.slice(0, -1) : raw };
+          const lines = found.get(file);
+          if (lines) lines.push(entry);
+          else found.set(file, [entry]);
+          if (++reported >= MAX_MATCHED_LINES) {
+            linesCapped = true;
+            child.kill('SIGKILL');
+            pending = '';
+            return;
           }
         }
         start = newline + 1;
@@ -114,11 +122,11 @@ export function ripgrepSearch(
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString('utf8');
     });
-    child.on('error', (error) => (signal?.aborted ? resolve(found) : reject(error)));
+    child.on('error', (error) => (signal?.aborted ? resolve({ found, linesCapped }) : reject(error)));
     child.on('close', (code) => {
       // 0 = matches, 1 = none, 2 = error (a pattern its dialect rejects, or unreadable files)
       if (code === 2 && /regex parse error|error parsing|unrecognized/i.test(stderr)) return resolve(undefined);
-      resolve(found);
+      resolve({ found, linesCapped });
     });
   });
 }

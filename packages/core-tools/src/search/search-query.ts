@@ -1,4 +1,3 @@
-import picomatch from 'picomatch';
 import { CoreToolError } from '../core-tool-error.js';
 
 /** A search as both engines run it. */
@@ -24,6 +23,19 @@ export interface MatchedLine {
 export type MatchLines = Map<string, MatchedLine[]>;
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+/**
+ * Matching lines one search keeps, at most: past it the engine stops and says so. A pattern such
+ * as `.` over a large tree matches millions of lines; each is held until the results are sorted.
+ */
+export const MAX_MATCHED_LINES = 100_000;
+/** Characters of a matching line returned (the built-in engine keeps no more, so a file's text is not held by its matches). */
+export const MAX_LINE_CHARS = 500;
+
+/** What an engine found: the matching lines, and whether it stopped at `MAX_MATCHED_LINES`. */
+export interface SearchFindings {
+  found: MatchLines;
+  linesCapped: boolean;
+}
 
 /** Whether the search ignores case: smart case ignores it unless the pattern has an upper-case letter. */
 export function ignoresCase(query: SearchQuery): boolean {
@@ -41,12 +53,4 @@ export function compileQuery(query: SearchQuery): RegExp {
       `The pattern is not a valid regular expression: ${(error as Error).message.replace(/^Invalid regular expression: /, '')}. Pass literal: true to search for the text as it is.`,
     );
   }
-}
-
-/** include/exclude globs: a glob without `/` matches a file name anywhere, as ripgrep's -g does. */
-export function pathFilter(query: SearchQuery): (relative: string) => boolean {
-  const compile = (globs: readonly string[]) => globs.map((g) => picomatch(g, { dot: true, basename: !g.includes('/') }));
-  const include = compile(query.include);
-  const exclude = compile(query.exclude);
-  return (relative) => (include.length === 0 || include.some((m) => m(relative))) && !exclude.some((m) => m(relative));
 }

@@ -1,3 +1,4 @@
+import { renderName, renderText } from '../model-text/render-name.js';
 import type { ShellJobStarted, ShellJobStatus, ShellResult } from './shell-result.js';
 
 /** Failures that mean a sandboxed command needed more than the sandbox gives. */
@@ -17,7 +18,7 @@ export function renderShellResult(result: ShellResult): string {
       ? `exit code ${result.exitCode}`
       : `ended by signal ${result.signal ?? 'unknown'}`;
   const where = result.ranIn === 'escalated' ? '; ran outside the sandbox, as approved' : '';
-  const lines = [`${status} (${duration(result.durationMs)})${where}${result.cwd !== undefined ? `; working directory: ${result.cwd}` : ''}`];
+  const lines = [`${status} (${duration(result.durationMs)})${where}${result.cwd !== undefined ? `; working directory: ${renderName(result.cwd)}` : ''}`];
   if (result.sessionRestarted) lines.push('[the session shell was started afresh: its working directory and variables were reset]');
   lines.push(...streamBlocks(result.stdout, result.stderr));
   if (result.removed && result.removed.length > 0)
@@ -34,7 +35,7 @@ export function renderShellResult(result: ShellResult): string {
 /** A background job: how to follow it, its output so far, or its result. */
 export function renderShellJob(job: ShellJobStarted | ShellJobStatus): string {
   if ('command' in job)
-    return `Started background job ${job.jobId}: ${job.command}\nRead its output with shell_job_output (jobId "${job.jobId}"); stop it with shell_job_kill.`;
+    return `Started background job ${job.jobId}: ${renderText(job.command)}\nRead its output with shell_job_output (jobId "${job.jobId}"); stop it with shell_job_kill.`;
   if (job.result) return `job ${job.jobId} has finished: ${renderShellResult(job.result)}`;
   return [`job ${job.jobId} is still running; its output so far:`, ...streamBlocks(job.stdout ?? '', job.stderr ?? '')].join('\n');
 }

@@ -48,14 +48,16 @@ export class ShellSessions {
   ): Promise<ShellResult> {
     const root = this.root;
     let session = this.sessions.get(sessionId);
-    const launcher = await options.launcher(session?.cwd ?? root, session?.env ?? options.env());
+    const env = session?.env ?? options.env();
+    // Judged first, from where the session stands (a new one stands at the root with its environment).
+    const verdict = await options.judge(session?.cwd ?? root, env, session?.variables ?? new Map(Object.entries(env)));
+    const launcher = await options.launcher(session?.cwd ?? root, env);
     if (!session) {
       if (this.sessions.size >= this.maxSessions) {
         const [oldest, entry] = this.sessions.entries().next().value as [string, Session];
         entry.shell.dispose();
         this.sessions.delete(oldest);
       }
-      const env = options.env();
       session = {
         shell: new SessionShell({
           root,
@@ -72,7 +74,6 @@ export class ShellSessions {
     }
     this.sessions.delete(sessionId); // re-insert: most recently used last
     this.sessions.set(sessionId, session);
-    const verdict = await options.judge(session.cwd, session.env, session.variables);
     // Values are substituted when the line is judged, so the session's own record of its variables
     // is what later lines expand (whether or not bash ran the assignment, both agree on the words).
     for (const [name, value] of verdict.assignments) session.variables.set(name, value);

@@ -5,6 +5,7 @@ import { deleteConfined } from '../workspace/confined-delete.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
 import { hiddenInTree, isRealDirectory } from '../workspace/tree-scan.js';
+import { renderName } from '../model-text/render-name.js';
 
 export interface FileDeleteResult {
   path: string;
@@ -41,6 +42,6 @@ export class FileDeleteTool {
 
 /** @example 'Deleted the file notes.md.' */
 export function renderFileDelete(deletion: FileDeleteResult): string {
-  if (deletion.kind === 'symlink') return `Deleted the symbolic link ${deletion.path} (its target is untouched).`;
-  return `Deleted the ${deletion.kind} ${deletion.path}.`;
+  if (deletion.kind === 'symlink') return `Deleted the symbolic link ${renderName(deletion.path)} (its target is untouched).`;
+  return `Deleted the ${deletion.kind} ${renderName(deletion.path)}.`;
 }

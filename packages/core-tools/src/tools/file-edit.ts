@@ -3,6 +3,7 @@ import { createTwoFilesPatch } from 'diff';
 import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import { headWithin, outputBudget } from '../model-text/output-budget.js';
+import { renderName } from '../model-text/render-name.js';
 import { runRegexJob } from '../search/regex-worker.js';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { readConfined, writeFileAtomic, type ConfinedPath } from '../workspace/confined-file.js';
@@ -196,9 +197,10 @@ export class FileEditTool {
     const hash = contentHash(after);
     this.env.readHashes?.set(absolute, hash);
     const diff =
+      // The diff library quotes a name as git does (`"a/evil\nname"`), so a name cannot add lines to the diff.
       createTwoFilesPatch(`a/${relative}`, `b/${relative}`, before, after, '', '', { context: 3, timeout: DIFF_BUDGET_MS }) ??
       `(no diff: comparing the ${replacements === 1 ? 'change' : `${replacements} changes`} took longer than ${DIFF_BUDGET_MS / 1000} s; read the file with file_read to review it)`;
-    const shown = headWithin(diff, outputBudget() - SUMMARY_ROOM - relative.length);
+    const shown = headWithin(diff, outputBudget() - SUMMARY_ROOM - renderName(relative).length);
     if (shown === diff) return { path: relative, replacements, matchedBy, diff, hash };
     const omitted = diff
       .slice(shown.length)
@@ -237,8 +239,8 @@ const MATCHED_BY: Record<FileEditResult['matchedBy'], string> = {
 export function renderFileEdit(edit: FileEditResult): string {
   const summary =
     edit.matchedBy === 'created'
-      ? `Created ${edit.path}.`
-      : `Edited ${edit.path}: ${edit.replacements} replacement${edit.replacements === 1 ? '' : 's'} (${MATCHED_BY[edit.matchedBy]}).`;
+      ? `Created ${renderName(edit.path)}.`
+      : `Edited ${renderName(edit.path)}: ${edit.replacements} replacement${edit.replacements === 1 ? '' : 's'} (${MATCHED_BY[edit.matchedBy]}).`;
   const diff = edit.diff.endsWith('\n') ? edit.diff.slice(0, -1) : edit.diff;
   const lines = [summary, diff];
   if (edit.diffOmittedLines) lines.push(`[${edit.diffOmittedLines} more lines of the diff did not fit; read the file with file_read to review the change]`);

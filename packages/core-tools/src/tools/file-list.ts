@@ -1,9 +1,12 @@
 import { renderedAs } from '@toolwright/registry';
-import { tool, type Integer } from '@toolwright/tool';
-import { linesWithin, outputBudget } from '../model-text/output-budget.js';
+import { getToolContext, tool, type Integer } from '@toolwright/tool';
+import { linesWithin, modelSize, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
+import { renderName } from '../model-text/render-name.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
-import { walkWorkspace } from '../workspace/tree-scan.js';
+import { walkWorkspaceAsync } from '../workspace/tree-scan.js';
+import type { WalkEntry } from '../workspace/walk.js';
+import { walkCap, walkCapNote } from '../workspace/walk-cap.js';
 
 /** One entry of a listing. */
 export interface ListedEntry {
@@ -20,6 +23,8 @@ export interface FileListResult {
   truncated: boolean;
   /** Entries found but left out so the listing fits the call's output budget. */
   omitted?: Integer;
+  /** Set when the walk stopped at its cap after looking at this many entries (those excluded included). */
+  stoppedAfter?: Integer;
 }
 
 /** Room kept for the line that says what was left out. */
@@ -49,30 +54,40 @@ export class FileListTool {
     exclude: string[] = [],
     /** @minimum 1 @maximum 5000 */ limit: Integer = 500,
   ): Promise<FileListResult> {
-    return withWorkspaceErrors(path, () => {
+    return withWorkspaceErrors(path, async () => {
       const resolved = this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' });
-      const { entries, truncated } = walkWorkspace(this.env.workspace, resolved.absolute, { maxDepth: depth, exclude, limit });
+      const entries: WalkEntry[] = [];
+      let truncated = false;
+      const options = { maxDepth: depth, exclude, maxVisited: walkCap(this.env), signal: getToolContext()?.signal };
+      const walked = await walkWorkspaceAsync(this.env.workspace, resolved.absolute, options, (entry) => {
+        entries.push(entry);
+        truncated = entries.length >= limit;
+        return truncated ? 'stop' : undefined;
+      });
+      const stopped = walked.capped ? { stoppedAfter: walked.visited } : {};
       const listed = entries
         .map((e): ListedEntry => ({ path: e.kind === 'directory' ? `${e.relative}/` : e.relative, kind: e.kind, size: e.size }))
         .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      const shown = linesWithin(listed.map(entryLine), outputBudget() - FOOTER_ROOM);
-      if (shown === listed.length) return { entries: listed, truncated };
-      return { entries: listed.slice(0, shown), truncated, omitted: listed.length - shown };
+      const room = outputBudget() - FOOTER_ROOM - (walked.capped ? modelSize(capNote(walked.visited)) + 1 : 0);
+      const shown = linesWithin(listed.map(entryLine), room);
+      if (shown === listed.length) return { entries: listed, truncated, ...stopped };
+      return { entries: listed.slice(0, shown), truncated, omitted: listed.length - shown, ...stopped };
     });
   }
 }
 
 /** `src/` for a directory, `src/index.ts  (1234 bytes)` for a file, a word in brackets for the rest. */
 function entryLine(entry: ListedEntry): string {
+  const path = renderName(entry.path);
   switch (entry.kind) {
     case 'directory':
-      return entry.path;
+      return path;
     case 'file':
-      return `${entry.path}  (${entry.size} bytes)`;
+      return `${path}  (${entry.size} bytes)`;
     case 'symlink':
-      return `${entry.path}  (symbolic link)`;
+      return `${path}  (symbolic link)`;
     default:
-      return `${entry.path}  (special file)`;
+      return `${path}  (special file)`;
   }
 }
 
@@ -88,8 +103,13 @@ export function renderFileList(listing: FileListResult): string {
     lines.push(`[${listing.entries.length} of ${found}${listing.truncated ? '+' : ''} entries shown; the rest did not fit: ${narrow}]`);
   } else if (listing.truncated) {
     lines.push(`[the listing stopped at ${listing.entries.length} entries (the limit); more exist: raise limit, ${narrow}]`);
-  } else if (lines.length === 0) {
+  } else if (lines.length === 0 && !listing.stoppedAfter) {
     lines.push('[no entries: the directory is empty, or everything in it is ignored or excluded]');
   }
+  if (listing.stoppedAfter) lines.push(capNote(listing.stoppedAfter));
   return lines.join('\n');
+}
+
+function capNote(visited: number): string {
+  return walkCapNote(visited, 'list a subdirectory (path), or fewer levels (depth)');
 }

@@ -74,7 +74,7 @@ export class FileReadTool {
         endLine,
         ...(page.totalLines !== undefined ? { totalLines: page.totalLines } : {}),
         truncated: page.more,
-        ...(page.more ? { next: `file_read with path "${path}" and offset ${endLine + 1}` } : {}),
+        ...(page.more ? { next: `file_read with path ${JSON.stringify(path)} and offset ${endLine + 1}` } : {}),
         ...(page.hash !== undefined ? { hash: page.hash } : {}),
       };
     });

@@ -1,13 +1,23 @@
 import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
-import { modelSize, outputBudget } from '../model-text/output-budget.js';
+import { count, modelSize, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { builtinSearch, readSearchedFile } from '../search/builtin-search.js';
 import { LineIndex } from '../search/line-index.js';
 import { confirmReportedLines, findRipgrep, ripgrepSearch } from '../search/ripgrep-search.js';
 import { ripgrepExclusions } from '../search/ripgrep-exclusions.js';
-import { compileQuery, MAX_FILE_BYTES, type MatchLines, type SearchQuery } from '../search/search-query.js';
+import {
+  compileQuery,
+  MAX_FILE_BYTES,
+  MAX_LINE_CHARS,
+  MAX_MATCHED_LINES,
+  type MatchLines,
+  type SearchFindings,
+  type SearchQuery,
+} from '../search/search-query.js';
+import { renderName } from '../model-text/render-name.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
+import { walkCap } from '../workspace/walk-cap.js';
 
 /** One matching line. */
 export interface SearchMatch {
@@ -33,11 +43,13 @@ export interface FileSearchResult {
   offset: Integer;
   /** Which engine ran: ripgrep when the machine has it, else the built-in search (same results). */
   engine: 'ripgrep' | 'builtin';
-  /** Files left unsearched because they exceed the 10 MiB limit (named by the built-in engine; ripgrep skips them silently). */
+  /**
+   * What was not searched: files over the 10 MiB limit (named by the built-in engine; ripgrep skips
+   * them silently), and where a cap stopped the search (entries walked, matching lines kept).
+   */
   note?: string;
 }
 
-const MAX_LINE_CHARS = 500;
 const MAX_NAMED_SKIPS = 20;
 /** Room kept for the line that says where the matches stop (the note of skipped files is counted apart). */
 const FOOTER_ROOM = 300;
@@ -86,24 +98,41 @@ export class FileSearchTool {
       const signal = getToolContext()?.signal;
       const binary = this.env.ripgrep === undefined ? findRipgrep() : this.env.ripgrep;
       let engine: FileSearchResult['engine'] = 'builtin';
-      let found: MatchLines | undefined;
+      let findings: SearchFindings | undefined;
       if (binary) {
-        found = await ripgrepSearch(binary, root, query, signal, ripgrepExclusions(this.env.workspace, root));
-        if (found) engine = 'ripgrep';
+        findings = await ripgrepSearch(binary, root, query, signal, ripgrepExclusions(this.env.workspace, root));
+        if (findings) engine = 'ripgrep';
       }
       const tooLarge: string[] = [];
-      found ??= await builtinSearch(this.env.workspace, root, query, signal, tooLarge);
+      let stoppedAfter: number | undefined;
+      if (!findings) {
+        const builtin = await builtinSearch(this.env.workspace, root, query, signal, tooLarge, walkCap(this.env));
+        findings = builtin;
+        if (builtin.progress.capped && !builtin.linesCapped) stoppedAfter = builtin.progress.visited;
+      }
       // Whatever the engine reported, nothing a deny rule hides is returned or counted.
-      for (const file of found.keys()) if (this.env.workspace.deniedAt(`${root}/${file}`)) found.delete(file);
-      const note = tooLarge.length > 0 ? skippedNote(tooLarge) : undefined;
+      for (const file of findings.found.keys()) if (this.env.workspace.deniedAt(`${root}/${file}`)) findings.found.delete(file);
+      const notes = [
+        ...(tooLarge.length > 0 ? [skippedNote(tooLarge)] : []),
+        ...(stoppedAfter !== undefined ? [capNote(stoppedAfter)] : []),
+        ...(findings.linesCapped ? [LINES_CAP_NOTE] : []),
+      ];
+      const note = notes.length > 0 ? notes.join(' ') : undefined;
       const room = outputBudget() - FOOTER_ROOM - (note ? modelSize(note) + 3 : 0);
-      return { ...collect(root, found, { context, offset, maxResults, room }, engine), ...(note ? { note } : {}) };
+      const collected = collect(root, findings.found, { context, offset, maxResults, room }, engine);
+      return { ...collected, truncated: collected.truncated || findings.linesCapped, ...(note ? { note } : {}) };
     });
   }
 }
 
+const LINES_CAP_NOTE = `The search stopped after ${count(MAX_MATCHED_LINES)} matching lines (the cap on one call), so the counts above are partial: narrow the pattern, the path or the files (include).`;
+
+function capNote(visited: number): string {
+  return `The search stopped after looking at ${count(visited)} entries (the cap on one call); files further on were not searched: search a subdirectory (path) or name the files with include.`;
+}
+
 function skippedNote(tooLarge: string[]): string {
-  const named = [...tooLarge].sort().slice(0, MAX_NAMED_SKIPS).join(', ');
+  const named = [...tooLarge].sort().slice(0, MAX_NAMED_SKIPS).map(renderName).join(', ');
   const more = tooLarge.length > MAX_NAMED_SKIPS ? ` and ${tooLarge.length - MAX_NAMED_SKIPS} more` : '';
   return `${tooLarge.length} file${tooLarge.length === 1 ? ' was' : 's were'} not searched because ${tooLarge.length === 1 ? 'it is' : 'they are'} over the ${MAX_FILE_BYTES / 1024 / 1024} MiB limit: ${named}${more}. Read ${tooLarge.length === 1 ? 'it' : 'them'} in parts with file_read.`;
 }
@@ -155,7 +184,7 @@ function collect(
         ...(index ? { before: index.lines(line - context, line - 1).map(cut), after: index.lines(line + 1, line + context).map(cut) } : {}),
       };
       // An upper bound of what the rendering adds: the lines, and the file's heading when it starts.
-      const size = modelSize(matchLines(match).join('\n')) + 1 + (matches.at(-1)?.path === file ? 0 : modelSize(file) + 2);
+      const size = modelSize(matchLines(match).join('\n')) + 1 + (matches.at(-1)?.path === file ? 0 : modelSize(renderName(file)) + 2);
       if (matches.length >= maxResults || (matches.length > 0 && used + size > room)) {
         full = true;
         break;
@@ -190,7 +219,7 @@ export function renderFileSearch(result: FileSearchResult): string {
   for (const match of result.matches) {
     if (match.path !== file) {
       if (file !== undefined) lines.push('');
-      lines.push(match.path);
+      lines.push(renderName(match.path));
       file = match.path;
       lastLine = 0;
     }

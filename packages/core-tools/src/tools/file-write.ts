@@ -4,6 +4,7 @@ import type { CoreToolsEnvironment } from '../environment.js';
 import { writeFileAtomic } from '../workspace/confined-file.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { checkWellFormedContent } from '../workspace/text-rules.js';
+import { renderName } from '../model-text/render-name.js';
 
 export interface FileWriteResult {
   path: string;
@@ -40,5 +41,5 @@ export class FileWriteTool {
 
 /** @example 'Wrote 12 bytes to notes.md (a new file).' */
 export function renderFileWrite(write: FileWriteResult): string {
-  return `Wrote ${write.bytes} bytes to ${write.path} (${write.created ? 'a new file' : 'its previous content replaced'}).`;
+  return `Wrote ${write.bytes} bytes to ${renderName(write.path)} (${write.created ? 'a new file' : 'its previous content replaced'}).`;
 }

@@ -182,7 +182,7 @@ describe.skipIf(!support.available)('the kernel sandbox holds where the judge do
         'cat public-link/prod.key public-link/deep/token',
         'tar cf - . | tar xOf -',
         'cp -r secrets copy && cat copy/* copy/deep/*',
-        'python3 -c "import os; [print(open(os.path.join(d, f)).read()) for d, _, fs in os.walk(\".\") for f in fs]" 2>&1 | grep SECRET',
+        'python3 -c "import os; [print(open(os.path.join(d, f)).read()) for d, _, fs in os.walk(\'.\') for f in fs]" 2>&1 | grep SECRET',
         'umount secrets; umount src/config/signing.key; cat secrets/prod.key src/config/signing.key',
         'echo x > secrets/new; mv secrets gone; rm -rf secrets',
       ]) {

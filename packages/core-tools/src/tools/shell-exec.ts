@@ -106,8 +106,9 @@ export class ShellTool {
       });
     }
     const env = commandEnvironment(config, root);
+    // Judged first (the judge explains and refuses), then started where the sandbox decision says.
+    const verdict = await this.judgeLine(command, config, env, undefined, undefined, !escalate);
     const launcher = await sandbox.launcher(root, env, escalate);
-    const verdict = await this.judgeLine(command, config, env, undefined, undefined, launcher.ranIn === 'sandbox');
     const running = new RunningProcess({
       command: verdict.script,
       cwd: root,
@@ -184,8 +185,8 @@ export class ShellTool {
   }
 
   /**
-   * The line that runs: judged (the words rebuilt and quoted), or — only inside the kernel sandbox,
-   * with `unjudged` set for tests — the command as given.
+   * The line that runs: judged (the words rebuilt and quoted), or — with `unjudged` set for tests,
+   * which forces the sandbox to `required`, and never for an escalated call — the command as given.
    */
   private async judgeLine(
     command: string,

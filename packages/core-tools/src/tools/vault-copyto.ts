@@ -5,6 +5,7 @@ import { readConfined, writeFileAtomic } from '../workspace/confined-file.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { CoreToolError } from '../core-tool-error.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
+import { renderName } from '../model-text/render-name.js';
 
 /** What `vault_copyto` returns. */
 export interface VaultCopyResult {
@@ -69,5 +70,5 @@ export class VaultTool {
 
 /** @example 'Copied the vault entry templates/report.md (2048 bytes) to shared:/templates/report.md.' */
 export function renderVaultCopy(copy: VaultCopyResult): string {
-  return `Copied the vault entry ${copy.name} (${copy.bytes} bytes) to ${copy.path}.`;
+  return `Copied the vault entry ${renderName(copy.name)} (${copy.bytes} bytes) to ${renderName(copy.path)}.`;
 }

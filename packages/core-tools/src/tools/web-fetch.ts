@@ -6,6 +6,7 @@ import { AddressPolicy } from '../web/address-policy.js';
 import { guardedGet, WebFetchError, type Destinations } from '../web/guarded-request.js';
 import { htmlToMarkdown } from '../web/html-to-markdown.js';
 import { PortPolicy } from '../web/port-policy.js';
+import { renderName, renderText } from '../model-text/render-name.js';
 
 /** What `web_fetch` returns. */
 export interface WebFetchResult {
@@ -24,6 +25,8 @@ export interface WebFetchResult {
   truncated: boolean;
   /** Redirects followed, in order. */
   redirects: string[];
+  /** Set when the page was too complex to convert to Markdown in time: why; `content` is then its plain text. */
+  simplified?: string;
 }
 
 /** Room kept for the lines that say where the text stops and how to read on. */
@@ -43,9 +46,10 @@ export class WebFetchTool {
 
   /**
    * Fetches an http(s) URL and returns its content: HTML pages as Markdown of their main content
-   * (navigation, ads and scripts removed), text and JSON as they are. Binary content (images, PDF,
-   * archives) is refused. Follows up to 5 redirects; reads at most 2 MiB of decompressed body (then
-   * `truncated` is true) and gives up after 30 seconds. Only public internet hosts can be reached:
+   * (navigation, ads and scripts removed; a page too complex to convert in 10 seconds comes back as
+   * plain text), text and JSON as they are. Binary content (images, PDF, archives) is refused.
+   * Follows up to 5 redirects; reads at most 2 MiB of decompressed body (then `truncated` is true)
+   * and gives up after 30 seconds. Only public internet hosts can be reached:
    * localhost, private networks and cloud metadata addresses are refused. Returns as much of the text
    * as fits the call's output budget (about 16 KiB); the last line then gives the `offset` to read on from.
    * @param url The absolute http or https URL, e.g. `https://nodejs.org/api/fs.html`.
@@ -86,7 +90,8 @@ export class WebFetchTool {
       );
     }
     const text = decode(response.body, response.contentType);
-    const page = isHtml && format === 'markdown' ? htmlToMarkdown(text) : undefined;
+    // The conversion has its own budget; only the call's end stops it, not the fetch's time limit.
+    const page = isHtml && format === 'markdown' ? await htmlToMarkdown(text, { signal: callSignal }) : undefined;
     const whole = page ? page.markdown : text;
     const result: WebFetchResult = {
       url: response.url,
@@ -98,6 +103,7 @@ export class WebFetchTool {
       totalChars: whole.length,
       truncated: response.truncated,
       redirects: response.redirects,
+      ...(page?.simplified ? { simplified: page.simplified } : {}),
     };
     const room = Math.max(MIN_CONTENT, outputBudget() - modelSize(renderWebFetch(result)) - FOOTER_ROOM);
     result.content = headWithin(whole.slice(offset - 1), room);
@@ -112,8 +118,9 @@ export class WebFetchTool {
  */
 export function renderWebFetch(page: WebFetchResult): string {
   const from = page.redirects.length > 0 ? `, after ${page.redirects.length} redirect${page.redirects.length === 1 ? '' : 's'}` : '';
-  const lines = [`${page.url} (${page.status} ${page.contentType}${from})`];
-  if (page.title) lines.push(`# ${page.title}`);
+  const lines = [`${renderName(page.url)} (${page.status} ${page.contentType}${from})`];
+  if (page.title) lines.push(`# ${renderText(page.title)}`);
+  if (page.simplified) lines.push(`[the page was too complex to convert to Markdown (${page.simplified}); this is its text, without links or formatting]`);
   lines.push('', page.content);
   const end = page.offset + page.content.length - 1;
   if (page.offset > page.totalChars && page.totalChars > 0) lines.push(`[the text has ${page.totalChars} characters; there are none from ${page.offset} on]`);

@@ -1,6 +1,7 @@
 import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import { linesWithin, outputBudget } from '../model-text/output-budget.js';
+import { renderName, renderText } from '../model-text/render-name.js';
 import type { CoreToolsEnvironment } from '../environment.js';
 import type { SearchResult } from '../web/search-provider.js';
 import { CoreToolError } from '../core-tool-error.js';
@@ -55,7 +56,7 @@ export class WebSearchTool {
 
 /** A result as three lines: its number and title, its URL, its snippet. */
 function resultLines(result: SearchResult, index = 0): string {
-  return `${index + 1}. ${result.title}\n   ${result.url}${result.snippet ? `\n   ${result.snippet}` : ''}`;
+  return `${index + 1}. ${renderText(result.title)}\n   ${renderName(result.url)}${result.snippet ? `\n   ${renderText(result.snippet)}` : ''}`;
 }
 
 /**

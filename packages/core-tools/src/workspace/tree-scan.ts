@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { walk, type WalkOptions, type WalkResult } from './walk.js';
+import { walk, walkAsync, type WalkEntry, type WalkOptions, type WalkProgress, type WalkResult } from './walk.js';
 import { WorkspaceError } from './workspace-error.js';
 import type { ResolvedPath, WorkspacePolicy } from './workspace-policy.js';
 
@@ -22,9 +22,23 @@ export interface TreeFindings<T = string> {
  * so a deny rule is honoured in this one place.
  */
 export function walkWorkspace(workspace: WorkspacePolicy, dir: string, options: WalkOptions = {}): WalkResult {
+  return walk(dir, { ...options, judge: hidingJudge(workspace, dir, options.judge) });
+}
+
+/** `walkAsync` bound to a workspace directory, hiding what `walkWorkspace` hides (for trees a model sizes). */
+export function walkWorkspaceAsync(
+  workspace: WorkspacePolicy,
+  dir: string,
+  options: WalkOptions & { signal?: AbortSignal | undefined },
+  visit: (entry: WalkEntry) => void | 'stop' | Promise<void | 'stop'>,
+): Promise<WalkProgress> {
+  return walkAsync(dir, { ...options, judge: hidingJudge(workspace, dir, options.judge) }, visit);
+}
+
+function hidingJudge(workspace: WorkspacePolicy, dir: string, judge: WalkOptions['judge']): WalkOptions['judge'] {
   const hides = workspace.hidingUnder(dir);
-  if (!hides) return walk(dir, options);
-  return walk(dir, { ...options, judge: (relative, kind) => (hides(relative) ? 'hide' : options.judge?.(relative, kind)) });
+  if (!hides) return judge;
+  return (relative, kind) => (hides(relative) ? 'hide' : judge?.(relative, kind));
 }
 
 /**

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import ignore, { type Ignore } from 'ignore';
 import { at, hasDescriptorPaths, openDirectory } from './directory-descriptor.js';
 
@@ -38,16 +39,27 @@ export interface WalkOptions {
    * named in the result's `hidden`), `leaf` lists it without entering it; undefined walks on.
    */
   judge?: (relative: string, kind: WalkEntry['kind']) => 'hide' | 'leaf' | undefined;
+  /** Stop after looking at this many entries, those skipped included (then `capped` is true); default no cap. */
+  maxVisited?: number;
 }
 
-/** What a walk found: the entries, whether the limit cut it short, what `judge` hid, and whether all was readable. */
-export interface WalkResult {
-  entries: WalkEntry[];
-  truncated: boolean;
+/**
+ * How far a walk went: the entries it looked at (those skipped included), whether `maxVisited`
+ * stopped it, what `judge` hid, and whether all was readable.
+ */
+export interface WalkProgress {
+  visited: number;
+  capped: boolean;
   /** Paths `judge` hid (relative to the start; the first 16). */
   hidden: string[];
   /** True when a directory could not be read, or changed under the walk (it went on without it). */
   unreadable: boolean;
+}
+
+/** What a walk found: the entries, whether the limit cut it short, and how far it went. */
+export interface WalkResult extends WalkProgress {
+  entries: WalkEntry[];
+  truncated: boolean;
 }
 
 /** One directory being read: its entries' types and metadata, looked up inside that very directory. */
@@ -58,33 +70,79 @@ interface OpenedDirectory {
   close(): void;
 }
 
+/** Entries looked at between the points where an asynchronous walk may let other work run. */
+const CHECKPOINT_EVERY = 256;
+/** Time an asynchronous walk holds the event loop before it lets other work run. */
+const SLICE_MS = 8;
+
 /**
  * The one tree walker: every listing, glob, search and tree scan of the core tools goes through it
  * (`walkWorkspace` binds it to a workspace's hidden paths). Breadth-first, sorted by name, without
  * following symlinks (a link is reported, never entered), skipping `.git/` and `.toolwright/`,
  * honouring `.gitignore` files at every level with the `ignore` library (git's own matching rules),
- * bounded by `limit`. Each directory is opened without following links and checked to be where the
- * walk expects it, so one swapped for a link to elsewhere during the walk is skipped, never listed.
+ * bounded by `limit` (entries returned) and `maxVisited` (entries looked at). Each directory is opened
+ * without following links and checked to be where the walk expects it, so one swapped for a link to
+ * elsewhere during the walk is skipped, never listed.
  */
 export function walk(start: string, options: WalkOptions = {}): WalkResult {
-  const maxDepth = options.maxDepth ?? Infinity;
   const limit = options.limit ?? Infinity;
+  const entries: WalkEntry[] = [];
+  const progress = freshProgress();
+  for (const step of walkSteps(start, options, progress)) {
+    if (!step) continue;
+    entries.push(step);
+    if (entries.length >= limit) return { entries, truncated: true, ...progress };
+  }
+  return { entries, truncated: false, ...progress };
+}
+
+/**
+ * `walk` for trees whose size a model controls: hands each entry to `visit` (which may return
+ * `'stop'`, or a promise, awaited before the walk goes on) instead of collecting them, lets other
+ * work run every few milliseconds, and rejects with the signal's reason when it aborts. Set
+ * `maxVisited` to bound the work.
+ */
+export async function walkAsync(
+  start: string,
+  options: WalkOptions & { signal?: AbortSignal | undefined },
+  visit: (entry: WalkEntry) => void | 'stop' | Promise<void | 'stop'>,
+): Promise<WalkProgress> {
+  const progress = freshProgress();
+  let sliceStart = performance.now();
+  for (const step of walkSteps(start, options, progress)) {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await setImmediate();
+      sliceStart = performance.now();
+    }
+    options.signal?.throwIfAborted();
+    if (step && (await visit(step)) === 'stop') break;
+  }
+  return { ...progress };
+}
+
+function freshProgress(): WalkProgress {
+  return { visited: 0, capped: false, hidden: [], unreadable: false };
+}
+
+/** The walk itself: each entry in turn, and `undefined` every `CHECKPOINT_EVERY` entries looked at. */
+function* walkSteps(start: string, options: WalkOptions, progress: WalkProgress): Generator<WalkEntry | undefined, void> {
+  const maxDepth = options.maxDepth ?? Infinity;
+  const maxVisited = options.maxVisited ?? Infinity;
   const skipInternal = options.skipInternal !== false;
-  const result: WalkResult = { entries: [], truncated: false, hidden: [], unreadable: false };
-  const { entries, hidden } = result;
   const extra = ignore().add([...(options.exclude ?? [])]);
   let realStart: string;
   try {
     realStart = fs.realpathSync.native(start);
   } catch {
-    return result;
+    return;
   }
   const queue: { relative: string; depth: number; rules: { base: string; matcher: Ignore }[] }[] = [{ relative: '', depth: 1, rules: [] }];
   while (queue.length > 0) {
     const { relative, depth, rules } = queue.shift()!;
-    const opened = openForListing(path.join(realStart, relative));
+    // Reads no more names than the cap leaves (and one to see that it is reached): a directory of millions stays cheap.
+    const opened = openForListing(path.join(realStart, relative), maxVisited - progress.visited + 1);
     if (!opened) {
-      result.unreadable = true; // unreadable, gone or swapped: skipped, as `find` would report and go on
+      progress.unreadable = true; // unreadable, gone or swapped: skipped, as `find` would report and go on
       continue;
     }
     try {
@@ -95,6 +153,11 @@ export function walk(start: string, options: WalkOptions = {}): WalkResult {
       }
       opened.names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const dirent of opened.names) {
+        if (progress.visited >= maxVisited) {
+          progress.capped = true;
+          return;
+        }
+        if (++progress.visited % CHECKPOINT_EVERY === 0) yield undefined;
         if (skipInternal && SKIPPED.has(dirent.name)) continue;
         const childRelative = relative ? `${relative}/${dirent.name}` : dirent.name;
         const test = dirent.isDirectory() ? `${childRelative}/` : childRelative;
@@ -104,36 +167,34 @@ export function walk(start: string, options: WalkOptions = {}): WalkResult {
         const kind = stat.isSymbolicLink() ? 'symlink' : stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'other';
         const verdict = options.judge?.(childRelative, kind);
         if (verdict === 'hide') {
-          if (hidden.length < MAX_NAMED_HIDDEN) hidden.push(childRelative);
+          if (progress.hidden.length < MAX_NAMED_HIDDEN) progress.hidden.push(childRelative);
           continue;
         }
-        entries.push({
+        yield {
           relative: childRelative,
           absolute: path.join(start, childRelative),
           kind,
           size: kind === 'file' ? stat.size : 0,
           mtimeMs: stat.mtimeMs,
           depth,
-        });
-        if (entries.length >= limit) return { ...result, truncated: true };
+        };
         if (kind === 'directory' && depth < maxDepth && verdict !== 'leaf') queue.push({ relative: childRelative, depth: depth + 1, rules: levelRules });
       }
     } finally {
       opened.close();
     }
   }
-  return result;
 }
 
-/** Opens a directory for listing, or undefined when it cannot be read or is no longer where expected. */
-function openForListing(dir: string): OpenedDirectory | undefined {
+/** Opens a directory for listing (at most `maxNames` of its names), or undefined when it cannot be read or is no longer where expected. */
+function openForListing(dir: string, maxNames: number): OpenedDirectory | undefined {
   try {
-    if (!hasDescriptorPaths) return openByPath(dir);
+    if (!hasDescriptorPaths) return openByPath(dir, maxNames);
     const fd = openDirectory(dir, dir, dir);
     if (fd === undefined) return undefined;
     try {
       return {
-        names: fs.readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true }),
+        names: readNames(`/proc/self/fd/${fd}`, maxNames),
         lstat: (name) => lstatOrUndefined(at(fd, name)),
         readGitignore: () => readSmallFile(at(fd, '.gitignore')),
         close: () => fs.closeSync(fd),
@@ -148,14 +209,27 @@ function openForListing(dir: string): OpenedDirectory | undefined {
 }
 
 /** Where `/proc/self/fd` is missing: by path, checked to be canonical before it is read. */
-function openByPath(dir: string): OpenedDirectory | undefined {
+function openByPath(dir: string, maxNames: number): OpenedDirectory | undefined {
   if (fs.realpathSync.native(dir) !== dir) return undefined;
   return {
-    names: fs.readdirSync(dir, { withFileTypes: true }),
+    names: readNames(dir, maxNames),
     lstat: (name) => lstatOrUndefined(path.join(dir, name)),
     readGitignore: () => readSmallFile(path.join(dir, '.gitignore')),
     close: () => {},
   };
+}
+
+/** Up to `maxNames` entries of a directory, read in batches rather than whole. */
+function readNames(dir: string, maxNames: number): fs.Dirent[] {
+  if (maxNames === Infinity) return fs.readdirSync(dir, { withFileTypes: true });
+  const names: fs.Dirent[] = [];
+  const handle = fs.opendirSync(dir, { bufferSize: 256 });
+  try {
+    for (let dirent = handle.readSync(); dirent !== null && names.length < maxNames; dirent = handle.readSync()) names.push(dirent);
+  } finally {
+    handle.closeSync();
+  }
+  return names;
 }
 
 function lstatOrUndefined(pathname: string): fs.Stats | undefined {
