@@ -9,7 +9,17 @@ import path from 'node:path';
 const ts = createRequire(import.meta.url)('typescript');
 
 const root = path.resolve(import.meta.dirname, '../..');
-const LAYERS = ['layer:schema', 'layer:authoring', 'layer:build', 'layer:registry', 'layer:executor', 'layer:sandbox', 'layer:tools', 'layer:integration', 'layer:cli'];
+const LAYERS = [
+  'layer:schema',
+  'layer:authoring',
+  'layer:build',
+  'layer:registry',
+  'layer:executor',
+  'layer:sandbox',
+  'layer:tools',
+  'layer:integration',
+  'layer:cli',
+];
 const BUILD_ONLY = new Set(['typescript', 'ts-patch']);
 
 const packages = new Map();

@@ -9,7 +9,8 @@ import { sandboxedCommand } from './sandboxed-command.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 
 const support = await probeSandbox();
-if (!support.available && (process.env.CI || process.env.TOOLWRIGHT_SANDBOX_TESTS === 'required')) throw new Error(`CI must run the sandbox tests, but: ${support.reason}`);
+if (!support.available && (process.env.CI || process.env.TOOLWRIGHT_SANDBOX_TESTS === 'required'))
+  throw new Error(`CI must run the sandbox tests, but: ${support.reason}`);
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-sbx-')));
 const workspace = path.join(base, 'ws');
