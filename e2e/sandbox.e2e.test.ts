@@ -80,16 +80,16 @@ describe('toolwright call without a sandbox', () => {
   });
 });
 
-describe.for([['the sandbox', { shell: { sandbox: 'auto' } }, hasSandbox]] as const)(
-  "the review's chain: cd through a link, then ..  (%s)",
-  ([_mode, config, runs]) => {
-    it.skipIf(!runs)('reads nothing outside and writes nothing outside', () => {
-      const { ws, outside } = setUp(config);
-      call(ws, 'shell_exec', { command: 'mkdir -p a && touch a/b && cp -s a/b L' });
-      call(ws, 'file_delete', { path: 'a/b' });
-      const result = call(ws, 'shell_exec', { command: 'mkdir a/b && cd L/../.. && pwd && cat outside/secret.txt && touch outside/PWNED' });
-      expect(result.stdout).not.toContain('OUTSIDE-SECRET');
-      expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
-    });
-  },
-);
+describe.for([
+  ['the sandbox', { shell: { sandbox: 'auto' } }, hasSandbox],
+  ['the judge alone', { shell: { sandbox: 'off' } }, true],
+] as const)("the review's chain: cd through a link, then ..  (%s)", ([_mode, config, runs]) => {
+  it.skipIf(!runs)('reads nothing outside and writes nothing outside', () => {
+    const { ws, outside } = setUp(config);
+    call(ws, 'shell_exec', { command: 'mkdir -p a && touch a/b && cp -s a/b L' });
+    call(ws, 'file_delete', { path: 'a/b' });
+    const result = call(ws, 'shell_exec', { command: 'mkdir a/b && cd L/../.. && pwd && cat outside/secret.txt && touch outside/PWNED' });
+    expect(result.stdout).not.toContain('OUTSIDE-SECRET');
+    expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
+  });
+});
