@@ -4,6 +4,7 @@ import type { CoreToolsEnvironment } from '../environment.js';
 import { parseCommandLine } from '../shell/parse-command-line.js';
 import { analyzeCommand, type CommandVerdict } from '../shell/command-analysis.js';
 import { gitConfigGuard } from '../shell/git-config-guard.js';
+import { gitHistoryProblem } from '../shell/git-history-guard.js';
 import { gitOrderProblem } from '../shell/program-rules.js';
 import { JobTable, type Job } from '../shell/jobs.js';
 import { RunningProcess, type ProcessOutcome } from '../shell/run-process.js';
@@ -231,7 +232,10 @@ export class ShellTool {
     }
     if (!verdict.ok) throw new CoreToolError('command_refused', `The command was refused: ${verdict.reason}.`);
     if (verdict.commands.some((c) => c.program === 'git')) {
-      const refused = gitOrderProblem(verdict.commands.map((c) => c.program)) ?? (await gitConfigGuard(verdict.cwds, env));
+      const refused =
+        gitHistoryProblem(verdict.commands, this.env.workspace.deniedPatterns) ??
+        gitOrderProblem(verdict.commands.map((c) => c.program)) ??
+        (await gitConfigGuard(verdict.cwds, env));
       if (refused) throw new CoreToolError('command_refused', `The command was refused: ${refused}.`);
     }
     return verdict;

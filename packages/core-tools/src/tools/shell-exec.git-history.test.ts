@@ -1,0 +1,57 @@
+// A file a policy rule hides, once committed, stays in git's object store, which neither the judge's path
+// checks nor the sandbox's empty mounts reach: with hidden paths, git runs only what shows no file content.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ShellTool, type ShellResult } from './shell-exec.js';
+import { WorkspacePolicy } from '../workspace/workspace-policy.js';
+import { testSandboxMode } from '../test-support/sandbox-mode.js';
+
+const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-git-history-')));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const SECRET = 'HIDDEN-IN-HISTORY';
+const gitIn = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, encoding: 'utf8' });
+fs.mkdirSync(path.join(root, 'secrets'));
+fs.writeFileSync(path.join(root, 'secrets', 'prod.key'), SECRET);
+fs.writeFileSync(path.join(root, 'notes.txt'), 'notes\n');
+gitIn('init', '-q');
+gitIn('add', '.');
+gitIn('commit', '-q', '-m', 'add files');
+fs.writeFileSync(path.join(root, 'secrets', 'prod.key'), `${SECRET}-changed`);
+
+const tool = new ShellTool({
+  workspace: new WorkspacePolicy({ root, deniedPaths: ['secrets/**'] }),
+  shell: { backend: 'host', sandbox: testSandboxMode(), policy: { allow: ['git'] } },
+});
+afterAll(() => tool.dispose());
+const run = async (command: string): Promise<string> => {
+  try {
+    const result = (await tool.shellExec(command)) as ShellResult;
+    return `${result.stdout}${result.stderr}`;
+  } catch (error) {
+    return (error as Error).message;
+  }
+};
+
+describe('git where a policy hides paths', () => {
+  it.for([
+    'git log -p',
+    'git show HEAD:secrets/prod.key',
+    'git show',
+    'git diff',
+    'git grep HIDDEN HEAD',
+    'git cat-file -p HEAD:secrets/prod.key',
+    'git log --patch -1',
+  ])('%s prints nothing hidden', async (command) => {
+    const output = await run(command);
+    expect(output).not.toContain(SECRET);
+    expect(output).toContain('refused');
+  });
+
+  it('still runs git status and git log without patches', async () => {
+    expect(await run('git log --oneline')).toContain('add files');
+    expect(await run('git status --short')).not.toContain(SECRET);
+  });
+});
