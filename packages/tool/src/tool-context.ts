@@ -32,6 +32,12 @@ export interface ToolCallContext {
    * executor's own truncation stays a safety net. Absent outside an executor.
    */
   outputBudget?: OutputBudget;
+  /**
+   * The capabilities granted to this call when the caller granted them explicitly (the call's own
+   * grant, else the executor's `capabilities`); absent when everything is granted by default. A tool
+   * that can do more with a capability (the shell's network) checks for it here.
+   */
+  capabilities?: readonly string[];
 }
 
 /** The size of the text the model will read back from one call. */

@@ -8,7 +8,10 @@ import { walk } from '../workspace/walk.js';
 
 /** How the shell's sandbox is set up, from the shell configuration. */
 export interface SandboxSettings {
-  /** Whether commands may use the network (default false: loopback only). */
+  /**
+   * Whether commands may use the network (default false: loopback only); where the caller grants
+   * capabilities explicitly, only calls holding `net.connect` get it.
+   */
   network?: boolean;
   /** Directories outside the workspace that commands may read, besides the system's (e.g. a toolchain in `/opt`). */
   readablePaths?: readonly string[];
@@ -34,8 +37,8 @@ export class SandboxView {
     private readonly settings: SandboxSettings,
   ) {}
 
-  /** The policy for one command run from `cwd` with the environment `env` (its PATH and HOME). */
-  policy(cwd: string, env: Record<string, string>): SandboxPolicy {
+  /** The policy for one command run from `cwd` with the environment `env` (its PATH and HOME); `network` for this call. */
+  policy(cwd: string, env: Record<string, string>, network: boolean): SandboxPolicy {
     const root = this.workspace.rootOf('private');
     const { readOnly, hidden } = this.scan(root);
     return {
@@ -43,7 +46,7 @@ export class SandboxView {
       readOnly,
       hidden,
       readable: [...programDirectories(env.PATH ?? '', root), ...(this.settings.readablePaths ?? []).map((p) => path.resolve(p))],
-      network: this.settings.network === true,
+      network,
       home: env.HOME ?? '/tmp/home',
       cwd,
       limits: { ...DEFAULT_LIMITS, ...definedOnly(this.settings.limits ?? {}) },
@@ -86,6 +89,19 @@ export class SandboxView {
     this.scanned = { at: now, found };
     return found;
   }
+}
+
+/** The capability a call must hold for network access, where capabilities are granted explicitly. */
+export const NETWORK_CAPABILITY = 'net.connect';
+
+/**
+ * Whether a call may use the network: the shell allows it (`network`) and the call holds
+ * `net.connect` — or no capabilities were granted explicitly (then everything is).
+ */
+export function networkFor(settings: SandboxSettings, granted: readonly string[] | undefined): boolean {
+  if (settings.network !== true) return false;
+  if (granted === undefined) return true;
+  return granted.some((grant) => grant === '*' || grant === NETWORK_CAPABILITY || (grant.endsWith('.*') && NETWORK_CAPABILITY.startsWith(grant.slice(0, -1))));
 }
 
 /**

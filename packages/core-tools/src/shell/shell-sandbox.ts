@@ -12,12 +12,14 @@ import {
 } from '@toolwright/sandbox';
 import { CoreToolError } from '../core-tool-error.js';
 import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
-import { SandboxView, type SandboxSettings } from './sandbox-view.js';
+import { networkFor, SandboxView, type SandboxSettings } from './sandbox-view.js';
 
 /** How one command is started, and where it runs. */
 export interface CommandLauncher {
   launch: (argv: readonly string[]) => Launch;
   ranIn: 'sandbox' | 'host' | 'escalated';
+  /** Whether a sandboxed command may use the network. */
+  network?: boolean;
   /** Bash to run first in the shell's own script: the sandbox's resource limits (`ulimit ...`). */
   prelude?: string;
   /** Protected names missing before the command: removed afterwards if it made them. */
@@ -36,7 +38,7 @@ export class ShellSandbox {
   constructor(
     private readonly mode: SandboxMode,
     workspace: WorkspacePolicy,
-    settings: SandboxSettings,
+    private readonly settings: SandboxSettings,
     private readonly probe: () => Promise<SandboxSupport> = () => probeSandbox(),
   ) {
     this.view = new SandboxView(workspace, settings);
@@ -48,20 +50,22 @@ export class ShellSandbox {
   }
 
   /**
-   * The launcher for a command that starts in `cwd` with `env`. An escalated command runs outside
+   * The launcher for a command that starts in `cwd` with `env`, with the network where the shell
+   * allows it and the call holds the capability (`granted`: the call's explicit grant). An escalated command runs outside
    * the sandbox (the executor has had a person approve exactly that); under `required`, a machine
    * without the sandbox refuses every other command.
    */
-  async launcher(cwd: string, env: Record<string, string>, escalate: boolean): Promise<CommandLauncher> {
+  async launcher(cwd: string, env: Record<string, string>, escalate: boolean, granted?: readonly string[]): Promise<CommandLauncher> {
     if (escalate) return { launch: unsandboxedCommand, ranIn: 'escalated' };
     const decision = await this.decide();
     if (decision.run === 'refused') throw new CoreToolError('sandbox_unavailable', `Shell commands cannot run: ${decision.reason}.`);
     if (decision.run === 'unsandboxed') return { launch: unsandboxedCommand, ranIn: 'host' };
-    const policy = this.view.policy(cwd, env);
+    const policy = this.view.policy(cwd, env, networkFor(this.settings, granted));
     return {
       launch: (argv) => sandboxedCommand(decision.support, policy, argv, { limits: 'caller' }),
       prelude: sandboxLimitsPrelude(policy),
       ranIn: 'sandbox',
+      network: policy.network,
       absent: this.view.absentProtected(),
     };
   }

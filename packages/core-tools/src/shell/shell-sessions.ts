@@ -13,6 +13,7 @@ interface Session {
   /** The variables this session's lines expand: its environment and the assignments judged so far. */
   variables: Map<string, string>;
   ranIn: CommandLauncher['ranIn'];
+  network: boolean | undefined;
 }
 
 /** What a session's line becomes once judged: the script that runs and the assignments it makes. */
@@ -52,6 +53,14 @@ export class ShellSessions {
     // Judged first, from where the session stands (a new one stands at the root with its environment).
     const verdict = await options.judge(session?.cwd ?? root, env, session?.variables ?? new Map(Object.entries(env)));
     const launcher = await options.launcher(session?.cwd ?? root, env);
+    // A session's sandbox is made once: a call allowed the network where the session was not (or the
+    // other way round) gets a session shell of its own setting, started afresh.
+    const renewed = session !== undefined && session.network !== launcher.network;
+    if (renewed) {
+      session!.shell.dispose();
+      this.sessions.delete(sessionId);
+      session = undefined;
+    }
     if (!session) {
       if (this.sessions.size >= this.maxSessions) {
         const [oldest, entry] = this.sessions.entries().next().value as [string, Session];
@@ -70,6 +79,7 @@ export class ShellSessions {
         env,
         variables: new Map(Object.entries(env)),
         ranIn: launcher.ranIn,
+        network: launcher.network,
       };
     }
     this.sessions.delete(sessionId); // re-insert: most recently used last
@@ -98,7 +108,7 @@ export class ShellSessions {
     return {
       ...result,
       cwd,
-      sessionRestarted: outcome.restarted || outcome.timedOut,
+      sessionRestarted: renewed || outcome.restarted || outcome.timedOut,
       ranIn: session.ranIn,
       ...(removed.length > 0 ? { removed: removed.map((p) => path.relative(root, p)) } : {}),
     };

@@ -196,6 +196,29 @@ describe.skipIf(!support.available)('the kernel sandbox holds where the judge do
     }
   });
 
+  it('the network is there only where the shell allows it and the call holds net.connect (or no grant was made)', async () => {
+    const tool = new ShellTool({ workspace: new WorkspacePolicy({ root }), shell: { backend: 'host', network: true, unjudged: true } as ShellConfig });
+    const interfaces = async (capabilities?: readonly string[]) => {
+      const context = {
+        callId: 'c',
+        toolName: 'shell_exec',
+        signal: new AbortController().signal,
+        progress: () => {},
+        ...(capabilities ? { capabilities } : {}),
+      };
+      const result = (await runWithToolContext(context, () => tool.shellExec('cat /proc/net/dev'))) as ShellResult;
+      return result.stdout.split('\n').slice(2).filter(Boolean).length;
+    };
+    const host = fs.readFileSync('/proc/net/dev', 'utf8').split('\n').slice(2).filter(Boolean).length;
+    try {
+      expect(await interfaces()).toBe(host);
+      expect(await interfaces(['process.spawn', 'net.*'])).toBe(host);
+      expect(await interfaces(['process.spawn'])).toBe(1);
+    } finally {
+      tool.dispose();
+    }
+  });
+
   it('the network is not there', async () => {
     const tool = unjudged('host');
     expect(await run(tool, 'cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " "')).toMatch(/^lo\n/);

@@ -98,7 +98,7 @@ export class ShellTool {
     if (config.backend === 'session' && !background && !escalate) {
       return this.sessions.run(context?.sessionId ?? 'default', {
         env: () => commandEnvironment(config, root),
-        launcher: (cwd, env) => sandbox.launcher(cwd, env, false),
+        launcher: (cwd, env) => sandbox.launcher(cwd, env, false, context?.capabilities),
         judge: (cwd, env, variables) => this.judgeLine(command, config, env, cwd, variables),
         killGraceMs,
         timeoutMs,
@@ -109,7 +109,7 @@ export class ShellTool {
     const env = commandEnvironment(config, root);
     // Judged first (the judge explains and refuses), then started where the sandbox decision says.
     const verdict = await this.judgeLine(command, config, env, undefined, undefined, !escalate);
-    const launcher = await sandbox.launcher(root, env, escalate);
+    const launcher = await sandbox.launcher(root, env, escalate, context?.capabilities);
     const running = new RunningProcess({
       command: verdict.script,
       cwd: root,

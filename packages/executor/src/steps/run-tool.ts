@@ -12,6 +12,8 @@ export interface RunServices {
   heartbeatMs: number;
   maxTimeoutMs: number | undefined;
   outputBudget: OutputBudget;
+  /** The executor's explicit grant (`ExecutorOptions.capabilities`), handed to the tool's context. */
+  capabilities?: readonly string[] | undefined;
 }
 
 /** Step: runs the tool (`runTool`); a timeout, a cancellation or the tool's own failure ends the call. */
@@ -41,7 +43,7 @@ export function runTool(
 ): Promise<RunOutcome<unknown>> {
   const timeoutMs = Math.min(limit(tool.declaration.metadata.timeoutMs), limit(context.timeoutMs), limit(services.maxTimeoutMs));
   const { events } = services;
-  const start = (lazy: LazySignal) => runWithToolContext(new RunningCall(call, lazy, events, context, services.outputBudget), () => tool.invoke(args));
+  const start = (lazy: LazySignal) => runWithToolContext(new RunningCall(call, lazy, events, context, services), () => tool.invoke(args));
   if (!events.active) return runWithTimeout(start, timeoutMs, context.signal);
   const startedAt = performance.now();
   events.emit({ type: 'tool_call_start', callId: call.id, tool: call.name, state: 'running' });
@@ -74,14 +76,17 @@ class RunningCall implements ToolCallContext {
   actorId?: string;
   workspace?: string;
   readonly outputBudget: OutputBudget;
+  capabilities?: readonly string[];
   readonly #lazy: LazySignal;
   readonly #events: EventBus;
   #reporter: ((update: ToolProgress) => void) | undefined;
 
-  constructor(call: ToolCall, lazy: LazySignal, events: EventBus, context: CallContext, outputBudget: OutputBudget) {
+  constructor(call: ToolCall, lazy: LazySignal, events: EventBus, context: CallContext, services: Pick<RunServices, 'outputBudget' | 'capabilities'>) {
     this.callId = call.id;
     this.toolName = call.name;
-    this.outputBudget = outputBudget;
+    this.outputBudget = services.outputBudget;
+    const granted = context.capabilities ?? services.capabilities;
+    if (granted !== undefined) this.capabilities = Object.freeze([...granted]);
     if (context.sessionId !== undefined) this.sessionId = context.sessionId;
     if (context.taskId !== undefined) this.taskId = context.taskId;
     if (context.actorId !== undefined) this.actorId = context.actorId;

@@ -30,9 +30,31 @@ async function main() {
     const { ToolRegistry } = require(path.resolve(dist, '../../registry/dist/index.js'));
     const { attachToolDeclaration } = require(path.resolve(dist, '../../schema/dist/index.js'));
     const registry = new ToolRegistry();
-    const metadata = { tier: 'side-effecting', timeoutMs: 60000, sideEffects: ['fs-write'], capabilities: [], determinism: 'maybe', resources: { timeoutMs: 60000 }, parallel: false, tags: [] };
-    registry.register(attachToolDeclaration(async (name) => { fs.writeFileSync(process.env.MARKER, name); return `made ${name}`; },
-      { name: 'make_marker', description: 'd', parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false }, parameterOrder: ['name'], metadata }));
+    const metadata = {
+      tier: 'side-effecting',
+      timeoutMs: 60000,
+      sideEffects: ['fs-write'],
+      capabilities: [],
+      determinism: 'maybe',
+      resources: { timeoutMs: 60000 },
+      parallel: false,
+      tags: [],
+    };
+    registry.register(
+      attachToolDeclaration(
+        async (name) => {
+          fs.writeFileSync(process.env.MARKER, name);
+          return `made ${name}`;
+        },
+        {
+          name: 'make_marker',
+          description: 'd',
+          parameters: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false },
+          parameterOrder: ['name'],
+          metadata,
+        },
+      ),
+    );
     const executor = new ToolExecutor({ registry, audit: log, riskMode: 'autorun_all' });
     const [when, record] = process.env.POINT.split('-');
     killAround(record === 'requested' ? 'ToolCallRequested' : 'ToolCallCompleted', 'c-mark', when);
@@ -44,10 +66,41 @@ async function main() {
   if (process.env.MODE === 'executor') {
     const { ToolRegistry } = require(path.resolve(dist, '../../registry/dist/index.js'));
     const { attachToolDeclaration } = require(path.resolve(dist, '../../schema/dist/index.js'));
-    const meta = (tier) => ({ tier, timeoutMs: 60000, sideEffects: [], capabilities: [], determinism: 'maybe', resources: { timeoutMs: 60000 }, parallel: tier === 'read-only', tags: [] });
+    const meta = (tier) => ({
+      tier,
+      timeoutMs: 60000,
+      sideEffects: [],
+      capabilities: [],
+      determinism: 'maybe',
+      resources: { timeoutMs: 60000 },
+      parallel: tier === 'read-only',
+      tags: [],
+    });
     const registry = new ToolRegistry();
-    registry.register(attachToolDeclaration(async () => 'done', { name: 'quick_read', description: 'd', parameters: { type: 'object', properties: {}, required: [], additionalProperties: false }, parameterOrder: [], metadata: meta('read-only') }));
-    registry.register(attachToolDeclaration(() => { process.stdout.write('running\n'); return new Promise(() => {}); }, { name: 'slow_write', description: 'd', parameters: { type: 'object', properties: {}, required: [], additionalProperties: false }, parameterOrder: [], metadata: meta('side-effecting') }));
+    registry.register(
+      attachToolDeclaration(async () => 'done', {
+        name: 'quick_read',
+        description: 'd',
+        parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+        parameterOrder: [],
+        metadata: meta('read-only'),
+      }),
+    );
+    registry.register(
+      attachToolDeclaration(
+        () => {
+          process.stdout.write('running\n');
+          return new Promise(() => {});
+        },
+        {
+          name: 'slow_write',
+          description: 'd',
+          parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+          parameterOrder: [],
+          metadata: meta('side-effecting'),
+        },
+      ),
+    );
     const executor = new ToolExecutor({ registry, audit: log });
     const done = await executor.executeToolCall({ id: 'c-done', name: 'quick_read', arguments: '{}' });
     await log.flush();
@@ -67,6 +120,6 @@ async function main() {
   }
 }
 main().catch((error) => {
-  process.stderr.write(String(error && error.stack || error));
+  process.stderr.write(String((error && error.stack) || error));
   process.exit(1);
 });
