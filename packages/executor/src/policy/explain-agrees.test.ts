@@ -176,5 +176,7 @@ describe('explain and the executor', () => {
       ),
       { numRuns: 2_000 },
     );
-  }, 120_000);
+    // 2,000 generated policies and calls take 80-130 s on the 2-core machine kind under load: the bound
+    // only keeps a hung run from stalling the suite, it is no speed assertion.
+  }, 600_000);
 });
