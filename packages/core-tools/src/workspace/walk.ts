@@ -136,6 +136,12 @@ function* walkSteps(start: string, options: WalkOptions, progress: WalkProgress)
   } catch {
     return;
   }
+  // The start was checked (canonical) by whoever resolved it; now it leads elsewhere: swapped for a
+  // link since (an asynchronous walk gives that race room). Walk nothing rather than follow it.
+  if (realStart !== path.resolve(start) && fs.realpathSync.native(path.dirname(path.resolve(start))) === path.dirname(path.resolve(start))) {
+    progress.unreadable = true;
+    return;
+  }
   const queue: { relative: string; depth: number; rules: { base: string; matcher: Ignore }[] }[] = [{ relative: '', depth: 1, rules: [] }];
   while (queue.length > 0) {
     const { relative, depth, rules } = queue.shift()!;
