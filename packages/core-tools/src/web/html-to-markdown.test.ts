@@ -5,6 +5,10 @@ import { htmlToMarkdown } from './html-to-markdown.js';
 const ARTICLE = `<html><head><title>Ocean facts</title></head><body><nav><a href="/">Home</a></nav>
 <article><h1>The ocean</h1>${'<p>The ocean covers most of the planet and holds most of its water; it shapes the weather everywhere. </p>'.repeat(6)}
 <ul><li>Pacific</li><li>Atlantic</li></ul></article></body></html>`;
+// 1 MB that takes about 2 s to convert and 0.2 s to read as plain text, so a 0.1 s budget runs out
+// whatever the machine's load (a small page can convert before a 1 ms timer fires).
+const LONG_ARTICLE = `<html><head><title>Ocean facts</title></head><body><article><h1>The ocean</h1>${'<p>The ocean covers <b>most</b> of the planet.</p>'.repeat(20_000)}
+<ul><li>Pacific</li><li>Atlantic</li></ul></article></body></html>`;
 
 describe(htmlToMarkdown, () => {
   it('converts the article of a page to Markdown', async () => {
@@ -25,16 +29,16 @@ describe(htmlToMarkdown, () => {
   });
 
   it('returns the plain text, saying why, when the conversion overruns its budget', async () => {
-    const page = await htmlToMarkdown(ARTICLE, { budgetMs: 1 });
-    expect(page).toMatchObject({ title: 'Ocean facts', extracted: false, simplified: 'converting it took longer than 0 s' });
+    const page = await htmlToMarkdown(LONG_ARTICLE, { budgetMs: 100 });
+    expect(page).toMatchObject({ title: 'Ocean facts', extracted: false, simplified: 'converting it took longer than 0.1 s' });
     expect(page.markdown).toContain('Pacific\nAtlantic');
   });
 
   it('refuses the page, saying what to do, when reading it as plain text overruns too', async () => {
-    await expect(htmlToMarkdown(ARTICLE, { budgetMs: 1, textBudgetMs: 1 })).rejects.toMatchObject({
+    await expect(htmlToMarkdown(LONG_ARTICLE, { budgetMs: 100, textBudgetMs: 1 })).rejects.toMatchObject({
       code: 'content_too_complex',
       message:
-        'The page is too complex to read: converting it took longer than 0 s, and reading it as plain text took longer than 0 s. Fetch it with format: "raw" to get its HTML source, or try another page.',
+        'The page is too complex to read: converting it took longer than 0.1 s, and reading it as plain text took longer than 0 s. Fetch it with format: "raw" to get its HTML source, or try another page.',
     });
   });
 
