@@ -72,6 +72,7 @@ export class SandboxView {
     walk(root, {
       gitignore: false,
       skipInternal: false,
+      startIsReal: true,
       limit: SCAN_ENTRIES,
       judge: (relative, kind) => {
         if (kind === 'symlink') return 'leaf';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
-/** What a flipped path becomes: a directory holding `files`, a file, or a symbolic link. */
+/** What a flipped path becomes: a directory holding files (by `/`-separated relative path), a file, or a symbolic link. */
 export type FlipState = { dir: Record<string, string> } | { file: string } | { link: string };
 
 /**
@@ -22,7 +22,10 @@ for (;;) {
     fs.rmSync(spare, { recursive: true, force: true });
     if (state.dir) {
       fs.mkdirSync(spare);
-      for (const [name, text] of Object.entries(state.dir)) fs.writeFileSync(path.join(spare, name), text);
+      for (const [name, text] of Object.entries(state.dir)) {
+        fs.mkdirSync(path.dirname(path.join(spare, name)), { recursive: true });
+        fs.writeFileSync(path.join(spare, name), text);
+      }
     } else if (state.file !== undefined) fs.writeFileSync(spare, state.file);
     else fs.symlinkSync(state.link, spare);
     fs.rmSync(target, { recursive: true, force: true });

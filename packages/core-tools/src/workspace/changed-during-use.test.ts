@@ -12,6 +12,7 @@ import { FileListTool } from '../tools/file-list.js';
 import { FileReadTool } from '../tools/file-read.js';
 import { FileSearchTool } from '../tools/file-search.js';
 import { FileWriteTool } from '../tools/file-write.js';
+import { GlobTool } from '../tools/glob.js';
 import { isWithin } from './is-within.js';
 import { WorkspaceError } from './workspace-error.js';
 import { WorkspacePolicy } from './workspace-policy.js';
@@ -32,10 +33,12 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(root, 'inside', 'f.txt'), 'inside text\n');
   fs.writeFileSync(path.join(outside, 'secret.txt'), SECRET);
   fs.writeFileSync(path.join(outside, 'f.txt'), SECRET);
+  fs.mkdirSync(path.join(outside, 'sub'));
+  fs.writeFileSync(path.join(outside, 'sub', 'secret.txt'), SECRET);
   policy = new WorkspacePolicy({ root });
   // `flip` keeps turning into a directory, a file, a link to a directory inside and a link outside.
   flipper = await startFlipping(path.join(root, 'flip'), [
-    { dir: { 'f.txt': 'inside text\n' } },
+    { dir: { 'f.txt': 'inside text\n', 'sub/f.txt': 'inside text\n' } },
     { file: 'inside file\n' },
     { link: path.join(root, 'inside') },
     { link: outside },
@@ -90,6 +93,7 @@ describe('a path changed during the call', () => {
     const remove = new FileDeleteTool(env);
     const list = new FileListTool(env);
     const search = new FileSearchTool(env);
+    const glob = new GlobTool(env);
     const calls: Record<string, () => Promise<unknown>> = {
       read: () => read.fileRead('flip/f.txt'),
       readSecret: () => read.fileRead('flip/secret.txt'),
@@ -102,7 +106,11 @@ describe('a path changed during the call', () => {
       removeTree: () => remove.fileDelete('flip/sub', true),
       removeFlip: () => remove.fileDelete('flip', true),
       list: () => list.fileList('flip', 3),
+      listDeep: () => list.fileList('flip/sub', 3),
+      glob: () => glob.glob('**', 'flip'),
+      globDeep: () => glob.glob('**', 'flip/sub'),
       search: () => search.fileSearch('SECRET|inside', 'flip', false, 'smart', [], [], 1),
+      searchDeep: () => search.fileSearch('SECRET|inside', 'flip/sub', false, 'smart', [], [], 1),
       searchAll: () => search.fileSearch('SECRET|inside'),
     };
     const rg = findRipgrep();
@@ -110,6 +118,7 @@ describe('a path changed during the call', () => {
       const ripgrep = new FileSearchTool({ ...env, ripgrep: rg });
       calls.ripgrep = () => ripgrep.fileSearch('SECRET|inside', 'flip', false, 'smart', [], [], 1);
       calls.ripgrepAll = () => ripgrep.fileSearch('SECRET|inside');
+      calls.ripgrepDeep = () => ripgrep.fileSearch('SECRET|inside', 'flip/sub', false, 'smart', [], [], 1);
     }
     await fc.assert(
       fc.asyncProperty(fc.array(fc.constantFrom(...Object.keys(calls)), { minLength: 1, maxLength: 12 }), async (names) => {
@@ -117,7 +126,8 @@ describe('a path changed during the call', () => {
       }),
       { numRuns: 200 },
     );
-    expect(fs.readdirSync(outside).sort()).toEqual(['f.txt', 'secret.txt']);
+    expect(fs.readdirSync(outside).sort()).toEqual(['f.txt', 'secret.txt', 'sub']);
+    expect(fs.readdirSync(path.join(outside, 'sub'))).toEqual(['secret.txt']);
     expect(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe(SECRET);
     expect(fs.readFileSync(path.join(outside, 'f.txt'), 'utf8')).toBe(SECRET);
   });

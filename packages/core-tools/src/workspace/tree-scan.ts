@@ -22,7 +22,7 @@ export interface TreeFindings<T = string> {
  * so a deny rule is honoured in this one place.
  */
 export function walkWorkspace(workspace: WorkspacePolicy, dir: string, options: WalkOptions = {}): WalkResult {
-  return walk(dir, { ...options, judge: hidingJudge(workspace, dir, options.judge) });
+  return walk(dir, { ...options, startIsReal: true, judge: hidingJudge(workspace, dir, options.judge) });
 }
 
 /** `walkAsync` bound to a workspace directory, hiding what `walkWorkspace` hides (for trees a model sizes). */
@@ -32,7 +32,7 @@ export function walkWorkspaceAsync(
   options: WalkOptions & { signal?: AbortSignal | undefined },
   visit: (entry: WalkEntry) => void | 'stop' | Promise<void | 'stop'>,
 ): Promise<WalkProgress> {
-  return walkAsync(dir, { ...options, judge: hidingJudge(workspace, dir, options.judge) }, visit);
+  return walkAsync(dir, { ...options, startIsReal: true, judge: hidingJudge(workspace, dir, options.judge) }, visit);
 }
 
 function hidingJudge(workspace: WorkspacePolicy, dir: string, judge: WalkOptions['judge']): WalkOptions['judge'] {
@@ -114,7 +114,7 @@ export function hiddenInTree(workspace: WorkspacePolicy, absolute: string, limit
 }
 
 /** A whole tree as a tool acting on it meets it: `.git` and ignored files included. */
-const WHOLE_TREE: WalkOptions = { gitignore: false, skipInternal: false };
+const WHOLE_TREE: WalkOptions = { gitignore: false, skipInternal: false, startIsReal: true };
 
 /** Whether `absolute` is a directory itself, not a link to one (a delete removes a link, never enters it). */
 export function isRealDirectory(absolute: string): boolean {

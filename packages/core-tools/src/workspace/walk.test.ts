@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
 import { walk, walkAsync, type WalkEntry } from './walk.js';
@@ -44,5 +46,24 @@ describe(walkAsync, () => {
     expect(seen).toBe(3);
     const reason = new Error('call over');
     await expect(walkAsync(ws.root, { signal: AbortSignal.abort(reason) }, () => undefined)).rejects.toBe(reason);
+  });
+});
+
+describe(walk, () => {
+  // A workspace resolves `a/sub` to its real path; if `a` is swapped for a link before the walk
+  // begins, the same path now leads elsewhere (a parent's swap, not only the start's own).
+  it('walks nothing from a real start that now leads elsewhere, when told the start is real', () => {
+    const outside = tempWorkspace({ 'sub/secret.txt': 'SECRET' });
+    try {
+      fs.symlinkSync(outside.root, path.join(ws.root, 'swapped'));
+      const start = path.join(ws.root, 'swapped', 'sub');
+      expect(walk(start, { startIsReal: true })).toMatchObject({ entries: [], unreadable: true });
+      expect(walk(path.join(ws.root, 'deep'), { startIsReal: true }).entries.map((e) => e.relative)).toEqual(['a', 'a/b', 'a/b/c.txt']);
+      // A caller that makes no such promise walks where the path leads.
+      expect(walk(start).entries.map((e) => e.relative)).toEqual(['secret.txt']);
+    } finally {
+      fs.rmSync(path.join(ws.root, 'swapped'));
+      outside.cleanup();
+    }
   });
 });

@@ -41,6 +41,12 @@ export interface WalkOptions {
   judge?: (relative: string, kind: WalkEntry['kind']) => 'hide' | 'leaf' | undefined;
   /** Stop after looking at this many entries, those skipped included (then `capped` is true); default no cap. */
   maxVisited?: number;
+  /**
+   * The start is a real path (a workspace resolved it, checking where it leads). If it leads elsewhere
+   * when the walk begins, a part of it was swapped for a link since: nothing is walked and
+   * `unreadable` is set, rather than the walk following the link out of the workspace.
+   */
+  startIsReal?: boolean;
 }
 
 /**
@@ -136,9 +142,8 @@ function* walkSteps(start: string, options: WalkOptions, progress: WalkProgress)
   } catch {
     return;
   }
-  // The start was checked (canonical) by whoever resolved it; now it leads elsewhere: swapped for a
-  // link since (an asynchronous walk gives that race room). Walk nothing rather than follow it.
-  if (realStart !== path.resolve(start) && fs.realpathSync.native(path.dirname(path.resolve(start))) === path.dirname(path.resolve(start))) {
+  // Each directory below is checked against `realStart`, so the start itself must be where it was resolved to be.
+  if (options.startIsReal && realStart !== path.resolve(start)) {
     progress.unreadable = true;
     return;
   }
