@@ -66,7 +66,7 @@ export type CoreToolErrorCode =
   | 'content_too_complex'
   /** `web_search`: the provider failed or refused. */
   | 'search_failed'
-  /** The operator's configuration is invalid (a port or an address in the web allowlists). */
+  /** The operator's configuration is invalid (a port or an address in the web allowlists, a shell resource limit). */
   | 'invalid_config';
 
 /** A core tool's refusal or failure: `code` from the catalogue above, the message written for the model. */

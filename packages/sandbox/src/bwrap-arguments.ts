@@ -1,20 +1,45 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SandboxAssets } from './sandbox-assets.js';
-import type { SandboxPolicy } from './sandbox-policy.js';
+import { isWithin } from './is-within.js';
+import { readableProblem, type SandboxPolicy } from './sandbox-policy.js';
 import { systemMounts } from './system-view.js';
 
 /** What bubblewrap on this machine supports, as the probe found it. */
 export interface BubblewrapFeatures {
   /** `--disable-userns` (0.8.0+): the command cannot make a user namespace of its own. */
   disableUserns: boolean;
+  /**
+   * The sandbox has a user namespace of its own (unprivileged bubblewrap): the kernel then counts the
+   * process limit inside it alone. A setuid bubblewrap makes none, and the user's processes outside count too.
+   */
+  userNamespace: boolean;
 }
 
 /**
+ * The kernel's settings and triggers under `/proc`, read-only: a command run by root is root to
+ * the kernel's permission checks even with every capability dropped, and `/proc/sys/kernel/core_pattern`
+ * names a program the kernel runs as root on the host (`|/workspace/x.sh`), `/proc/sysrq-trigger` reboots it.
+ */
+const PROC_READ_ONLY = ['/proc/sys', '/proc/sysrq-trigger', '/proc/irq', '/proc/bus', '/proc/fs', '/proc/acpi', '/proc/scsi'];
+/** What `/proc` shows of the host beyond the sandbox's processes (its memory, kernel log, keys, timers): empty. */
+const PROC_MASKED = [
+  '/proc/kcore',
+  '/proc/kmsg',
+  '/proc/kallsyms',
+  '/proc/keys',
+  '/proc/key-users',
+  '/proc/timer_list',
+  '/proc/sched_debug',
+  '/proc/latency_stats',
+];
+
+/**
  * The bubblewrap arguments for a policy, before `--` and the command. Mounts apply in order, so a
- * later one covers an earlier one: system directories, the prepared `/etc`, `/proc`, `/dev` and a private
- * `/tmp` first; then readable extra directories, the home, the workspace (read-write), its
- * read-only paths, and last its hidden paths.
+ * later one covers an earlier one: system directories, the prepared `/etc`, `/proc` (its kernel settings
+ * read-only, its views of the host empty), `/dev` and a private `/tmp` (of at most `memoryBytes`) first; then readable extra directories (never one that would cover or show those: see
+ * `readableProblem`), the home, the workspace (read-write) and links to it at its other spellings,
+ * its read-only paths, and last its hidden paths.
  *
  * Every namespace is new (no network unless the policy allows it; a PID namespace whose first
  * process takes every other one with it), and every capability is dropped: bubblewrap started by
@@ -28,13 +53,22 @@ export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, fea
     else args.push('--ro-bind', mount.path, mount.path);
   }
   args.push('--ro-bind', policy.network ? assets.etcWithNetwork : assets.etc, '/etc');
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', '/var', '--symlink', '../tmp', '/var/tmp');
-  for (const dir of byDepth(policy.readable)) args.push('--ro-bind-try', dir, dir);
+  args.push('--proc', '/proc');
+  for (const entry of PROC_READ_ONLY) if (fs.existsSync(entry)) args.push('--ro-bind', entry, entry);
+  for (const entry of PROC_MASKED) if (fs.existsSync(entry)) args.push('--ro-bind', '/dev/null', entry);
+  args.push('--dev', '/dev', '--size', String(policy.limits.memoryBytes), '--tmpfs', '/tmp', '--dir', '/var', '--symlink', '../tmp', '/var/tmp');
+  for (const dir of byDepth(policy.readable)) {
+    const problem = readableProblem(dir, policy.workspace);
+    if (problem) throw new Error(`The sandbox cannot make '${dir}' readable: ${problem}.`);
+    args.push('--ro-bind-try', dir, dir);
+  }
   args.push('--dir', policy.home);
   args.push('--bind', policy.workspace, policy.workspace);
-  const inside = (entry: string) => isWithin(policy.workspace, entry) && !isLink(entry);
-  for (const entry of byDepth(policy.readOnly.filter(inside))) args.push('--ro-bind', entry, entry);
-  for (const entry of byDepth(policy.hidden.filter(inside))) {
+  for (const spelling of policy.workspaceSpellings ?? []) {
+    if (spelling !== policy.workspace && mayLinkAt(spelling, policy)) args.push('--symlink', policy.workspace, spelling);
+  }
+  for (const entry of byDepth(policy.readOnly.flatMap((entry) => protectedEntry(entry, policy.workspace)))) args.push('--ro-bind', entry, entry);
+  for (const entry of byDepth(policy.hidden.filter((entry) => isInside(policy.workspace, entry) && !isLink(entry)))) {
     if (isDirectory(entry)) args.push('--tmpfs', entry, '--remount-ro', entry);
     else args.push('--ro-bind', assets.empty, entry);
   }
@@ -50,10 +84,32 @@ function byDepth(paths: readonly string[]): string[] {
   return [...new Set(paths.map((p) => path.resolve(p)))].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
 }
 
-/** Whether `entry` lies strictly inside `root`, by path segments. */
-function isWithin(root: string, entry: string): boolean {
-  const relative = path.relative(root, entry);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+/** Strictly inside `root` (a mount on the workspace itself would undo its read-write bind). */
+function isInside(root: string, entry: string): boolean {
+  return entry !== root && isWithin(root, entry);
+}
+
+/**
+ * What to mount read-only for a protected entry: the entry itself, or, for a link (a mount would
+ * follow it), the file or directory it leads to when that lies in the workspace — `.env` linked to
+ * `config/prod.env` keeps that file read-only. A link leading outside needs nothing: outside is not writable.
+ */
+function protectedEntry(entry: string, workspace: string): string[] {
+  if (!isInside(workspace, entry)) return [];
+  if (!isLink(entry)) return [entry];
+  try {
+    const target = fs.realpathSync(entry);
+    return isInside(workspace, target) ? [target] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Another spelling of the workspace can be made a link where nothing mounted read-only holds it. */
+function mayLinkAt(spelling: string, policy: SandboxPolicy): boolean {
+  if (!path.isAbsolute(spelling) || isWithin(policy.workspace, spelling) || isWithin(spelling, policy.workspace)) return false;
+  const mounted = [...systemMounts().map((mount) => mount.path), '/etc', '/proc', '/dev', ...policy.readable];
+  return !mounted.some((dir) => isWithin(dir, spelling));
 }
 
 /** A mount on a link would follow it: links are skipped (their targets are listed on their own). */

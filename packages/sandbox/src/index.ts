@@ -1,11 +1,14 @@
 export { probeSandbox } from './probe.js';
 export type { SandboxSupport } from './probe.js';
-export { decideSandbox, SANDBOX_MODES } from './sandbox-mode.js';
+export { decideSandbox } from './sandbox-mode.js';
 export type { SandboxDecision, SandboxMode } from './sandbox-mode.js';
+export { readableProblem } from './sandbox-policy.js';
 export type { SandboxPolicy } from './sandbox-policy.js';
+export { isWithin } from './is-within.js';
 export { DEFAULT_LIMITS, limitsProblem } from './resource-limits.js';
 export type { ResourceLimits } from './resource-limits.js';
 export { sandboxedCommand, sandboxLimitsPrelude, unsandboxedCommand } from './sandboxed-command.js';
 export type { Launch } from './sandboxed-command.js';
-export { AbsentPaths } from './absent-paths.js';
-export { ProcessGroups, signalGroup, startTime, reapOrphans } from './process-groups.js';
+export { holdPlaceholders } from './placeholders.js';
+export type { PlaceholderRequest } from './placeholders.js';
+export { ProcessGroups, signalGroup, startTime } from './process-groups.js';

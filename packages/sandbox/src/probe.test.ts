@@ -26,22 +26,23 @@ describe(probeSandbox, () => {
     });
   });
 
-  it('says what to install when there is no bubblewrap', async () => {
-    const support = await probeSandbox({ bwrap: path.join(dir, 'missing') });
-    expect(support).toMatchObject({ available: false });
+  it('names the binary it was told to use when that is not there', async () => {
+    const missing = path.join(dir, 'missing');
+    expect(await probeSandbox({ bwrap: missing })).toEqual({ available: false, reason: `${missing} is not an executable file` });
   });
 
   it('tries again without --disable-userns on a bubblewrap that predates it', async () => {
     const old = fakeBwrap(
       'bwrap-old',
-      'case "$1" in --version) echo "bubblewrap 0.6.1"; exit 0;; esac; for a in "$@"; do [ "$a" = --disable-userns ] && { echo "bwrap: Unknown option --disable-userns" >&2; exit 1; }; done; echo ok',
+      'case "$1" in --version) echo "bubblewrap 0.6.1"; exit 0;; esac; for a in "$@"; do [ "$a" = --disable-userns ] && { echo "bwrap: Unknown option --disable-userns" >&2; exit 1; }; done; echo ok; echo "user:[1]"',
     );
     expect(await probeSandbox({ bwrap: old })).toEqual({
       available: true,
       kind: 'bubblewrap',
       path: old,
       version: 'bubblewrap 0.6.1',
-      features: { disableUserns: false },
+      // A user namespace other than this process's: the process limit counts the sandbox's processes alone.
+      features: { disableUserns: false, userNamespace: true },
     });
   });
 });
@@ -52,7 +53,7 @@ describe(decideSandbox, () => {
     kind: 'bubblewrap' as const,
     path: '/usr/bin/bwrap',
     version: 'bubblewrap 0.8.0',
-    features: { disableUserns: true },
+    features: { disableUserns: true, userNamespace: true },
   };
   const missing = { available: false as const, reason: 'bubblewrap is not installed' };
   it.for([

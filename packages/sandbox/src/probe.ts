@@ -13,23 +13,36 @@ export type SandboxSupport =
 /** Where bubblewrap is looked for, in order (a PATH lookup could find a workspace's planted `bwrap`). */
 const BWRAP_LOCATIONS = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'];
 
-let probed: Promise<SandboxSupport> | undefined;
+let probed: { at: number; support: Promise<SandboxSupport> } | undefined;
+/** A probe that found no sandbox is retried after this long (bubblewrap may be installed meanwhile). */
+const RETRY_UNAVAILABLE_MS = 60_000;
 
 /**
  * Finds bubblewrap and starts one sandbox built exactly as commands will be (every namespace, no
  * capabilities, a workspace bound read-write) running `/bin/true`: bubblewrap may be installed and
  * still fail here (a container's seccomp profile or AppArmor forbidding user namespaces), so only
- * a sandbox that ran counts. Probed once per process; `options.bwrap` (or the environment's
- * `TOOLWRIGHT_BWRAP`) names another binary.
+ * a sandbox that ran counts. Probed once per process (an unavailable sandbox again after a minute);
+ * `options.bwrap` (or the environment's `TOOLWRIGHT_BWRAP`) names another binary.
  */
-export function probeSandbox(options: { bwrap?: string; fresh?: boolean } = {}): Promise<SandboxSupport> {
+export async function probeSandbox(options: { bwrap?: string; fresh?: boolean } = {}): Promise<SandboxSupport> {
   if (options.bwrap !== undefined || options.fresh) return probe(options.bwrap);
+  if (probed && (await probed.support).available === false && Date.now() - probed.at > RETRY_UNAVAILABLE_MS) probed = undefined;
   // An operator may name bubblewrap's location (an install outside the system directories).
   const configured = process.env.TOOLWRIGHT_BWRAP;
-  return (probed ??= probe(configured !== undefined && configured !== '' ? configured : undefined));
+  probed ??= { at: Date.now(), support: probe(configured !== undefined && configured !== '' ? configured : undefined) };
+  return probed.support;
 }
 
+/** Never rejects: whatever goes wrong while probing (no temporary directory, a user with no name) means no sandbox, saying why. */
 async function probe(given: string | undefined): Promise<SandboxSupport> {
+  try {
+    return await tryProbe(given);
+  } catch (error) {
+    return { available: false, reason: `the sandbox could not be tried: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+async function tryProbe(given: string | undefined): Promise<SandboxSupport> {
   if (process.platform !== 'linux') return { available: false, reason: `no kernel sandbox is implemented for ${process.platform} (Linux uses bubblewrap)` };
   const bwrap = given ?? BWRAP_LOCATIONS.find((candidate) => isExecutable(candidate));
   if (!bwrap || !isExecutable(bwrap))
@@ -41,13 +54,19 @@ async function probe(given: string | undefined): Promise<SandboxSupport> {
   if (version.code !== 0) return { available: false, reason: `${bwrap} --version failed: ${version.stderr.trim() || `exit code ${String(version.code)}`}` };
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-probe-'));
   try {
-    for (const features of [{ disableUserns: true }, { disableUserns: false }]) {
+    for (const disableUserns of [true, false]) {
       const policy = { workspace, readOnly: [], hidden: [], readable: [], network: false, home: '/tmp/home', cwd: workspace, limits: DEFAULT_LIMITS };
-      const result = await run(bwrap, [...bwrapArguments(policy, sandboxAssets(policy.home), features), '--', '/bin/sh', '-c', 'echo ok > probe && cat probe']);
-      if (result.code === 0 && result.stdout.trim() === 'ok')
+      const tried = { disableUserns, userNamespace: true };
+      const script = 'echo ok > probe && cat probe && readlink /proc/self/ns/user';
+      const result = await run(bwrap, [...bwrapArguments(policy, sandboxAssets(policy.home), tried), '--', '/bin/sh', '-c', script]);
+      const [ok, userNamespace] = result.stdout.trim().split('\n');
+      if (result.code === 0 && ok === 'ok') {
+        // Without a user namespace of its own (a setuid bubblewrap), the process limit counts the user's processes outside too.
+        const features = { disableUserns, userNamespace: userNamespace !== undefined && userNamespace !== hostUserNamespace() };
         return { available: true, kind: 'bubblewrap', path: bwrap, version: version.stdout.trim(), features };
+      }
       // Older bubblewrap has no --disable-userns: try once without it.
-      if (features.disableUserns && /disable-userns|unknown option/i.test(result.stderr)) continue;
+      if (disableUserns && /disable-userns|unknown option/i.test(result.stderr)) continue;
       return {
         available: false,
         reason: `bubblewrap is installed but cannot make a sandbox here: ${firstLine(result.stderr) || `exit code ${String(result.code)}`}`,
@@ -89,4 +108,12 @@ function isExecutable(file: string): boolean {
 
 function firstLine(text: string): string {
   return text.trim().split('\n')[0] ?? '';
+}
+
+function hostUserNamespace(): string | undefined {
+  try {
+    return fs.readlinkSync('/proc/self/ns/user');
+  } catch {
+    return undefined;
+  }
 }

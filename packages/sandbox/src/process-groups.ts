@@ -149,7 +149,7 @@ function recordDirectory(): string {
 }
 
 /** Kills the groups recorded by hosts that are no longer running, then removes their records. */
-export function reapOrphans(directory: string): number {
+function reapOrphans(directory: string): number {
   let killed = 0;
   let files: string[];
   try {

@@ -9,8 +9,9 @@ export interface ResourceLimits {
   /** Largest file a process may write, in bytes (RLIMIT_FSIZE; a write past it fails with EFBIG). */
   fileSizeBytes: number;
   /**
-   * Processes the command may run at once (RLIMIT_NPROC, counted per user, so it is set above the
-   * user's processes already running). The kernel does not apply it to root.
+   * Processes the command may run at once (RLIMIT_NPROC: counted inside the sandbox's user namespace;
+   * where bubblewrap makes none, above the user's processes already running). The kernel does not
+   * apply it to root.
    */
   processes: number;
   /** Open files per process (RLIMIT_NOFILE). */
@@ -37,20 +38,12 @@ export function limitsProblem(limits: Partial<ResourceLimits>): string | undefin
 }
 
 /**
- * The bash line that applies the limits and then runs the command it is given (`exec "$@"`): bash's
- * `ulimit` builtin is setrlimit, and `-H -S` sets both values, so nothing inside can raise them.
- * A limit the kernel refuses (a hard limit already lower) stops the command rather than running it
- * unlimited.
- * @example ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 300 -c 0 || exit 126; exec "$@"
- */
-export function limitingScript(limits: ResourceLimits, runningProcesses: number | undefined, hard: HardLimits = hostHardLimits()): string {
-  return `${limitsPrelude(limits, runningProcesses, hard)} exec "$@"`;
-}
-
-/**
- * The `ulimit` line alone, for a caller that runs bash itself and puts it first in its own script
- * (saving a second bash start per command).
- * @example ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -c 0 || exit 126;
+ * The bash line that applies the limits, put first in a sandboxed script: bash's `ulimit` builtin is
+ * setrlimit, and `-H -S` sets both values, so nothing inside can raise them. A limit the kernel
+ * refuses (a hard limit already lower) stops the command rather than running it unlimited.
+ * `runningProcesses`: the user's processes that count against the process limit besides the
+ * command's own (undefined: no process limit, as for root).
+ * @example ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 256 -c 0 || exit 126;
  */
 export function limitsPrelude(limits: ResourceLimits, runningProcesses: number | undefined, hard: HardLimits = hostHardLimits()): string {
   const kib = (bytes: number) => Math.max(1, Math.floor(bytes / 1024));
@@ -86,7 +79,7 @@ const LIMIT_ROWS: Record<string, keyof HardLimits> = {
 let hardLimits: HardLimits | undefined;
 
 /** This process's hard limits, read once from `/proc/self/limits` (children inherit them). */
-export function hostHardLimits(): HardLimits {
+function hostHardLimits(): HardLimits {
   if (hardLimits) return hardLimits;
   const found: HardLimits = {};
   let text = '';

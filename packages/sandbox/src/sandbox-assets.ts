@@ -13,33 +13,44 @@ export interface SandboxAssets {
   empty: string;
 }
 
-let assets: SandboxAssets | undefined;
+/** Per home directory named in `passwd` (a process normally has one). */
+const made = new Map<string, SandboxAssets>();
+/** Directories to remove when the process exits. */
+const directories: string[] = [];
 
 /**
- * Made once per process in a private directory (mode 0700), removed when the process exits. Never
- * changed afterwards: running sandboxes have it mounted.
+ * Made once per process and home in a private directory (mode 0700), removed when the process exits.
+ * Never changed afterwards: running sandboxes have it mounted.
  */
 export function sandboxAssets(home: string): SandboxAssets {
-  if (assets && fs.existsSync(assets.empty)) return assets;
+  const existing = made.get(home);
+  if (existing && fs.existsSync(existing.empty)) return existing;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-sandbox-'));
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  const made: SandboxAssets = { etc: path.join(dir, 'etc'), etcWithNetwork: path.join(dir, 'etc-network'), empty: path.join(dir, 'empty') };
+  if (directories.length === 0) process.once('exit', () => directories.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  directories.push(dir);
+  const assets: SandboxAssets = { etc: path.join(dir, 'etc'), etcWithNetwork: path.join(dir, 'etc-network'), empty: path.join(dir, 'empty') };
   for (const [etc, entries] of [
-    [made.etc, ETC_ENTRIES],
-    [made.etcWithNetwork, [...ETC_ENTRIES, ...NETWORK_ETC_ENTRIES]],
+    [assets.etc, ETC_ENTRIES],
+    [assets.etcWithNetwork, [...ETC_ENTRIES, ...NETWORK_ETC_ENTRIES]],
   ] as const) {
     fs.mkdirSync(etc, { recursive: true });
     copyEtcEntries(etc, entries);
     writeAccounts(etc, home);
   }
-  fs.writeFileSync(made.empty, '', { mode: 0o444 });
-  return (assets = made);
+  // Offline, names resolve to loopback only, and the host's name stays out of sight.
+  fs.rmSync(path.join(assets.etc, 'hosts'), { force: true });
+  fs.writeFileSync(path.join(assets.etc, 'hosts'), '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\ttoolwright-sandbox\n', {
+    mode: 0o644,
+  });
+  fs.writeFileSync(assets.empty, '', { mode: 0o444 });
+  made.set(home, assets);
+  return assets;
 }
 
 function writeAccounts(etc: string, home: string): void {
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
   const gid = typeof process.getgid === 'function' ? process.getgid() : 0;
-  const user = os.userInfo().username.replace(/[^A-Za-z0-9._-]/g, '') || 'user';
+  const user = userName().replace(/[^A-Za-z0-9._-]/g, '') || 'user';
   const users = ['root:x:0:0:root:/root:/bin/bash'];
   if (uid !== 0) users.push(`${user}:x:${uid}:${gid}:${user}:${home}:/bin/bash`);
   users.push('nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin');
@@ -48,4 +59,13 @@ function writeAccounts(etc: string, home: string): void {
   groups.push('nogroup:x:65534:');
   fs.writeFileSync(path.join(etc, 'passwd'), `${users.join('\n')}\n`, { mode: 0o644 });
   fs.writeFileSync(path.join(etc, 'group'), `${groups.join('\n')}\n`, { mode: 0o644 });
+}
+
+/** The running user's name; a container's user may have no `passwd` entry (then `$USER`, else "user"). */
+function userName(): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return process.env.USER ?? 'user';
+  }
 }

@@ -6,8 +6,6 @@ import type { SandboxSupport } from './probe.js';
  */
 export type SandboxMode = 'auto' | 'required' | 'off';
 
-export const SANDBOX_MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
-
 /** What a mode means on this machine. */
 export type SandboxDecision =
   { run: 'sandboxed'; support: Extract<SandboxSupport, { available: true }> } | { run: 'unsandboxed'; warning?: string } | { run: 'refused'; reason: string };

@@ -1,3 +1,6 @@
+import os from 'node:os';
+import path from 'node:path';
+import { isWithin } from './is-within.js';
 import type { ResourceLimits } from './resource-limits.js';
 
 /**
@@ -8,6 +11,8 @@ import type { ResourceLimits } from './resource-limits.js';
 export interface SandboxPolicy {
   /** The only writable place (besides a private, empty `/tmp`). */
   workspace: string;
+  /** Other absolute spellings of the workspace (through links): inside, each is a link to it, so such paths work there too. */
+  workspaceSpellings?: readonly string[];
   /** Existing paths inside the workspace mounted read-only (protected paths such as `.git`). */
   readOnly: readonly string[];
   /** Existing paths inside the workspace whose content is hidden (paths a policy denies). */
@@ -21,4 +26,33 @@ export interface SandboxPolicy {
   /** Where the command starts (inside the workspace). */
   cwd: string;
   limits: ResourceLimits;
+}
+
+/**
+ * Places the sandbox makes itself (its `/etc`, `/proc`, `/dev`, `/sys` and private `/tmp`) or keeps
+ * out of sight (homes): a readable directory may not be, hold, or lie inside one of them — it
+ * would show the host's (its `/etc/shadow`, its processes' roots) or cover the sandbox's own. Inside
+ * `/tmp` is allowed: mounted over the private `/tmp`, such a directory (a toolchain unpacked there) shows only itself.
+ */
+const SANDBOX_MADE = ['/etc', '/proc', '/dev', '/sys', '/run'];
+const HELD_ONLY = ['/tmp', '/var/tmp'];
+
+/**
+ * Why a directory may not be made readable in the sandbox, or undefined: it must be absolute and
+ * canonical, and neither `/`, a home, the workspace (or hold it), nor one of the sandbox's own
+ * places (see `SANDBOX_MADE`).
+ * @example readableProblem('/etc/ssl', '/ws') // "it lies in /etc, which the sandbox makes itself"
+ */
+export function readableProblem(dir: string, workspace: string | undefined): string | undefined {
+  if (!path.isAbsolute(dir)) return 'it is not an absolute path';
+  if (path.resolve(dir) === '/') return 'it is the root directory (every file would be visible)';
+  const homes = [os.homedir(), '/root', '/home'].filter((home) => home !== '' && home !== '/');
+  for (const home of homes) if (isWithin(dir, home) || isWithin(home, dir)) return `it is, holds or lies in the home directory ${home}`;
+  if (workspace !== undefined && (isWithin(dir, workspace) || isWithin(workspace, dir))) return 'it is, holds or lies in the workspace';
+  for (const place of SANDBOX_MADE) {
+    if (isWithin(dir, place)) return `it holds ${place}, which the sandbox makes itself`;
+    if (isWithin(place, dir)) return `it lies in ${place}, which the sandbox makes itself`;
+  }
+  for (const place of HELD_ONLY) if (isWithin(dir, place)) return `it holds ${place}, which the sandbox makes itself`;
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { bwrapArguments } from './bwrap-arguments.js';
 import type { SandboxSupport } from './probe.js';
-import { limitingScript, limitsPrelude } from './resource-limits.js';
+import { limitsPrelude } from './resource-limits.js';
 import { sandboxAssets } from './sandbox-assets.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 
@@ -12,26 +12,18 @@ export interface Launch {
 }
 
 /**
- * How to start `argv` inside the sandbox: bubblewrap with the policy's mounts, then bash applying the
- * resource limits and `exec`ing the command. Open descriptors (pipes beyond stdio) pass through.
- * A caller whose command is a bash script of its own may take `limits: 'caller'` and put
- * `sandboxLimitsPrelude(policy)` first in that script instead (one bash start fewer).
+ * How to start `argv` inside the sandbox: bubblewrap with the policy's mounts, then `argv`, which
+ * must begin by applying the resource limits — a bash script whose first line is
+ * `sandboxLimitsPrelude(support, policy)` (the shell's commands are bash scripts already, so this
+ * costs no second bash start). Open descriptors (pipes beyond stdio) pass through.
  */
-export function sandboxedCommand(
-  support: Extract<SandboxSupport, { available: true }>,
-  policy: SandboxPolicy,
-  argv: readonly string[],
-  options: { limits?: 'wrapper' | 'caller' } = {},
-): Launch {
-  const args = [...bwrapArguments(policy, sandboxAssets(policy.home), support.features), '--'];
-  if (options.limits === 'caller') return { file: support.path, args: [...args, ...argv] };
-  const limits = limitingScript(policy.limits, runningProcessesOfUser());
-  return { file: support.path, args: [...args, '/bin/bash', '--noprofile', '--norc', '-c', limits, 'toolwright-limits', ...argv] };
+export function sandboxedCommand(support: Extract<SandboxSupport, { available: true }>, policy: SandboxPolicy, argv: readonly string[]): Launch {
+  return { file: support.path, args: [...bwrapArguments(policy, sandboxAssets(policy.home), support.features), '--', ...argv] };
 }
 
-/** The bash line that sets the policy's resource limits (see `limitsPrelude`), for `limits: 'caller'`. */
-export function sandboxLimitsPrelude(policy: SandboxPolicy): string {
-  return limitsPrelude(policy.limits, runningProcessesOfUser());
+/** The bash line that sets the policy's resource limits (see `limitsPrelude`), to begin the sandboxed script with. */
+export function sandboxLimitsPrelude(support: Extract<SandboxSupport, { available: true }>, policy: SandboxPolicy): string {
+  return limitsPrelude(policy.limits, support.features.userNamespace ? 0 : runningProcessesOfUser());
 }
 
 /** `argv` as it is, for commands run outside the sandbox. */
@@ -44,8 +36,8 @@ export function unsandboxedCommand(argv: readonly string[]): Launch {
 let counted: { at: number; count: number | undefined } | undefined;
 
 /**
- * How many processes the running user has (RLIMIT_NPROC counts them all, so the limit is set above
- * them), counted at most once a second; undefined for root, whom the kernel does not limit.
+ * How many processes the running user has (without a user namespace, RLIMIT_NPROC counts them
+ * all, so the limit is set above them), counted at most once a second; undefined for root, whom the kernel does not limit.
  */
 function runningProcessesOfUser(): number | undefined {
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;

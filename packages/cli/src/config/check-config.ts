@@ -1,4 +1,5 @@
 import { AddressPolicy } from '@toolwright/core-tools';
+import { readableProblem } from '@toolwright/sandbox';
 import type { ConfigIssue } from './config-issues.js';
 import type { ToolwrightConfig } from './toolwright-config.js';
 
@@ -18,8 +19,10 @@ export function checkConfig(config: ToolwrightConfig, env: NodeJS.ProcessEnv): C
   }
   shell?.readablePaths?.forEach((entry, i) => {
     if (!entry.startsWith('/')) issues.push({ path: `$.shell.readablePaths[${i}]`, message: `must be an absolute directory (found "${entry}")` });
-    else if (entry.split('/').filter(Boolean).length === 0)
-      issues.push({ path: `$.shell.readablePaths[${i}]`, message: 'may not be "/" (the sandbox would show every file)' });
+    else {
+      const problem = readableProblem(entry, undefined);
+      if (problem) issues.push({ path: `$.shell.readablePaths[${i}]`, message: `cannot be shown in the sandbox: ${problem} (found "${entry}")` });
+    }
   });
   if (shell?.backend === 'disabled') {
     for (const key of [

@@ -122,7 +122,17 @@ describe(loadConfigFile, () => {
     [
       'the whole disk as a readable path',
       { shell: { readablePaths: ['/'] } },
-      'FILE: $.shell.readablePaths[0]: may not be "/" (the sandbox would show every file)',
+      'FILE: $.shell.readablePaths[0]: cannot be shown in the sandbox: it is the root directory (every file would be visible) (found "/")',
+    ],
+    [
+      "the host's /etc as a readable path",
+      { shell: { readablePaths: ['/etc/ssl'] } },
+      'FILE: $.shell.readablePaths[0]: cannot be shown in the sandbox: it lies in /etc, which the sandbox makes itself (found "/etc/ssl")',
+    ],
+    [
+      'a folder holding /tmp as a readable path',
+      { shell: { readablePaths: ['/var'] } },
+      'FILE: $.shell.readablePaths[0]: cannot be shown in the sandbox: it holds /var/tmp, which the sandbox makes itself (found "/var")',
     ],
     ['a limit below one', { shell: { limits: { cpuSeconds: 0 } } }, 'FILE: $.shell.limits.cpuSeconds: must be >= 1 (found 0)'],
     [

@@ -9,8 +9,6 @@ export interface Job {
   outcome?: ProcessOutcome;
   /** Where the job runs (see `ShellResult.ranIn`). */
   ranIn?: 'sandbox' | 'host' | 'escalated';
-  /** Protected paths the job created, removed once it ended (workspace-relative). */
-  removed?: string[];
 }
 
 /** Background commands of one environment, by id; finished jobs are kept until read or evicted. */

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AbsentPaths, DEFAULT_LIMITS, type ResourceLimits, type SandboxPolicy } from '@toolwright/sandbox';
+import { DEFAULT_LIMITS, holdPlaceholders, readableProblem, type PlaceholderRequest, type ResourceLimits, type SandboxPolicy } from '@toolwright/sandbox';
+import { CoreToolError } from '../core-tool-error.js';
+import { hiddenPathsUnder } from '../workspace/tree-scan.js';
+import { walk } from '../workspace/walk.js';
 import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { isWithin } from '../workspace/workspace-policy.js';
-import { walk } from '../workspace/walk.js';
 
 /** How the shell's sandbox is set up, from the shell configuration. */
 export interface SandboxSettings {
@@ -18,77 +20,140 @@ export interface SandboxSettings {
   limits?: Partial<ResourceLimits>;
 }
 
-/** Entries looked at when searching the workspace for protected and denied paths to cover. */
-const SCAN_ENTRIES = 5_000;
-/** How long a scan's findings are reused (commands in quick succession do not rescan). */
-const SCAN_TTL_MS = 5_000;
+/** Entries looked at when searching the workspace for protected paths below its root (best effort, breadth-first). */
+const SCAN_ENTRIES = 20_000;
+/**
+ * Entries a search for the paths deny rules hide may look at (it enters only folders where a rule
+ * may match): about 0.3 s. Past it the command is refused — the sandbox must hide them all.
+ */
+const HIDDEN_SCAN_ENTRIES = 200_000;
+/** Protected names that stand for directories (the rest are files): what a missing one's placeholder is. */
+const DIRECTORY_NAMES = new Set(['.git', '.toolwright']);
+
+/** What one command's sandbox is made of: the policy, and the placeholders it holds until `release`. */
+export interface SandboxPlan {
+  policy: SandboxPolicy;
+  /** Lets go of the placeholders for missing protected paths (once the command, or the session, has ended). */
+  release: () => void;
+}
 
 /**
- * The workspace as a sandboxed command sees it: which paths are read-only (protected: `.git`,
- * `.toolwright`, `.env`, configured ones), which are hidden (paths a policy denies), which protected
- * names are missing and so must be removed if a command creates them, and which program directories
- * outside the system's are readable.
+ * The workspace as a sandboxed command sees it, worked out afresh for every command (a rename
+ * since the last one moves what must be covered): the protected paths are read-only — those the
+ * configuration names at the root always (a missing one held by a placeholder, see
+ * `holdPlaceholders`), deeper ones wherever a bounded scan finds them — and every path a deny rule
+ * hides is hidden, or the command is refused when the workspace is too large to find them all.
+ * Program directories outside the system's are readable.
  */
 export class SandboxView {
-  private scanned: { at: number; found: { readOnly: string[]; hidden: string[] } } | undefined;
-
   constructor(
     private readonly workspace: WorkspacePolicy,
     private readonly settings: SandboxSettings,
   ) {}
 
-  /** The policy for one command run from `cwd` with the environment `env` (its PATH and HOME); `network` for this call. */
-  policy(cwd: string, env: Record<string, string>, network: boolean): SandboxPolicy {
+  /** The plan for one command run from `cwd` with the environment `env` (its PATH and HOME); `network` for this call. */
+  plan(cwd: string, env: Record<string, string>, network: boolean): SandboxPlan {
     const root = this.workspace.rootOf('private');
-    const { readOnly, hidden } = this.scan(root);
-    return {
+    const hidden = this.hiddenPaths(root);
+    const { present, missing } = this.protectedAtRoot(root);
+    const held = holdPlaceholders(missing);
+    const readOnly = [...new Set([...present, ...held.placeholders, ...this.protectedBelow(root)])];
+    const policy: SandboxPolicy = {
       workspace: root,
+      workspaceSpellings: this.workspace.spellingsOf('private'),
       readOnly,
       hidden,
-      readable: [...programDirectories(env.PATH ?? '', root), ...(this.settings.readablePaths ?? []).map((p) => path.resolve(p))],
+      readable: readableDirectories(programDirectories(env.PATH ?? '', root), this.settings.readablePaths ?? []),
       network,
       home: env.HOME ?? '/tmp/home',
       cwd,
       limits: { ...DEFAULT_LIMITS, ...definedOnly(this.settings.limits ?? {}) },
     };
+    return { policy, release: held.release };
   }
 
-  /** The protected names missing at the workspace root now (each removed if a command creates it). */
-  absentProtected(): AbsentPaths {
-    const root = this.workspace.rootOf('private');
-    const names = this.workspace.protectedEntries.map((entry) => entry.replace(/^\/+|\/+$/g, '')).filter((entry) => entry !== '');
-    return new AbsentPaths(names.map((entry) => path.join(root, entry)));
+  /** Every path a deny rule hides (the scan enters only where a rule may match), or a refusal when they cannot all be found. */
+  private hiddenPaths(root: string): string[] {
+    const found = hiddenPathsUnder(this.workspace, root, HIDDEN_SCAN_ENTRIES);
+    if (!found.complete)
+      throw new CoreToolError(
+        'sandbox_unavailable',
+        `Shell commands cannot run: to hide every path the deny rules (${this.workspace.deniedPatterns.join(', ')}) name, the sandbox must search more of the workspace than ${HIDDEN_SCAN_ENTRIES} entries (or a part of it changed or could not be read). Remove what the workspace need not hold, or narrow the rules to the folders that hold such files (e.g. "secrets/**" rather than "**/*.key").`,
+      );
+    return found.paths.map((entry) => path.join(root, entry.path));
   }
 
-  /**
-   * Protected and denied paths in the workspace, through the one tree walker: breadth-first (the
-   * shallow ones first), without following links, bounded by `SCAN_ENTRIES`; each found path is
-   * covered whole, not entered.
-   */
-  private scan(root: string): { readOnly: string[]; hidden: string[] } {
-    const now = Date.now();
-    if (this.scanned && now - this.scanned.at < SCAN_TTL_MS) return this.scanned.found;
-    const found = { readOnly: [] as string[], hidden: [] as string[] };
+  /** The configured protected paths at their place under the root: those there (read-only) and those missing (held by placeholders). */
+  private protectedAtRoot(root: string): { present: string[]; missing: PlaceholderRequest[] } {
+    const present: string[] = [];
+    const missing: PlaceholderRequest[] = [];
+    for (const entry of this.workspace.protectedEntries) {
+      const relative = entry.replace(/^\/+|\/+$/g, '');
+      if (relative === '' || relative.split('/').includes('..')) continue;
+      const absolute = path.join(root, relative);
+      if (exists(absolute)) present.push(absolute);
+      else if (isDirectory(path.dirname(absolute)))
+        missing.push({ path: absolute, kind: DIRECTORY_NAMES.has(path.basename(relative).toLowerCase()) ? 'directory' : 'file' });
+    }
+    return { present, missing };
+  }
+
+  /** Protected paths deeper in the workspace (`packages/app/.git`), breadth-first, the first `SCAN_ENTRIES` entries; each is covered whole. */
+  private protectedBelow(root: string): string[] {
+    const found: string[] = [];
     walk(root, {
       gitignore: false,
       skipInternal: false,
       startIsReal: true,
-      limit: SCAN_ENTRIES,
+      maxVisited: SCAN_ENTRIES,
       judge: (relative, kind) => {
-        if (kind === 'symlink') return 'leaf';
-        if (this.workspace.denies(relative)) {
-          found.hidden.push(path.join(root, relative));
-          return 'hide';
-        }
-        if (this.workspace.protects(relative)) {
-          found.readOnly.push(path.join(root, relative));
-          return 'leaf';
-        }
-        return undefined;
+        if (kind === 'symlink' || this.workspace.denies(relative)) return 'leaf';
+        if (!this.workspace.protects(relative)) return undefined;
+        found.push(path.join(root, relative));
+        // A denied path inside a protected one must still be found by `hiddenPaths`, which walks on its own.
+        return 'leaf';
       },
     });
-    this.scanned = { at: now, found };
     return found;
+  }
+}
+
+/**
+ * The directories to make readable, canonical (a mount through a link fails), each checked
+ * (`readableProblem`: never a home, the workspace or the sandbox's own places: a program directory
+ * that is one is left out, a configured one refuses the command), without those inside another.
+ */
+function readableDirectories(programs: readonly string[], configured: readonly string[]): string[] {
+  const canonical: string[] = [];
+  for (const candidate of [...programs, ...configured]) {
+    let real: string;
+    try {
+      real = fs.realpathSync(path.resolve(candidate));
+    } catch {
+      continue; // gone: nothing to show
+    }
+    const problem = readableProblem(real, undefined);
+    if (problem && configured.includes(candidate))
+      throw new CoreToolError('sandbox_unavailable', `Shell commands cannot run: the readable path '${candidate}' cannot be shown in the sandbox: ${problem}.`);
+    if (!problem) canonical.push(real);
+  }
+  return [...new Set(canonical)].filter((dir) => !canonical.some((other) => other !== dir && isWithin(other, dir)));
+}
+
+function exists(entry: string): boolean {
+  try {
+    fs.lstatSync(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(entry: string): boolean {
+  try {
+    return fs.lstatSync(entry).isDirectory();
+  } catch {
+    return false;
   }
 }
 

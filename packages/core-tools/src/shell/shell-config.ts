@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ResourceLimits, SandboxMode } from '@toolwright/sandbox';
 import { DEFAULT_SHELL_POLICY, type ShellPolicy } from './shell-policy.js';
+import { isWithin } from '../workspace/is-within.js';
 
 /** Options shared by the backends that run commands. */
 export interface RunningShellOptions {
@@ -122,13 +123,8 @@ export function commandEnvironment(config: RunningShellOptions, root?: string): 
 
 /** PATH without empty, relative or workspace directories (each would let a workspace file pose as a program). */
 function safePath(value: string, root: string | undefined): string {
-  const kept = value.split(':').filter((dir) => dir !== '' && path.isAbsolute(dir) && (root === undefined || !isInside(root, dir)));
+  const kept = value.split(':').filter((dir) => dir !== '' && path.isAbsolute(dir) && (root === undefined || !isWithin(root, path.resolve(dir))));
   return kept.length > 0 ? [...new Set(kept)].join(':') : '/usr/local/bin:/usr/bin:/bin';
-}
-
-function isInside(root: string, dir: string): boolean {
-  const relative = path.relative(root, path.resolve(dir));
-  return relative === '' || (!path.isAbsolute(relative) && relative.split(path.sep)[0] !== '..');
 }
 
 let home: string | undefined;

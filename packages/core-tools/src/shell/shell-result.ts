@@ -24,8 +24,6 @@ export interface ShellResult {
    * person approved).
    */
   ranIn?: 'sandbox' | 'host' | 'escalated';
-  /** Protected paths the command created, which were removed (a sandbox cannot cover a path that does not exist yet). */
-  removed?: string[];
   /** Session backend: the shell's working directory afterwards, relative to the workspace root. */
   cwd?: string;
   /** Session backend: the session shell was started afresh (its directory and variables reset). */

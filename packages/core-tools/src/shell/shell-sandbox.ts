@@ -1,10 +1,10 @@
 import {
   decideSandbox,
+  limitsProblem,
   probeSandbox,
   sandboxedCommand,
   sandboxLimitsPrelude,
   unsandboxedCommand,
-  type AbsentPaths,
   type Launch,
   type SandboxDecision,
   type SandboxMode,
@@ -22,8 +22,8 @@ export interface CommandLauncher {
   network?: boolean;
   /** Bash to run first in the shell's own script: the sandbox's resource limits (`ulimit ...`). */
   prelude?: string;
-  /** Protected names missing before the command: removed afterwards if it made them. */
-  absent?: AbsentPaths;
+  /** Lets go of what the sandbox holds for the command (placeholders of missing protected paths) once it has ended. */
+  release: () => void;
 }
 
 /**
@@ -41,6 +41,8 @@ export class ShellSandbox {
     private readonly settings: SandboxSettings,
     private readonly probe: () => Promise<SandboxSupport> = () => probeSandbox(),
   ) {
+    const problem = limitsProblem(settings.limits ?? {});
+    if (problem) throw new CoreToolError('invalid_config', `shell.limits: ${problem}`);
     this.view = new SandboxView(workspace, settings);
   }
 
@@ -56,17 +58,17 @@ export class ShellSandbox {
    * without the sandbox refuses every other command.
    */
   async launcher(cwd: string, env: Record<string, string>, escalate: boolean, granted?: readonly string[]): Promise<CommandLauncher> {
-    if (escalate) return { launch: unsandboxedCommand, ranIn: 'escalated' };
+    if (escalate) return { launch: unsandboxedCommand, ranIn: 'escalated', release: () => {} };
     const decision = await this.decide();
     if (decision.run === 'refused') throw new CoreToolError('sandbox_unavailable', `Shell commands cannot run: ${decision.reason}.`);
-    if (decision.run === 'unsandboxed') return { launch: unsandboxedCommand, ranIn: 'host' };
-    const policy = this.view.policy(cwd, env, networkFor(this.settings, granted));
+    if (decision.run === 'unsandboxed') return { launch: unsandboxedCommand, ranIn: 'host', release: () => {} };
+    const { policy, release } = this.view.plan(cwd, env, networkFor(this.settings, granted));
     return {
-      launch: (argv) => sandboxedCommand(decision.support, policy, argv, { limits: 'caller' }),
-      prelude: sandboxLimitsPrelude(policy),
+      launch: (argv) => sandboxedCommand(decision.support, policy, argv),
+      prelude: sandboxLimitsPrelude(decision.support, policy),
       ranIn: 'sandbox',
       network: policy.network,
-      absent: this.view.absentProtected(),
+      release,
     };
   }
 }

@@ -14,6 +14,8 @@ interface Session {
   variables: Map<string, string>;
   ranIn: CommandLauncher['ranIn'];
   network: boolean | undefined;
+  /** Lets go of what the session's sandbox holds, when the session shell ends. */
+  release: () => void;
 }
 
 /** What a session's line becomes once judged: the script that runs and the assignments it makes. */
@@ -57,30 +59,32 @@ export class ShellSessions {
     // other way round) gets a session shell of its own setting, started afresh.
     const renewed = session !== undefined && session.network !== launcher.network;
     if (renewed) {
-      session!.shell.dispose();
+      end(session!);
       this.sessions.delete(sessionId);
       session = undefined;
     }
-    if (!session) {
+    // A session's sandbox was made by its first launcher: a later one holds nothing for it.
+    if (session) launcher.release();
+    else {
       if (this.sessions.size >= this.maxSessions) {
         const [oldest, entry] = this.sessions.entries().next().value as [string, Session];
-        entry.shell.dispose();
+        end(entry);
         this.sessions.delete(oldest);
       }
-      session = {
-        shell: new SessionShell({
+      let shell: SessionShell;
+      try {
+        shell = new SessionShell({
           root,
           env,
           killGraceMs: options.killGraceMs,
           launch: launcher.launch,
           ...(launcher.prelude ? { prelude: launcher.prelude } : {}),
-        }),
-        cwd: root,
-        env,
-        variables: new Map(Object.entries(env)),
-        ranIn: launcher.ranIn,
-        network: launcher.network,
-      };
+        });
+      } catch (error) {
+        launcher.release();
+        throw error;
+      }
+      session = { shell, cwd: root, env, variables: new Map(Object.entries(env)), ranIn: launcher.ranIn, network: launcher.network, release: launcher.release };
     }
     this.sessions.delete(sessionId); // re-insert: most recently used last
     this.sessions.set(sessionId, session);
@@ -94,7 +98,6 @@ export class ShellSessions {
       // Moved to the directory the line was judged from before every line (a restart if that is no longer it).
       resetTo: session.cwd,
     });
-    const removed = launcher.absent?.removeCreated() ?? [];
     if (outcome.cancelled)
       throw new CoreToolError('cancelled', 'The command was cancelled; the session shell was ended with its process tree (the next call starts a fresh one).');
     // A shell that left the workspace (e.g. `cd` with no argument goes to HOME) is moved back.
@@ -110,13 +113,18 @@ export class ShellSessions {
       cwd,
       sessionRestarted: renewed || outcome.restarted || outcome.timedOut,
       ranIn: session.ranIn,
-      ...(removed.length > 0 ? { removed: removed.map((p) => path.relative(root, p)) } : {}),
     };
   }
 
   /** Ends every session shell and what it started. */
   dispose(): void {
-    for (const session of this.sessions.values()) session.shell.dispose();
+    for (const session of this.sessions.values()) end(session);
     this.sessions.clear();
   }
+}
+
+/** Ends a session shell with what it started, and lets go of what its sandbox held. */
+function end(session: Session): void {
+  session.shell.dispose();
+  session.release();
 }

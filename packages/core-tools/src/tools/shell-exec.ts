@@ -14,7 +14,6 @@ import { ShellSandbox } from '../shell/shell-sandbox.js';
 import { fittedStreams, toResult, type ShellJobStarted, type ShellJobStatus, type ShellResult } from '../shell/shell-result.js';
 import { renderShellJob, renderShellResult } from '../shell/render-shell.js';
 import { DEFAULT_SHELL_POLICY } from '../shell/shell-policy.js';
-import path from 'node:path';
 import { workspaceConfinement } from '../shell/confinement.js';
 import { isWellFormed } from '../workspace/text-rules.js';
 import { CoreToolError } from '../core-tool-error.js';
@@ -110,28 +109,34 @@ export class ShellTool {
     // Judged first (the judge explains and refuses), then started where the sandbox decision says.
     const verdict = await this.judgeLine(command, config, env, undefined, undefined, !escalate);
     const launcher = await sandbox.launcher(root, env, escalate, context?.capabilities);
-    const running = new RunningProcess({
-      command: verdict.script,
-      cwd: root,
-      env,
-      timeoutMs,
-      maxOutputBytes,
-      killGraceMs,
-      launch: launcher.launch,
-      ...(launcher.prelude ? { prelude: launcher.prelude } : {}),
-      // A background job outlives the call, so the call's signal must not stop it.
-      ...(!background && context?.signal ? { signal: context.signal } : {}),
-    });
-    const finished = running.done.then((outcome) => ({ outcome, removed: launcher.absent?.removeCreated() ?? [] }));
+    let running: RunningProcess;
+    try {
+      running = new RunningProcess({
+        command: verdict.script,
+        cwd: root,
+        env,
+        timeoutMs,
+        maxOutputBytes,
+        killGraceMs,
+        launch: launcher.launch,
+        ...(launcher.prelude ? { prelude: launcher.prelude } : {}),
+        // A background job outlives the call, so the call's signal must not stop it.
+        ...(!background && context?.signal ? { signal: context.signal } : {}),
+      });
+    } catch (error) {
+      launcher.release();
+      throw error;
+    }
+    const finished = running.done.finally(() => launcher.release());
     if (background) {
       const job = this.jobs.start(command, running);
       job.ranIn = launcher.ranIn;
-      void finished.then(({ removed }) => (job.removed = removed.map((p) => relativeTo(root, p))));
+      void finished.catch(() => undefined);
       return { jobId: job.id, command };
     }
-    const { outcome, removed } = await finished;
+    const outcome = await finished;
     if (outcome.cancelled) throw new CoreToolError('cancelled', 'The command was cancelled and its process tree killed.');
-    return { ...toResult(outcome), ranIn: launcher.ranIn, ...(removed.length > 0 ? { removed: removed.map((p) => relativeTo(root, p)) } : {}) };
+    return { ...toResult(outcome), ranIn: launcher.ranIn };
   }
 
   /**
@@ -243,11 +248,7 @@ export class ShellTool {
 }
 
 function jobResult(job: Job, outcome: ProcessOutcome): ShellResult {
-  return { ...toResult(outcome), ...(job.ranIn ? { ranIn: job.ranIn } : {}), ...(job.removed?.length ? { removed: job.removed } : {}) };
-}
-
-function relativeTo(root: string, absolute: string): string {
-  return path.relative(root, absolute).split(path.sep).join('/');
+  return { ...toResult(outcome), ...(job.ranIn ? { ranIn: job.ranIn } : {}) };
 }
 
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -1,10 +1,2 @@
-import path from 'node:path';
-
-/**
- * Whether `target` equals `root` or lies below it, compared segment by segment: `..test` and `...`
- * are ordinary names below the root, while `..` (as a whole first segment) climbs out of it.
- */
-export function isWithin(root: string, target: string): boolean {
-  const relative = path.relative(root, target);
-  return relative === '' || (!path.isAbsolute(relative) && relative.split(path.sep)[0] !== '..');
-}
+// One comparison of paths for the whole system: the sandbox's mounts and the workspace's checks agree.
+export { isWithin } from '@toolwright/sandbox';

@@ -165,6 +165,11 @@ export class WorkspacePolicy {
     return isWithin(absolute, root); // a directory holding the private root holds all it hides
   }
 
+  /** Every absolute spelling of a scope's root: as configured and canonical (they differ where a link leads to it). */
+  spellingsOf(scope: Scope): string[] {
+    return this.spellings.filter((entry) => entry.scope === scope).map((entry) => entry.spelling);
+  }
+
   /** The canonical root of a scope, or an error naming the configured scopes. */
   rootOf(scope: Scope): string {
     const root = this.roots[scope];

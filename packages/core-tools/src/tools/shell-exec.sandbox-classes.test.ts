@@ -1,0 +1,209 @@
+// Classes of escape found by an independent pass with the judge switched off, each checked as a class:
+// the kernel's settings under /proc, protected paths that do not exist yet, a scan a command can
+// outrun (flooding, renaming between calls), denied paths inside protected ones, readable paths
+// that would show the host. The sandbox alone must hold.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { probeSandbox } from '@toolwright/sandbox';
+import { runWithToolContext } from '@toolwright/tool';
+import { ShellTool, type ShellResult } from './shell-exec.js';
+import { WorkspacePolicy, type WorkspaceConfig } from '../workspace/workspace-policy.js';
+import type { ShellConfig } from '../shell/shell-config.js';
+
+const support = await probeSandbox();
+if (!support.available && (process.env.CI || process.env.TOOLWRIGHT_SANDBOX_TESTS === 'required'))
+  throw new Error(`CI must run the sandbox suite, but: ${support.reason}`);
+
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-classes-')));
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+let made = 0;
+
+/** A fresh workspace with `files`, and a judge-less shell on it. */
+function setUp(files: Record<string, string>, config: Partial<WorkspaceConfig> = {}, shell: Partial<ShellConfig> = {}) {
+  const root = path.join(base, `ws${++made}`);
+  fs.mkdirSync(root);
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    fs.writeFileSync(path.join(root, name), text);
+  }
+  const tool = new ShellTool({
+    workspace: new WorkspacePolicy({ root, ...config }),
+    shell: { backend: 'host', unjudged: true, timeoutMs: 20_000, ...shell } as ShellConfig,
+  });
+  const run = async (command: string, background = false): Promise<{ text: string; result?: ShellResult }> => {
+    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+    try {
+      const result = (await runWithToolContext(context, () => tool.shellExec(command, 20, background))) as ShellResult;
+      return { text: `${result.stdout}\n${result.stderr}`, result };
+    } catch (error) {
+      return { text: (error as Error).message };
+    }
+  };
+  return { root, tool, run };
+}
+
+describe.skipIf(!support.available)('classes of escape the sandbox holds without the judge', () => {
+  it.for(['host', 'session'] as const)('runs ordinary commands inside, as a control (%s backend)', async (backend) => {
+    const { tool, run } = setUp({ 'ok.txt': 'inside\n' }, {}, { backend });
+    try {
+      const { text, result } = await run('cat ok.txt && echo made > new.txt && cat new.txt');
+      expect(text).toContain('inside\nmade');
+      expect(result?.ranIn).toBe('sandbox');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it("leaves the kernel's settings read-only and its views of the host empty, though the command is root to the kernel", async () => {
+    const { tool, run } = setUp({});
+    const corePattern = fs.readFileSync('/proc/sys/kernel/core_pattern', 'utf8');
+    try {
+      // Writability is tested without writing anything new: the same value back, or `test -w` (EROFS).
+      const { text } = await run(
+        [
+          'cat /proc/sys/kernel/core_pattern > /proc/sys/kernel/core_pattern && echo WROTE-core_pattern',
+          'for f in /proc/sysrq-trigger /proc/sys/kernel/modprobe /proc/sys/vm/drop_caches /proc/irq /proc/bus /proc/fs; do [ -e $f ] && [ -w $f ] && echo WRITABLE-$f; done',
+          'for f in /proc/kcore /proc/kmsg /proc/kallsyms /proc/keys /proc/timer_list; do [ -e $f ] && [ -s $f ] && echo SHOWN-$f; [ "$(timeout 1 head -c 1 $f 2>/dev/null | wc -c)" = 1 ] && echo READ-$f; done',
+          'echo checked',
+        ].join('; '),
+      );
+      expect(text).toContain('checked');
+      expect(text).not.toMatch(/WROTE-|WRITABLE-|SHOWN-|READ-/);
+      expect(fs.readFileSync('/proc/sys/kernel/core_pattern', 'utf8')).toBe(corePattern);
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it.for(['host', 'session'] as const)(
+    'lets no command create a protected path that is missing, in the foreground or in the background (%s backend)',
+    async (backend) => {
+      const { root, tool, run } = setUp({ 'ok.txt': 'x' }, {}, { backend });
+      try {
+        const plant =
+          'git init -q . 2>&1; mkdir .git; echo "[core] fsmonitor = touch PWNED" > .git/config; echo x > .env; echo {} > toolwright.config.json; mkdir .toolwright/x';
+        await run(`${plant}; echo done`);
+        await run(`(sleep 1; ${plant}) &`);
+        if (backend === 'host') await run(`sleep 1; ${plant}`, true);
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        // Placeholders are empty while held, and gone once every command has ended.
+        for (const name of ['.git', '.env', 'toolwright.config.json', '.toolwright']) {
+          const entry = path.join(root, name);
+          if (!fs.existsSync(entry)) continue;
+          const stat = fs.lstatSync(entry);
+          expect(stat.isDirectory() ? fs.readdirSync(entry) : fs.readFileSync(entry, 'utf8'), name).toHaveLength(0);
+        }
+      } finally {
+        tool.dispose();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(fs.readdirSync(root).sort()).toEqual(['ok.txt']);
+      expect(fs.existsSync(path.join(root, 'PWNED'))).toBe(false);
+    },
+  );
+
+  it('keeps the protected paths at the root read-only and the denied paths hidden however many entries come first', async () => {
+    const { root, tool, run } = setUp({ '.git/config': 'original\n', '.env': 'KEY=1\n', 'secrets/key.txt': 'DENIED-FLOOD' }, { deniedPaths: ['secrets/**'] });
+    try {
+      await run('for i in $(seq -w 0 25999); do : > "-$i"; done; echo flooded');
+      const { text } = await run('cat secrets/key.txt; echo x >> .git/config; echo y >> .env; echo done');
+      expect(text).toContain('done');
+      expect(text).not.toContain('DENIED-FLOOD');
+      expect(fs.readFileSync(path.join(root, '.git', 'config'), 'utf8')).toBe('original\n');
+      expect(fs.readFileSync(path.join(root, '.env'), 'utf8')).toBe('KEY=1\n');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('refuses to run, saying why, when the deny rules need a search of more of the workspace than it can make', { timeout: 180_000 }, async () => {
+    const { tool, run } = setUp({ 'a/b.key': 'DENIED' }, { deniedPaths: ['**/*.key'] });
+    try {
+      await run('mkdir -p many && cd many && seq 200000 | xargs touch');
+      const { text } = await run('cat a/b.key');
+      expect(text).toMatch(
+        /^Shell commands cannot run: to hide every path the deny rules \(\*\*\/\*\.key\) name, the sandbox must search more of the workspace than 200000 entries/,
+      );
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('covers what a command moved since the last one: nothing is reused from an earlier look', async () => {
+    const { root, tool, run } = setUp({ 'pkg/.git/config': 'original\n', 'conf/prod.key': 'DENIED-MOVED' }, { deniedPaths: ['**/*.key'] });
+    try {
+      await run('cat conf/prod.key; echo x >> pkg/.git/config');
+      await run('mv pkg pkg2; mv conf conf2');
+      const { text } = await run('cat conf2/prod.key; echo x >> pkg2/.git/config; echo done');
+      expect(text).toContain('done');
+      expect(text).not.toContain('DENIED-MOVED');
+      expect(fs.readFileSync(path.join(root, 'pkg2', '.git', 'config'), 'utf8')).toBe('original\n');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('hides a denied path inside a protected one', async () => {
+    const { tool, run } = setUp({ 'keys/a.pem': 'DENIED-PEM', 'keys/readme': 'visible' }, { protectedPaths: ['keys'], deniedPaths: ['keys/*.pem'] });
+    try {
+      const { text } = await run('cat keys/readme keys/a.pem');
+      expect(text).toContain('visible');
+      expect(text).not.toContain('DENIED-PEM');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('hides and protects names beginning with two dots like any other', async () => {
+    const { root, tool, run } = setUp(
+      { '..private/k': 'DENIED-DOTS', '..git/config': 'original\n' },
+      { deniedPaths: ['..private/**'], protectedPaths: ['..git'] },
+    );
+    try {
+      const { text } = await run('cat ..private/k; echo x >> ..git/config; echo done');
+      expect(text).toContain('done');
+      expect(text).not.toContain('DENIED-DOTS');
+      expect(fs.readFileSync(path.join(root, '..git', 'config'), 'utf8')).toBe('original\n');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it("refuses readable paths that would show the host's own /etc, /proc or /tmp, or a home", async () => {
+    for (const readable of ['/etc', '/proc', '/tmp', '/', os.homedir(), '/var']) {
+      const { tool, run } = setUp({}, {}, { readablePaths: [readable] });
+      try {
+        const { text } = await run('cat /etc/shadow; echo done');
+        expect(text, readable).toMatch(/^Shell commands cannot run: the readable path/);
+      } finally {
+        tool.dispose();
+      }
+    }
+  });
+
+  it('reaches the workspace through the spelling it was configured with', async () => {
+    const real = path.join(base, `real${++made}`);
+    fs.mkdirSync(real);
+    fs.writeFileSync(path.join(real, 'f.txt'), 'through the link\n');
+    const link = path.join(base, `link${made}`);
+    fs.symlinkSync(real, link);
+    const tool = new ShellTool({ workspace: new WorkspacePolicy({ root: link }), shell: { backend: 'host', unjudged: true } as ShellConfig });
+    try {
+      const context = { callId: 'c', toolName: 'shell_exec', signal: new AbortController().signal, progress: () => {} };
+      const result = (await runWithToolContext(context, () => tool.shellExec(`cat ${link}/f.txt`))) as ShellResult;
+      expect(result.stdout).toBe('through the link\n');
+    } finally {
+      tool.dispose();
+    }
+  });
+});
+
+describe('resource limits given to the library', () => {
+  it('are checked when the shell is made, naming the limit', () => {
+    expect(
+      () => new ShellTool({ workspace: new WorkspacePolicy({ root: base }), shell: { backend: 'host', limits: { cpuSeconds: 0 } } as ShellConfig }),
+    ).toThrow("shell.limits: the limit 'cpuSeconds' must be a whole number of at least 1, not 0");
+  });
+});
