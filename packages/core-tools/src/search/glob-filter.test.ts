@@ -33,4 +33,11 @@ describe(GlobFilter, () => {
     });
     expect(maxLagMs).toBeLessThan(200);
   });
+
+  it('rejects with the abort reason when it is an Error, and with a cancelled CoreToolError otherwise', async () => {
+    const filter = new GlobFilter(['*.ts'], [], { basename: 'never' });
+    const reason = new Error('timed out');
+    await expect(filter.select(['a.ts'], AbortSignal.abort(reason))).rejects.toBe(reason);
+    await expect(filter.select(['a.ts'], AbortSignal.abort('gone'))).rejects.toMatchObject({ code: 'cancelled', message: 'The search was cancelled.' });
+  });
 });

@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import { CoreToolError } from '../core-tool-error.js';
+import { abortError } from '../workers/abort-error.js';
 import { runWorkerJob, type WorkerJobOutcome, type WorkerProgram } from '../workers/run-worker-job.js';
 
 /** A glob as picomatch compiles it; `basename`: matched against the last segment of a path only. */
@@ -72,7 +73,7 @@ export class GlobFilter {
   }
 
   private failure(outcome: Exclude<WorkerJobOutcome<unknown>, { ok: true }>, paths: number): Error {
-    if (outcome.stop === 'aborted') return outcome.reason instanceof Error ? outcome.reason : new CoreToolError('cancelled', 'The search was cancelled.');
+    if (outcome.stop === 'aborted') return abortError(outcome.reason, 'The search was cancelled.');
     const globs = [...this.include, ...this.exclude].map((g) => JSON.stringify(g.glob));
     const what =
       outcome.stop === 'budget'

@@ -1,4 +1,5 @@
 import { CoreToolError } from '../core-tool-error.js';
+import { abortError } from '../workers/abort-error.js';
 import { runWorkerJob, type WorkerProgram } from '../workers/run-worker-job.js';
 
 /**
@@ -99,7 +100,7 @@ export async function runRegexJob(job: RegexJob, options: RegexJobOptions = {}):
   }
   switch (outcome.stop) {
     case 'aborted':
-      throw abortError(outcome.reason);
+      throw abortError(outcome.reason, 'The search was cancelled.');
     case 'crashed':
       throw new PatternTooSlowError(`The pattern could not be run (${outcome.detail}); it probably backtracks too much. Simplify it${hint}.`);
     case 'budget':
@@ -107,8 +108,4 @@ export async function runRegexJob(job: RegexJob, options: RegexJobOptions = {}):
         `The pattern took longer than ${Math.round(budgetMs / 100) / 10} s and was stopped: it backtracks too much (nested quantifiers such as (a+)+, overlapping alternatives such as (a|a)*, or backreferences). Simplify it${hint}.`,
       );
   }
-}
-
-function abortError(reason: unknown): Error {
-  return reason instanceof Error ? reason : new CoreToolError('cancelled', 'The search was cancelled.');
 }

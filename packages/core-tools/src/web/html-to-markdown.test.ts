@@ -48,6 +48,9 @@ describe(htmlToMarkdown, () => {
     const converting = htmlToMarkdown(nestedDivs(50_000), { signal: controller.signal });
     setTimeout(() => controller.abort(reason), 5);
     await expect(converting).rejects.toBe(reason);
-    await expect(htmlToMarkdown(ARTICLE, { signal: AbortSignal.abort('gone') })).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(htmlToMarkdown(ARTICLE, { signal: AbortSignal.abort('gone') })).rejects.toMatchObject({
+      code: 'cancelled',
+      message: 'The fetch was cancelled.',
+    });
   });
 });

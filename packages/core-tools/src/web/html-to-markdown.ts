@@ -1,4 +1,5 @@
 import { CoreToolError } from '../core-tool-error.js';
+import { abortError } from '../workers/abort-error.js';
 import { runWorkerJob, type WorkerJobOutcome, type WorkerProgram } from '../workers/run-worker-job.js';
 import { htmlScanner } from './html-scanner.js';
 
@@ -126,7 +127,7 @@ function failure(outcome: Reply<unknown>, what: string, budgetMs: number): strin
   if (outcome.ok) return `${what} failed (${outcome.reply.error})`;
   switch (outcome.stop) {
     case 'aborted':
-      throw outcome.reason instanceof Error ? outcome.reason : new CoreToolError('cancelled', 'The fetch was cancelled.');
+      throw abortError(outcome.reason, 'The fetch was cancelled.');
     case 'budget':
       return `${what} took longer than ${Math.round(budgetMs / 100) / 10} s`;
     case 'crashed':

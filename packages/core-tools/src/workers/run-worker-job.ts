@@ -35,14 +35,22 @@ export type WorkerJobOutcome<Reply> =
   | { ok: false; stop: 'crashed'; detail: string }
   | { ok: false; stop: 'aborted'; reason: unknown };
 
-/** One warm worker kept per program between jobs (unreferenced: it never keeps the process alive). */
-const idle = new Map<WorkerProgram, Worker>();
+/**
+ * One warm worker kept per program between jobs (unreferenced: it never keeps the process alive),
+ * with the listener that drops it from the pool when it dies while idle (a stray error, its heap
+ * cap): a job posted to a dead worker would get no reply and no 'exit', only its budget running out.
+ */
+const idle = new Map<WorkerProgram, { worker: Worker; onExit: () => void }>();
 
 function takeWorker(program: WorkerProgram): Worker {
-  let worker = idle.get(program);
-  if (worker) idle.delete(program);
-  else
-    worker = new Worker(program.source, {
+  const warm = idle.get(program);
+  if (warm) {
+    idle.delete(program);
+    warm.worker.off('exit', warm.onExit);
+  }
+  const worker =
+    warm?.worker ??
+    new Worker(program.source, {
       eval: true,
       workerData: program.workerData,
       resourceLimits: { maxOldGenerationSizeMb: program.maxHeapMb },
@@ -54,13 +62,19 @@ function takeWorker(program: WorkerProgram): Worker {
 }
 
 function releaseWorker(program: WorkerProgram, worker: Worker): void {
-  if (idle.has(program)) void worker.terminate();
-  else idle.set(program, worker);
+  if (idle.has(program)) {
+    void worker.terminate();
+    return;
+  }
+  const onExit = () => idle.delete(program);
+  worker.once('exit', onExit);
+  idle.set(program, { worker, onExit });
 }
 
 /**
  * Posts `job` to a worker running `program` and resolves with its reply, or with why there is none:
- * the budget ran out, the worker crashed (an uncaught error, its heap cap), or the signal aborted.
+ * the budget ran out, the worker crashed (an uncaught error, its heap cap) or the job could not be
+ * posted (it cannot be cloned), or the signal aborted.
  * Never rejects. Concurrent jobs run in separate workers.
  * @example
  * const outcome = await runWorkerJob<{ html: string }>(HTML_PROGRAM, { html }, { budgetMs: 10_000, signal });
@@ -86,6 +100,11 @@ export function runWorkerJob<Reply>(program: WorkerProgram, job: unknown, option
     const timer = setTimeout(() => finish({ ok: false, stop: 'budget', budgetMs }), budgetMs);
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-    worker.postMessage(job);
+    try {
+      worker.postMessage(job);
+    } catch (error) {
+      // A job that cannot be cloned (a function, a symbol) throws a DataCloneError here.
+      finish({ ok: false, stop: 'crashed', detail: error instanceof Error ? error.message : String(error) });
+    }
   });
 }
