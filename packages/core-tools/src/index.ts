@@ -42,6 +42,7 @@ export { searxngProvider, braveSearchProvider, WebSearchError } from './web/sear
 export type { WebSearchProvider, SearchResult } from './web/search-provider.js';
 export { htmlToMarkdown } from './web/html-to-markdown.js';
 export { FileSearchTool } from './tools/file-search.js';
+export { ripgrepVersion } from './search/ripgrep-search.js';
 export type { FileSearchResult, SearchMatch } from './tools/file-search.js';
 export { VaultTool } from './tools/vault-copyto.js';
 export type { VaultCopyResult } from './tools/vault-copyto.js';

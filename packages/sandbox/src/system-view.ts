@@ -66,23 +66,32 @@ export function systemMounts(): SystemMount[] {
 }
 
 /**
- * Fills `dir` with copies of the chosen `/etc` entries (links recreated as links, never followed),
- * so the sandbox mounts one directory as `/etc` instead of one mount per entry.
+ * Fills `dir` with copies of the chosen `/etc` entries, so the sandbox mounts one directory as `/etc`
+ * instead of one mount per entry. A link within `/etc` is recreated as a link (never followed); one
+ * leading out of it (`resolv.conf` into `/run/systemd/resolve`, not mounted) is copied as the file it leads to.
  */
-export function copyEtcEntries(dir: string, entries: readonly string[]): void {
+export function copyEtcEntries(dir: string, entries: readonly string[], etc = '/etc'): void {
   for (const entry of entries) {
-    const source = path.join('/etc', entry);
+    const source = path.join(etc, entry);
     const stat = lstat(source);
     if (!stat || (stat.isFile() && stat.size > MAX_ETC_FILE)) continue;
     const target = path.join(dir, entry);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     try {
-      if (stat.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(source), target);
+      if (stat.isSymbolicLink()) copyLink(source, target, etc);
       else fs.cpSync(source, target, { recursive: true, verbatimSymlinks: true, dereference: false, filter: (from) => withinSize(from) });
     } catch {
       // Unreadable (a root-only file seen by another user): left out, as programs without it expect.
     }
   }
+}
+
+function copyLink(source: string, target: string, etc: string): void {
+  const destination = fs.readlinkSync(source);
+  const resolved = path.resolve(path.dirname(source), destination);
+  if (resolved === etc || resolved.startsWith(`${etc}/`)) return fs.symlinkSync(destination, target);
+  const real = fs.statSync(source); // follows the link
+  if (real.isFile() && real.size <= MAX_ETC_FILE) fs.copyFileSync(source, target);
 }
 
 function withinSize(file: string): boolean {

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { decideSandbox, probeSandbox, type SandboxDecision } from '@toolwright/sandbox';
+import { ripgrepVersion } from '@toolwright/core-tools';
 import { loadCliSettings, type ConfigFlags } from '../config/cli-settings.js';
 import { openWorkspace } from '../call-environment.js';
 
@@ -30,8 +30,7 @@ export async function diagnose(flags: ConfigFlags): Promise<DoctorReport> {
     lines.push(`sandbox     ${sandboxLine(decision, support.available ? `${support.version} at ${support.path}` : support.reason)}`);
     if (decision.run === 'refused') ok = false;
   }
-  const rg = spawnSync('rg', ['--version'], { encoding: 'utf8' });
-  lines.push(`ripgrep     ${rg.status === 0 ? (rg.stdout.split('\n')[0] ?? 'found') : 'not found: file_search uses its built-in engine'}`);
+  lines.push(`ripgrep     ${ripgrepVersion() ?? 'not found: file_search uses its built-in engine'}`);
   return { lines, ok };
 }
 

@@ -6,15 +6,21 @@ import { WorkspaceError } from '../workspace/workspace-error.js';
 import { openCheckedFile } from '../workspace/confined-file.js';
 import { ignoresCase, MAX_MATCHED_LINES, type MatchedLine, type MatchLines, type SearchFindings, type SearchQuery } from './search-query.js';
 
-let detected: string | false | undefined;
+let detected: { version: string } | false | undefined;
+
+/** The ripgrep on PATH's version line (`ripgrep 14.1.0`), if the machine has one; asked once. */
+export function ripgrepVersion(): string | undefined {
+  if (detected === undefined) {
+    const probe = spawnSync('rg', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 });
+    const first = probe.stdout?.split('\n')[0] ?? '';
+    detected = probe.status === 0 && /^ripgrep \d/.test(first) ? { version: first } : false;
+  }
+  return detected ? detected.version : undefined;
+}
 
 /** The ripgrep binary on PATH, if the machine has one. */
 export function findRipgrep(): string | false {
-  if (detected === undefined) {
-    const probe = spawnSync('rg', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 });
-    detected = probe.status === 0 && /^ripgrep \d/.test(probe.stdout) ? 'rg' : false;
-  }
-  return detected;
+  return ripgrepVersion() !== undefined ? 'rg' : false;
 }
 
 /**
