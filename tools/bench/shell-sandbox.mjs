@@ -3,7 +3,10 @@
 // assertions): --calls calls of --command through ShellTool.shellExec, alternating sandboxed and
 // unsandboxed one by one so both see the same machine load; p50/p90/p99 of each and the p50 added.
 // Goal: the sandbox adds <= 15 ms at p50. Needs bubblewrap (apt-get install bubblewrap) and a build.
-// Usage: node tools/bench/shell-sandbox.mjs [--calls N] [--command 'echo hi'] [--backend host|session]
+// The sandbox looks for protected and denied paths afresh before every command: --files N fills the
+// workspace with N files (100 per folder) to show what that costs, --deny adds a deny rule (a rule
+// that may match anywhere, such as "**/*.key", makes the search walk the whole tree).
+// Usage: node tools/bench/shell-sandbox.mjs [--calls N] [--command 'echo hi'] [--backend host|session] [--files N] [--deny PATTERN]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,13 +22,20 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '1000' },
     command: { type: 'string', default: 'echo hi' },
     backend: { type: 'string', default: 'host' },
+    files: { type: 'string', default: '0' },
+    deny: { type: 'string' },
   },
 });
 const CALLS = Number(values.calls);
 const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-sbx-')));
 fs.mkdirSync(path.join(ws, '.git'));
 fs.writeFileSync(path.join(ws, 'notes.txt'), 'a\nb\n');
-const workspace = new core.WorkspacePolicy({ root: ws });
+for (let i = 0; i < Number(values.files); i++) {
+  const dir = path.join(ws, 'tree', `d${Math.floor(i / 100)}`);
+  if (i % 100 === 0) fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, `f${i}.txt`), '');
+}
+const workspace = new core.WorkspacePolicy({ root: ws, ...(values.deny ? { deniedPaths: [values.deny] } : {}) });
 const shells = {
   sandbox: new core.ShellTool({ workspace, shell: { backend: values.backend, sandbox: 'required' } }),
   host: new core.ShellTool({ workspace, shell: { backend: values.backend, sandbox: 'off' } }),
@@ -39,7 +49,7 @@ const once = async (shell) => {
 };
 
 console.log(
-  `node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg()[0].toFixed(2)}; ${CALLS} calls each of \`${values.command}\` (${values.backend} backend)`,
+  `node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg()[0].toFixed(2)}; ${CALLS} calls each of \`${values.command}\` (${values.backend} backend; ${values.files} files${values.deny ? `, deny ${values.deny}` : ''})`,
 );
 for (const shell of Object.values(shells)) for (let i = 0; i < 20; i++) await once(shell); // warm up (probe, parser, page cache)
 const times = { sandbox: [], host: [] };

@@ -86,17 +86,33 @@ export function pathsUnder(tree: ResolvedPath, limit = MAX_TREE_ENTRIES): TreeFi
  * where a pattern may match are entered (`secrets/**` sends the scan into `secrets` alone), bounded
  * by `limit` entries; incomplete when that was not enough or a part was unreadable.
  */
-export function hiddenPathsUnder(workspace: WorkspacePolicy, absolute: string, limit = MAX_TREE_ENTRIES): TreeFindings<{ path: string; pattern: string }> {
+export function hiddenPathsUnder(
+  workspace: WorkspacePolicy,
+  absolute: string,
+  limit = MAX_TREE_ENTRIES,
+  onDirectory?: WalkOptions['onDirectory'],
+): TreeFindings<{ path: string; pattern: string }> {
   const itself = workspace.deniedAt(absolute);
   if (itself) return { paths: [{ path: itself.relative, pattern: itself.pattern }], complete: true };
-  if (!workspace.mayHideBelow(absolute)) return { paths: [], complete: true };
-  const found = walkWorkspace(workspace, absolute, {
+  const hides = workspace.hidingUnder(absolute);
+  if (!hides || !workspace.mayHideBelow(absolute)) return { paths: [], complete: true };
+  const paths: { path: string; pattern: string }[] = [];
+  const found = walk(absolute, {
     ...WHOLE_TREE,
     limit,
-    judge: (relative, kind) => (kind === 'directory' && !workspace.mayHideBelow(path.join(absolute, relative)) ? 'leaf' : undefined),
+    metadata: false,
+    ...(onDirectory ? { onDirectory } : {}),
+    judge: (relative, kind) => {
+      // Every hidden path is collected here (the walk's own `hidden` names only the first few).
+      if (hides(relative) !== undefined) {
+        const denied = workspace.deniedAt(path.join(absolute, relative));
+        if (denied) paths.push({ path: denied.relative, pattern: denied.pattern });
+        return 'hide';
+      }
+      return kind === 'directory' && !workspace.mayHideBelow(path.join(absolute, relative)) ? 'leaf' : undefined;
+    },
   });
-  const paths = found.hidden.flatMap((relative) => workspace.deniedAt(path.join(absolute, relative)) ?? []);
-  return { paths: paths.map(({ relative, pattern }) => ({ path: relative, pattern })), complete: !found.truncated && !found.unreadable };
+  return { paths, complete: !found.truncated && !found.unreadable };
 }
 
 /**

@@ -47,6 +47,17 @@ export interface WalkOptions {
    * `unreadable` is set, rather than the walk following the link out of the workspace.
    */
   startIsReal?: boolean;
+  /**
+   * Look up each entry's size and time (default true). False takes the kind from the directory
+   * listing alone (a `stat` only where the file system does not say): a scan for names is then
+   * several times cheaper, and entries carry size and time 0.
+   */
+  metadata?: boolean;
+  /**
+   * Called with each directory the walk lists, relative to the start (`''` for the start), and its
+   * status taken before its names are read — so a later change to its names shows as a newer mtime.
+   */
+  onDirectory?: (relative: string, stat: fs.BigIntStats) => void;
 }
 
 /**
@@ -71,6 +82,8 @@ export interface WalkResult extends WalkProgress {
 /** One directory being read: its entries' types and metadata, looked up inside that very directory. */
 interface OpenedDirectory {
   names: fs.Dirent[];
+  /** Its status, taken before the names were read. */
+  stat: fs.BigIntStats;
   lstat(name: string): fs.Stats | undefined;
   readGitignore(): string | undefined;
   close(): void;
@@ -157,6 +170,7 @@ function* walkSteps(start: string, options: WalkOptions, progress: WalkProgress)
       continue;
     }
     try {
+      options.onDirectory?.(relative, opened.stat);
       let levelRules = rules;
       if (options.gitignore !== false && opened.names.some((d) => d.name === '.gitignore' && d.isFile())) {
         const text = opened.readGitignore();
@@ -173,9 +187,10 @@ function* walkSteps(start: string, options: WalkOptions, progress: WalkProgress)
         const childRelative = relative ? `${relative}/${dirent.name}` : dirent.name;
         const test = dirent.isDirectory() ? `${childRelative}/` : childRelative;
         if (extra.ignores(test) || levelRules.some((rule) => rule.matcher.ignores(rule.base ? test.slice(rule.base.length + 1) : test))) continue;
-        const stat = opened.lstat(dirent.name);
-        if (!stat) continue;
-        const kind = stat.isSymbolicLink() ? 'symlink' : stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'other';
+        const known = options.metadata === false ? kindOf(dirent) : undefined;
+        const stat = known ? undefined : opened.lstat(dirent.name);
+        if (!known && !stat) continue;
+        const kind = known ?? kindOf(stat!) ?? 'other';
         const verdict = options.judge?.(childRelative, kind);
         if (verdict === 'hide') {
           if (progress.hidden.length < MAX_NAMED_HIDDEN) progress.hidden.push(childRelative);
@@ -185,8 +200,8 @@ function* walkSteps(start: string, options: WalkOptions, progress: WalkProgress)
           relative: childRelative,
           absolute: path.join(start, childRelative),
           kind,
-          size: kind === 'file' ? stat.size : 0,
-          mtimeMs: stat.mtimeMs,
+          size: kind === 'file' && stat ? stat.size : 0,
+          mtimeMs: stat ? stat.mtimeMs : 0,
           depth,
         };
         if (kind === 'directory' && depth < maxDepth && verdict !== 'leaf') queue.push({ relative: childRelative, depth: depth + 1, rules: levelRules });
@@ -204,7 +219,9 @@ function openForListing(dir: string, maxNames: number): OpenedDirectory | undefi
     const fd = openDirectory(dir, dir, dir);
     if (fd === undefined) return undefined;
     try {
+      const stat = fs.fstatSync(fd, { bigint: true });
       return {
+        stat,
         names: readNames(`/proc/self/fd/${fd}`, maxNames),
         lstat: (name) => lstatOrUndefined(at(fd, name)),
         readGitignore: () => readSmallFile(at(fd, '.gitignore')),
@@ -222,7 +239,9 @@ function openForListing(dir: string, maxNames: number): OpenedDirectory | undefi
 /** Where `/proc/self/fd` is missing: by path, checked to be canonical before it is read. */
 function openByPath(dir: string, maxNames: number): OpenedDirectory | undefined {
   if (fs.realpathSync.native(dir) !== dir) return undefined;
+  const stat = fs.lstatSync(dir, { bigint: true });
   return {
+    stat,
     names: readNames(dir, maxNames),
     lstat: (name) => lstatOrUndefined(path.join(dir, name)),
     readGitignore: () => readSmallFile(path.join(dir, '.gitignore')),
@@ -241,6 +260,15 @@ function readNames(dir: string, maxNames: number): fs.Dirent[] {
     handle.closeSync();
   }
   return names;
+}
+
+/** An entry's kind from a listing or a status; undefined where a listing cannot say (then its status is looked up). */
+function kindOf(entry: fs.Dirent | fs.Stats): WalkEntry['kind'] | undefined {
+  if (entry.isSymbolicLink()) return 'symlink';
+  if (entry.isDirectory()) return 'directory';
+  if (entry.isFile()) return 'file';
+  if (entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice()) return 'other';
+  return undefined;
 }
 
 function lstatOrUndefined(pathname: string): fs.Stats | undefined {
