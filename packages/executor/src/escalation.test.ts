@@ -169,7 +169,7 @@ describe(defaultRiskAssessment, () => {
   it.for<[string, unknown, string | undefined]>([
     ['a worded escalation', { level: 'risky', escalation: OUTSIDE }, OUTSIDE],
     ['an escalation a hook marked safe', { level: 'safe', escalation: OUTSIDE }, OUTSIDE],
-    ['escalation: true', { level: 'risky', escalation: true }, "'shell_exec' asks to run outside its sandbox"],
+    ['escalation: true', { level: 'risky', escalation: true }, 'it asks to run outside the sandbox'],
     ['escalation: false', { level: 'risky', escalation: false }, undefined],
     ['an empty escalation', { level: 'safe', escalation: '' }, undefined],
   ])('reads %s from a risk hook', ([, answer, escalation]) => {
@@ -177,6 +177,14 @@ describe(defaultRiskAssessment, () => {
     expect(risk.escalation).toBe(escalation);
     expect(risk.level).toBe('risky');
     if (escalation) expect(risk.reason).toBe(escalation);
+  });
+
+  it('words an unworded escalation alike from a risk hook and from a host assessor', async () => {
+    const fromHook = setup({ riskLevel: { shell_exec: () => ({ level: 'risky', escalation: true as never }) } }, null);
+    const fromAssessor = setup({ assessRisk: () => ({ level: 'risky', reason: 'risky', escalation: true as never }) }, null);
+    const [hook, assessor] = [await fromHook.run(ESCALATED), await fromAssessor.run(ESCALATED)];
+    expect(hook.error).toEqual({ code: 'escalation_unapproved', escalation: 'it asks to run outside the sandbox', approval: 'none' });
+    expect(assessor.error).toEqual(hook.error);
   });
 
   it('words an escalation that also touches protected paths with both', () => {
