@@ -190,6 +190,26 @@ describe.each(['stdio', 'http', 'http-sessions'] as const)('MCP over %s', (trans
   });
 });
 
+describe('MCP over stdio: shell_exec asking to run outside the sandbox', () => {
+  it("runs it outside the sandbox once the client's user confirms that in the form, never on an answer like any other", async () => {
+    const client = await stdioClient(workspace(), { capabilities: { elicitation: {} } });
+    let content: Record<string, string | boolean> = { decision: 'once' };
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content }));
+    const call = async () => (await client.callTool({ name: 'shell_exec', arguments: { command: 'true', escalate: true } })) as CallToolResult;
+    try {
+      const blanket = await call();
+      expect(blanket.isError).toBe(true);
+      expect(text(blanket)).toContain('outside the sandbox');
+      content = { run_outside_sandbox: true };
+      const confirmed = await call();
+      expect(confirmed.isError).toBeFalsy();
+      expect(text(confirmed)).toMatch(/^exit code 0\b.*; ran outside the sandbox, as approved/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('MCP over stdio: a message over the size limit', () => {
   it('is answered with a JSON-RPC error and skipped, noted on stderr, and the server keeps serving', async () => {
     const dir = workspace();

@@ -44,6 +44,12 @@ const FAILURES: [string, () => Promise<unknown>, string, RegExp][] = [
   ['shell_exec of a refused command', () => new ShellTool(ws.env).shellExec('echo $(id)'), 'command_refused', /^The command was refused: command substitution/],
   ['shell_exec of an empty command', () => new ShellTool(ws.env).shellExec('  '), 'invalid_command', /give the command line to run/],
   [
+    'shell_exec with escalate that no person confirmed',
+    () => new ShellTool(ws.env).shellExec('ls', undefined, false, true),
+    'escalation_unconfirmed',
+    /^Running a command outside the sandbox \(escalate: true\) needs a person to confirm .*Run it without escalate, or ask the user to run it\.$/,
+  ],
+  [
     'shell_exec where the shell is disabled',
     () => new ShellTool({ ...ws.env, shell: { backend: 'disabled' } }).shellExec('ls'),
     'not_configured',

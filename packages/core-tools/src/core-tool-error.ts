@@ -48,6 +48,11 @@ export type CoreToolErrorCode =
   | 'command_refused'
   /** `shell_exec`: the configuration requires the kernel sandbox and it is unavailable here. */
   | 'sandbox_unavailable'
+  /**
+   * `shell_exec` with `escalate`: no person confirmed this call's escalation (the tool context's
+   * `escalationConfirmed`, set only by an executor whose escalation gate asked): nothing ran.
+   */
+  | 'escalation_unconfirmed'
   /** `shell_job_output`/`shell_job_kill`: no such background job. */
   | 'unknown_job'
   /** `shell_exec`: as many background jobs as allowed are running. */

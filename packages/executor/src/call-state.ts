@@ -23,6 +23,8 @@ export class CallState {
   forceAsk: string | undefined = undefined;
   /** safety gate */
   proof: PolicyProof | undefined = undefined;
+  /** safety gate: a person confirmed this call's escalation (`confirmEscalation`), so its tool may leave its sandbox */
+  escalationConfirmed = false;
   /** run, after-hooks */
   output: unknown = undefined;
   /** normalise output */

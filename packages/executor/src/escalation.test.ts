@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '@toolwright/registry';
+import { getToolContext } from '@toolwright/tool';
 import { ApprovalTokens } from './approval-token.js';
 import type { ExecutorOptions } from './executor-options.js';
 import { ToolExecutor } from './tool-executor.js';
@@ -25,12 +26,15 @@ const ESCALATED = { command: 'npm install', escalate: true };
 
 function setup(options: Partial<ExecutorOptions> = {}, answers: ApprovalAnswer[] | null = [{ kind: 'once' }]) {
   const ran: string[] = [];
+  /** What each run's tool context said: did a person confirm this call's escalation? */
+  const confirmed: boolean[] = [];
   const asked: ApprovalRequest[] = [];
   const registry = new ToolRegistry();
   registry.register(
     defineTool(
       async (command: string, escalate = false) => {
         ran.push(`${command}${escalate ? ' (outside)' : ''}`);
+        confirmed.push(getToolContext()?.escalationConfirmed === true);
         return 'ran';
       },
       declaration('shell_exec', { command: { type: 'string' }, escalate: { type: 'boolean' } }, { required: ['command'], metadata: { tier: 'privileged' } }),
@@ -42,7 +46,7 @@ function setup(options: Partial<ExecutorOptions> = {}, answers: ApprovalAnswer[]
   const run = (args: Record<string, unknown>, id = 'c', context: Parameters<ToolExecutor['executeToolCall']>[1] = {}) =>
     executor.executeToolCall({ id, name: 'shell_exec', arguments: JSON.stringify(args) }, context);
   const decision = () => audit.records.filter((r) => r.type === 'PolicyDecision').at(-1);
-  return { executor, audit, run, ran, asked, decision };
+  return { executor, audit, run, ran, confirmed, asked, decision };
 }
 
 describe('an escalation', () => {
@@ -62,11 +66,32 @@ describe('an escalation', () => {
   });
 
   it("runs once a person confirms it, and the audit records the person's confirmation", async () => {
-    const { run, ran, decision, audit } = setup({}, [CONFIRMED]);
+    const { run, ran, confirmed, decision, audit } = setup({}, [CONFIRMED]);
     expect((await run(ESCALATED)).status).toBe('completed');
     expect(ran).toEqual(['npm install (outside)']);
+    expect(confirmed).toEqual([true]);
     expect(decision()).toMatchObject({ type: 'PolicyDecision', approval: 'escalation', escalation: OUTSIDE });
     expect(audit.records.find((r) => r.type === 'ToolCallRequested')).toMatchObject({ args: ESCALATED });
+  });
+
+  it("tells the tool a person confirmed it (escalationConfirmed) only on that call's confirmation", async () => {
+    const { run, confirmed } = setup({}, [CONFIRMED, { kind: 'once' }, CONFIRMED]);
+    expect((await run(ESCALATED, 'a')).status).toBe('completed');
+    expect((await run({ command: 'npm test' }, 'b')).status).toBe('completed');
+    // Neither the caller's context nor an answer confirming an escalation nobody asked about sets it.
+    expect((await run({ command: 'npm ci' }, 'c', { escalationConfirmed: true } as never)).status).toBe('completed');
+    expect(confirmed).toEqual([true, false, false]);
+  });
+
+  it.for<[string, Partial<ExecutorOptions>, ApprovalAnswer[] | null]>([
+    ['an approver confirming everything', {}, [CONFIRMED]],
+    ['an allow rule', { policy: loadPolicy({ rules: [{ allow: 'shell_exec' }] }) }, null],
+  ])('without the risk hook that names it is not confirmed to the tool, under %s', async ([, options, answers]) => {
+    const { run, ran, confirmed, asked } = setup({ riskLevel: {}, ...options }, answers);
+    expect((await run(ESCALATED)).status).toBe('completed');
+    expect(ran).toEqual(['npm install (outside)']);
+    expect(confirmed).toEqual([false]);
+    expect(asked.every((request) => request.escalation === undefined)).toBe(true);
   });
 
   it.for(['shell_exec', 'shell_exec(npm *)', '*'])('is not covered by the allow rule %s: a person is still asked', async (allow) => {
@@ -169,7 +194,7 @@ describe(defaultRiskAssessment, () => {
   it.for<[string, unknown, string | undefined]>([
     ['a worded escalation', { level: 'risky', escalation: OUTSIDE }, OUTSIDE],
     ['an escalation a hook marked safe', { level: 'safe', escalation: OUTSIDE }, OUTSIDE],
-    ['escalation: true', { level: 'risky', escalation: true }, "'shell_exec' asks to run outside its sandbox"],
+    ['escalation: true', { level: 'risky', escalation: true }, 'it asks to run outside the sandbox'],
     ['escalation: false', { level: 'risky', escalation: false }, undefined],
     ['an empty escalation', { level: 'safe', escalation: '' }, undefined],
   ])('reads %s from a risk hook', ([, answer, escalation]) => {
@@ -177,6 +202,14 @@ describe(defaultRiskAssessment, () => {
     expect(risk.escalation).toBe(escalation);
     expect(risk.level).toBe('risky');
     if (escalation) expect(risk.reason).toBe(escalation);
+  });
+
+  it('words an unworded escalation alike from a risk hook and from a host assessor', async () => {
+    const fromHook = setup({ riskLevel: { shell_exec: () => ({ level: 'risky', escalation: true as never }) } }, null);
+    const fromAssessor = setup({ assessRisk: () => ({ level: 'risky', reason: 'risky', escalation: true as never }) }, null);
+    const [hook, assessor] = [await fromHook.run(ESCALATED), await fromAssessor.run(ESCALATED)];
+    expect(hook.error).toEqual({ code: 'escalation_unapproved', escalation: 'it asks to run outside the sandbox', approval: 'none' });
+    expect(assessor.error).toEqual(hook.error);
   });
 
   it('words an escalation that also touches protected paths with both', () => {

@@ -5,6 +5,7 @@ import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/
 import { MemoryAuditSink, loadPolicy, type PolicyDocument } from '@toolwright/executor';
 import { ToolRegistry } from '@toolwright/registry';
 import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
+import { getToolContext } from '@toolwright/tool';
 import { McpToolServer } from './tool-server.js';
 
 // Who approves a call over MCP: an explicit allow rule is the operator's approval (no one is asked),
@@ -106,8 +107,11 @@ describe('approvals over MCP', () => {
 });
 
 // An escalation (a call that asks to run outside the sandbox) is named as such, and only an accepted
-// form whose `run_outside_sandbox` is true approves it; an allow rule never does.
+// form whose `run_outside_sandbox` is true approves it — which the tool's context then says
+// (`escalationConfirmed`); an allow rule never does.
 const OUTSIDE = 'it runs "npm install" outside the kernel sandbox';
+/** The commands whose tool context said a person confirmed running them outside the sandbox. */
+const confirmedRuns: string[] = [];
 const shellDeclaration: ToolDeclaration = {
   ...declaration('shell_exec', 'privileged'),
   parameterOrder: ['command', 'escalate'],
@@ -124,6 +128,7 @@ async function connectedShell(policy: PolicyDocument, answer?: (message: string,
   registry.register(
     attachToolDeclaration(async (command: string, escalate?: boolean) => {
       ran.push(`${command}${escalate ? ' (outside)' : ''}`);
+      if (getToolContext()?.escalationConfirmed === true) confirmedRuns.push(command);
       return 'ran';
     }, shellDeclaration),
   );
@@ -152,6 +157,7 @@ describe('escalations over MCP', () => {
     const { call, asked } = await connectedShell({ rules: [{ allow: 'shell_exec' }] }, () => ({ run_outside_sandbox: true }));
     expect((await call('npm ci')).isError).toBeFalsy();
     expect(ran).toContain('npm ci (outside)');
+    expect(confirmedRuns).toContain('npm ci');
     expect(asked[0]!.message).toContain(`OUTSIDE THE SANDBOX? ${OUTSIDE}.`);
     expect(asked[0]!.schema).toMatchObject({ properties: { run_outside_sandbox: { type: 'boolean' } }, required: ['run_outside_sandbox'] });
   });

@@ -38,6 +38,14 @@ export interface ToolCallContext {
    * that can do more with a capability (the shell's network) checks for it here.
    */
   capabilities?: readonly string[];
+  /**
+   * `true` when a person confirmed that this very call runs outside its tool's sandbox: the executor
+   * asked its approver about the call's escalation and the answer carried `confirmEscalation` (no
+   * allow rule, remembered or blanket approval, nor approval token sets it). Set only by the executor,
+   * from its safety gate, never from the call's arguments; a tool that can leave its sandbox
+   * (`shell_exec` with `escalate`) does so only when this is `true`.
+   */
+  readonly escalationConfirmed?: boolean;
 }
 
 /** The size of the text the model will read back from one call. */

@@ -54,8 +54,8 @@ export class ShellSandbox {
   /**
    * The launcher for a command that starts in `cwd` with `env`, with the network where the shell
    * allows it and the call holds the capability (`granted`: the call's explicit grant). An escalated command runs outside
-   * the sandbox (the executor has had a person approve exactly that); under `required`, a machine
-   * without the sandbox refuses every other command.
+   * the sandbox (`shellExec` has checked that a person confirmed exactly that: the tool context's
+   * `escalationConfirmed`); under `required`, a machine without the sandbox refuses every other command.
    */
   async launcher(cwd: string, env: Record<string, string>, escalate: boolean, granted?: readonly string[]): Promise<CommandLauncher> {
     if (escalate) return { launch: unsandboxedCommand, ranIn: 'escalated', release: () => {} };

@@ -90,6 +90,14 @@ export class ShellTool {
     }
     const sandbox = this.sandbox;
     const context = getToolContext();
+    // Defence in depth: a host that calls the tool directly, or whose executor lacks the core tools'
+    // risk hooks (so no escalation gate asked anyone), never runs a command outside the sandbox.
+    if (escalate && context?.escalationConfirmed !== true) {
+      throw new CoreToolError(
+        'escalation_unconfirmed',
+        "Running a command outside the sandbox (escalate: true) needs a person to confirm this exact call, asked by an executor with the escalation gate (the core tools' risk hooks, coreToolsRiskLevels); no one confirmed this one, so the command was not run. Run it without escalate, or ask the user to run it.",
+      );
+    }
     const root = this.env.workspace.rootOf('private');
     const timeoutMs = Math.min(timeoutSeconds !== undefined ? timeoutSeconds * 1000 : Infinity, config.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const maxOutputBytes = config.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;

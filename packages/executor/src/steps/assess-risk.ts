@@ -1,6 +1,7 @@
 import type { ToolDeclaration } from '@toolwright/schema';
 import type { RiskAssessment, RiskLevel, RiskMode, RiskReport } from '../ports.js';
 import type { CallContext, ExecutorOptions } from '../executor-options.js';
+import { escalationOf } from './escalation-of.js';
 
 /** The executor's settings that decide a call's risk. */
 export type RiskSettings = Pick<ExecutorOptions, 'riskMode' | 'riskLevel' | 'assessRisk'>;
@@ -33,7 +34,7 @@ export function defaultRiskAssessment(input: {
 }): RiskAssessment {
   const { declaration, args, mode } = input;
   const tier = declaration.metadata.tier;
-  const report = input.riskLevel ? readReport(input.riskLevel(args, input.context), declaration.name) : undefined;
+  const report = input.riskLevel ? readReport(input.riskLevel(args, input.context)) : undefined;
   if (report?.protectedPaths.length || report?.escalation) {
     const paths = report.protectedPaths;
     const touches = paths.length > 0 ? `it touches the protected path${paths.length > 1 ? 's' : ''} ${paths.join(', ')}` : undefined;
@@ -53,20 +54,17 @@ export function defaultRiskAssessment(input: {
   return { level: 'safe', reason: 'auto-run' };
 }
 
-/**
- * A risk hook's answer, read defensively: a malformed answer is risky, never safe, and an `escalation`
- * that is not a non-empty string (`true`, an object) is still an escalation, worded for the tool.
- */
-function readReport(answer: unknown, tool: string): { level: RiskLevel | 'invalid'; reason?: string; protectedPaths: string[]; escalation?: string } {
+/** A risk hook's answer, read defensively: a malformed answer is risky, never safe; its escalation as `escalationOf` reads it. */
+function readReport(answer: unknown): { level: RiskLevel | 'invalid'; reason?: string; protectedPaths: string[]; escalation?: string } {
   if (answer === 'safe' || answer === 'risky') return { level: answer, protectedPaths: [] };
   if (typeof answer !== 'object' || answer === null) return { level: 'invalid', protectedPaths: [] };
   const { level, reason, protectedPaths, escalation } = answer as { [K in keyof RiskReport]?: unknown };
   const paths = Array.isArray(protectedPaths) ? protectedPaths.filter((p): p is string => typeof p === 'string' && p !== '') : [];
-  const escalates = escalation !== undefined && escalation !== null && escalation !== false && escalation !== '';
+  const worded = escalationOf(escalation);
   return {
     level: level === 'safe' || level === 'risky' ? level : 'invalid',
     ...(typeof reason === 'string' && reason !== '' ? { reason } : {}),
     protectedPaths: paths,
-    ...(escalates ? { escalation: typeof escalation === 'string' ? escalation : `'${tool}' asks to run outside its sandbox` } : {}),
+    ...(worded !== undefined ? { escalation: worded } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { PolicyVerdict, RiskAssessment } from '../ports.js';
 import type { ToolError } from '../tool-error.js';
 import { ruleNamesProtectedPath } from '../policy/names-protected-path.js';
+import { escalationOf } from './escalation-of.js';
 
 export interface GateFacts {
   /** The policy's verdict, when a policy is configured. */
@@ -44,7 +45,7 @@ export function decideGate({ verdict, risk, forceAsk }: GateFacts): GateDecision
   }
   const allowRule = verdict?.effect === 'allow' ? rule : undefined;
   const touched: readonly string[] = Array.isArray(risk.protectedPaths) ? risk.protectedPaths : [];
-  const escalation = escalationOf(risk);
+  const escalation = escalationOf(risk.escalation);
   const risky = risk.level !== 'safe' || touched.length > 0 || escalation !== undefined;
   const uncovered = allowRule ? touched.filter((p) => !ruleNamesProtectedPath(allowRule, p)) : touched;
   const reasons: string[] = [];
@@ -64,10 +65,3 @@ export function decideGate({ verdict, risk, forceAsk }: GateFacts): GateDecision
 }
 
 const AUTO_RUN: GateDecision = Object.freeze({ decision: 'allow', by: 'auto-run', why: 'it is safe to run unasked' });
-
-/** The risk's escalation; one that is present but not a non-empty string (a host's own `assessRisk`) still counts. */
-function escalationOf(risk: RiskAssessment): string | undefined {
-  const escalation: unknown = risk.escalation;
-  if (escalation === undefined || escalation === null || escalation === false || escalation === '') return undefined;
-  return typeof escalation === 'string' ? escalation : 'it asks to run outside the sandbox';
-}

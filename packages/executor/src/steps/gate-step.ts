@@ -45,8 +45,8 @@ export function gateInput(
 
 /**
  * Step: policy and approval (`passSafetyGate`), recorded as a `PolicyDecision` (with `escalation` for a
- * call that asked to run outside the sandbox; `approval: 'escalation'` when a person confirmed it); a
- * refused call ends here.
+ * call that asked to run outside the sandbox; `approval: 'escalation'` when a person confirmed it, which
+ * the tool's context then carries as `escalationConfirmed`); a refused call ends here.
  */
 export function safetyGateStep(services: GateServices): PipelineStep {
   return {
@@ -84,5 +84,6 @@ function settle(state: CallState, gate: GateOutcome): StepOutcome | Promise<Step
     ...(gate.escalation !== undefined ? { escalation: gate.escalation } : {}),
   });
   state.proof = verdict?.proof;
+  state.escalationConfirmed = gate.ok && gate.approval === 'escalation';
   return gate.ok ? undefined : state.audit.rejectAfterRequest(gate.error, state.proof);
 }

@@ -1,9 +1,6 @@
-import type { RegisteredTool } from '@toolwright/registry';
 import { runWithToolContext, type OutputBudget, type ToolCallContext, type ToolProgress } from '@toolwright/tool';
-import type { PipelineStep } from '../call-state.js';
+import type { CallState, PipelineStep } from '../call-state.js';
 import type { EventBus } from '../events.js';
-import type { CallContext } from '../executor-options.js';
-import type { ToolCall } from '../tool-call.js';
 import { runWithTimeout, type LazySignal, type RunOutcome } from './run-with-timeout.js';
 
 /** What running a tool needs: where events go, how often a heartbeat, the longest any call may take, the output budget. */
@@ -20,7 +17,7 @@ export interface RunServices {
 export function runToolStep(services: RunServices): PipelineStep {
   return {
     stage: 'run',
-    run: (state) => runTool(services, state.call, state.tool, state.args, state.context),
+    run: (state) => runTool(services, state),
     settle(state, value) {
       const run = value as RunOutcome<unknown>;
       if (!run.ok) return state.audit.fail(run.error, state.proof);
@@ -30,20 +27,18 @@ export function runToolStep(services: RunServices): PipelineStep {
   };
 }
 
+/** What running a call reads of its state: the call, its tool and arguments, the caller's context, the gate's confirmation. */
+export type RunInput = Pick<CallState, 'call' | 'tool' | 'args' | 'context' | 'escalationConfirmed'>;
+
 /**
  * Runs the tool under the shorter of its own limit and the caller's, inside its tool context
  * (`getToolContext()`, with the output budget), with heartbeat and progress events while listeners are attached.
  */
-export function runTool(
-  services: RunServices,
-  call: ToolCall,
-  tool: RegisteredTool,
-  args: Record<string, unknown>,
-  context: CallContext,
-): Promise<RunOutcome<unknown>> {
+export function runTool(services: RunServices, input: RunInput): Promise<RunOutcome<unknown>> {
+  const { call, tool, args, context } = input;
   const timeoutMs = Math.min(limit(tool.declaration.metadata.timeoutMs), limit(context.timeoutMs), limit(services.maxTimeoutMs));
   const { events } = services;
-  const start = (lazy: LazySignal) => runWithToolContext(new RunningCall(call, lazy, events, context, services), () => tool.invoke(args));
+  const start = (lazy: LazySignal) => runWithToolContext(new RunningCall(input, lazy, events, services), () => tool.invoke(args));
   if (!events.active) return runWithTimeout(start, timeoutMs, context.signal);
   const startedAt = performance.now();
   events.emit({ type: 'tool_call_start', callId: call.id, tool: call.name, state: 'running' });
@@ -77,13 +72,21 @@ class RunningCall implements ToolCallContext {
   workspace?: string;
   readonly outputBudget: OutputBudget;
   capabilities?: readonly string[];
+  /** Only from the gate's outcome (`RunInput.escalationConfirmed`): neither the arguments nor the caller's context reach it. */
+  readonly escalationConfirmed?: boolean;
   readonly #lazy: LazySignal;
   readonly #events: EventBus;
   #reporter: ((update: ToolProgress) => void) | undefined;
 
-  constructor(call: ToolCall, lazy: LazySignal, events: EventBus, context: CallContext, services: Pick<RunServices, 'outputBudget' | 'capabilities'>) {
+  constructor(
+    { call, context, escalationConfirmed }: RunInput,
+    lazy: LazySignal,
+    events: EventBus,
+    services: Pick<RunServices, 'outputBudget' | 'capabilities'>,
+  ) {
     this.callId = call.id;
     this.toolName = call.name;
+    if (escalationConfirmed === true) this.escalationConfirmed = true;
     this.outputBudget = services.outputBudget;
     const granted = context.capabilities ?? services.capabilities;
     if (granted !== undefined) this.capabilities = Object.freeze([...granted]);
