@@ -4,7 +4,8 @@ import path from 'node:path';
 import { DEFAULT_LIMITS, holdPlaceholders, readableProblem, type PlaceholderRequest, type ResourceLimits, type SandboxPolicy } from '@toolwright/sandbox';
 import { CoreToolError } from '../core-tool-error.js';
 import { hiddenPathsUnder } from '../workspace/tree-scan.js';
-import { walk } from '../workspace/walk.js';
+import { walk, type WalkOptions } from '../workspace/walk.js';
+import { ListedDirectories } from './listed-directories.js';
 import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { isWithin } from '../workspace/workspace-policy.js';
 
@@ -38,14 +39,16 @@ export interface SandboxPlan {
 }
 
 /**
- * The workspace as a sandboxed command sees it, worked out afresh for every command (a rename
- * since the last one moves what must be covered): the protected paths are read-only — those the
+ * The workspace as a sandboxed command sees it, worked out for every command (found again
+ * whenever a directory changed since the last look: a rename moves what must be covered): the protected paths are read-only — those the
  * configuration names at the root always (a missing one held by a placeholder, see
  * `holdPlaceholders`), deeper ones wherever a bounded scan finds them — and every path a deny rule
  * hides is hidden, or the command is refused when the workspace is too large to find them all.
  * Program directories outside the system's are readable.
  */
 export class SandboxView {
+  private scanned: { root: string; listed: ListedDirectories; found: { hidden: string[]; protectedBelow: string[] } } | undefined;
+
   constructor(
     private readonly workspace: WorkspacePolicy,
     private readonly settings: SandboxSettings,
@@ -54,10 +57,10 @@ export class SandboxView {
   /** The plan for one command run from `cwd` with the environment `env` (its PATH and HOME); `network` for this call. */
   plan(cwd: string, env: Record<string, string>, network: boolean): SandboxPlan {
     const root = this.workspace.rootOf('private');
-    const hidden = this.hiddenPaths(root);
+    const { hidden, protectedBelow } = this.scan(root);
     const { present, missing } = this.protectedAtRoot(root);
     const held = holdPlaceholders(missing);
-    const readOnly = [...new Set([...present, ...held.placeholders, ...this.protectedBelow(root)])];
+    const readOnly = [...new Set([...present, ...held.placeholders, ...protectedBelow])];
     const policy: SandboxPolicy = {
       workspace: root,
       workspaceSpellings: this.workspace.spellingsOf('private'),
@@ -72,9 +75,30 @@ export class SandboxView {
     return { policy, release: held.release };
   }
 
+  /**
+   * The hidden paths and the protected ones below the root: found again unless no directory the last
+   * scan listed has changed since (`ListedDirectories`), so a rename is never missed and an
+   * unchanged tree is not walked twice.
+   */
+  private scan(root: string): { hidden: string[]; protectedBelow: string[] } {
+    if (this.scanned?.root === root && this.scanned.listed.unchanged()) return this.scanned.found;
+    this.scanned = undefined;
+    // Protected names at the root are looked at afresh for every command (their placeholders come and go); unless a rule hides them.
+    const ignored = new Set(
+      this.workspace.protectedEntries
+        .map((entry) => entry.replace(/^\/+|\/+$/g, ''))
+        .filter((name) => name !== '' && !name.includes('/') && !this.workspace.denies(name)),
+    );
+    const listed = new ListedDirectories(root, ignored);
+    const record = (base: string) => (relative: string, stat: fs.BigIntStats) => listed.record(path.join(base, relative), stat);
+    const found = { hidden: this.hiddenPaths(root, record), protectedBelow: this.protectedBelow(root, record(root)) };
+    this.scanned = { root, listed, found };
+    return found;
+  }
+
   /** Every path a deny rule hides (the scan enters only where a rule may match), or a refusal when they cannot all be found. */
-  private hiddenPaths(root: string): string[] {
-    const found = hiddenPathsUnder(this.workspace, root, HIDDEN_SCAN_ENTRIES);
+  private hiddenPaths(root: string, record: (base: string) => NonNullable<WalkOptions['onDirectory']>): string[] {
+    const found = hiddenPathsUnder(this.workspace, root, HIDDEN_SCAN_ENTRIES, record(root));
     if (!found.complete)
       throw new CoreToolError(
         'sandbox_unavailable',
@@ -99,12 +123,14 @@ export class SandboxView {
   }
 
   /** Protected paths deeper in the workspace (`packages/app/.git`), breadth-first, the first `SCAN_ENTRIES` entries; each is covered whole. */
-  private protectedBelow(root: string): string[] {
+  private protectedBelow(root: string, onDirectory: NonNullable<WalkOptions['onDirectory']>): string[] {
     const found: string[] = [];
     walk(root, {
       gitignore: false,
       skipInternal: false,
       startIsReal: true,
+      metadata: false,
+      onDirectory,
       maxVisited: SCAN_ENTRIES,
       judge: (relative, kind) => {
         if (kind === 'symlink' || this.workspace.denies(relative)) return 'leaf';

@@ -74,6 +74,15 @@ describe(hiddenPathsUnder, () => {
     expect(hiddenPathsUnder(narrow, path.join(root, 'secrets', 'deep'))).toEqual({ paths: [{ path: 'secrets/deep', pattern: 'secrets/**' }], complete: true });
   });
 
+  it('names every hidden path, however many there are', () => {
+    const many = fs.mkdtempSync(path.join(root, 'many-'));
+    for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(many, `k${String(i).padStart(2, '0')}.pem`), 'x');
+    const found = hiddenPathsUnder(workspace, many);
+    expect(found.complete).toBe(true);
+    expect(found.paths).toHaveLength(40);
+    fs.rmSync(many, { recursive: true });
+  });
+
   it('leaves hidden paths in what a recursive delete is spelled as, for policy rules that name them', () => {
     expect(pathsUnder(workspace.resolveLink('secrets', { allowDenied: true })).paths).toEqual(['secrets/deep', 'secrets/prod.key', 'secrets/deep/x']);
   });
