@@ -110,6 +110,13 @@ const RENDERINGS: Rendering[] = [
   },
   { tool: 'shell_exec job', render: (name) => renderShellJob({ jobId: 'job-1', command: name }), shows: 'name', show: renderText },
   { tool: 'shell_exec working directory', render: (name) => renderShellResult({ ...result, cwd: name }), shows: 'name', show: renderName },
+  { tool: 'shell_exec removed protected path', render: (name) => renderShellResult({ ...result, removed: [name] }), shows: 'name', show: renderName },
+  {
+    tool: 'shell_exec removed protected paths',
+    render: (name) => renderShellResult({ ...result, removed: ['.env', name] }),
+    shows: 'name',
+    show: renderName,
+  },
   { tool: 'web_fetch title', render: (name) => renderWebFetch({ ...page, url: 'https://example.com/', title: name }), shows: 'name', show: renderText },
   { tool: 'web_fetch URL', render: (name) => renderWebFetch({ ...page, url: name }), shows: 'name', show: renderName },
   {

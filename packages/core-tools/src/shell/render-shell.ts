@@ -23,7 +23,7 @@ export function renderShellResult(result: ShellResult): string {
   lines.push(...streamBlocks(result.stdout, result.stderr));
   if (result.removed && result.removed.length > 0)
     lines.push(
-      `[the command created the protected path${result.removed.length > 1 ? 's' : ''} ${result.removed.join(', ')}, which ${result.removed.length > 1 ? 'were' : 'was'} removed]`,
+      `[the command created the protected path${result.removed.length > 1 ? 's' : ''} ${result.removed.map(renderName).join(', ')}, which ${result.removed.length > 1 ? 'were' : 'was'} removed]`,
     );
   if (result.ranIn === 'sandbox' && result.exitCode !== 0 && SANDBOX_DENIALS.test(result.stderr))
     lines.push(
