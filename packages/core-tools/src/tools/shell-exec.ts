@@ -18,6 +18,7 @@ import path from 'node:path';
 import { workspaceConfinement } from '../shell/confinement.js';
 import { isWellFormed } from '../workspace/text-rules.js';
 import { CoreToolError } from '../core-tool-error.js';
+import { renderText } from '../model-text/render-name.js';
 
 export type { ShellResult, ShellJobStarted, ShellJobStatus } from '../shell/shell-result.js';
 export { renderShellResult, renderShellJob } from '../shell/render-shell.js';
@@ -230,13 +231,14 @@ export class ShellTool {
     } finally {
       tree.delete();
     }
-    if (!verdict.ok) throw new CoreToolError('command_refused', `The command was refused: ${verdict.reason}.`);
+    // A reason may quote a file name a glob expanded to (`cat *`): shown with renderText, it adds no line.
+    if (!verdict.ok) throw new CoreToolError('command_refused', `The command was refused: ${renderText(verdict.reason)}.`);
     if (verdict.commands.some((c) => c.program === 'git')) {
       const refused =
         gitHistoryProblem(verdict.commands, this.env.workspace.deniedPatterns) ??
         gitOrderProblem(verdict.commands.map((c) => c.program)) ??
         (await gitConfigGuard(verdict.cwds, env));
-      if (refused) throw new CoreToolError('command_refused', `The command was refused: ${refused}.`);
+      if (refused) throw new CoreToolError('command_refused', `The command was refused: ${renderText(refused)}.`);
     }
     return verdict;
   }
