@@ -13,7 +13,7 @@ import { FileListTool, renderFileList } from './tools/file-list.js';
 import { FileSearchTool, renderFileSearch } from './tools/file-search.js';
 import { FileWriteTool, renderFileWrite } from './tools/file-write.js';
 import { GlobTool, renderGlob } from './tools/glob.js';
-import { renderShellJob, renderShellResult } from './tools/shell-exec.js';
+import { ShellTool, renderShellJob, renderShellResult } from './tools/shell-exec.js';
 import { renderVaultCopy } from './tools/vault-copyto.js';
 import { renderWebFetch } from './tools/web-fetch.js';
 import { renderWebSearch } from './tools/web-search.js';
@@ -145,6 +145,22 @@ describe('names are data', () => {
       expect(hostile.text.split('\n')).toHaveLength(plain.text.split('\n').length);
       expect(hostile.shown === hostile.value || JSON.parse(hostile.shown) === hostile.value).toBe(true);
     });
+  });
+
+  it.for(HOSTILE)("shell_exec's refusal names a file with %s that a glob expanded to without adding a line", async ([, name]) => {
+    const dir = fileIn(PLAIN);
+    fs.symlinkSync('/etc', path.join(ws.root, dir, name));
+    const shell = new ShellTool({ ...ws.env, shell: { backend: 'host', sandbox: 'off' } });
+    try {
+      const refusal = await shell.shellExec(`cat ${dir}/*`).then(
+        () => '',
+        (error: Error) => error.message,
+      );
+      expect(refusal).toMatch(/^The command was refused: /);
+      expect(renderText(refusal)).toBe(refusal);
+    } finally {
+      shell.dispose();
+    }
   });
 
   it.for(HOSTILE)("file_edit's diff names a file with %s on one line per side, quoted as git quotes it", async ([, name]) => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TREE_READERS, treeReadingCases } from '../test-support/tree-reading-cases.js';
 import { hiddenInTree } from '../workspace/tree-scan.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { loadBashParser } from './bash-parser.js';
@@ -16,6 +17,7 @@ for (const file of ['secrets/prod.key', 'src/app.ts', 'src/nested/deep.ts', 'big
   fs.writeFileSync(path.join(root, file), 'x');
 }
 fs.symlinkSync('secrets', path.join(root, 'alias'));
+fs.symlinkSync('/etc', path.join(root, 'etc-link'));
 const workspace = new WorkspacePolicy({ root, deniedPaths: ['secrets/**', '**/*.pem'] });
 
 async function judge(command: string, cwd?: string): Promise<CommandVerdict> {
@@ -75,5 +77,26 @@ describe('workspaceConfinement with hidden paths', () => {
     const tight = new WorkspacePolicy({ root, deniedPaths: ['**/*.pem'] });
     expect(hiddenInTree(tight, path.join(root, 'big'), 10)).toMatch(/too large/);
     expect(hiddenInTree(new WorkspacePolicy({ root, deniedPaths: ['secrets/**'] }), path.join(root, 'big'), 10)).toBeUndefined();
+  });
+});
+
+// Run in src, which holds nothing hidden, so only the tree named (`..`, the workspace root) can make the command read a hidden path.
+describe.each(TREE_READERS.map((spec) => [spec.name, spec] as const))('workspaceConfinement: %s with every option, run in src', (_name, spec) => {
+  const src = path.join(root, 'src');
+  const line = (argv: readonly string[]) => argv.map((word) => `'${word}'`).join(' ');
+
+  it.for(treeReadingCases(spec, '..'))('refuses $title', async ({ argv }) => {
+    const verdict = await judge(line(argv), src);
+    expect(verdict.ok, line(argv)).toBe(false);
+    // Refused for reading `..`, or for the option itself (as it is with a tree that hides nothing).
+    const alone = await judge(line(argv.map((word) => (word === '..' ? '.' : word))), src);
+    const reason = verdict.ok ? '' : verdict.reason;
+    if (alone.ok)
+      expect(reason, line(argv)).toMatch(/would (read|copy) '\.\.': it holds 'secrets'|with no path reads the whole working directory, and it holds 'secrets'/);
+    else expect(reason, line(argv)).toBe(alone.reason);
+  });
+
+  it.for([...treeReadingCases(spec, '/etc'), ...treeReadingCases(spec, '../etc-link')])('refuses $title', async ({ argv }) => {
+    expect((await judge(line(argv), src)).ok, line(argv)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CONTENT_FREE_OPTIONS } from './git-content-free-options.js';
 import { gitHistoryProblem } from './git-history-guard.js';
 
 const git = (...argv: string[]) => [{ program: 'git', argv: ['git', ...argv], text: '', cwd: '/ws' }];
@@ -38,6 +39,88 @@ describe(gitHistoryProblem, () => {
       expect(gitHistoryProblem(git(...argv), ['secrets/**'])).toBeUndefined();
     },
   );
+
+  // Each option that shows or searches file content (or a blob id, which tests a guess at a whole
+  // file), in each way git reads it: a value glued on or in the next word, a long option with `=`,
+  // abbreviated, or in a cluster with an allowed letter; each before and after other words.
+  const REFUSED: Record<string, string[][]> = {
+    log: [
+      ...[
+        ['-S', 'KEY'],
+        ['-G', 'K.Y'],
+        ['-I', 'KEY'],
+        ['-L', '1,5:secrets/prod.key'],
+        ['-L', ':main:secrets/prod.key'],
+        ['-O', 'order'],
+        ['-U', '3'],
+      ].flatMap(([name, value]) => [[`${name}${value}`], [name!, value!]]),
+      ...['--pickaxe-regex', '--pickaxe-all', '--find-object', '--ignore-matching-lines', '--unified', '--word-diff', '--color-words']
+        .concat(['--word-diff-regex', '--diff-merges', '--output', '--anchored', '--stdin', '--line-prefix'])
+        .flatMap((name) => [[name], [`${name}=x`], [name, 'x']]),
+      ...['-p', '-u', '--patch', '--patch-with-stat', '--patch-with-raw', '--cc', '-c', '-m', '--remerge-diff', '--combined-all-paths'].map((w) => [w]),
+      ...['--full-diff', '-W', '--function-context', '--binary', '-a', '--text', '--textconv', '--ext-diff', '--check', '--raw', '--full-index'].map((w) => [
+        w,
+      ]),
+      ...['-t', '--show-signature', '--notes', '--show-notes', '--end-of-options', '-G.', '-Sx', '-S.'].map((w) => [w]),
+      ...['--pickaxe-r', '--pickaxe', '--pat', '--patch-with-s', '--find-obj=x', '--word-d', '--stat-with-patch', '--stats'].map((w) => [w]),
+      ...['-sp', '-ps', '-zS', '-gp', '-sGx', '-iS', '-5p', '-n5p'].map((w) => [w]),
+    ],
+    status: [['-v'], ['--verbose'], ['-vv'], ['-sv'], ['-bv'], ['--verb'], ['-uv']],
+    shortlog: [['-S', 'KEY'], ['-SKEY'], ['-G.'], ['-p'], ['--pickaxe-regex'], ['-sp']],
+    'ls-files': [['-s'], ['--stage'], ['-u'], ['--unmerged'], ['--format=%(objectname)'], ['--format', '%(objectname)'], ['--debug'], ['--eol'], ['-cs']],
+  };
+  const ALLOWED_BEFORE: Record<string, string> = { log: '--oneline', shortlog: '-sn', status: '-z', 'ls-files': '-z' };
+  const refusedCases = Object.entries(REFUSED).flatMap(([subcommand, spellings]) =>
+    spellings.flatMap((words) =>
+      [
+        [subcommand, ...words],
+        [subcommand, ALLOWED_BEFORE[subcommand]!, ...words, 'HEAD'],
+        [subcommand, 'HEAD', ...words],
+        ['--no-pager', subcommand, ...words, '--', 'src'],
+      ].map((argv) => ({ title: argv.join(' '), argv, reason: `git ${subcommand} ${words[0]} is refused: git reads the repository's history` })),
+    ),
+  );
+  it.for(refusedCases)('refuses git $title where a path is hidden: it shows or searches file content', ({ argv, reason }) => {
+    const problem = gitHistoryProblem(git(...argv), ['secrets/**']);
+    expect(problem?.startsWith(reason), problem).toBe(true);
+  });
+
+  // Every listed option, in each of its forms: long ones bare and with `=value`, short ones alone and in a cluster.
+  const allowedCases = Object.entries(CONTENT_FREE_OPTIONS).flatMap(([subcommand, options]) =>
+    options === 'any'
+      ? []
+      : [
+          ...options.long.split(' ').flatMap((name) => [
+            [subcommand, name],
+            [subcommand, `${name}=x`, 'HEAD'],
+          ]),
+          ...[...options.short].map((letter) => [subcommand, `-${letter}`]),
+          [subcommand, `-${options.short}`, '--', 'src'],
+        ],
+  );
+  it.for(allowedCases)('runs git %j: the option shows no file content', (argv) => {
+    expect(gitHistoryProblem(git(...argv), ['secrets/**'])).toBeUndefined();
+  });
+
+  it.for([
+    ['log', '-5'],
+    ['log', '-n', '5'],
+    ['log', '-n5', '--oneline'],
+    ['log', '--name-status', '-M50%', 'HEAD~3..HEAD'],
+    ['log', '--graph', '--all', '--decorate', '--oneline'],
+    ['log', '--format=%h %an %s%n%b', '--author=Bob', '--since=2.weeks'],
+    ['log', '--grep', 'fix', '-i', '-E'],
+    ['log', '--follow', '--stat', '--', 'src/app.ts'],
+    ['log', '--oneline', '--', '-p'],
+    ['status', '-sb'],
+    ['status', '--porcelain=v2', '-uno'],
+    ['ls-files', '-co', '--exclude-standard'],
+    ['ls-files', '-x', '*.o', '--others'],
+    ['shortlog', '-sn'],
+    ['describe', '--tags'],
+  ])('runs git %j, a common use that shows no file content', (argv) => {
+    expect(gitHistoryProblem(git(...argv), ['secrets/**'])).toBeUndefined();
+  });
 
   it('finds git behind a wrapper', () => {
     expect(gitHistoryProblem([{ program: 'git', argv: ['timeout', '5', 'git', 'show'], text: '', cwd: '/ws' }], ['**/*.key'])).toMatch(/^git show is refused/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanArguments } from './option-scan.js';
+import { TREE_READERS, treeReadingCases } from '../test-support/tree-reading-cases.js';
 import { treeReads } from './tree-reads.js';
 
 describe(treeReads, () => {
@@ -20,9 +20,22 @@ describe(treeReads, () => {
     ['rg', ['KEY', 'src'], ['src'], false],
     ['rg', ['-g', '*.ts', 'KEY'], [], true],
     ['rg', ['--glob', '*.ts', 'KEY', 'src'], ['src'], false],
-    // An option it does not know is read as taking a value: the pattern is then taken for the path, and `.` is still read.
     ['rg', ['--max-depth', '2', 'KEY'], [], true],
-    ['rg', ['--unknown-flag', 'KEY', 'src'], [], true],
+    // An option it does not know may take a value or read trees: every operand is a tree, and `.` is read too.
+    ['rg', ['--unknown-flag', 'KEY', 'src'], ['KEY', 'src'], true],
+    ['grep', ['-r', '--unknown-flag', 'KEY', 'src'], ['KEY', 'src'], true],
+    ['grep', ['--unknown-flag', 'KEY', 'src'], ['KEY', 'src'], true],
+    ['grep', ['--re', 'KEY', 'src'], ['KEY', 'src'], true],
+    ['grep', ['-rXm', 'src', 'KEY', 'lib'], ['src', 'KEY', 'lib'], true],
+    ['diff', ['-fx', 'a', 'b'], ['a', 'b'], false],
+    // After `--`, the pattern is judged as a path too.
+    ['grep', ['-r', '--', 'KEY', 'src'], ['KEY', 'src'], false],
+    ['grep', ['-r', '--', 'KEY'], ['KEY'], true],
+    ['grep', ['-r', '-e', '--', 'KEY', 'src'], ['KEY', 'src'], false],
+    ['grep', ['-rf', 'patterns', 'src'], ['src'], false],
+    ['grep', ['--regexp=KEY', '-r', 'src'], ['src'], false],
+    ['grep', ['-d', 'skip', 'KEY', 'src'], [], false],
+    ['grep', ['-e', '-r', 'x', 'src'], ['x', 'src'], false],
     ['rg', ['--files'], [], true],
     ['rg', ['--files', 'src'], ['src'], false],
     ['rg', ['-e', 'KEY', '--', 'src'], ['src'], false],
@@ -40,6 +53,11 @@ describe(treeReads, () => {
     ['cp', ['a', 'b'], [], false],
     ['cp', ['-r', 'src', 'copy'], ['src', 'copy'], false],
     ['diff', ['-r', '--no-dereference', 'a', 'b'], ['a', 'b'], false],
+    // Given directories, diff compares the files in them even without -r.
+    ['diff', ['a', 'b'], ['a', 'b'], false],
+    ['diff', ['-u', '--from-file=a', 'b'], ['b', 'a'], false],
+    ['diff', ['--to-file', 'a', 'b'], ['b', 'a'], false],
+    ['tree', ['-P', '*.ts', 'src'], ['src'], false],
     ['cat', ['secrets/k'], [], false],
     ['tar', ['-czf', 'out.tgz', '--directory=src', 'lib'], ['out.tgz', 'src', 'lib'], false],
   ] as const)('%s %j reads the trees %j, and the working directory: %s', ([program, args, operands, cwd]) => {
@@ -55,25 +73,8 @@ describe(treeReads, () => {
   });
 });
 
-describe(scanArguments, () => {
-  const spec = { valued: 'e', flags: 'rn', longFlags: ['--all'] };
-
-  it('splits clusters, glued and separate values, long options with and without =, and stops at --', () => {
-    expect(scanArguments(['-rnefoo', 'x', '-e', 'bar', '--all', '--color=never', '--depth', '3', '--', '-y'], spec)).toEqual({
-      operands: ['x', '-y'],
-      options: [
-        { name: '-r' },
-        { name: '-n' },
-        { name: '-e', value: 'foo' },
-        { name: '-e', value: 'bar' },
-        { name: '--all' },
-        { name: '--color', value: 'never' },
-        { name: '--depth', value: '3' },
-      ],
-    });
-  });
-
-  it('reads an unknown short option as taking a value, and digits as flags', () => {
-    expect(scanArguments(['-5z', 'v', 'x'], spec)).toEqual({ operands: ['x'], options: [{ name: '-5' }, { name: '-z', value: 'v' }] });
+describe.each(TREE_READERS.map((spec) => [spec.name, spec] as const))('treeReads: %s with every option', (_name, spec) => {
+  it.for(treeReadingCases(spec, '..'))('reads .. as a tree: $title', ({ argv }) => {
+    expect(treeReads(spec.name, argv.slice(1)).operands).toContain('..');
   });
 });

@@ -1,4 +1,7 @@
-import { optionsNamed, scanArguments, type OptionSpec, type ScannedArguments } from './option-scan.js';
+import { programSpec } from './programs/index.js';
+import { copiedTrees, grammarFor, readArguments } from './programs/judge-options.js';
+import type { ProgramSpec } from './programs/program-spec.js';
+import { spelledOptions, type Grammar, type ReadWords } from './programs/read-options.js';
 
 /**
  * The trees a command reads whole: `operands` (paths from the working directory) are read with
@@ -22,51 +25,11 @@ const SHALLOW = new Set(
   ),
 );
 
-const GREP: OptionSpec = {
-  valued: 'efmABCdD',
-  flags: 'EFGPiyvwxclLoqsbHhnTZzrRUaIV',
-  longFlags: ['--recursive', '--dereference-recursive', '--ignore-case', '--no-ignore-case', '--line-number', '--count', '--files-with-matches'],
-};
-const RG: OptionSpec = {
-  valued: 'ABCEefgjMmrTtd',
-  flags: 'bscFlLhivnxUINop0PqzSauVHw',
-  longFlags: ['--hidden', '--no-ignore', '--files', '--type-list', '--files-with-matches', '--count', '--line-number', '--ignore-case', '--fixed-strings'],
-};
-/** Programs that read the trees they are given, and whether they read `.` when given no path. */
-const READERS: Record<string, { spec: OptionSpec; recursive?: (s: ScannedArguments) => boolean; pattern?: string[]; readsCwd: boolean }> = {
-  grep: {
-    spec: GREP,
-    // -r, -R, -d recurse and --directories=recurse (by any prefix, as argmatch takes them).
-    recursive: (s) =>
-      optionsNamed(s, '-r', '-R', '--recursive', '--dereference-recursive').length > 0 ||
-      optionsNamed(s, '-d', '--directories').some(({ value }) => value !== undefined && value !== '' && 'recurse'.startsWith(value)),
-    pattern: ['-e', '-f', '--regexp', '--file'],
-    readsCwd: true,
-  },
-  rg: { spec: RG, pattern: ['-e', '-f', '--regexp', '--file', '--files', '--type-list'], readsCwd: true },
-  du: { spec: { valued: 'BdtX', flags: '0abcDHhklLmPSsx', longFlags: ['--all', '--summarize', '--human-readable'] }, readsCwd: true },
-  tree: { spec: { valued: 'LPIHTo', flags: 'adlfxRiqNQpugshDFvtcUrnCASJX', longFlags: ['--noreport', '--dirsfirst'] }, readsCwd: true },
-  ls: {
-    spec: { valued: 'IwT', flags: 'aAbBcCdfFgGhHiklLmnNopqQrRsStuUvxXZ1', longFlags: ['--all', '--recursive', '--almost-all'] },
-    recursive: (s) => optionsNamed(s, '-R', '--recursive').length > 0,
-    readsCwd: true,
-  },
-  cp: {
-    spec: { valued: 'St', flags: 'aRrdfHiLlnPpsTuvxb', longFlags: ['--recursive', '--archive'] },
-    recursive: (s) => optionsNamed(s, '-r', '-R', '-a', '--recursive', '--archive').length > 0,
-    readsCwd: false,
-  },
-  diff: {
-    spec: { valued: 'CUFIxXSWD', flags: 'iEZbwBatTlNPsqeyndrpuc', longFlags: ['--recursive', '--no-dereference', '--brief'] },
-    recursive: (s) => optionsNamed(s, '-r', '--recursive').length > 0,
-    readsCwd: false,
-  },
-};
-
 /**
- * Which trees `program` (after unwrapping) reads with these arguments. Unknown programs (added to
- * the allowlist by the operator) read every directory they are named; those that run project code
- * (`npm test`) can read anything the process can, which only a kernel sandbox hides.
+ * Which trees `program` (after unwrapping) reads with these arguments: a tree reader's as its spec
+ * says (`treeReader`), a tree copier's sources. Unknown programs (added to the allowlist by the
+ * operator) read every directory they are named; those that run project code (`npm test`) can read
+ * anything the process can, which only a kernel sandbox hides.
  * @example treeReads('grep', ['-r', 'KEY']) // { operands: [], cwd: true, fromRoot: [] }
  * @example treeReads('rg', ['KEY', 'src']) // { operands: ['src'], cwd: false, fromRoot: [] }
  */
@@ -74,15 +37,50 @@ export function treeReads(program: string, args: readonly string[]): TreeReads {
   if (SHALLOW.has(program)) return NONE;
   if (program === 'find') return findReads(args);
   if (program === 'git') return gitReads(args);
-  const reader = READERS[program];
-  if (!reader) {
-    // Every word may name a tree: operands, and the values of `--option=value`.
-    return { ...NONE, operands: args.map((a) => (a.startsWith('-') ? a.slice(a.indexOf('=') + 1 || a.length) : a)).filter((a) => a !== '') };
-  }
-  const scanned = scanArguments(args, reader.spec);
-  if (reader.recursive && !reader.recursive(scanned)) return NONE;
-  const paths = reader.pattern && optionsNamed(scanned, ...reader.pattern).length === 0 ? scanned.operands.slice(1) : scanned.operands;
-  return { operands: paths, cwd: reader.readsCwd && paths.length === 0, fromRoot: [] };
+  const spec = programSpec(program);
+  if (spec?.role === 'tree-copier') return { ...NONE, operands: copiedTrees(spec, args) ?? [] };
+  if (spec?.treeReader) return readerReads(spec, spec.treeReader, args);
+  return { ...NONE, operands: everyWord(args) };
+}
+
+/** Every word that may name a tree: operands, option values, and the values of `--option=value`. */
+function everyWord(args: readonly string[]): string[] {
+  return args.map((a) => (a.startsWith('-') ? a.slice(a.indexOf('=') + 1 || a.length) : a)).filter((a) => a !== '');
+}
+
+/**
+ * A tree reader's trees, as its grammar reads `args`. Where the reading is uncertain it errs towards
+ * reading more: an option the grammar does not know (or a prefix of several) may read trees and
+ * take a value, or glue one on, so every word is a tree and the working directory is read too;
+ * after `--`, the pattern is judged as a path as well.
+ * @example readerReads(grep, ['-rs', 'KEY', '..']) // { operands: ['..'], cwd: false }
+ * @example readerReads(grep, ['-r', '--new-flag', 'KEY', '..']) // { operands: ['KEY', '..'], cwd: true }
+ */
+function readerReads(spec: ProgramSpec, reader: NonNullable<ProgramSpec['treeReader']>, args: readonly string[]): TreeReads {
+  const grammar = grammarFor(spec, args);
+  const read = readArguments(spec, args, grammar);
+  if (read.options.some(({ option }) => option === undefined)) return { operands: everyWord(args), cwd: reader.cwd === true, fromRoot: [] };
+  if (reader.trees === 'with-option' && !readsTreesOption(args, grammar, read)) return NONE;
+  const operands = read.operands.map((i) => args[i]!);
+  const patternFirst = reader.pattern === true && !read.options.some(({ option }) => option?.replacesPattern);
+  const values = read.options.flatMap(({ option, value }) => (option?.treeValue && value !== undefined ? [value] : []));
+  return {
+    operands: [...(patternFirst && read.end === args.length ? operands.slice(1) : operands), ...values],
+    cwd: reader.cwd === true && operands.length <= (patternFirst ? 1 : 0),
+    fromRoot: [],
+  };
+}
+
+/**
+ * Whether an option makes the program read trees: any word among the options that may spell one
+ * (a prefix of one too: `--rec`, `--re`), as `judgeOptions` looks for refused options, or an
+ * option given the value that makes it read them (`-d recurse`, `--directories=rec`).
+ */
+function readsTreesOption(args: readonly string[], grammar: Grammar, read: ReadWords): boolean {
+  if (args.slice(0, read.end).some((word) => spelledOptions(word, grammar).some(({ option }) => option.readsTrees === true))) return true;
+  return read.options.some(
+    ({ option, value }) => typeof option?.readsTrees === 'string' && value !== undefined && value !== '' && option.readsTrees.startsWith(value),
+  );
 }
 
 /** `find [-H|-P|-D x|-Ox] [path...] [expression]`: the paths before the expression, else `.`. */

@@ -52,7 +52,7 @@ function prefixRefusals(program: string, given: string, options: readonly Option
 }
 
 /** Every way `spec`'s program accepts a spelling of `option`, each as the words that spell it and the option name it reports. */
-function spellingsOf(spec: ProgramSpec, option: OptionSpec): Array<{ how: string; words: string[]; name: string; prefix?: string }> {
+export function spellingsOf(spec: ProgramSpec, option: OptionSpec): Array<{ how: string; words: string[]; name: string; prefix?: string }> {
   const value = valueOf(spec);
   const required = option.value === 'required';
   const withValue = (word: string) => (required ? [word, value] : [word]);

@@ -50,8 +50,31 @@ describe('git where a policy hides paths', () => {
     expect(output).toContain('refused');
   });
 
+  it.for([
+    // A part of the secret: the refusal repeats the command, which may not hold the whole of it.
+    'git log --oneline -S IN-HIST',
+    'git log --oneline -SIN-HIST',
+    'git log --oneline -G HIDDEN',
+    'git log --oneline -GHID.EN',
+    'git log --oneline --pickaxe-regex -S HID.EN',
+    `git log --oneline --find-object=${gitIn('rev-parse', `HEAD:secrets/prod.key`).stdout.trim()}`,
+    'git log --oneline --raw',
+    'git log -1 --cc',
+    'git log -1 -m -p',
+    'git log -1 --word-diff',
+    'git status -v',
+    'git status -vv',
+    'git ls-files -s',
+  ])('%s is refused: it searches or shows what the tree hides', async (command) => {
+    const output = await run(command);
+    expect(output).not.toContain(SECRET);
+    expect(output).toMatch(/refused: git (log|status|ls-files) \S+ is refused: git reads the repository's history/);
+  });
+
   it('still runs git status and git log without patches', async () => {
     expect(await run('git log --oneline')).toContain('add files');
     expect(await run('git status --short')).not.toContain(SECRET);
+    // Names and line counts of what each commit changed, as `git status` names changed paths.
+    expect(await run('git log --stat --oneline')).toMatch(/secrets\/prod\.key \| 1 \+/);
   });
 });

@@ -17,6 +17,7 @@ import { DEFAULT_SHELL_POLICY } from '../shell/shell-policy.js';
 import { workspaceConfinement } from '../shell/confinement.js';
 import { isWellFormed } from '../workspace/text-rules.js';
 import { CoreToolError } from '../core-tool-error.js';
+import { renderText } from '../model-text/render-name.js';
 
 export type { ShellResult, ShellJobStarted, ShellJobStatus } from '../shell/shell-result.js';
 export { renderShellResult, renderShellJob } from '../shell/render-shell.js';
@@ -243,13 +244,14 @@ export class ShellTool {
     } finally {
       tree.delete();
     }
-    if (!verdict.ok) throw new CoreToolError('command_refused', `The command was refused: ${verdict.reason}.`);
+    // A reason may quote a file name a glob expanded to (`cat *`): shown with renderText, it adds no line.
+    if (!verdict.ok) throw new CoreToolError('command_refused', `The command was refused: ${renderText(verdict.reason)}.`);
     if (verdict.commands.some((c) => c.program === 'git')) {
       const refused =
         gitHistoryProblem(verdict.commands, this.env.workspace.deniedPatterns) ??
         gitOrderProblem(verdict.commands.map((c) => c.program)) ??
         (await gitConfigGuard(verdict.cwds, env));
-      if (refused) throw new CoreToolError('command_refused', `The command was refused: ${refused}.`);
+      if (refused) throw new CoreToolError('command_refused', `The command was refused: ${renderText(refused)}.`);
     }
     return verdict;
   }

@@ -38,6 +38,7 @@ export const du: ProgramSpec = {
   role: 'reader',
   syntax: 'getopt',
   defaultAllow: true,
+  treeReader: { trees: 'always', cwd: true },
   options: [
     ...flags('-0 --null', '-a --all', '--apparent-size', '-b --bytes', '-c --total', '-D -H --dereference-args', '-h --human-readable', '--inodes'),
     ...flags('-k', '-l --count-links', '-m', '-P --no-dereference', '-S --separate-dirs', '--si', '-s --summarize', '-x --one-file-system'),

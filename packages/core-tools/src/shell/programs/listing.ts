@@ -6,12 +6,14 @@ export const ls: ProgramSpec = {
   role: 'reader',
   syntax: 'getopt',
   defaultAllow: true,
+  treeReader: { trees: 'with-option', cwd: true },
   options: [
+    { names: ['-R', '--recursive'], readsTrees: true },
     ...flags('-a --all', '-A --almost-all', '--author', '-b --escape', '-B --ignore-backups', '-c', '-C', '-d --directory', '-D --dired', '-f', '-F'),
     ...flags('--file-type', '--full-time', '-g', '--group-directories-first', '-G --no-group', '-h --human-readable', '--si'),
     ...flags('-H --dereference-command-line', '--dereference-command-line-symlink-to-dir', '-i --inode', '-k --kibibytes', '-l', '-m'),
     ...flags('-n --numeric-uid-gid', '-N --literal', '-o', '-p', '-q --hide-control-chars', '--show-control-chars', '-Q --quote-name'),
-    ...flags('-r --reverse', '-R --recursive', '-s --size', '-S', '-t', '-u', '-U', '-v', '-x', '-X', '-Z --context', '--zero', '-1', '--help', '--version'),
+    ...flags('-r --reverse', '-s --size', '-S', '-t', '-u', '-U', '-v', '-x', '-X', '-Z --context', '--zero', '-1', '--help', '--version'),
     ...valued('--block-size', '--format', '--hide', '--indicator-style', '-I --ignore', '--quoting-style', '--sort', '--time', '--time-style'),
     ...valued('-T --tabsize', '-w --width'),
     ...optional('--color', '--hyperlink', '--classify'),
@@ -30,6 +32,7 @@ export const tree: ProgramSpec = {
   role: 'reader',
   syntax: 'getopt',
   defaultAllow: true,
+  treeReader: { trees: 'always', cwd: true },
   options: [
     ...flags('-a', '-d', '-f', '-x', '-A', '-C', '-D', '-F', '-J', '-N', '-Q', '-S', '-X', '-g', '-h', '-i', '-n', '-p', '-q', '-r', '-s', '-t', '-u', '-v'),
     ...flags('-c', '-U', '--inodes', '--device', '--noreport', '--dirsfirst', '--filesfirst', '--du', '--prune', '--gitignore', '--matchdirs'),

@@ -63,6 +63,16 @@ export interface OptionSpec {
   readonly unless?: readonly string[];
   /** For a tree copier: the option makes it copy whole trees (`cp -r`). */
   readonly copiesTrees?: true;
+  /**
+   * For a tree reader that reads trees only when told (`treeReader.trees: 'with-option'`): the
+   * option makes it read them (`grep -r`); a string: only with that value, or an abbreviation of it
+   * as argmatch takes one (`grep -d recurse`, `--directories=rec`).
+   */
+  readonly readsTrees?: true | string;
+  /** For a tree reader whose first operand is a pattern: the option gives the pattern instead (`grep -e x`), or says there is none (`rg --files`). */
+  readonly replacesPattern?: true;
+  /** Its value is read as a tree, like an operand (`diff --from-file=DIR`). */
+  readonly treeValue?: true;
 }
 
 /**
@@ -95,6 +105,15 @@ export interface ProgramSpec {
   readonly options: readonly OptionSpec[];
   /** Options only a subcommand has, by subcommand (the first operand): `git grep -O`. */
   readonly subcommands?: Readonly<Record<string, readonly OptionSpec[]>>;
+  /**
+   * It reads the directories it is given with everything under them, so the shell judge refuses a
+   * directory that holds a hidden path (see `treeReads`):
+   * - `trees`: `always` (rg, du, tree; diff, which reads a directory's files even without `-r`), or
+   *   `with-option`: only with an option whose `readsTrees` says so (grep, ls).
+   * - `cwd`: given no path, it reads the working directory.
+   * - `pattern`: its first operand is a pattern, not a path, unless a `replacesPattern` option is given.
+   */
+  readonly treeReader?: { readonly trees: 'always' | 'with-option'; readonly cwd?: true; readonly pattern?: true };
   /** Refused whatever the allowlist says. */
   readonly refused?: 'never' | 'builds-commands' | 'reruns-through-shell';
   /** In the default allowlist: the whole program (`true`), or only these first words (`git status`). */

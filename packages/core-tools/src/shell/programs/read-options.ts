@@ -57,8 +57,8 @@ function resolveLong(given: string, grammar: Grammar): string | undefined {
 export interface ReadWords {
   /** Index of the first word that is not read as an option: the `--` that ends them, or (for builtins and wrappers) the first operand; else the length. */
   readonly end: number;
-  /** The options read, by the name the program gives them (unknown ones by the word). */
-  readonly options: ReadonlyArray<{ readonly index: number; readonly name: string; readonly option?: OptionSpec }>;
+  /** The options read, by the name the program gives them (unknown ones by the word), with the value each takes. */
+  readonly options: ReadonlyArray<{ readonly index: number; readonly name: string; readonly option?: OptionSpec; readonly value?: string }>;
   /** Indices of operands. */
   readonly operands: readonly number[];
   /** The first option word that is not one of the listed spellings (`listed` syntax). */
@@ -71,17 +71,19 @@ export interface ReadWords {
  * `stopAtOperand`: options end at the first operand (a builtin, or a wrapper before its command).
  */
 export function readWords(args: readonly string[], grammar: Grammar, stopAtOperand: boolean, numericOption = false, gluedValues = false): ReadWords {
-  const options: Array<{ index: number; name: string; option?: OptionSpec }> = [];
+  const options: Array<{ index: number; name: string; option?: OptionSpec; value?: string }> = [];
+  // The next word, taken as a value (absent at the end: the program then reports the missing value).
+  let i = 0;
+  const next = (): { value?: string } => (++i < args.length ? { value: args[i]! } : {});
   const operands: number[] = [];
   let unlisted: number | undefined;
   const read = (end: number): ReadWords => ({ end, options, operands, ...(unlisted !== undefined ? { unlisted } : {}) });
-  for (let i = 0; i < args.length; i++) {
+  for (; i < args.length; i++) {
     const word = args[i]!;
     if (grammar.syntax === 'words') {
       const option = grammar.byName.get(word);
-      if (option) options.push({ index: i, name: word, option });
+      if (option) options.push({ index: i, name: word, option, ...(option.value === 'required' ? next() : {}) });
       else operands.push(i);
-      if (option?.value === 'required') i++;
       continue;
     }
     if (word === '--') {
@@ -100,30 +102,35 @@ export function readWords(args: readonly string[], grammar: Grammar, stopAtOpera
     if (grammar.syntax === 'listed') {
       const listed = readListed(word, grammar, numericOption, gluedValues);
       if (listed === undefined) unlisted ??= i;
-      else options.push({ index: i, ...listed });
-      if (listed?.option?.value === 'required' && listed.name === word) i++;
+      else options.push({ index: i, ...listed, ...(listed.option?.value === 'required' && listed.name === word ? next() : {}) });
       continue;
     }
     if (named) {
-      options.push({ index: i, name: word, option: named });
-      if (named.value === 'required') i++;
+      options.push({ index: i, name: word, option: named, ...(named.value === 'required' ? next() : {}) });
       continue;
     }
     if (word.startsWith('--')) {
       const eq = word.indexOf('=');
       const name = resolveLong(eq === -1 ? word : word.slice(0, eq), grammar);
       const option = name === undefined ? undefined : grammar.byName.get(name);
-      options.push({ index: i, name: name ?? word, ...(option ? { option } : {}) });
-      if (option?.value === 'required' && eq === -1) i++;
+      options.push({
+        index: i,
+        name: name ?? word,
+        ...(option ? { option } : {}),
+        ...(eq !== -1 ? { value: word.slice(eq + 1) } : option?.value === 'required' ? next() : {}),
+      });
       continue;
     }
     const cluster = word.slice(1);
     for (let j = 0; j < cluster.length; j++) {
       const name = `-${cluster[j]!}`;
       const option = grammar.byName.get(name);
-      options.push({ index: i, name, ...(option ? { option } : {}) });
-      if (!option?.value) continue;
-      if (option.value === 'required' && j === cluster.length - 1) i++;
+      if (!option?.value) {
+        options.push({ index: i, name, ...(option ? { option } : {}) });
+        continue;
+      }
+      const glued = cluster.slice(j + 1);
+      options.push({ index: i, name, option, ...(glued !== '' ? { value: glued } : option.value === 'required' ? next() : {}) });
       break;
     }
   }
@@ -131,15 +138,20 @@ export function readWords(args: readonly string[], grammar: Grammar, stopAtOpera
 }
 
 /** A word in `listed` syntax: a listed flag, a listed valued name (its value next), or a glued value where allowed. */
-function readListed(word: string, grammar: Grammar, numericOption: boolean, gluedValues: boolean): { name: string; option?: OptionSpec } | undefined {
+function readListed(
+  word: string,
+  grammar: Grammar,
+  numericOption: boolean,
+  gluedValues: boolean,
+): { name: string; option?: OptionSpec; value?: string } | undefined {
   const named = grammar.byName.get(word);
   if (named) return { name: word, option: named };
   if (numericOption && /^-\d+$/.test(word)) return { name: word };
   if (!gluedValues) return undefined;
   const eq = word.indexOf('=');
   const long = eq === -1 ? undefined : grammar.byName.get(word.slice(0, eq));
-  if (long?.value && word.startsWith('--')) return { name: word.slice(0, eq), option: long };
+  if (long?.value && word.startsWith('--')) return { name: word.slice(0, eq), option: long, value: word.slice(eq + 1) };
   const short = grammar.byName.get(word.slice(0, 2));
-  if (short?.value && /^-[^-]/.test(word) && word.length > 2) return { name: word.slice(0, 2), option: short };
+  if (short?.value && /^-[^-]/.test(word) && word.length > 2) return { name: word.slice(0, 2), option: short, value: word.slice(2) };
   return undefined;
 }
