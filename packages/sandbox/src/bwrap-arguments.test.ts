@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bwrapArguments } from './bwrap-arguments.js';
+import { DEFAULT_LIMITS } from './resource-limits.js';
+import type { SandboxPolicy } from './sandbox-policy.js';
+
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bwrap-args-')));
+const ws = path.join(base, 'ws');
+for (const dir of ['.git', '..git', 'secrets', 'keys', 'config']) fs.mkdirSync(path.join(ws, dir), { recursive: true });
+for (const file of ['.env', 'keys/a.pem', 'config/prod.env']) fs.writeFileSync(path.join(ws, file), 'x');
+fs.symlinkSync('config/prod.env', path.join(ws, 'linked.env'));
+fs.symlinkSync(base, path.join(ws, 'out'));
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+
+const assets = { etc: '/assets/etc', etcWithNetwork: '/assets/etc-net', empty: '/assets/empty' };
+const features = { disableUserns: true, userNamespace: true };
+function policy(extra: Partial<SandboxPolicy> = {}): SandboxPolicy {
+  return { workspace: ws, readOnly: [], hidden: [], readable: [], network: false, home: '/tmp/home', cwd: ws, limits: DEFAULT_LIMITS, ...extra };
+}
+/** The arguments as `option operands...` lines, for reading order. */
+function mounts(args: string[]): string[] {
+  const lines: string[] = [];
+  for (const arg of args) {
+    if (arg.startsWith('--')) lines.push(arg);
+    else lines[lines.length - 1] += ` ${arg}`;
+  }
+  return lines;
+}
+
+describe(bwrapArguments, () => {
+  it('mounts the workspace, then its read-only paths, then its hidden ones, parents first', () => {
+    const lines = mounts(
+      bwrapArguments(
+        policy({
+          readOnly: [path.join(ws, 'keys'), path.join(ws, '.git'), path.join(ws, '..git'), path.join(ws, 'linked.env'), path.join(ws, 'out'), base],
+          hidden: [path.join(ws, 'keys', 'a.pem'), path.join(ws, 'secrets')],
+        }),
+        assets,
+        features,
+      ),
+    );
+    const at = (line: string) => lines.indexOf(line);
+    expect(at(`--bind ${ws} ${ws}`)).toBeGreaterThan(-1);
+    const readOnly = lines.filter((line) => line.startsWith('--ro-bind ') && line.includes(ws));
+    // '..git' is a name inside; the link keeps what it leads to read-only; a link out and the workspace's parent are not mounted.
+    expect(readOnly).toEqual([
+      `--ro-bind ${ws}/..git ${ws}/..git`,
+      `--ro-bind ${ws}/.git ${ws}/.git`,
+      `--ro-bind ${ws}/keys ${ws}/keys`,
+      `--ro-bind ${ws}/config/prod.env ${ws}/config/prod.env`,
+      `--ro-bind /assets/empty ${ws}/keys/a.pem`,
+    ]);
+    expect(at(`--ro-bind ${ws}/keys ${ws}/keys`)).toBeGreaterThan(at(`--bind ${ws} ${ws}`));
+    expect(at(`--ro-bind /assets/empty ${ws}/keys/a.pem`)).toBeGreaterThan(at(`--ro-bind ${ws}/keys ${ws}/keys`));
+    expect(at(`--tmpfs ${ws}/secrets`)).toBeGreaterThan(at(`--ro-bind ${ws}/keys ${ws}/keys`));
+    expect(lines.at(-1)).toBe('--hostname toolwright-sandbox');
+    expect(lines).toEqual(expect.arrayContaining(['--unshare-all', '--unshare-user', '--disable-userns', '--cap-drop ALL', '--die-with-parent']));
+  });
+
+  it("covers the kernel's settings and empties its views of the host, right after /proc", () => {
+    const lines = mounts(bwrapArguments(policy(), assets, features));
+    const proc = lines.indexOf('--proc /proc');
+    expect(lines[proc + 1]).toBe('--ro-bind /proc/sys /proc/sys');
+    if (fs.existsSync('/proc/kcore')) expect(lines).toContain('--ro-bind /dev/null /proc/kcore');
+    expect(lines).toContain(`--size ${DEFAULT_LIMITS.memoryBytes}`);
+    expect(lines.indexOf(`--size ${DEFAULT_LIMITS.memoryBytes}`) + 1).toBe(lines.indexOf('--tmpfs /tmp'));
+  });
+
+  it('refuses a readable directory that would show or cover what the sandbox makes itself', () => {
+    for (const dir of ['/etc', '/etc/ssl', '/proc', '/', '/var', base, os.homedir()])
+      expect(() => bwrapArguments(policy({ readable: [dir === base ? ws : dir] }), assets, features), dir).toThrow(
+        /^The sandbox cannot make '.*' readable: it /,
+      );
+    expect(mounts(bwrapArguments(policy({ readable: ['/opt/tool'] }), assets, features))).toContain('--ro-bind-try /opt/tool /opt/tool');
+  });
+
+  it('links the other spellings of the workspace to it, where nothing read-only holds them', () => {
+    const lines = mounts(bwrapArguments(policy({ workspaceSpellings: [ws, '/tmp/ws-link', '/usr/ws-link'] }), assets, features));
+    expect(lines).toContain(`--symlink ${ws} /tmp/ws-link`);
+    expect(lines.filter((line) => line.includes('/usr/ws-link'))).toEqual([]);
+  });
+});
