@@ -12,8 +12,8 @@ import {
   type WorkspaceConfig,
 } from '@toolwright/core-tools';
 import { decideSandbox, probeSandbox } from '@toolwright/sandbox';
+import { requireCompilerApi } from './compiler-api.js';
 import { CliError } from './cli-error.js';
-import { loadProjectTools } from './load-tools.js';
 import { loadCliSettings, type CliSettings, type ConfigFlags, type PolicySource } from './config/cli-settings.js';
 import { formatConfigIssues } from './config/config-issues.js';
 import { perSessionIssues } from './config/per-session-issues.js';
@@ -27,16 +27,20 @@ type Io = { err: (s: string) => void };
  * then a project's own tools, then the config file's `tools.include`/`exclude`. A project tool named
  * like a core tool is a usage error, not a crash; so is a `tools.perSession` entry the project lacks.
  */
-export function buildRegistry(
+export async function buildRegistry(
   options: { project?: string; core: boolean; workspace?: string; env?: CoreToolsEnvironment; tools?: CliSettings['tools']; configFile?: string },
   io: Io,
-): ProjectRegistry {
+): Promise<ProjectRegistry> {
   const registry = new ToolRegistry();
   const perSession = options.tools?.perSession ?? [];
   let sessionToolkits: SessionToolkit[] = [];
   if (options.core) registerCoreTools(registry, options.env ?? { workspace: openWorkspace(options.workspace ?? '.') });
   if (options.project !== undefined) {
     try {
+      // Loaded only for a project: it brings the compiler and the transformer (a project on TypeScript 7,
+      // which has no compiler API, still calls and serves the core tools and compiled declarations).
+      requireCompilerApi('loading the tools of --project');
+      const { loadProjectTools } = await import('./load-tools.js');
       const loaded = loadProjectTools(options.project, registry, new Set(perSession));
       const issues = perSessionIssues(perSession, { path: options.project, ...loaded });
       if (issues.length > 0) throw new CliError(formatConfigIssues(options.configFile ?? 'toolwright.config.json', issues), 2);
@@ -127,12 +131,12 @@ export type EnvironmentFlags = ConfigFlags & { project?: string };
  * model cannot rewrite what the next `call` or `serve` obeys; and it hides the paths the policy's
  * deny rules on reading tools name (`deniedPathsOf`) from every tool.
  */
-export function openToolEnvironment(flags: EnvironmentFlags, io: Io): { settings: CliSettings; env: CoreToolsEnvironment } & ProjectRegistry {
+export async function openToolEnvironment(flags: EnvironmentFlags, io: Io): Promise<{ settings: CliSettings; env: CoreToolsEnvironment } & ProjectRegistry> {
   const settings = withPolicyText(loadCliSettings(flags));
   const deniedPaths = deniedPathsOf(policyDocumentOf(settings.policy));
   const workspace = openWorkspace({ ...withOwnFilesProtected(settings), ...(deniedPaths.length > 0 ? { deniedPaths } : {}) });
   const env: CoreToolsEnvironment = { ...settings.coreTools, workspace };
-  const built = buildRegistry(
+  const built = await buildRegistry(
     {
       core: settings.tools.core,
       env,
@@ -219,7 +223,7 @@ export interface CallEnvironment extends ProjectRegistry {
  * `stateless` (HTTP without sessions) refuses toolkits kept per session: there would be no session to keep them for.
  */
 export async function openCallEnvironment(options: EnvironmentFlags & { defaultAuditName?: string; stateless?: boolean }, io: Io): Promise<CallEnvironment> {
-  const { settings, env, registry, sessionToolkits } = openToolEnvironment(options, io);
+  const { settings, env, registry, sessionToolkits } = await openToolEnvironment(options, io);
   if (options.stateless && sessionToolkits.length > 0) {
     throw new CliError(
       `${settings.configFile}: $.tools.perSession: ${sessionToolkits.map((kit) => kit.toolkit.name).join(', ')} keep${sessionToolkits.length === 1 ? 's' : ''} an instance per session, but stateless HTTP has no sessions; serve with --sessions (or --mcp stdio).`,

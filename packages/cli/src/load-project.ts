@@ -1,6 +1,7 @@
 import path from 'node:path';
 import ts from 'typescript';
 import { CliError } from './cli-error.js';
+import { requireCompilerApi } from './compiler-api.js';
 
 export interface LoadedProject {
   configPath: string;
@@ -9,7 +10,8 @@ export interface LoadedProject {
 }
 
 /** Reads a tsconfig the way `tsc -p` does; problems in it become a CliError with tsc's own text. */
-export function loadProject(project: string, cwd: string = process.cwd()): LoadedProject {
+export function loadProject(project: string, cwd: string = process.cwd(), what = 'toolwright emit'): LoadedProject {
+  requireCompilerApi(what);
   let configPath = path.resolve(cwd, project);
   if (ts.sys.directoryExists(configPath)) configPath = path.join(configPath, 'tsconfig.json');
   if (!ts.sys.fileExists(configPath)) throw new CliError(`Cannot find a tsconfig at '${configPath}'. Pass --project <path to tsconfig.json>.`, 2);

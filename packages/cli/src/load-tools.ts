@@ -20,7 +20,7 @@ export interface LoadedTools {
  * export names in `perSession`.
  */
 export function loadProjectTools(projectPath: string, registry = new ToolRegistry(), perSession: ReadonlySet<string> = new Set()): LoadedTools {
-  const project = loadProject(projectPath);
+  const project = loadProject(projectPath, process.cwd(), 'loading the tools of --project');
   const compiled = compileProject(project);
   const toolkits: string[] = [];
   const skipped: string[] = [];

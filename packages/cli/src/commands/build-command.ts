@@ -1,4 +1,5 @@
 import { defineCommand } from '../cli-command.js';
+import { requireCompilerApi } from '../compiler-api.js';
 import { preloadTypeScript } from '../typescript-code-cache.js';
 
 /** `toolwright build`: compiles a project like `tsc -p`, with the transformers. */
@@ -10,6 +11,7 @@ export const buildCommand = defineCommand({
   },
   async run(values, _positionals, io) {
     preloadTypeScript();
+    requireCompilerApi('toolwright build'); // before the transformer loads: it needs the compiler API at once
     const { build } = await import('./build.js');
     const pretty = values['no-pretty'] ? false : values.pretty;
     const result = build({ project: values.project, ...(pretty !== undefined ? { pretty } : {}) }, (text) => io.err(text));

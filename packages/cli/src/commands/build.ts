@@ -27,7 +27,7 @@ export interface BuildResult {
  */
 export function build(options: BuildOptions, write: (text: string) => void = (t) => process.stderr.write(t)): BuildResult {
   const started = performance.now();
-  const project = loadProject(options.project, options.cwd);
+  const project = loadProject(options.project, options.cwd, 'toolwright build');
   const settings = transformerSettings(project.parsed.options);
   const program = withToolDiagnostics(
     ts.createProgram({

@@ -1,5 +1,6 @@
 import { defineCommand } from '../cli-command.js';
 import { CliError } from '../cli-error.js';
+import { requireCompilerApi } from '../compiler-api.js';
 import { preloadTypeScript } from '../typescript-code-cache.js';
 
 /** `toolwright emit`: a project's declarations as JSON (and/or a module), once, checked, or watched. */
@@ -22,6 +23,7 @@ export const emitCommand = defineCommand({
     };
     const log = (line: string) => io.err(`${line}\n`);
     preloadTypeScript();
+    requireCompilerApi('toolwright emit'); // before the transformer loads: it needs the compiler API at once
     if (values.watch) {
       if (options.check) throw new CliError('--watch and --check cannot be combined.', 2);
       const { emitWatch } = await import('./emit-watch.js');

@@ -27,7 +27,7 @@ export function emitWatch(
   onResult: (result: EmitResult | Error) => void = () => {},
   log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): WatchHandle {
-  const project = loadProject(options.project, options.cwd);
+  const project = loadProject(options.project, options.cwd, 'toolwright emit --watch');
   const analyze = createIncrementalAnalyzer({ rootDir: project.rootDir, ...strictJsonOf(project.parsed.options) });
   const sources = new Map<string, { text: string; file: ts.SourceFile }>();
   const host = createCompilerHost(project.parsed.options);

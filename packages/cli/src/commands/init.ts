@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { requireCompilerApi } from '../compiler-api.js';
 import { addToolwrightPlugins, effectivePlugins } from './init-tsconfig.js';
 import { nextCommand, planPackageJson } from './init-package-json.js';
 import { CONFIG_FILE, CONFIG_TEMPLATE, EXAMPLE_TOOLS, EXAMPLE_TOOLS_FILE, POLICY_FILE, POLICY_TEMPLATE, TSCONFIG_TEMPLATE } from './init-templates.js';
@@ -37,6 +38,7 @@ interface PlannedStep extends InitStep {
  * that cannot be read stops the command with no file changed.
  */
 export function init(options: InitOptions): InitResult {
+  requireCompilerApi('toolwright init');
   const dir = path.resolve(options.dir);
   const force = options.force ?? false;
   const read = (file: string) => (fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : undefined);

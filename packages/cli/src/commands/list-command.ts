@@ -15,7 +15,7 @@ export const listCommand = defineCommand({
     if (values.project !== undefined) preloadTypeScript();
     const { openToolEnvironment } = await import('../call-environment.js');
     const { listTools } = await import('./list.js');
-    const { registry } = openToolEnvironment({ ...configFlags(values), ...(values['no-core'] ? { core: false } : {}) }, io);
+    const { registry } = await openToolEnvironment({ ...configFlags(values), ...(values['no-core'] ? { core: false } : {}) }, io);
     io.out(`${JSON.stringify(listTools(registry, values.format), null, 2)}\n`);
     return 0;
   },

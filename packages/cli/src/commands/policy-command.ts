@@ -10,7 +10,10 @@ export const policyCheckCommand = defineCommand({
   async run(values, positionals, io) {
     if (positionals.length > 1) throw new CliError('toolwright policy check takes one policy file.', 2);
     const { openToolEnvironment, loadPolicySource } = await import('../call-environment.js');
-    const { settings, registry } = openToolEnvironment({ ...configFlags(values), ...(positionals[0] !== undefined ? { policy: positionals[0] } : {}) }, io);
+    const { settings, registry } = await openToolEnvironment(
+      { ...configFlags(values), ...(positionals[0] !== undefined ? { policy: positionals[0] } : {}) },
+      io,
+    );
     if (!settings.policy) throw new CliError('toolwright policy check takes a policy file (or reads "policy" from toolwright.config.json).', 2);
     const policy = loadPolicySource(settings.policy, registry);
     io.out(
@@ -34,7 +37,7 @@ export const policyExplainCommand = defineCommand({
     const [tool, ...extra] = positionals;
     if (!tool || extra.length > 0) throw new CliError('toolwright policy explain takes exactly one tool name.', 2);
     const { openToolEnvironment, loadPolicySource } = await import('../call-environment.js');
-    const { settings, env, registry } = openToolEnvironment(configFlags(values), io);
+    const { settings, env, registry } = await openToolEnvironment(configFlags(values), io);
     if (!settings.policy) throw new CliError('toolwright policy explain needs --policy <file> (or "policy" in toolwright.config.json).', 2);
     const { explainPolicy } = await import('./policy.js');
     const { coreToolsRiskLevels, coreToolsPathResolvers } = await import('@toolwright/core-tools');

@@ -1,0 +1,18 @@
+import ts from 'typescript';
+import { CliError } from './cli-error.js';
+
+/**
+ * Stops `what` (`toolwright emit`, loading a project's tools) — work that reads the project through TypeScript's compiler API when the `typescript`
+ * this CLI loaded has none: TypeScript 7 (the native compiler, `latest` on npm since July 2026)
+ * exports only its version from its package root, and has no transformers. Without this check such
+ * a project met "readConfigFile is not a function".
+ */
+export function requireCompilerApi(what: string): void {
+  if (typeof ts.createProgram === 'function' && typeof ts.readConfigFile === 'function') return;
+  const version = typeof (ts as { version?: unknown }).version === 'string' ? (ts as { version: string }).version : 'of unknown version';
+  throw new CliError(
+    `${what} reads the project through TypeScript's compiler API, which this project's TypeScript ${version} ` +
+      `(the native compiler) does not have. Compile this project with TypeScript 6 (npm i -D typescript@6.0.3); TypeScript 7 ` +
+      `support, through the native compiler's own API, is not done yet (docs/toolchain.md).`,
+  );
+}
