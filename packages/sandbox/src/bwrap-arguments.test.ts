@@ -53,6 +53,13 @@ describe(bwrapArguments, () => {
       `--ro-bind /assets/empty ${ws}/keys/a.pem`,
     ]);
     expect(at(`--ro-bind ${ws}/keys ${ws}/keys`)).toBeGreaterThan(at(`--bind ${ws} ${ws}`));
+    // The folders on the way are bound onto themselves first (a mount point cannot be renamed away).
+    expect(lines.filter((line) => line.startsWith('--bind '))).toEqual([
+      `--bind ${ws} ${ws}`,
+      `--bind ${ws}/config ${ws}/config`,
+      `--bind ${ws}/keys ${ws}/keys`,
+    ]);
+    expect(at(`--bind ${ws}/config ${ws}/config`)).toBeLessThan(at(`--ro-bind ${ws}/config/prod.env ${ws}/config/prod.env`));
     expect(at(`--ro-bind /assets/empty ${ws}/keys/a.pem`)).toBeGreaterThan(at(`--ro-bind ${ws}/keys ${ws}/keys`));
     expect(at(`--tmpfs ${ws}/secrets`)).toBeGreaterThan(at(`--ro-bind ${ws}/keys ${ws}/keys`));
     expect(lines.at(-1)).toBe('--hostname toolwright-sandbox');
@@ -64,8 +71,10 @@ describe(bwrapArguments, () => {
     const proc = lines.indexOf('--proc /proc');
     expect(lines[proc + 1]).toBe('--ro-bind /proc/sys /proc/sys');
     if (fs.existsSync('/proc/kcore')) expect(lines).toContain('--ro-bind /dev/null /proc/kcore');
-    expect(lines).toContain(`--size ${DEFAULT_LIMITS.memoryBytes}`);
-    expect(lines.indexOf(`--size ${DEFAULT_LIMITS.memoryBytes}`) + 1).toBe(lines.indexOf('--tmpfs /tmp'));
+    // /dev/shm and /tmp hold at most memoryBytes; /dev itself and the sandbox's root take no files.
+    for (const tmpfs of ['--tmpfs /dev/shm', '--tmpfs /tmp']) expect(lines[lines.indexOf(tmpfs) - 1]).toBe(`--size ${DEFAULT_LIMITS.memoryBytes}`);
+    expect(lines.indexOf('--remount-ro /dev')).toBeGreaterThan(lines.indexOf('--tmpfs /dev/shm'));
+    expect(lines.indexOf('--remount-ro /')).toBe(lines.indexOf(`--chdir ${ws}`) - 1);
   });
 
   it('refuses a readable directory that would show or cover what the sandbox makes itself', () => {

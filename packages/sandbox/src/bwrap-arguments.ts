@@ -37,9 +37,11 @@ const PROC_MASKED = [
 /**
  * The bubblewrap arguments for a policy, before `--` and the command. Mounts apply in order, so a
  * later one covers an earlier one: system directories, the prepared `/etc`, `/proc` (its kernel settings
- * read-only, its views of the host empty), `/dev` and a private `/tmp` (of at most `memoryBytes`) first; then readable extra directories (never one that would cover or show those: see
+ * read-only, its views of the host empty), `/dev` (read-only but for its devices and a `/dev/shm` of at most
+ * `memoryBytes`) and a private `/tmp` (as large) first; then readable extra directories (never one that would cover or show those: see
  * `readableProblem`), the home, the workspace (read-write) and links to it at its other spellings,
- * its read-only paths, and last its hidden paths.
+ * the folders on the way to its covered paths (bound onto themselves), its read-only paths, and last
+ * its hidden paths; then the sandbox's own root is made read-only.
  *
  * Every namespace is new (no network unless the policy allows it; a PID namespace whose first
  * process takes every other one with it), and every capability is dropped: bubblewrap started by
@@ -56,7 +58,9 @@ export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, fea
   args.push('--proc', '/proc');
   for (const entry of PROC_READ_ONLY) if (fs.existsSync(entry)) args.push('--ro-bind', entry, entry);
   for (const entry of PROC_MASKED) if (fs.existsSync(entry)) args.push('--ro-bind', '/dev/null', entry);
-  args.push('--dev', '/dev', '--size', String(policy.limits.memoryBytes), '--tmpfs', '/tmp', '--dir', '/var', '--symlink', '../tmp', '/var/tmp');
+  const size = String(policy.limits.memoryBytes);
+  args.push('--dev', '/dev', '--size', size, '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
+  args.push('--size', size, '--tmpfs', '/tmp', '--dir', '/var', '--symlink', '../tmp', '/var/tmp');
   for (const dir of byDepth(policy.readable)) {
     const problem = readableProblem(dir, policy.workspace);
     if (problem) throw new Error(`The sandbox cannot make '${dir}' readable: ${problem}.`);
@@ -67,16 +71,29 @@ export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, fea
   for (const spelling of policy.workspaceSpellings ?? []) {
     if (spelling !== policy.workspace && mayLinkAt(spelling, policy)) args.push('--symlink', policy.workspace, spelling);
   }
-  for (const entry of byDepth(policy.readOnly.flatMap((entry) => protectedEntry(entry, policy.workspace)))) args.push('--ro-bind', entry, entry);
-  for (const entry of byDepth(policy.hidden.filter((entry) => isInside(policy.workspace, entry) && !isLink(entry)))) {
+  const readOnly = byDepth(policy.readOnly.flatMap((entry) => protectedEntry(entry, policy.workspace)));
+  const hidden = byDepth(policy.hidden.filter((entry) => isInside(policy.workspace, entry) && !isLink(entry)));
+  // Each folder on the way to a covered path is bound onto itself: a mount point cannot be renamed or
+  // replaced, so `mv conf conf2` cannot carry `conf/prod.key` out from under `conf/*.key` for the next command.
+  for (const entry of byDepth(ancestorsWithin(policy.workspace, [...readOnly, ...hidden]))) args.push('--bind', entry, entry);
+  for (const entry of readOnly) args.push('--ro-bind', entry, entry);
+  for (const entry of hidden) {
     if (isDirectory(entry)) args.push('--tmpfs', entry, '--remount-ro', entry);
     else args.push('--ro-bind', assets.empty, entry);
   }
-  args.push('--chdir', policy.cwd, '--unshare-all');
+  // The sandbox's own root (a tmpfs holding the mount points) takes no files: only its mounts are writable.
+  args.push('--remount-ro', '/', '--chdir', policy.cwd, '--unshare-all');
   if (policy.network) args.push('--share-net');
   if (features.disableUserns) args.push('--unshare-user', '--disable-userns');
   args.push('--cap-drop', 'ALL', '--die-with-parent', '--hostname', 'toolwright-sandbox');
   return args;
+}
+
+/** The folders strictly between the workspace and each entry (`conf` for `conf/prod.key`). */
+function ancestorsWithin(workspace: string, entries: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const entry of entries) for (let dir = path.dirname(entry); isInside(workspace, dir) && !found.has(dir); dir = path.dirname(dir)) found.add(dir);
+  return [...found];
 }
 
 /** Parents before children, so a child's mount is not covered by its parent's. */

@@ -52,6 +52,11 @@ export function holdPlaceholders(requests: readonly PlaceholderRequest[]): { pla
   };
 }
 
+/** Whether `path` is a placeholder this process holds now (it exists, but stands for a missing path). */
+export function isPlaceholder(path: string): boolean {
+  return held.has(path);
+}
+
 /** Makes the placeholder; false when something exists there already (it is protected as it is). */
 function make(request: PlaceholderRequest): boolean {
   try {

@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_LIMITS, holdPlaceholders, readableProblem, type PlaceholderRequest, type ResourceLimits, type SandboxPolicy } from '@toolwright/sandbox';
+import {
+  DEFAULT_LIMITS,
+  holdPlaceholders,
+  isPlaceholder,
+  readableProblem,
+  type PlaceholderRequest,
+  type ResourceLimits,
+  type SandboxPolicy,
+} from '@toolwright/sandbox';
 import { CoreToolError } from '../core-tool-error.js';
 import { hiddenPathsUnder } from '../workspace/tree-scan.js';
 import { walk, type WalkOptions } from '../workspace/walk.js';
@@ -30,6 +38,8 @@ const SCAN_ENTRIES = 20_000;
 const HIDDEN_SCAN_ENTRIES = 200_000;
 /** Protected names that stand for directories (the rest are files): what a missing one's placeholder is. */
 const DIRECTORY_NAMES = new Set(['.git', '.toolwright']);
+/** Names git looks for at the root besides `.git`: a valid `HEAD` (with `objects/` and `refs/`) makes the root a bare repository. */
+const GIT_DISCOVERY_NAMES = ['HEAD'];
 
 /** What one command's sandbox is made of: the policy, and the placeholders it holds until `release`. */
 export interface SandboxPlan {
@@ -84,11 +94,7 @@ export class SandboxView {
     if (this.scanned?.root === root && this.scanned.listed.unchanged()) return this.scanned.found;
     this.scanned = undefined;
     // Protected names at the root are looked at afresh for every command (their placeholders come and go); unless a rule hides them.
-    const ignored = new Set(
-      this.workspace.protectedEntries
-        .map((entry) => entry.replace(/^\/+|\/+$/g, ''))
-        .filter((name) => name !== '' && !name.includes('/') && !this.workspace.denies(name)),
-    );
+    const ignored = new Set(rootProtectedNames(this.workspace).filter((name) => !name.includes('/') && !this.workspace.denies(name)));
     const listed = new ListedDirectories(root, ignored);
     const record = (base: string) => (relative: string, stat: fs.BigIntStats) => listed.record(path.join(base, relative), stat);
     const found = { hidden: this.hiddenPaths(root, record), protectedBelow: this.protectedBelow(root, record(root)) };
@@ -107,17 +113,33 @@ export class SandboxView {
     return found.paths.map((entry) => path.join(root, entry.path));
   }
 
-  /** The configured protected paths at their place under the root: those there (read-only) and those missing (held by placeholders). */
+  /**
+   * The configured protected paths at their place under the root, and `HEAD` there (with it, git
+   * would take the root itself for a repository and obey a `config` beside it): those there are
+   * read-only — a `.git` file's `gitdir:` inside the workspace too — and each missing one is held by
+   * a placeholder at its first missing folder (a missing `config/` is held whole for `config/deploy.json`).
+   * A protected path that is a link refuses the command: a mount holds what a link leads to, not the
+   * link, which a command could replace.
+   */
   private protectedAtRoot(root: string): { present: string[]; missing: PlaceholderRequest[] } {
     const present: string[] = [];
     const missing: PlaceholderRequest[] = [];
-    for (const entry of this.workspace.protectedEntries) {
-      const relative = entry.replace(/^\/+|\/+$/g, '');
-      if (relative === '' || relative.split('/').includes('..')) continue;
+    for (const relative of rootProtectedNames(this.workspace)) {
       const absolute = path.join(root, relative);
-      if (exists(absolute)) present.push(absolute);
-      else if (isDirectory(path.dirname(absolute)))
-        missing.push({ path: absolute, kind: DIRECTORY_NAMES.has(path.basename(relative).toLowerCase()) ? 'directory' : 'file' });
+      const stat = isPlaceholder(absolute) ? undefined : lstatOrUndefined(absolute);
+      if (stat?.isSymbolicLink())
+        throw new CoreToolError(
+          'sandbox_unavailable',
+          `Shell commands cannot run: the protected path '${relative}' is a symbolic link, which a command inside the sandbox could replace (a mount keeps what a link leads to read-only, not the link). Put the file or folder it leads to in its place, or leave it out of protectedPaths.`,
+        );
+      if (stat) {
+        present.push(absolute);
+        if (relative === '.git' && stat.isFile()) present.push(...gitDirectoryOf(absolute, root));
+        continue;
+      }
+      let first = absolute;
+      while (path.dirname(first) !== root && !isPlaceholder(path.dirname(first)) && !lstatOrUndefined(path.dirname(first))) first = path.dirname(first);
+      missing.push({ path: first, kind: first !== absolute || DIRECTORY_NAMES.has(path.basename(relative).toLowerCase()) ? 'directory' : 'file' });
     }
     return { present, missing };
   }
@@ -166,20 +188,30 @@ function readableDirectories(programs: readonly string[], configured: readonly s
   return [...new Set(canonical)].filter((dir) => !canonical.some((other) => other !== dir && isWithin(other, dir)));
 }
 
-function exists(entry: string): boolean {
+/** Paths under the root kept read-only there whatever the scans find: the configured protected entries, and `HEAD`. */
+function rootProtectedNames(workspace: WorkspacePolicy): string[] {
+  const names = workspace.protectedEntries.map((entry) => entry.replace(/^\/+|\/+$/g, '')).filter((entry) => entry !== '' && !entry.split('/').includes('..'));
+  return [...new Set([...names, ...GIT_DISCOVERY_NAMES])];
+}
+
+/** Where a `.git` file (`gitdir: <path>`, a worktree's or a `.bare` layout's) says the repository is, when that is in the workspace. */
+function gitDirectoryOf(gitFile: string, root: string): string[] {
   try {
-    fs.lstatSync(entry);
-    return true;
+    const text = fs.readFileSync(gitFile, 'utf8').slice(0, 4096);
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+    if (!match) return [];
+    const real = fs.realpathSync(path.resolve(root, match[1]!));
+    return real !== root && isWithin(root, real) ? [real] : [];
   } catch {
-    return false;
+    return [];
   }
 }
 
-function isDirectory(entry: string): boolean {
+function lstatOrUndefined(entry: string): fs.Stats | undefined {
   try {
-    return fs.lstatSync(entry).isDirectory();
+    return fs.lstatSync(entry);
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -64,6 +64,11 @@ export class SessionShell {
     return next;
   }
 
+  /** Whether the shell has ended since its last command (exited, timed out, killed): the next would start a new one. */
+  get ended(): boolean {
+    return this.child === undefined && !this.fresh;
+  }
+
   /** Ends the session shell and everything it started. */
   dispose(): void {
     this.signalGroup('SIGKILL');

@@ -57,7 +57,9 @@ export class ShellSessions {
     const launcher = await options.launcher(session?.cwd ?? root, env);
     // A session's sandbox is made once: a call allowed the network where the session was not (or the
     // other way round) gets a session shell of its own setting, started afresh.
-    const renewed = session !== undefined && session.network !== launcher.network;
+    // A shell that ended since (exit, a timeout) is started afresh with this launcher too, not its first
+    // one: the sandbox is planned again, so what changed in the workspace meanwhile is covered.
+    const renewed = session !== undefined && (session.network !== launcher.network || session.shell.ended);
     if (renewed) {
       end(session!);
       this.sessions.delete(sessionId);

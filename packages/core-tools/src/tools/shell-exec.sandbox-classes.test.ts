@@ -134,15 +134,21 @@ describe.skipIf(!support.available)('classes of escape the sandbox holds without
     }
   });
 
-  it('covers what a command moved since the last one: nothing is reused from an earlier look', async () => {
-    const { root, tool, run } = setUp({ 'pkg/.git/config': 'original\n', 'conf/prod.key': 'DENIED-MOVED' }, { deniedPaths: ['**/*.key'] });
+  it('covers what a command moved since the last one: folders on the way cannot be moved, and nothing is reused from an earlier look', async () => {
+    const { root, tool, run } = setUp(
+      { 'pkg/.git/config': 'original\n', 'conf/prod.key': 'DENIED-MOVED', 'top/conf/a.key': 'DENIED-MOVED' },
+      { deniedPaths: ['**/*.key'] },
+    );
     try {
       await run('cat conf/prod.key; echo x >> pkg/.git/config');
-      await run('mv pkg pkg2; mv conf conf2');
-      const { text } = await run('cat conf2/prod.key; echo x >> pkg2/.git/config; echo done');
+      const moved = await run('mv pkg pkg2; mv conf conf2; mv top/conf top/conf2; mv top top2; echo moved');
+      expect(moved.text).toContain('Device or resource busy');
+      const { text } = await run(
+        'cat conf2/prod.key conf/prod.key top2/conf/a.key top/conf2/a.key; echo x >> pkg2/.git/config; echo x >> pkg/.git/config; echo done',
+      );
       expect(text).toContain('done');
       expect(text).not.toContain('DENIED-MOVED');
-      expect(fs.readFileSync(path.join(root, 'pkg2', '.git', 'config'), 'utf8')).toBe('original\n');
+      expect(fs.readFileSync(path.join(root, 'pkg', '.git', 'config'), 'utf8')).toBe('original\n');
     } finally {
       tool.dispose();
     }
@@ -208,5 +214,111 @@ describe('resource limits given to the library', () => {
     expect(
       () => new ShellTool({ workspace: new WorkspacePolicy({ root: base }), shell: { backend: 'host', limits: { cpuSeconds: 0 } } as ShellConfig }),
     ).toThrow("shell.limits: the limit 'cpuSeconds' must be a whole number of at least 1, not 0");
+  });
+});
+
+describe.skipIf(!support.available)('classes of escape found by a second pass', () => {
+  it('keeps a placeholder held while any command holds it, however calls overlap', async () => {
+    const { root, tool, run } = setUp({ 'ok.txt': 'x' });
+    try {
+      await run('sleep 2', true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Starts while the background job holds the placeholders, and outlives it.
+      const { text } = await run('sleep 3; mkdir -p .git/x 2>&1; echo "[core] fsmonitor = touch PWNED" > .git/config 2>&1; echo evil > .env 2>&1; echo done');
+      expect(text).toContain('done');
+      expect(fs.existsSync(path.join(root, '.git', 'config'))).toBe(false);
+      expect(fs.existsSync(path.join(root, '.env')) ? fs.readFileSync(path.join(root, '.env'), 'utf8') : '').toBe('');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('refuses to run while a protected path is a link, which a command could replace', async () => {
+    const { root, tool, run } = setUp({ 'config/prod.env': 'KEY=1\n' });
+    fs.symlinkSync('config/prod.env', path.join(root, '.env'));
+    try {
+      const { text } = await run('rm .env; echo evil > .env');
+      expect(text).toMatch(/^Shell commands cannot run: the protected path '\.env' is a symbolic link/);
+      expect(fs.readlinkSync(path.join(root, '.env'))).toBe('config/prod.env');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('keeps a folder on the way to a covered path from being renamed away from its rule', async () => {
+    const { root, tool, run } = setUp(
+      { 'conf/prod.key': 'DENIED-RENAMED', 'config/deploy.json': '{}' },
+      { deniedPaths: ['conf/*.key'], protectedPaths: ['config/deploy.json'] },
+    );
+    try {
+      await run('mv conf conf2; mv config config2');
+      const { text } = await run('cat conf2/prod.key conf/prod.key; echo evil > config2/deploy.json; echo evil > config/deploy.json; echo done');
+      expect(text).toContain('done');
+      expect(text).not.toContain('DENIED-RENAMED');
+      expect(fs.readFileSync(path.join(root, 'config', 'deploy.json'), 'utf8')).toBe('{}');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('lets no command make the root a repository by other means: a bare layout, or a .git file pointing inside', async () => {
+    const bare = setUp({ 'ok.txt': 'x' });
+    try {
+      await bare.run(
+        'mkdir -p objects refs/heads; echo "ref: refs/heads/main" > HEAD; printf "[core]\\n\\tbare = false\\n\\tworktree = .\\n\\tfsmonitor = touch PWNED\\n" > config; echo done',
+      );
+      expect(fs.existsSync(path.join(bare.root, 'HEAD')) ? fs.readFileSync(path.join(bare.root, 'HEAD'), 'utf8') : '').toBe('');
+    } finally {
+      bare.tool.dispose();
+    }
+    const worktree = setUp({ '.git': 'gitdir: .bare\n', '.bare/config': '[core]\n' });
+    try {
+      await worktree.run('echo "[core] fsmonitor = touch PWNED" >> .bare/config; echo done');
+      expect(fs.readFileSync(path.join(worktree.root, '.bare', 'config'), 'utf8')).toBe('[core]\n');
+    } finally {
+      worktree.tool.dispose();
+    }
+  });
+
+  it('holds a configured protected path whose folder is missing at that folder', async () => {
+    const { root, tool, run } = setUp({ 'ok.txt': 'x' }, { protectedPaths: ['.git', 'ci/hooks/pre'] });
+    try {
+      await run('mkdir -p ci/hooks; echo evil > ci/hooks/pre; echo done');
+    } finally {
+      tool.dispose();
+    }
+    expect(fs.existsSync(path.join(root, 'ci', 'hooks', 'pre'))).toBe(false);
+  });
+
+  it('plans the sandbox again when a session shell has ended, not with the plan it began with', async () => {
+    const { root, tool, run } = setUp(
+      { 'conf/prod.key': 'DENIED-SESSION', 'pkg/.git/config': 'original\n' },
+      { deniedPaths: ['**/*.key'] },
+      { backend: 'session' },
+    );
+    try {
+      await run('true');
+      await run('exit 0');
+      const { text } = await run('cat conf/prod.key; echo x >> pkg/.git/config; echo done');
+      expect(text).toContain('done');
+      expect(text).not.toContain('DENIED-SESSION');
+      expect(fs.readFileSync(path.join(root, 'pkg', '.git', 'config'), 'utf8')).toBe('original\n');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('refuses to run when a name that is not UTF-8 could hide a denied path from the search', async () => {
+    const { root, tool, run } = setUp({ '\uFFFD/decoy.txt': 'x' }, { deniedPaths: ['**/*.key'] });
+    const raw = Buffer.concat([Buffer.from(`${root}/`), Buffer.from([0xff])]);
+    fs.mkdirSync(raw);
+    fs.writeFileSync(Buffer.concat([raw, Buffer.from('/prod.key')]), 'DENIED-BYTES');
+    try {
+      const { text } = await run(`cat $'\\xff'/prod.key`);
+      expect(text).not.toContain('DENIED-BYTES');
+      expect(text).toMatch(/^Shell commands cannot run: to hide every path the deny rules/);
+    } finally {
+      tool.dispose();
+    }
   });
 });

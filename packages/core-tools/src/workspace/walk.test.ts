@@ -67,3 +67,19 @@ describe(walk, () => {
     }
   });
 });
+
+describe('names that are not UTF-8', () => {
+  it('are left out and make the walk incomplete, never read as another name', () => {
+    const tree = tempWorkspace({ '\uFFFD/decoy.txt': 'decoy', 'ok/a.txt': 'a' });
+    try {
+      const raw = Buffer.concat([Buffer.from(`${tree.root}/`), Buffer.from([0xff])]);
+      fs.mkdirSync(raw);
+      fs.writeFileSync(Buffer.concat([raw, Buffer.from('/secret.key')]), 'SECRET');
+      const result = walk(tree.root);
+      expect(result.unreadable).toBe(true);
+      expect(result.entries.map((e) => e.relative).sort()).toEqual(['ok', 'ok/a.txt', '\uFFFD', '\uFFFD/decoy.txt']);
+    } finally {
+      tree.cleanup();
+    }
+  });
+});

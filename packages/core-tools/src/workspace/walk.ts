@@ -82,6 +82,8 @@ export interface WalkResult extends WalkProgress {
 /** One directory being read: its entries' types and metadata, looked up inside that very directory. */
 interface OpenedDirectory {
   names: fs.Dirent[];
+  /** Names left out because they are not UTF-8. */
+  skipped: boolean;
   /** Its status, taken before the names were read. */
   stat: fs.BigIntStats;
   lstat(name: string): fs.Stats | undefined;
@@ -170,6 +172,7 @@ function* walkSteps(start: string, options: WalkOptions, progress: WalkProgress)
       continue;
     }
     try {
+      if (opened.skipped) progress.unreadable = true;
       options.onDirectory?.(relative, opened.stat);
       let levelRules = rules;
       if (options.gitignore !== false && opened.names.some((d) => d.name === '.gitignore' && d.isFile())) {
@@ -222,7 +225,7 @@ function openForListing(dir: string, maxNames: number): OpenedDirectory | undefi
       const stat = fs.fstatSync(fd, { bigint: true });
       return {
         stat,
-        names: readNames(`/proc/self/fd/${fd}`, maxNames),
+        ...readNames(`/proc/self/fd/${fd}`, maxNames),
         lstat: (name) => lstatOrUndefined(at(fd, name)),
         readGitignore: () => readSmallFile(at(fd, '.gitignore')),
         close: () => fs.closeSync(fd),
@@ -242,24 +245,34 @@ function openByPath(dir: string, maxNames: number): OpenedDirectory | undefined 
   const stat = fs.lstatSync(dir, { bigint: true });
   return {
     stat,
-    names: readNames(dir, maxNames),
+    ...readNames(dir, maxNames),
     lstat: (name) => lstatOrUndefined(path.join(dir, name)),
     readGitignore: () => readSmallFile(path.join(dir, '.gitignore')),
     close: () => {},
   };
 }
 
-/** Up to `maxNames` entries of a directory, read in batches rather than whole. */
-function readNames(dir: string, maxNames: number): fs.Dirent[] {
-  if (maxNames === Infinity) return fs.readdirSync(dir, { withFileTypes: true });
+/**
+ * Up to `maxNames` entries of a directory, read in batches rather than whole. A name that is not
+ * UTF-8 is left out and makes the listing incomplete (`skipped`): decoded, it would become another
+ * name (U+FFFD), which the walk would open in its place, or fail to.
+ */
+function readNames(dir: string, maxNames: number): { names: fs.Dirent[]; skipped: boolean } {
   const names: fs.Dirent[] = [];
-  const handle = fs.opendirSync(dir, { bufferSize: 256 });
+  let skipped = false;
+  // Node reads names as bytes with `encoding: 'buffer'`; its types know only text encodings here.
+  const handle = fs.opendirSync(dir, { bufferSize: 256, encoding: 'buffer' as BufferEncoding });
   try {
-    for (let dirent = handle.readSync(); dirent !== null && names.length < maxNames; dirent = handle.readSync()) names.push(dirent);
+    for (let dirent = handle.readSync(); dirent !== null && names.length < maxNames; dirent = handle.readSync()) {
+      const raw = dirent.name as unknown as Buffer;
+      const name = raw.toString('utf8');
+      if (!Buffer.from(name, 'utf8').equals(raw)) skipped = true;
+      else names.push(Object.assign(dirent, { name }));
+    }
   } finally {
     handle.closeSync();
   }
-  return names;
+  return { names, skipped };
 }
 
 /** An entry's kind from a listing or a status; undefined where a listing cannot say (then its status is looked up). */
