@@ -147,6 +147,7 @@ export class SandboxView {
   /** Protected paths deeper in the workspace (`packages/app/.git`), breadth-first, the first `SCAN_ENTRIES` entries; each is covered whole. */
   private protectedBelow(root: string, onDirectory: NonNullable<WalkOptions['onDirectory']>): string[] {
     const found: string[] = [];
+    const hides = this.workspace.hidingUnder(root);
     walk(root, {
       gitignore: false,
       skipInternal: false,
@@ -155,7 +156,8 @@ export class SandboxView {
       onDirectory,
       maxVisited: SCAN_ENTRIES,
       judge: (relative, kind) => {
-        if (kind === 'symlink' || this.workspace.denies(relative)) return 'leaf';
+        // A walk never enters what it left as a leaf, so each path's parents were looked at on the way down.
+        if (kind === 'symlink' || hides?.(relative) !== undefined) return 'leaf';
         if (!this.workspace.protects(relative)) return undefined;
         found.push(path.join(root, relative));
         // A denied path inside a protected one must still be found by `hiddenPaths`, which walks on its own.

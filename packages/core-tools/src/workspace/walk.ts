@@ -150,7 +150,7 @@ function* walkSteps(start: string, options: WalkOptions, progress: WalkProgress)
   const maxDepth = options.maxDepth ?? Infinity;
   const maxVisited = options.maxVisited ?? Infinity;
   const skipInternal = options.skipInternal !== false;
-  const extra = ignore().add([...(options.exclude ?? [])]);
+  const extra = options.exclude && options.exclude.length > 0 ? ignore().add([...options.exclude]) : undefined;
   let realStart: string;
   try {
     realStart = fs.realpathSync.native(start);
@@ -189,7 +189,7 @@ function* walkSteps(start: string, options: WalkOptions, progress: WalkProgress)
         if (skipInternal && SKIPPED.has(dirent.name)) continue;
         const childRelative = relative ? `${relative}/${dirent.name}` : dirent.name;
         const test = dirent.isDirectory() ? `${childRelative}/` : childRelative;
-        if (extra.ignores(test) || levelRules.some((rule) => rule.matcher.ignores(rule.base ? test.slice(rule.base.length + 1) : test))) continue;
+        if (extra?.ignores(test) || levelRules.some((rule) => rule.matcher.ignores(rule.base ? test.slice(rule.base.length + 1) : test))) continue;
         const known = options.metadata === false ? kindOf(dirent) : undefined;
         const stat = known ? undefined : opened.lstat(dirent.name);
         if (!known && !stat) continue;
@@ -261,7 +261,7 @@ function readNames(dir: string, maxNames: number): { names: fs.Dirent[]; skipped
   const names: fs.Dirent[] = [];
   let skipped = false;
   // Node reads names as bytes with `encoding: 'buffer'`; its types know only text encodings here.
-  const handle = fs.opendirSync(dir, { bufferSize: 256, encoding: 'buffer' as BufferEncoding });
+  const handle = fs.opendirSync(dir, { bufferSize: 1024, encoding: 'buffer' as BufferEncoding });
   try {
     for (let dirent = handle.readSync(); dirent !== null && names.length < maxNames; dirent = handle.readSync()) {
       const raw = dirent.name as unknown as Buffer;
