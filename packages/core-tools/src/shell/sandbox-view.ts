@@ -58,6 +58,11 @@ export interface SandboxPlan {
  */
 export class SandboxView {
   private scanned: { root: string; listed: ListedDirectories; found: { hidden: string[]; protectedBelow: string[] } } | undefined;
+  /**
+   * Every protected path below the root any look has found, kept while it exists: a command that
+   * fills the workspace past the search's bound cannot push one found before out of the next look.
+   */
+  private readonly knownProtected = new Set<string>();
 
   constructor(
     private readonly workspace: WorkspacePolicy,
@@ -70,7 +75,13 @@ export class SandboxView {
     const { hidden, protectedBelow } = this.scan(root);
     const { present, missing } = this.protectedAtRoot(root);
     const held = holdPlaceholders(missing);
-    const readOnly = [...new Set([...present, ...held.placeholders, ...protectedBelow])];
+    for (const entry of protectedBelow) this.knownProtected.add(entry);
+    const known = [...this.knownProtected].filter((entry) => {
+      const stat = lstatOrUndefined(entry);
+      if (!stat || stat.isSymbolicLink()) this.knownProtected.delete(entry);
+      return stat !== undefined && !stat.isSymbolicLink();
+    });
+    const readOnly = [...new Set([...present, ...held.placeholders, ...known])];
     const policy: SandboxPolicy = {
       workspace: root,
       workspaceSpellings: this.workspace.spellingsOf('private'),

@@ -308,6 +308,21 @@ describe.skipIf(!support.available)('classes of escape found by a second pass', 
     }
   });
 
+  it('keeps a nested protected path found once read-only after a command fills the workspace past the search', async () => {
+    const { root, tool, run } = setUp({ 'pkg/.git/config': 'original\n', 'ok.txt': 'x' });
+    try {
+      await run('true'); // the first look finds pkg/.git
+      // Breadth-first and sorted, a folder of 21,000 names before `pkg` puts pkg/.git past the search's bound.
+      fs.mkdirSync(path.join(root, 'aaa'));
+      for (let i = 0; i < 21_000; i++) fs.closeSync(fs.openSync(path.join(root, 'aaa', `f${String(i).padStart(5, '0')}`), 'w'));
+      const { text } = await run('echo x >> pkg/.git/config; echo done');
+      expect(text).toContain('done');
+      expect(fs.readFileSync(path.join(root, 'pkg', '.git', 'config'), 'utf8')).toBe('original\n');
+    } finally {
+      tool.dispose();
+    }
+  });
+
   it('refuses to run when a name that is not UTF-8 could hide a denied path from the search', async () => {
     const { root, tool, run } = setUp({ '\uFFFD/decoy.txt': 'x' }, { deniedPaths: ['**/*.key'] });
     const raw = Buffer.concat([Buffer.from(`${root}/`), Buffer.from([0xff])]);
