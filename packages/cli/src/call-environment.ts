@@ -13,6 +13,7 @@ import {
 } from '@toolwright/core-tools';
 import { decideSandbox, probeSandbox } from '@toolwright/sandbox';
 import { requireCompilerApi } from './compiler-api.js';
+import { emptyFileProblem } from './config/empty-file.js';
 import { CliError } from './cli-error.js';
 import { loadCliSettings, type CliSettings, type ConfigFlags, type PolicySource } from './config/cli-settings.js';
 import { formatConfigIssues } from './config/config-issues.js';
@@ -94,6 +95,8 @@ export function openWorkspace(dir: string | WorkspaceConfig): WorkspacePolicy {
 
 /** Reads and checks a policy file (its rules parse and their examples hold), or a usage error saying why. */
 export function loadPolicyFile(file: string, registry: ToolRegistry, text: string = readPolicyText(file)): Policy {
+  const empty = emptyFileProblem(file, text);
+  if (empty) throw new CliError(empty, 2);
   try {
     return loadPolicy(text, (name) => registry.get(name)?.declaration);
   } catch (error) {

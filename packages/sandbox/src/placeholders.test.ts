@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,5 +43,21 @@ describe(holdPlaceholders, () => {
     held.release();
     expect(fs.readFileSync(path.join(root, '.toolwright', 'audit.log'), 'utf8')).toBe('kept');
     expect(fs.readFileSync(path.join(root, 'policy.json'), 'utf8')).toBe('{}');
+  });
+});
+
+describe('placeholders of an interrupted process', () => {
+  it.for(['SIGINT', 'SIGTERM'] as const)('are removed when it is ended by %s, which still ends it', async (signal) => {
+    const dir = fs.mkdtempSync(path.join(root, 'signal-'));
+    // The built module (`npm test` builds first), in a process of its own that the signal ends.
+    const module = path.join(import.meta.dirname, '..', 'dist', 'placeholders.js');
+    const script = `require(${JSON.stringify(module)}).holdPlaceholders([{ path: ${JSON.stringify(path.join(dir, '.git'))}, kind: 'directory' }]); console.log('held'); setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+    expect(fs.existsSync(path.join(dir, '.git'))).toBe(true);
+    const ended = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, how) => resolve(how)));
+    child.kill(signal);
+    expect(await ended).toBe(signal);
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });

@@ -34,7 +34,15 @@ export function holdPlaceholders(requests: readonly PlaceholderRequest[]): { pla
   }
   if (placeholders.length > 0 && !removeAtExit) {
     removeAtExit = true;
-    process.once('exit', () => held.forEach((holding, path) => remove(path, holding.kind)));
+    process.once('exit', removeAll);
+    // Interrupted (Ctrl-C on `toolwright call`), a process with no handler of its own ends without
+    // 'exit': the placeholders go first, then the signal does what it would have done.
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+      process.once(signal, () => {
+        if (process.listenerCount(signal) > 0) return; // the program handles it, and exits through 'exit'
+        removeAll();
+        process.kill(process.pid, signal);
+      });
   }
   let released = false;
   return {
@@ -55,6 +63,11 @@ export function holdPlaceholders(requests: readonly PlaceholderRequest[]): { pla
 /** Whether `path` is a placeholder this process holds now (it exists, but stands for a missing path). */
 export function isPlaceholder(path: string): boolean {
   return held.has(path);
+}
+
+function removeAll(): void {
+  held.forEach((holding, path) => remove(path, holding.kind));
+  held.clear();
 }
 
 /** Makes the placeholder; false when something exists there already (it is protected as it is). */

@@ -192,6 +192,13 @@ describe(loadConfigFile, () => {
   it('reports JSON that does not parse with the file and where it stopped', () => {
     expect(errorOf('{ "shell": { "allow": ["id"], } }')).toMatch(/^FILE: \$: is not valid JSON: .*line 1 column 31/);
   });
+
+  it('says where an empty file comes from and what to do', () => {
+    for (const empty of ['', '  \n'])
+      expect(errorOf(empty)).toBe(
+        "FILE is empty. Toolwright's shell sandbox holds a missing toolwright.config.json with an empty placeholder while a command runs, and leaves it behind when it is killed outright; delete the file, or write {} in it.",
+      );
+  });
 });
 
 describe(findConfigFile, () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SchemaValidator } from '@toolwright/executor';
+import { emptyFileProblem } from './empty-file.js';
 import { CliError } from '../cli-error.js';
 import { checkConfig } from './check-config.js';
 import { configIssuesOf, formatConfigIssues } from './config-issues.js';
@@ -42,6 +43,8 @@ export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.en
   } catch (error) {
     throw new CliError(`Cannot read the config file ${file}: ${(error as Error).message}`, 2);
   }
+  const empty = emptyFileProblem(file, text);
+  if (empty) throw new CliError(empty, 2);
   const config = parseConfigText(file, text);
   const schema = configSchema();
   const issues = configIssuesOf(new SchemaValidator().validate(schema, config), schema, config);
