@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { SandboxAssets } from './sandbox-assets.js';
 import { isWithin } from './is-within.js';
 import { readableProblem, type SandboxPolicy } from './sandbox-policy.js';
-import { systemMounts } from './system-view.js';
+import { systemMounts, type SystemMount } from './system-view.js';
 
 /** What bubblewrap on this machine supports, as the probe found it. */
 export interface BubblewrapFeatures {
@@ -50,7 +50,8 @@ const PROC_MASKED = [
  */
 export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, features: BubblewrapFeatures): string[] {
   const args: string[] = [];
-  for (const mount of systemMounts()) {
+  const system = systemMounts();
+  for (const mount of system) {
     if (mount.kind === 'symlink') args.push('--symlink', mount.target, mount.path);
     else args.push('--ro-bind', mount.path, mount.path);
   }
@@ -69,7 +70,7 @@ export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, fea
   args.push('--dir', policy.home);
   args.push('--bind', policy.workspace, policy.workspace);
   for (const spelling of policy.workspaceSpellings ?? []) {
-    if (spelling !== policy.workspace && mayLinkAt(spelling, policy)) args.push('--symlink', policy.workspace, spelling);
+    if (spelling !== policy.workspace && mayLinkAt(spelling, policy, system)) args.push('--symlink', policy.workspace, spelling);
   }
   const readOnly = byDepth(policy.readOnly.flatMap((entry) => protectedEntry(entry, policy.workspace)));
   const hidden = byDepth(policy.hidden.filter((entry) => isInside(policy.workspace, entry) && !isLink(entry)));
@@ -123,9 +124,9 @@ function protectedEntry(entry: string, workspace: string): string[] {
 }
 
 /** Another spelling of the workspace can be made a link where nothing mounted read-only holds it. */
-function mayLinkAt(spelling: string, policy: SandboxPolicy): boolean {
+function mayLinkAt(spelling: string, policy: SandboxPolicy, system: readonly SystemMount[]): boolean {
   if (!path.isAbsolute(spelling) || isWithin(policy.workspace, spelling) || isWithin(spelling, policy.workspace)) return false;
-  const mounted = [...systemMounts().map((mount) => mount.path), '/etc', '/proc', '/dev', ...policy.readable];
+  const mounted = [...system.map((mount) => mount.path), '/etc', '/proc', '/dev', ...policy.readable];
   return !mounted.some((dir) => isWithin(dir, spelling));
 }
 

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   DEFAULT_LIMITS,
@@ -87,7 +86,7 @@ export class SandboxView {
       workspaceSpellings: this.workspace.spellingsOf('private'),
       readOnly,
       hidden,
-      readable: readableDirectories(programDirectories(env.PATH ?? '', root), this.settings.readablePaths ?? []),
+      readable: readableDirectories(programDirectories(env.PATH ?? ''), this.settings.readablePaths ?? [], root),
       network,
       home: env.HOME ?? '/tmp/home',
       cwd,
@@ -184,7 +183,7 @@ export class SandboxView {
  * (`readableProblem`: never a home, the workspace or the sandbox's own places: a program directory
  * that is one is left out, a configured one refuses the command), without those inside another.
  */
-function readableDirectories(programs: readonly string[], configured: readonly string[]): string[] {
+function readableDirectories(programs: readonly string[], configured: readonly string[], workspace: string): string[] {
   const canonical: string[] = [];
   for (const candidate of [...programs, ...configured]) {
     let real: string;
@@ -193,7 +192,7 @@ function readableDirectories(programs: readonly string[], configured: readonly s
     } catch {
       continue; // gone: nothing to show
     }
-    const problem = readableProblem(real, undefined);
+    const problem = readableProblem(real, workspace);
     if (problem && configured.includes(candidate))
       throw new CoreToolError('sandbox_unavailable', `Shell commands cannot run: the readable path '${candidate}' cannot be shown in the sandbox: ${problem}.`);
     if (!problem) canonical.push(real);
@@ -242,24 +241,21 @@ export function networkFor(settings: SandboxSettings, granted: readonly string[]
 }
 
 /**
- * PATH directories a command needs beyond the system's: each outside the system directories, the
- * workspace and every home (a toolchain in `/opt/node/bin` is readable, with its `lib` beside it —
- * `/opt/node`; `~/.cargo/bin` is not: the home stays out of sight).
+ * PATH directories a command needs beyond the system's (a toolchain in `/opt/node/bin` is readable,
+ * with its `lib` beside it — `/opt/node`). Whether each may be shown at all (never a home — `~/.cargo/bin`
+ * stays out of sight —, the workspace or the sandbox's own places) is `readableProblem`'s to say.
  */
-export function programDirectories(pathVariable: string, workspace: string): string[] {
-  const homes = [os.homedir(), '/root', '/home'].filter((h) => h !== '' && h !== '/');
+export function programDirectories(pathVariable: string): string[] {
   const dirs = new Set<string>();
   for (const entry of pathVariable.split(':')) {
     if (!path.isAbsolute(entry)) continue;
     const dir = path.resolve(entry);
-    if (['/usr', '/bin', '/sbin', '/lib', '/lib64'].some((system) => dir === system || isWithin(system, dir))) continue;
-    if (dir === workspace || isWithin(workspace, dir) || isWithin(dir, workspace)) continue;
-    if (homes.some((home) => dir === home || isWithin(home, dir) || isWithin(dir, home))) continue;
+    if (['/usr', '/bin', '/sbin', '/lib', '/lib64'].some((system) => isWithin(system, dir))) continue;
     const base = path.basename(dir);
     const parent = path.dirname(dir);
     dirs.add((base === 'bin' || base === 'sbin') && parent !== '/' ? parent : dir);
   }
-  return [...dirs].filter((dir) => !isWithin(dir, workspace) && fs.existsSync(dir));
+  return [...dirs];
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

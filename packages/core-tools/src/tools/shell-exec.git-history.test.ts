@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ShellTool, type ShellResult } from './shell-exec.js';
+import { shellOutput } from '../test-support/shell-output.js';
+import { ShellTool } from './shell-exec.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { testSandboxMode } from '../test-support/sandbox-mode.js';
 
@@ -26,14 +27,7 @@ const tool = new ShellTool({
   shell: { backend: 'host', sandbox: testSandboxMode(), policy: { allow: ['git'] } },
 });
 afterAll(() => tool.dispose());
-const run = async (command: string): Promise<string> => {
-  try {
-    const result = (await tool.shellExec(command)) as ShellResult;
-    return `${result.stdout}${result.stderr}`;
-  } catch (error) {
-    return (error as Error).message;
-  }
-};
+const run = (command: string) => shellOutput(tool, command);
 
 describe('git where a policy hides paths', () => {
   it.for([

@@ -6,7 +6,8 @@ import { programSpec } from '../shell/programs/index.js';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
 import { treeReadingCases } from '../test-support/tree-reading-cases.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
-import { ShellTool, type ShellResult } from './shell-exec.js';
+import { shellOutput } from '../test-support/shell-output.js';
+import { ShellTool } from './shell-exec.js';
 
 const SECRET = 'SECRET-VALUE';
 const ws = tempWorkspace({ 'secrets/k': `KEY=${SECRET}\n`, 'conf/prod.env': `KEY=${SECRET}\n`, 'conf/dev.env': 'KEY=dev\n', 'src/a.ts': 'const KEY = 1;\n' });
@@ -16,14 +17,7 @@ const tool = new ShellTool({
   shell: { backend: 'session', sandbox: 'off', policy: { allow: ['cd', 'grep', 'rg', 'ls', 'du', 'tree', 'diff', 'cp', 'mkdir', 'touch'] } },
 });
 afterAll(() => tool.dispose());
-const run = async (command: string): Promise<string> => {
-  try {
-    const result = (await tool.shellExec(command)) as ShellResult;
-    return `${result.stdout}${result.stderr}`;
-  } catch (error) {
-    return (error as Error).message;
-  }
-};
+const run = (command: string) => shellOutput(tool, command);
 const inSrc = async (command: string) => {
   await run('cd src');
   return run(command);

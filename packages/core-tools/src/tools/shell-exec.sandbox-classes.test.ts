@@ -192,6 +192,18 @@ describe.skipIf(!support.available)('classes of escape the sandbox holds without
     }
   });
 
+  it('refuses a readable path inside the workspace with a reason, not a crash', async () => {
+    const inside = path.join(base, `ws${made + 1}`, 'tools');
+    const { tool, run } = setUp({ 'tools/x': 'x' }, {}, { readablePaths: [inside] });
+    try {
+      expect((await run('echo hi')).text).toBe(
+        `Shell commands cannot run: the readable path '${inside}' cannot be shown in the sandbox: it is, holds or lies in the workspace.`,
+      );
+    } finally {
+      tool.dispose();
+    }
+  });
+
   it('reaches the workspace through the spelling it was configured with', async () => {
     const real = path.join(base, `real${++made}`);
     fs.mkdirSync(real);

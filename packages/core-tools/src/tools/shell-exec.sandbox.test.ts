@@ -240,7 +240,19 @@ describe.skipIf(!support.available)('the kernel sandbox holds where the judge do
     const writer = fc.constantFrom('touch {}', 'echo x > {}', 'mkdir -p {}', 'cp ok.txt {}', 'ln -s /etc {}', 'mv ok.txt {} ; touch ok.txt');
     const target = fc.tuple(
       fc.array(hops, { minLength: 1, maxLength: 4 }),
-      fc.constantFrom('secret.txt', 'outside/secret.txt', 'id_rsa', PWNED, `outside/${PWNED}`, ''),
+      // Outside markers, and the workspace's protected paths (outsideState hashes .git/config, hooks and .env).
+      fc.constantFrom(
+        'secret.txt',
+        'outside/secret.txt',
+        'id_rsa',
+        PWNED,
+        `outside/${PWNED}`,
+        '',
+        '.git/config',
+        '.git/hooks/pre-commit',
+        '.env',
+        'ws/.git/config',
+      ),
     );
     await fc.assert(
       fc.asyncProperty(
