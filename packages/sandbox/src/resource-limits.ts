@@ -1,17 +1,24 @@
 import fs from 'node:fs';
 
-/** Per-process limits set with `setrlimit` before the command starts (hard and soft alike, so it cannot raise them). */
+/**
+ * What a sandboxed command may use. Each process's limits are set with `setrlimit` before the command
+ * starts (hard and soft alike, so it cannot raise them); where the host can make control groups
+ * (`controlGroupSupport`), the processes and the memory are also counted for the command as a whole.
+ */
 export interface ResourceLimits {
   /** CPU seconds each process may use (RLIMIT_CPU; SIGXCPU, then SIGKILL). */
   cpuSeconds: number;
-  /** Bytes of data each process may allocate (RLIMIT_DATA: heap and private writable mappings). */
+  /**
+   * Bytes of memory: all the command's processes together in its control group (the kernel kills one
+   * when they would use more), and each process's data (RLIMIT_DATA: heap and private writable mappings).
+   */
   memoryBytes: number;
   /** Largest file a process may write, in bytes (RLIMIT_FSIZE; a write past it fails with EFBIG). */
   fileSizeBytes: number;
   /**
-   * Processes the command may run at once (RLIMIT_NPROC: counted inside the sandbox's user namespace;
-   * where bubblewrap makes none, above the user's processes already running). The kernel does not
-   * apply it to root.
+   * Processes and threads the command may run at once: counted by its control group (a fork past it
+   * fails), and by RLIMIT_NPROC (inside the sandbox's user namespace; where bubblewrap makes none,
+   * above the user's processes already running), which the kernel does not apply to root.
    */
   processes: number;
   /** Open files per process (RLIMIT_NOFILE). */

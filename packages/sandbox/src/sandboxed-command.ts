@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { bwrapArguments } from './bwrap-arguments.js';
+import { joinGroupCommand, type CommandGroup } from './control-groups.js';
 import type { SandboxSupport } from './probe.js';
 import { limitsPrelude } from './resource-limits.js';
 import { sandboxAssets } from './sandbox-assets.js';
@@ -15,10 +16,18 @@ export interface Launch {
  * How to start `argv` inside the sandbox: bubblewrap with the policy's mounts, then `argv`, which
  * must begin by applying the resource limits — a bash script whose first line is
  * `sandboxLimitsPrelude(support, policy)` (the shell's commands are bash scripts already, so this
- * costs no second bash start). Open descriptors (pipes beyond stdio) pass through.
+ * costs no second bash start). Open descriptors (pipes beyond stdio) pass through. With `group`
+ * (`makeCommandGroup`), bubblewrap starts inside that control group, so the kernel keeps the
+ * process and memory limits for everything the command runs together.
  */
-export function sandboxedCommand(support: Extract<SandboxSupport, { available: true }>, policy: SandboxPolicy, argv: readonly string[]): Launch {
-  return { file: support.path, args: [...bwrapArguments(policy, sandboxAssets(policy.home), support.features), '--', ...argv] };
+export function sandboxedCommand(
+  support: Extract<SandboxSupport, { available: true }>,
+  policy: SandboxPolicy,
+  argv: readonly string[],
+  group?: CommandGroup,
+): Launch {
+  const args = [...bwrapArguments(policy, sandboxAssets(policy.home), support.features), '--', ...argv];
+  return group ? joinGroupCommand(group, support.path, args) : { file: support.path, args };
 }
 
 /** The bash line that sets the policy's resource limits (see `limitsPrelude`), to begin the sandboxed script with. */

@@ -1,4 +1,4 @@
-import { decideSandbox, probeSandbox, type SandboxDecision } from '@toolwright/sandbox';
+import { controlGroupSupport, decideSandbox, probeSandbox, type SandboxDecision } from '@toolwright/sandbox';
 import { ripgrepVersion } from '@toolwright/core-tools';
 import { loadCliSettings, type ConfigFlags } from '../config/cli-settings.js';
 import { openWorkspace } from '../call-environment.js';
@@ -29,6 +29,7 @@ export async function diagnose(flags: ConfigFlags): Promise<DoctorReport> {
     const decision = decideSandbox(mode, support);
     lines.push(`sandbox     ${sandboxLine(decision, support.available ? `${support.version} at ${support.path}` : support.reason)}`);
     if (decision.run === 'refused') ok = false;
+    if (decision.run === 'sandboxed') lines.push(`limits      ${limitsLine()}`);
   }
   lines.push(`ripgrep     ${ripgrepVersion() ?? 'not found: file_search uses its built-in engine'}`);
   return { lines, ok };
@@ -45,4 +46,13 @@ function sandboxLine(decision: SandboxDecision, detail: string): string {
         ? `warning: ${decision.warning} (install bubblewrap: apt-get install bubblewrap)`
         : 'off: commands are confined only by the command judge (shell.sandbox is "off")';
   }
+}
+
+/** Whether the kernel keeps the process and memory limits for each command as a whole, or only per process. */
+function limitsLine(): string {
+  const groups = controlGroupSupport();
+  if (!groups.available) return `per process only (ulimit): no control group per command here (${groups.reason})`;
+  const named = { pids: 'processes', memory: 'memory' } as const;
+  const missing = groups.missing.map((entry) => `; ${named[entry.controller]} per process only (${entry.reason})`).join('');
+  return `${groups.controllers.map((controller) => named[controller]).join(' and ')} counted for each command as a whole (a control group)${missing}`;
 }

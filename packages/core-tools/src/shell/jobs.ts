@@ -9,6 +9,8 @@ export interface Job {
   outcome?: ProcessOutcome;
   /** Where the job runs (see `ShellResult.ranIn`). */
   ranIn?: 'sandbox' | 'host' | 'escalated';
+  /** The limits the job ran into, known once it has finished (see `ShellResult.limitsReached`). */
+  limitsReached?: string[];
 }
 
 /** Background commands of one environment, by id; finished jobs are kept until read or evicted. */

@@ -21,6 +21,7 @@ export function renderShellResult(result: ShellResult): string {
   const lines = [`${status} (${duration(result.durationMs)})${where}${result.cwd !== undefined ? `; working directory: ${renderName(result.cwd)}` : ''}`];
   if (result.sessionRestarted) lines.push('[the session shell was started afresh: its working directory and variables were reset]');
   lines.push(...streamBlocks(result.stdout, result.stderr));
+  for (const limit of result.limitsReached ?? []) lines.push(`[limit reached: ${limit}]`);
   if (result.ranIn === 'sandbox' && result.exitCode !== 0 && SANDBOX_DENIALS.test(result.stderr))
     lines.push(
       '[this ran in the sandbox: only the workspace is writable, nothing outside it is visible, there is no network. If the command truly needs more, call shell_exec again with escalate: true — a person must approve it]',

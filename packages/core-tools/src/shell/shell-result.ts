@@ -24,6 +24,11 @@ export interface ShellResult {
    * person approved).
    */
   ranIn?: 'sandbox' | 'host' | 'escalated';
+  /**
+   * Resource limits of the sandbox the command's processes ran into (a fork refused at the process
+   * limit, a process killed at the memory limit), each worded with the limit.
+   */
+  limitsReached?: string[];
   /** Session backend: the shell's working directory afterwards, relative to the workspace root. */
   cwd?: string;
   /** Session backend: the session shell was started afresh (its directory and variables reset). */

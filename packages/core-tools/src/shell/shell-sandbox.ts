@@ -1,10 +1,12 @@
 import {
   decideSandbox,
   limitsProblem,
+  makeCommandGroup,
   probeSandbox,
   sandboxedCommand,
   sandboxLimitsPrelude,
   unsandboxedCommand,
+  type CommandGroup,
   type Launch,
   type SandboxDecision,
   type SandboxMode,
@@ -22,8 +24,10 @@ export interface CommandLauncher {
   network?: boolean;
   /** Bash to run first in the shell's own script: the sandbox's resource limits (`ulimit ...`). */
   prelude?: string;
-  /** Lets go of what the sandbox holds for the command (placeholders of missing protected paths) once it has ended. */
+  /** Lets go of what the sandbox holds for the command (placeholders of missing protected paths, its control group) once it has ended. */
   release: () => void;
+  /** The resource limits the command's processes ran into since the last ask (a session shell asks after each command). */
+  limitsReached?: () => string[];
 }
 
 /**
@@ -63,12 +67,32 @@ export class ShellSandbox {
     if (decision.run === 'refused') throw new CoreToolError('sandbox_unavailable', `Shell commands cannot run: ${decision.reason}.`);
     if (decision.run === 'unsandboxed') return { launch: unsandboxedCommand, ranIn: 'host', release: () => {} };
     const { policy, release } = this.view.plan(cwd, env, networkFor(this.settings, granted));
+    // The command's control group, made when it is first started (a session's later launchers start nothing)
+    // and kept for a session shell's restarts.
+    let group: CommandGroup | undefined;
+    let grouped = false;
+    const groupFor = () => {
+      if (!grouped) {
+        grouped = true;
+        try {
+          group = makeCommandGroup(policy.limits);
+        } catch (error) {
+          release();
+          throw new CoreToolError('sandbox_unavailable', `The command was not run: ${error instanceof Error ? error.message : String(error)}.`);
+        }
+      }
+      return group;
+    };
     return {
-      launch: (argv) => sandboxedCommand(decision.support, policy, argv),
+      launch: (argv) => sandboxedCommand(decision.support, policy, argv, groupFor()),
       prelude: sandboxLimitsPrelude(decision.support, policy),
       ranIn: 'sandbox',
       network: policy.network,
-      release,
+      release: () => {
+        release();
+        group?.remove();
+      },
+      limitsReached: () => group?.reachedSinceLast() ?? [],
     };
   }
 }

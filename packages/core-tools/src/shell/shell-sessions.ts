@@ -13,6 +13,7 @@ interface Session {
   /** The variables this session's lines expand: its environment and the assignments judged so far. */
   variables: Map<string, string>;
   ranIn: CommandLauncher['ranIn'];
+  limitsReached: () => string[];
   network: boolean | undefined;
   /** Lets go of what the session's sandbox holds, when the session shell ends. */
   release: () => void;
@@ -86,7 +87,16 @@ export class ShellSessions {
         launcher.release();
         throw error;
       }
-      session = { shell, cwd: root, env, variables: new Map(Object.entries(env)), ranIn: launcher.ranIn, network: launcher.network, release: launcher.release };
+      session = {
+        shell,
+        cwd: root,
+        env,
+        variables: new Map(Object.entries(env)),
+        ranIn: launcher.ranIn,
+        network: launcher.network,
+        release: launcher.release,
+        limitsReached: launcher.limitsReached ?? (() => []),
+      };
     }
     this.sessions.delete(sessionId); // re-insert: most recently used last
     this.sessions.set(sessionId, session);
@@ -110,8 +120,10 @@ export class ShellSessions {
     const result = toResult(outcome, modelSize(cwd) + (inside ? 0 : reset.length + 1));
     if (!inside) result.stderr += `${result.stderr && !result.stderr.endsWith('\n') ? '\n' : ''}${reset}`;
     if (outcome.restarted || outcome.timedOut) this.sessions.set(sessionId, { ...session, cwd: root, variables: new Map(Object.entries(session.env)) });
+    const limitsReached = session.limitsReached();
     return {
       ...result,
+      ...(limitsReached.length > 0 ? { limitsReached } : {}),
       cwd,
       sessionRestarted: renewed || outcome.restarted || outcome.timedOut,
       ranIn: session.ranIn,

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { probeSandbox } from '@toolwright/sandbox';
+import { controlGroupSupport, probeSandbox } from '@toolwright/sandbox';
 import { runWithToolContext } from '@toolwright/tool';
 import { ShellTool, type ShellResult } from './shell-exec.js';
 import { WorkspacePolicy, type WorkspaceConfig } from '../workspace/workspace-policy.js';
@@ -349,3 +349,79 @@ describe.skipIf(!support.available)('classes of escape found by a second pass', 
     }
   });
 });
+
+const groups = controlGroupSupport();
+/** Every way a command starts processes: each must count against the one limit of the command. */
+const SPAWNERS: Record<string, string> = {
+  'background jobs': 'for i in $(seq 60); do sleep 0.5 & done; wait',
+  subshells: 'for i in $(seq 60); do (sleep 0.5) & done; wait',
+  pipelines:
+    'sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5 | sleep 0.5',
+  'xargs in parallel': 'seq 60 | timeout 3 xargs -P 60 -n 1 sleep 0.5',
+  'nested shells': 'bash -c \'for i in $(seq 30); do sleep 0.5 & done; bash -c "for i in \\$(seq 30); do sleep 0.5 & done; wait"; wait\'',
+  'a program that forks': 'python3 -c "import os, time\nfor i in range(60):\n  os.fork() == 0 and (time.sleep(0.5), os._exit(0))\ntime.sleep(0.5)"',
+};
+
+describe.skipIf(!support.available || !groups.available)('limits the kernel keeps for a command as a whole (a control group per command)', () => {
+  it.for((['host', 'session'] as const).flatMap((backend) => Object.keys(SPAWNERS).map((way) => [backend, way] as const)))(
+    'counts the processes started by %s backend commands through %s against one limit, though the command is root',
+    async ([backend, way]) => {
+      const { tool, run } = setUp({}, {}, { backend, limits: { processes: 16 } });
+      try {
+        const { text, result } = await run(`${SPAWNERS[way]!} 2>/dev/null; echo ended`);
+        expect(result, text).toBeDefined();
+        expect(result!.limitsReached?.[0]).toMatch(/^processes: the command ran 16 processes and threads at once/);
+      } finally {
+        tool.dispose();
+      }
+    },
+  );
+
+  it.for(['host', 'session'] as const)('counts the memory of all the processes of a %s backend command together', async (backend) => {
+    const { tool, run } = setUp({}, {}, { backend, limits: { memoryBytes: 128 * 1024 * 1024 } });
+    const touch = `python3 -c "import time; a=bytearray(48*1024*1024); a[::4096]=b'x'*len(a[::4096]); time.sleep(1)"`;
+    try {
+      const { text, result } = await run(`for i in 1 2 3 4; do ${touch} & done; wait; echo ended`);
+      expect(text).toContain('ended');
+      expect(result!.limitsReached?.[0]).toMatch(/^memory: the command's processes together used 128 MiB, the most they may; the kernel killed \d+ of them$/);
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('leaves no control group behind once the commands have ended', async () => {
+    const { tool, run } = setUp({}, {}, { backend: 'host' });
+    const before = new Set(ownCommandGroups());
+    await run('sleep 0.2 & sleep 0.2 & wait');
+    await run('sleep 5', true);
+    tool.dispose();
+    for (let i = 0; i < 100 && ownCommandGroups().some((dir) => !before.has(dir)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(ownCommandGroups().filter((dir) => !before.has(dir))).toEqual([]);
+  });
+});
+
+/** The command groups this process has made, in every hierarchy. */
+function ownCommandGroups(): string[] {
+  const found: string[] = [];
+  for (const mount of fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+    const point = / - cgroup2? /.test(mount) ? mount.split(' ')[4] : undefined;
+    if (!point) continue;
+    const walk = (dir: string, depth: number) => {
+      if (depth > 4) return;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        if (!entry.isDirectory()) continue;
+        const child = path.join(dir, entry.name);
+        if (entry.name === `toolwright-${process.pid}`) for (const group of fs.readdirSync(child)) found.push(path.join(child, group));
+        else walk(child, depth + 1);
+      }
+    };
+    walk(point, 0);
+  }
+  return found.filter((dir) => fs.statSync(dir).isDirectory());
+}

@@ -122,6 +122,9 @@ describe('shell_exec (host backend)', () => {
     expect(renderShellResult({ ...ok, exitCode: null, signal: 'SIGKILL', timedOut: true, stdout: '', durationMs: 5000 })).toBe(
       'timed out and was killed (SIGKILL) (5.0 s)\n[no output]',
     );
+    expect(renderShellResult({ ...ok, exitCode: 254, stdout: '', stderr: 'fork: retry\n', durationMs: 9, limitsReached: ['processes: x'] })).toBe(
+      'exit code 254 (9 ms)\n[stderr]\nfork: retry\n[limit reached: processes: x]',
+    );
     expect(renderShellJob({ jobId: 'job-1', command: 'sleep 5' })).toBe(
       'Started background job job-1: sleep 5\nRead its output with shell_job_output (jobId "job-1"); stop it with shell_job_kill.',
     );

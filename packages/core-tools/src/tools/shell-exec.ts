@@ -136,16 +136,24 @@ export class ShellTool {
       launcher.release();
       throw error;
     }
-    const finished = running.done.finally(() => launcher.release());
+    // What the command ran into is read from its control group before the group goes.
+    let limitsReached: string[] = [];
+    const finished = running.done.finally(() => {
+      limitsReached = launcher.limitsReached?.() ?? [];
+      launcher.release();
+    });
     if (background) {
       const job = this.jobs.start(command, running);
       job.ranIn = launcher.ranIn;
-      void finished.catch(() => undefined);
+      void finished.then(
+        () => (job.limitsReached = limitsReached),
+        () => undefined,
+      );
       return { jobId: job.id, command };
     }
     const outcome = await finished;
     if (outcome.cancelled) throw new CoreToolError('cancelled', 'The command was cancelled and its process tree killed.');
-    return { ...toResult(outcome), ranIn: launcher.ranIn };
+    return { ...toResult(outcome), ranIn: launcher.ranIn, ...(limitsReached.length > 0 ? { limitsReached } : {}) };
   }
 
   /**
@@ -258,7 +266,11 @@ export class ShellTool {
 }
 
 function jobResult(job: Job, outcome: ProcessOutcome): ShellResult {
-  return { ...toResult(outcome), ...(job.ranIn ? { ranIn: job.ranIn } : {}) };
+  return {
+    ...toResult(outcome),
+    ...(job.ranIn ? { ranIn: job.ranIn } : {}),
+    ...(job.limitsReached?.length ? { limitsReached: job.limitsReached } : {}),
+  };
 }
 
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -1,0 +1,142 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  cgroupMounts,
+  controlGroupSupport,
+  forgetControlGroupSupport,
+  joinGroupCommand,
+  makeCommandGroup,
+  ownGroups,
+  type CommandGroup,
+} from './control-groups.js';
+
+const MOUNTINFO = [
+  '30 25 0:26 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755',
+  '31 30 0:27 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw',
+  '32 30 0:28 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids',
+  '33 30 0:29 /container/7 /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory',
+  '34 30 0:30 / /sys/fs/cgroup/cpu\\040acct rw,relatime - cgroup cgroup rw,cpu,cpuacct',
+  '35 25 8:1 / /work rw,relatime - ext4 /dev/sda1 rw',
+].join('\n');
+
+describe('where control groups are found', () => {
+  it('lists cgroup v1 and v2 mounts with their roots and controllers, unescaping paths', () => {
+    expect(cgroupMounts(MOUNTINFO)).toEqual([
+      { mountPoint: '/sys/fs/cgroup/unified', root: '/', version: 2, controllers: [] },
+      { mountPoint: '/sys/fs/cgroup/pids', root: '/', version: 1, controllers: ['rw', 'pids'] },
+      { mountPoint: '/sys/fs/cgroup/memory', root: '/container/7', version: 1, controllers: ['rw', 'memory'] },
+      { mountPoint: '/sys/fs/cgroup/cpu acct', root: '/', version: 1, controllers: ['rw', 'cpu', 'cpuacct'] },
+    ]);
+  });
+
+  it("reads this process's group per controller, and the v2 group under ''", () => {
+    const groups = ownGroups('12:pids:/a\n4:memory:/process_api/x\n2:cpu,cpuacct:/\n0::/user.slice/s.scope\n');
+    expect(groups.get('pids')).toBe('/a');
+    expect(groups.get('memory')).toBe('/process_api/x');
+    expect(groups.get('cpuacct')).toBe('/');
+    expect(groups.get('')).toBe('/user.slice/s.scope');
+  });
+
+  it('ignores lines that are not groups', () => {
+    expect(cgroupMounts('garbage\n\n1 2 3').length).toBe(0);
+    expect(ownGroups('nonsense\n').size).toBe(0);
+  });
+});
+
+const support = controlGroupSupport();
+
+/** Runs `script` with /bin/sh after joining `group`; its stdout, stderr and status. */
+function inGroup(group: CommandGroup, script: string) {
+  const launch = joinGroupCommand(group, '/bin/sh', ['-c', script]);
+  return spawnSync(launch.file, launch.args, { encoding: 'utf8', timeout: 20_000 });
+}
+
+/** Waits until `check` holds (a group is removed once its processes have gone, which takes a moment). */
+async function eventually(check: () => boolean): Promise<boolean> {
+  for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  return check();
+}
+
+describe.skipIf(!support.available)('a control group per command (this host can make them)', () => {
+  it('puts the command and what it starts in its own group, with the limits written', () => {
+    const group = makeCommandGroup({ processes: 30, memoryBytes: 64 * 1024 * 1024 })!;
+    try {
+      const result = inGroup(group, 'cat /proc/self/cgroup; (cat /proc/self/cgroup) | cat');
+      expect(result.status).toBe(0);
+      const lines = result.stdout.split('\n');
+      for (const file of group.procsFiles) {
+        const dir = path.dirname(file);
+        expect(path.basename(dir)).toMatch(/^c\d+$/);
+        expect(path.basename(path.dirname(dir))).toBe(`toolwright-${process.pid}`);
+        // Both the shell and its grandchild name the group (v1: per controller, v2: `0::`).
+        const suffix = `/toolwright-${process.pid}/${path.basename(dir)}`;
+        expect(lines.filter((line) => line.endsWith(suffix)).length).toBeGreaterThanOrEqual(2);
+      }
+      const pids = group.procsFiles.map((file) => path.join(path.dirname(file), 'pids.max')).find((file) => fs.existsSync(file));
+      if (pids) expect(fs.readFileSync(pids, 'utf8').trim()).toBe('30');
+    } finally {
+      group.remove();
+    }
+  });
+
+  it.skipIf(!support.available || !support.controllers.includes('pids'))(
+    'refuses forks past the process limit for the command as a whole, though it is root, and says so once',
+    () => {
+      const group = makeCommandGroup({ processes: 12, memoryBytes: 1024 ** 3 })!;
+      try {
+        // Each background sleep is a process: 40 at once cannot all start under a limit of 12.
+        const result = inGroup(group, 'n=0; for i in $(seq 40); do sleep 1 & n=$((n+1)); done 2>/dev/null; wait; echo started');
+        expect(result.stdout + result.stderr).not.toContain('could not join');
+        const reached = group.reachedSinceLast();
+        expect(reached).toHaveLength(1);
+        expect(reached[0]).toMatch(/^processes: the command ran 12 processes and threads at once/);
+        expect(group.reachedSinceLast()).toEqual([]);
+      } finally {
+        group.remove();
+      }
+    },
+  );
+
+  it.skipIf(!support.available || !support.controllers.includes('memory'))(
+    'kills a process when the processes together pass the memory limit, though each stays under it',
+    () => {
+      const group = makeCommandGroup({ processes: 64, memoryBytes: 96 * 1024 * 1024 })!;
+      try {
+        // Four processes of 40 MiB each (touched page by page, so the memory is really used): 160 MiB together.
+        const touch = 'python3 -c "import time; a=bytearray(40*1024*1024); a[::4096]=b\'x\'*len(a[::4096]); time.sleep(1)"';
+        const result = inGroup(group, `for i in 1 2 3 4; do ${touch} & done; wait; echo waited`);
+        expect(result.stdout).toContain('waited');
+        expect(group.events().killedForMemory).toBeGreaterThan(0);
+        expect(group.reachedSinceLast()[0]).toMatch(/^memory: the command's processes together used 96 MiB/);
+      } finally {
+        group.remove();
+      }
+    },
+  );
+
+  it('is removed once its processes are gone, and a group it cannot join stops the command', async () => {
+    const group = makeCommandGroup({ processes: 8, memoryBytes: 64 * 1024 * 1024 })!;
+    const dirs = group.procsFiles.map((file) => path.dirname(file));
+    expect(inGroup(group, 'true').status).toBe(0);
+    group.remove();
+    expect(await eventually(() => dirs.every((dir) => !fs.existsSync(dir)))).toBe(true);
+    const joined = inGroup(group, 'echo ran');
+    expect(joined.status).toBe(125);
+    expect(joined.stdout).toBe('');
+    expect(joined.stderr).toContain('could not join its control group');
+  });
+
+  it('removes the groups of hosts that have died when it looks again', () => {
+    const first = makeCommandGroup({ processes: 8, memoryBytes: 64 * 1024 * 1024 })!;
+    const bases = first.procsFiles.map((file) => path.dirname(path.dirname(path.dirname(file))));
+    first.remove();
+    // A process id no process has (beyond the kernel's largest).
+    const stale = bases.map((base) => path.join(base, 'toolwright-2147483647'));
+    for (const dir of stale) fs.mkdirSync(path.join(dir, 'c1'), { recursive: true });
+    forgetControlGroupSupport();
+    expect(controlGroupSupport().available).toBe(true);
+    for (const dir of stale) expect(fs.existsSync(dir)).toBe(false);
+  });
+});
