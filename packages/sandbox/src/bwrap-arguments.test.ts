@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bwrapArguments } from './bwrap-arguments.js';
+import { bwrapArguments, procMaskedFiles } from './bwrap-arguments.js';
 import { DEFAULT_LIMITS } from './resource-limits.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 
@@ -69,8 +69,15 @@ describe(bwrapArguments, () => {
   it("covers the kernel's settings and empties its views of the host, right after /proc", () => {
     const lines = mounts(bwrapArguments(policy(), assets, features));
     const proc = lines.indexOf('--proc /proc');
-    expect(lines[proc + 1]).toBe('--ro-bind /proc/sys /proc/sys');
-    if (fs.existsSync('/proc/kcore')) expect(lines).toContain('--ro-bind /dev/null /proc/kcore');
+    const masked = procMaskedFiles();
+    expect(lines.slice(proc + 1, proc + 1 + masked.length)).toEqual(masked.map((entry) => `--ro-bind /dev/null ${entry}`));
+    expect(lines[proc + 1 + masked.length]).toBe('--remount-ro /proc');
+    if (fs.existsSync('/proc/kcore')) expect(masked).toContain('/proc/kcore');
+    // Every file of /proc that only root may read is emptied, found from the kernel's own listing.
+    for (const name of fs.readdirSync('/proc')) {
+      const status = /^\d+$/.test(name) ? undefined : fs.lstatSync(`/proc/${name}`);
+      if (status?.isFile() && (status.mode & 0o004) === 0) expect(masked).toContain(`/proc/${name}`);
+    }
     // /dev/shm and /tmp hold at most memoryBytes; /dev itself and the sandbox's root take no files.
     for (const tmpfs of ['--tmpfs /dev/shm', '--tmpfs /tmp']) expect(lines[lines.indexOf(tmpfs) - 1]).toBe(`--size ${DEFAULT_LIMITS.memoryBytes}`);
     expect(lines.indexOf('--remount-ro /dev')).toBeGreaterThan(lines.indexOf('--tmpfs /dev/shm'));

@@ -17,12 +17,9 @@ export interface BubblewrapFeatures {
 }
 
 /**
- * The kernel's settings and triggers under `/proc`, read-only: a command run by root is root to
- * the kernel's permission checks even with every capability dropped, and `/proc/sys/kernel/core_pattern`
- * names a program the kernel runs as root on the host (`|/workspace/x.sh`), `/proc/sysrq-trigger` reboots it.
+ * What `/proc` shows of the host beyond the sandbox's processes that anyone may read but root reads in full
+ * (its kernel's addresses, its keys, its timers): empty.
  */
-const PROC_READ_ONLY = ['/proc/sys', '/proc/sysrq-trigger', '/proc/irq', '/proc/bus', '/proc/fs', '/proc/acpi', '/proc/scsi'];
-/** What `/proc` shows of the host beyond the sandbox's processes (its memory, kernel log, keys, timers): empty. */
 const PROC_MASKED = [
   '/proc/kcore',
   '/proc/kmsg',
@@ -34,10 +31,36 @@ const PROC_MASKED = [
   '/proc/latency_stats',
 ];
 
+let procMasked: string[] | undefined;
+
+/**
+ * The `/proc` files to empty: those above, and every file of `/proc` itself that the kernel lets only root
+ * read (physical pages, slabs, vmalloc areas, ...: mode without the read bit for others) — a command runs as
+ * root only because the host does, so it sees what any user would. Read from this kernel's own listing, once.
+ */
+export function procMaskedFiles(): string[] {
+  if (procMasked) return procMasked;
+  const found = new Set(PROC_MASKED.filter((entry) => fs.existsSync(entry)));
+  try {
+    for (const name of fs.readdirSync('/proc')) {
+      if (/^\d+$/.test(name)) continue;
+      try {
+        const status = fs.lstatSync(`/proc/${name}`);
+        if (status.isFile() && (status.mode & 0o004) === 0) found.add(`/proc/${name}`);
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    // no /proc here: bubblewrap makes one, with nothing to empty that this host shows
+  }
+  return (procMasked = [...found].sort());
+}
+
 /**
  * The bubblewrap arguments for a policy, before `--` and the command. Mounts apply in order, so a
- * later one covers an earlier one: system directories, the prepared `/etc`, `/proc` (its kernel settings
- * read-only, its views of the host empty), `/dev` (read-only but for its devices and a `/dev/shm` of at most
+ * later one covers an earlier one: system directories, the prepared `/etc`, `/proc` (read-only as a whole,
+ * its views of the host empty), `/dev` (read-only but for its devices and a `/dev/shm` of at most
  * `memoryBytes`) and a private `/tmp` (as large) first; then readable extra directories (never one that would cover or show those: see
  * `readableProblem`), the home, the workspace (read-write) and links to it at its other spellings,
  * the folders on the way to its covered paths (bound onto themselves), its read-only paths, and last
@@ -57,8 +80,12 @@ export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, fea
   }
   args.push('--ro-bind', policy.network ? assets.etcWithNetwork : assets.etc, '/etc');
   args.push('--proc', '/proc');
-  for (const entry of PROC_READ_ONLY) if (fs.existsSync(entry)) args.push('--ro-bind', entry, entry);
-  for (const entry of PROC_MASKED) if (fs.existsSync(entry)) args.push('--ro-bind', '/dev/null', entry);
+  for (const entry of procMaskedFiles()) args.push('--ro-bind', '/dev/null', entry);
+  // The whole kernel interface read-only, not a list of what is known to be dangerous: a command run by root is
+  // root to the kernel's permission checks even with every capability dropped, and `/proc/sys/kernel/core_pattern`
+  // names a program the kernel runs as root on the host (`|/workspace/x.sh`), `/proc/sysrq-trigger` reboots it —
+  // whatever a kernel adds under /proc is covered too. Writes through `/proc/self/fd` reach the file itself, not /proc.
+  args.push('--remount-ro', '/proc');
   const size = String(policy.limits.memoryBytes);
   args.push('--dev', '/dev', '--size', size, '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
   args.push('--size', size, '--tmpfs', '/tmp', '--dir', '/var', '--symlink', '../tmp', '/var/tmp');

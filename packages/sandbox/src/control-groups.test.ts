@@ -53,12 +53,6 @@ function inGroup(group: CommandGroup, script: string) {
   return spawnSync(launch.file, launch.args, { encoding: 'utf8', timeout: 20_000 });
 }
 
-/** Waits until `check` holds (a group is removed once its processes have gone, which takes a moment). */
-async function eventually(check: () => boolean): Promise<boolean> {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  return check();
-}
-
 describe.skipIf(!support.available)('a control group per command (this host can make them)', () => {
   it('puts the command and what it starts in its own group, with the limits written', () => {
     const group = makeCommandGroup({ processes: 30, memoryBytes: 64 * 1024 * 1024 })!;
@@ -116,22 +110,38 @@ describe.skipIf(!support.available)('a control group per command (this host can 
     },
   );
 
-  it('is removed once its processes are gone, and a group it cannot join stops the command', async () => {
+  it('is kept for the next command once its processes are gone, which counts from nothing, with its own limits', async () => {
+    const first = makeCommandGroup({ processes: 6, memoryBytes: 64 * 1024 * 1024 })!;
+    inGroup(first, 'for i in $(seq 12); do sleep 0.2 & done 2>/dev/null; wait');
+    expect(first.events().processesRefused).toBeGreaterThan(0);
+    first.remove();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const second = makeCommandGroup({ processes: 40, memoryBytes: 32 * 1024 * 1024 })!;
+    try {
+      expect(second.procsFiles).toEqual(first.procsFiles);
+      expect(second.events()).toEqual({ processesRefused: 0, killedForMemory: 0 });
+      expect(inGroup(second, 'for i in $(seq 12); do sleep 0.2 & done; wait; echo all').stdout).toBe('all\n');
+      expect(second.reachedSinceLast()).toEqual([]);
+    } finally {
+      second.remove();
+    }
+  });
+
+  it('stops the command when its group cannot be joined', () => {
     const group = makeCommandGroup({ processes: 8, memoryBytes: 64 * 1024 * 1024 })!;
-    const dirs = group.procsFiles.map((file) => path.dirname(file));
-    expect(inGroup(group, 'true').status).toBe(0);
-    group.remove();
-    expect(await eventually(() => dirs.every((dir) => !fs.existsSync(dir)))).toBe(true);
+    for (const file of group.procsFiles) fs.rmdirSync(path.dirname(file));
     const joined = inGroup(group, 'echo ran');
     expect(joined.status).toBe(125);
     expect(joined.stdout).toBe('');
     expect(joined.stderr).toContain('could not join its control group');
+    group.remove();
   });
 
   it('removes the groups of hosts that have died when it looks again', () => {
     const first = makeCommandGroup({ processes: 8, memoryBytes: 64 * 1024 * 1024 })!;
     const bases = first.procsFiles.map((file) => path.dirname(path.dirname(path.dirname(file))));
     first.remove();
+    expect(bases.every((base) => fs.existsSync(path.join(base, `toolwright-${process.pid}`)))).toBe(true);
     // A process id no process has (beyond the kernel's largest).
     const stale = bases.map((base) => path.join(base, 'toolwright-2147483647'));
     for (const dir of stale) fs.mkdirSync(path.join(dir, 'c1'), { recursive: true });

@@ -18,8 +18,9 @@ export type ControlGroupSupport =
   | { available: true; controllers: readonly Controller[]; missing: readonly { controller: Controller; reason: string }[] }
   | { available: false; reason: string };
 
-export type Controller = 'pids' | 'memory';
-const CONTROLLERS: readonly Controller[] = ['pids', 'memory'];
+/** `freezer`: pausing a command's processes (cgroup v1's freezer, or v2's `cgroup.freeze`), see `pauseCommands`. */
+export type Controller = 'pids' | 'memory' | 'freezer';
+const CONTROLLERS: readonly Controller[] = ['pids', 'memory', 'freezer'];
 
 /** Where one controller's groups are made: a directory of this process's own group, on cgroup v1 or v2. */
 interface Hierarchy {
@@ -121,8 +122,10 @@ function findHierarchies(mounts: CgroupMount[], own: Map<string, string>): { hie
   const v2Base = v2Mount && v2Group !== undefined ? groupDirectory(v2Mount, v2Group) : undefined;
   const v2Enabled = v2Base ? readWords(path.join(v2Base, 'cgroup.controllers')) : [];
   const onV2: Controller[] = [];
+  const v1Freezer = mounts.some((mount) => mount.version === 1 && mount.controllers.includes('freezer'));
   for (const controller of CONTROLLERS) {
-    if (v2Base && v2Enabled.includes(controller)) {
+    // v2 freezes any group but the root (`cgroup.freeze`, no controller to enable); a v1 freezer hierarchy is preferred where one is mounted.
+    if (v2Base && (controller === 'freezer' ? !v1Freezer : v2Enabled.includes(controller))) {
       onV2.push(controller);
       continue;
     }
@@ -169,10 +172,11 @@ function prepareBase(base: string, version: 1 | 2, controllers: Controller[]): s
   if (version === 2) {
     try {
       // The base must hand the controllers to its children first (refused when it holds processes itself and is not the root).
+      const delegated = controllers.filter((controller) => controller !== 'freezer');
       const enabled = readWords(path.join(base, 'cgroup.subtree_control'));
-      const wanted = controllers.filter((controller) => !enabled.includes(controller));
+      const wanted = delegated.filter((controller) => !enabled.includes(controller));
       if (wanted.length > 0) fs.writeFileSync(path.join(base, 'cgroup.subtree_control'), wanted.map((name) => `+${name}`).join(' '));
-      fs.writeFileSync(path.join(parent, 'cgroup.subtree_control'), controllers.map((name) => `+${name}`).join(' '));
+      if (delegated.length > 0) fs.writeFileSync(path.join(parent, 'cgroup.subtree_control'), delegated.map((name) => `+${name}`).join(' '));
     } catch (error) {
       removeDirectory(parent);
       return `the controllers cannot be delegated below ${base} (${message(error)})`;
@@ -207,7 +211,11 @@ function removeChildren(parent: string): void {
 }
 
 let made = 0;
-const live = new Set<CommandGroup>();
+/** Groups of commands that have ended, empty, kept for the next ones (making and removing a used group costs more than rewriting its limits). */
+const idle: GroupPart[][] = [];
+const IDLE_KEPT = 8;
+/** Groups in use or not yet emptied, removed when the host exits. */
+const live = new Set<GroupPart[]>();
 let exitHook = false;
 
 /**
@@ -218,30 +226,47 @@ let exitHook = false;
 export function makeCommandGroup(limits: GroupLimits): CommandGroup | undefined {
   const { hierarchies } = locate();
   if (hierarchies.length === 0) return undefined;
+  for (let parts = idle.pop(); parts; parts = idle.pop()) {
+    try {
+      for (const part of parts) {
+        writeLimits(part, limits);
+        // Emptied while others were paused for a sandbox being made: the next command must not start paused.
+        if (part.controllers.includes('freezer')) setFrozen(part, false);
+      }
+      return use(parts, limits);
+    } catch {
+      // It still holds more memory than the new limit (a write the kernel refuses): a fresh group instead.
+      destroy(parts);
+    }
+  }
   const name = `c${++made}`;
   const parts: GroupPart[] = [];
   try {
     for (const hierarchy of hierarchies) {
       const dir = path.join(hierarchy.base, `toolwright-${process.pid}`, name);
       fs.mkdirSync(dir, { recursive: true });
-      parts.push({ version: hierarchy.version, dir, controllers: hierarchy.controllers });
-      writeLimits(hierarchy.version, dir, hierarchy.controllers, limits);
+      const part = { version: hierarchy.version, dir, controllers: hierarchy.controllers };
+      parts.push(part);
+      writeLimits(part, limits);
     }
   } catch (error) {
     for (const part of parts) removeDirectory(part.dir);
     throw new Error(`the command's control group could not be made: ${message(error)}`, { cause: error });
   }
-  const group = new CommandGroup(parts, limits);
-  live.add(group);
   if (!exitHook) {
     exitHook = true;
     // Whatever is left when the host ends (a command still ending) goes with it, then the host's parent groups.
     process.once('exit', () => {
-      for (const left of live) left.removeNow();
+      for (const left of [...live, ...idle]) destroy(left, true);
       for (const hierarchy of hierarchies) removeDirectory(path.join(hierarchy.base, `toolwright-${process.pid}`));
     });
   }
-  return group;
+  return use(parts, limits);
+}
+
+function use(parts: GroupPart[], limits: GroupLimits): CommandGroup {
+  live.add(parts);
+  return new CommandGroup(parts, limits);
 }
 
 interface GroupPart {
@@ -250,16 +275,18 @@ interface GroupPart {
   controllers: Controller[];
 }
 
-function writeLimits(version: 1 | 2, dir: string, controllers: Controller[], limits: GroupLimits): void {
-  if (controllers.includes('pids')) fs.writeFileSync(path.join(dir, 'pids.max'), String(limits.processes));
-  if (!controllers.includes('memory')) return;
-  if (version === 2) {
-    fs.writeFileSync(path.join(dir, 'memory.max'), String(limits.memoryBytes));
-    writeIfPresent(path.join(dir, 'memory.swap.max'), '0');
+function writeLimits(part: GroupPart, limits: GroupLimits): void {
+  const file = (name: string) => path.join(part.dir, name);
+  if (part.controllers.includes('pids')) fs.writeFileSync(file('pids.max'), String(limits.processes));
+  if (!part.controllers.includes('memory')) return;
+  if (part.version === 2) {
+    fs.writeFileSync(file('memory.max'), String(limits.memoryBytes));
+    writeIfPresent(file('memory.swap.max'), '0');
   } else {
-    fs.writeFileSync(path.join(dir, 'memory.limit_in_bytes'), String(limits.memoryBytes));
-    // memory + swap may not be less than memory alone, so it is written second; absent without swap accounting.
-    writeIfPresent(path.join(dir, 'memory.memsw.limit_in_bytes'), String(limits.memoryBytes));
+    // memory + swap may never be less than memory alone (absent without swap accounting): raised first, lowered after.
+    writeIfPresent(file('memory.memsw.limit_in_bytes'), String(limits.memoryBytes));
+    fs.writeFileSync(file('memory.limit_in_bytes'), String(limits.memoryBytes));
+    writeIfPresent(file('memory.memsw.limit_in_bytes'), String(limits.memoryBytes));
   }
 }
 
@@ -271,35 +298,45 @@ export interface GroupEvents {
   killedForMemory: number;
 }
 
-/** A control group made for one command (or one session shell). */
+function eventsOf(parts: readonly GroupPart[]): GroupEvents {
+  const events: GroupEvents = { processesRefused: 0, killedForMemory: 0 };
+  for (const part of parts) {
+    if (part.controllers.includes('pids')) events.processesRefused += counter(path.join(part.dir, 'pids.events'), 'max');
+    if (part.controllers.includes('memory'))
+      events.killedForMemory += counter(path.join(part.dir, part.version === 2 ? 'memory.events' : 'memory.oom_control'), 'oom_kill');
+  }
+  return events;
+}
+
+/** A control group given to one command (or one session shell). */
 export class CommandGroup {
-  private seen: GroupEvents = { processesRefused: 0, killedForMemory: 0 };
-  private removed = false;
+  /** Counted when the command got the group (a group is reused: its counters go on from its earlier commands). */
+  private readonly start: GroupEvents;
+  private seen: GroupEvents;
+  private released = false;
 
   constructor(
     private readonly parts: readonly GroupPart[],
     readonly limits: GroupLimits,
-  ) {}
+  ) {
+    this.start = eventsOf(parts);
+    this.seen = this.start;
+  }
 
   /** The files the command writes its process id to, to join the group. */
   get procsFiles(): string[] {
     return this.parts.map((part) => path.join(part.dir, 'cgroup.procs'));
   }
 
-  /** The events counted so far. */
+  /** The events counted since the command got the group. */
   events(): GroupEvents {
-    const events: GroupEvents = { processesRefused: 0, killedForMemory: 0 };
-    for (const part of this.parts) {
-      if (part.controllers.includes('pids')) events.processesRefused += counter(path.join(part.dir, 'pids.events'), 'max');
-      if (part.controllers.includes('memory'))
-        events.killedForMemory += counter(path.join(part.dir, part.version === 2 ? 'memory.events' : 'memory.oom_control'), 'oom_kill');
-    }
-    return events;
+    const now = eventsOf(this.parts);
+    return { processesRefused: now.processesRefused - this.start.processesRefused, killedForMemory: now.killedForMemory - this.start.killedForMemory };
   }
 
   /** The limits reached since the last call, worded for the model (a session shell asks after each command). */
   reachedSinceLast(): string[] {
-    const now = this.events();
+    const now = eventsOf(this.parts);
     const reached: string[] = [];
     if (now.processesRefused > this.seen.processesRefused)
       reached.push(
@@ -314,37 +351,124 @@ export class CommandGroup {
   }
 
   /**
-   * Removes the group once its processes are gone: they die with the sandbox's first process, but
-   * may take a moment to; after two seconds what is still there is killed.
+   * Gives the group back once the command has ended: kept for a later command once its processes are
+   * gone (they die with the sandbox's first process, but may take a moment to), else removed; after
+   * two seconds what is still there is killed. The handle joins nothing afterwards.
    */
   remove(): void {
-    if (this.removed) return;
+    if (this.released) return;
+    this.released = true;
+    const parts = this.parts as GroupPart[];
     const started = Date.now();
     const attempt = () => {
-      if (this.tryRemove(Date.now() - started > 2000)) return;
-      if (Date.now() - started > 10_000) return; // left for the sweep of the next host
+      const waited = Date.now() - started;
+      if (waited > 2000) for (const part of parts) killMembers(part);
+      if (parts.some((part) => !fs.existsSync(part.dir))) return destroy(parts);
+      if (parts.every((part) => isEmpty(part))) {
+        live.delete(parts);
+        if (idle.length < IDLE_KEPT) idle.push(parts);
+        else destroy(parts);
+        return;
+      }
+      if (waited > 10_000) return; // left for the host's exit, or the sweep of the next host
       setTimeout(attempt, 50).unref();
     };
     attempt();
   }
+}
 
-  /** Kills what is left and removes the group at once (the host is exiting). */
-  removeNow(): void {
-    if (!this.removed) this.tryRemove(true);
+/** Removes a group's directories (killing what is in them first when `kill`). */
+function destroy(parts: GroupPart[], kill = false): void {
+  live.delete(parts);
+  for (const part of parts) {
+    if (kill) killMembers(part);
+    removeDirectory(part.dir);
   }
+}
 
-  private tryRemove(kill: boolean): boolean {
-    let all = true;
-    for (const part of this.parts) {
-      if (!fs.existsSync(part.dir)) continue;
-      if (kill) killMembers(part);
-      if (!removeDirectory(part.dir)) all = false;
+function isEmpty(part: GroupPart): boolean {
+  try {
+    return fs.readFileSync(path.join(part.dir, 'cgroup.procs'), 'utf8').trim() === '';
+  } catch {
+    return false;
+  }
+}
+
+/** How long a command may take to pause before the one waiting gives up, and how long others may stay paused at most. */
+const PAUSE_WAIT_MS = 2000;
+const PAUSED_AT_MOST_MS = 10_000;
+let pauseTurn: Promise<void> = Promise.resolve();
+
+/**
+ * Pauses every command of this process that has a control group (cgroup v1's freezer or v2's
+ * `cgroup.freeze`) until the returned function is called, one caller at a time. A sandbox is planned
+ * from what the workspace holds and then mounted by path: a command running beside it (a background
+ * job, a session shell's) could swap a folder for a link between the two, and bubblewrap would mount
+ * the host's directory the link leads to, or make its mount point there. Paused, nothing but the
+ * host changes the workspace until the new sandbox stands. Where groups cannot be paused, the callers
+ * still take turns and the others run on (docs/security.md says so). Rejects when a command could not
+ * be paused in time (all are resumed then); the others are resumed after ten seconds whatever happens.
+ */
+export function pauseCommands(): Promise<() => void> {
+  let done!: () => void;
+  const finished = new Promise<void>((resolve) => (done = resolve));
+  const turn = pauseTurn.then(() => freezeLive());
+  pauseTurn = turn.then(
+    () => finished,
+    () => undefined,
+  );
+  return turn.then(
+    (thaw) => {
+      let resumed = false;
+      const resume = () => {
+        if (resumed) return;
+        resumed = true;
+        clearTimeout(limit);
+        thaw();
+        done();
+      };
+      const limit = setTimeout(resume, PAUSED_AT_MOST_MS);
+      limit.unref();
+      return resume;
+    },
+    (error: unknown) => {
+      done();
+      throw error;
+    },
+  );
+}
+
+async function freezeLive(): Promise<() => void> {
+  const parts = [...live].flat().filter((part) => part.controllers.includes('freezer'));
+  if (parts.length === 0) return () => {};
+  const frozen: GroupPart[] = [];
+  const thaw = () => {
+    for (const part of frozen) setFrozen(part, false);
+  };
+  for (const part of parts) if (setFrozen(part, true)) frozen.push(part);
+  const started = Date.now();
+  while (frozen.some((part) => !isFrozen(part))) {
+    if (Date.now() - started > PAUSE_WAIT_MS) {
+      thaw();
+      throw new Error('a command running beside this one could not be paused while its sandbox was made');
     }
-    if (all) {
-      this.removed = true;
-      live.delete(this);
-    }
-    return all;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  return thaw;
+}
+
+function setFrozen(part: GroupPart, frozen: boolean): boolean {
+  if (part.version === 2) return writeIfPresent(path.join(part.dir, 'cgroup.freeze'), frozen ? '1' : '0');
+  return writeIfPresent(path.join(part.dir, 'freezer.state'), frozen ? 'FROZEN' : 'THAWED');
+}
+
+/** Whether the group's processes are all paused (a group removed meanwhile holds none). */
+function isFrozen(part: GroupPart): boolean {
+  try {
+    if (part.version === 2) return counter(path.join(part.dir, 'cgroup.events'), 'frozen') === 1;
+    return fs.readFileSync(path.join(part.dir, 'freezer.state'), 'utf8').trim() === 'FROZEN';
+  } catch {
+    return true;
   }
 }
 

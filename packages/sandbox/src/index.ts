@@ -9,7 +9,7 @@ export { DEFAULT_LIMITS, limitsProblem } from './resource-limits.js';
 export type { ResourceLimits } from './resource-limits.js';
 export { sandboxedCommand, sandboxLimitsPrelude, unsandboxedCommand } from './sandboxed-command.js';
 export type { Launch } from './sandboxed-command.js';
-export { controlGroupSupport, makeCommandGroup } from './control-groups.js';
+export { controlGroupSupport, makeCommandGroup, pauseCommands } from './control-groups.js';
 export type { CommandGroup, ControlGroupSupport, GroupEvents, GroupLimits } from './control-groups.js';
 export { holdPlaceholders, isPlaceholder } from './placeholders.js';
 export type { PlaceholderRequest } from './placeholders.js';

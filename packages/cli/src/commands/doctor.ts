@@ -48,11 +48,17 @@ function sandboxLine(decision: SandboxDecision, detail: string): string {
   }
 }
 
-/** Whether the kernel keeps the process and memory limits for each command as a whole, or only per process. */
+/**
+ * Whether the kernel keeps the process and memory limits for each command as a whole, or only per
+ * process, and whether commands running beside one being started are paused meanwhile.
+ */
 function limitsLine(): string {
   const groups = controlGroupSupport();
   if (!groups.available) return `per process only (ulimit): no control group per command here (${groups.reason})`;
-  const named = { pids: 'processes', memory: 'memory' } as const;
-  const missing = groups.missing.map((entry) => `; ${named[entry.controller]} per process only (${entry.reason})`).join('');
-  return `${groups.controllers.map((controller) => named[controller]).join(' and ')} counted for each command as a whole (a control group)${missing}`;
+  const has = (controller: string) => groups.controllers.some((name) => name === controller);
+  const whole = [has('pids') && 'processes', has('memory') && 'memory'].filter((name): name is string => typeof name === 'string');
+  const parts = [whole.length > 0 ? `${whole.join(' and ')} counted for each command as a whole (a control group)` : 'per process only'];
+  parts.push(has('freezer') ? 'running commands paused while a sandbox is made' : 'running commands not paused while a sandbox is made');
+  for (const entry of groups.missing) parts.push(`no ${entry.controller} group (${entry.reason})`);
+  return parts.join('; ');
 }

@@ -16,6 +16,8 @@ export interface ProcessOptions {
   launch?: (argv: readonly string[]) => Launch;
   /** Bash run before anything else (the sandbox's resource limits); a failure stops the command. */
   prelude?: string;
+  /** Called once the shell runs (inside the sandbox: every mount is made), or it ended before. */
+  onReady?: () => void;
 }
 
 export interface ProcessOutcome {
@@ -28,7 +30,8 @@ export interface ProcessOutcome {
   durationMs: number;
 }
 
-/** Runs `$1` once the host opens the gate on fd 3 (and never if the gate closes unopened). */
+/** Says it runs (a byte on fd 3), then runs `$1` once the host opens the gate on fd 3 (and never if the gate closes unopened). */
+const READY = 'printf r >&3 || exit 125;';
 const GATED = 'IFS= read -r -n 1 go <&3 && [ "$go" = 1 ] || exit 125; exec 3<&-; eval "$1"';
 
 /** A running command: its process group, its captured output, and how it ended. */
@@ -63,7 +66,7 @@ export class RunningProcess {
       '-f',
       '-P',
       '-c',
-      `${options.prelude ?? ''}${GATED}`,
+      `${READY}${options.prelude ?? ''}${GATED}`,
       'toolwright-shell',
       options.command,
     ]);
@@ -75,8 +78,16 @@ export class RunningProcess {
     });
     const pid = this.child.pid;
     this.leaderStart = pid !== undefined ? startTime(pid) : undefined;
-    const gate = this.child.stdio[3] as NodeJS.WritableStream | null;
+    // fd 3 is a socket pair: the shell's first byte says it runs, the host's byte opens the gate.
+    const gate = this.child.stdio[3] as NodeJS.ReadWriteStream | null;
     gate?.on('error', () => undefined); // EPIPE when bash died first: reported through 'exit'
+    let ready = false;
+    const onReady = () => {
+      if (ready) return;
+      ready = true;
+      options.onReady?.();
+    };
+    gate?.once('data', onReady);
     if (pid !== undefined) void groups.add(pid).then(() => gate?.end('1'));
     this.child.stdout!.on('data', (chunk: Buffer) => this.stdout.push(chunk));
     this.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
@@ -107,11 +118,13 @@ export class RunningProcess {
         });
       };
       this.child.on('error', (error) => {
+        onReady();
         this.stderr.push(Buffer.from(`could not start the shell: ${error.message}\n`));
         exit = { code: 127, signal: null };
         finish();
       });
       this.child.on('exit', (code, signal) => {
+        onReady();
         exit = { code, signal };
         this.exited = true;
         // Nothing the command started may outlive it: descendants still holding the pipes are killed,

@@ -73,13 +73,27 @@ export class SandboxView {
     const root = this.workspace.rootOf('private');
     const { hidden, protectedBelow } = this.scan(root);
     const { present, missing } = this.protectedAtRoot(root);
-    const held = holdPlaceholders(missing);
+    const onTheWay = new LinksOnTheWay(root);
+    // A remembered path stays only while it stands where it was found: a folder on its way swapped for a link would
+    // lead its mount (and the folders on its way, bound onto themselves) to wherever the link points.
     for (const entry of protectedBelow) this.knownProtected.add(entry);
     const known = [...this.knownProtected].filter((entry) => {
-      const stat = lstatOrUndefined(entry);
-      if (!stat || stat.isSymbolicLink()) this.knownProtected.delete(entry);
-      return stat !== undefined && !stat.isSymbolicLink();
+      const stands = lstatOrUndefined(entry) !== undefined && onTheWay.first(entry) === undefined;
+      if (!stands) this.knownProtected.delete(entry);
+      return stands;
     });
+    // Every path the sandbox mounts is mounted by name, and bubblewrap follows links on the way (from the host's root):
+    // none may have one. The scan never follows links and others are paused while the plan is made and mounted, so
+    // this holds unless the workspace changed between a look and its reuse.
+    const linked = [...present, ...hidden].map((entry) => onTheWay.first(entry)).find((link) => link !== undefined);
+    if (linked !== undefined) {
+      this.scanned = undefined;
+      throw new CoreToolError(
+        'sandbox_unavailable',
+        `Shell commands cannot run: '${path.relative(root, linked)}' became a symbolic link while the sandbox was planned (a path it covers lies beyond it); run the command again.`,
+      );
+    }
+    const held = holdPlaceholders(missing);
     const readOnly = [...new Set([...present, ...held.placeholders, ...known])];
     const policy: SandboxPolicy = {
       workspace: root,
@@ -134,14 +148,17 @@ export class SandboxView {
   private protectedAtRoot(root: string): { present: string[]; missing: PlaceholderRequest[] } {
     const present: string[] = [];
     const missing: PlaceholderRequest[] = [];
+    const onTheWay = new LinksOnTheWay(root);
     for (const relative of rootProtectedNames(this.workspace)) {
       const absolute = path.join(root, relative);
-      const stat = isPlaceholder(absolute) ? undefined : lstatOrUndefined(absolute);
-      if (stat?.isSymbolicLink())
+      // The protected path or a folder on its way (`config` of `config/deploy.json`): its mount, or its placeholder, would be made where the link leads.
+      const link = onTheWay.first(absolute);
+      if (link !== undefined)
         throw new CoreToolError(
           'sandbox_unavailable',
-          `Shell commands cannot run: the protected path '${relative}' is a symbolic link, which a command inside the sandbox could replace (a mount keeps what a link leads to read-only, not the link). Put the file or folder it leads to in its place, or leave it out of protectedPaths.`,
+          `Shell commands cannot run: ${link === absolute ? `the protected path '${relative}' is` : `'${path.relative(root, link)}', on the way to the protected path '${relative}', is`} a symbolic link, which a command inside the sandbox could replace (a mount keeps what a link leads to read-only, not the link). Put the file or folder it leads to in its place, or leave it out of protectedPaths.`,
         );
+      const stat = isPlaceholder(absolute) ? undefined : lstatOrUndefined(absolute);
       if (stat) {
         present.push(absolute);
         if (relative === '.git' && stat.isFile()) present.push(...gitDirectoryOf(absolute, root));
@@ -216,6 +233,30 @@ function gitDirectoryOf(gitFile: string, root: string): string[] {
     return real !== root && isWithin(root, real) ? [real] : [];
   } catch {
     return [];
+  }
+}
+
+/** Finds symbolic links among the paths from a root down to a path (itself included), each looked at once. */
+class LinksOnTheWay {
+  private readonly looked = new Map<string, boolean>();
+
+  constructor(private readonly root: string) {}
+
+  /** The first path from below the root down to `entry` that is a symbolic link, or undefined (a missing one ends the search). */
+  first(entry: string): string | undefined {
+    const relative = path.relative(this.root, entry);
+    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+    let at = this.root;
+    for (const segment of relative.split(path.sep)) {
+      at = path.join(at, segment);
+      let link = this.looked.get(at);
+      if (link === undefined) {
+        link = lstatOrUndefined(at)?.isSymbolicLink() ?? false;
+        this.looked.set(at, link);
+      }
+      if (link) return at;
+    }
+    return undefined;
   }
 }
 

@@ -44,6 +44,8 @@ export class SessionShell {
   private killing: NodeJS.Timeout | undefined;
   private exitReason: { code: number | null; signal: string | null } | undefined;
   private fresh = true;
+  private awaitingReady = false;
+  private readyTold = false;
 
   constructor(
     private readonly options: {
@@ -54,6 +56,8 @@ export class SessionShell {
       launch?: (argv: readonly string[]) => Launch;
       /** Bash run first in every new shell (the sandbox's resource limits); a failure ends the shell. */
       prelude?: string;
+      /** Called once the first shell runs (inside the sandbox: every mount is made), or it ended before. */
+      onReady?: () => void;
     },
   ) {}
 
@@ -91,12 +95,16 @@ export class SessionShell {
     this.leaderStart = pid !== undefined ? startTime(pid) : undefined;
     this.exitReason = undefined;
     this.control = '';
+    this.awaitingReady = true;
     child.stdout.on('data', (chunk: Buffer) => this.onOutput('stdout', chunk));
     child.stderr.on('data', (chunk: Buffer) => this.onOutput('stderr', chunk));
     (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => this.onControl(chunk.toString('utf8')));
     child.stdin.on('error', () => undefined); // EPIPE when the shell died: reported through 'exit'
+    // Its first line says it runs (a line on the control pipe, before any command may write there).
+    child.stdin.write(`printf 'ready\\n' >&3\n`);
     if (this.options.prelude) child.stdin.write(`${this.options.prelude.replace(/;\s*$/, '')}\n`);
     child.on('exit', (code, signal) => {
+      this.ready();
       this.exitReason = { code, signal };
       this.signalGroup('SIGKILL', pid, true);
       if (pid !== undefined) groups.remove(pid);
@@ -146,7 +154,7 @@ export class SessionShell {
       const reset = opts.resetTo ? `__tw_to='${opts.resetTo.replace(/'/g, `'\\''`)}'; cd -- "$__tw_to" && [ "$(pwd -P)" = "$__tw_to" ] || exit 1\n` : '';
       const script =
         `${reset}IFS= read -r -d '' __tw_cmd <<'__TW_${nonce}'\n${command}\n__TW_${nonce}\n` +
-        `eval "$__tw_cmd" </dev/null; __tw_s=$?\n` +
+        `eval "$__tw_cmd" </dev/null 3>&-; __tw_s=$?\n` +
         `printf '\\n\\0TW:%s\\n' ${nonce}; printf '\\n\\0TW:%s\\n' ${nonce} >&2; printf '%s\\t%s\\n' "$__tw_s" "$(pwd -P)" >&3\n`;
       void this.registered.then(() => child.stdin!.write(script));
       if (opts.signal?.aborted) onAbort();
@@ -171,8 +179,23 @@ export class SessionShell {
     pending.held[stream] = Buffer.from(data.subarray(data.length - keep));
   }
 
+  /** The first shell runs (or ended first): `onReady` once, for the first shell only (a restart is no new sandbox). */
+  private ready(): void {
+    if (!this.awaitingReady) return;
+    this.awaitingReady = false;
+    if (this.readyTold) return;
+    this.readyTold = true;
+    this.options.onReady?.();
+  }
+
   private onControl(text: string): void {
     this.control += text;
+    if (this.awaitingReady) {
+      const newline = this.control.indexOf('\n');
+      if (newline === -1) return;
+      this.control = this.control.slice(newline + 1);
+      this.ready();
+    }
     const newline = this.control.indexOf('\n');
     if (newline === -1 || !this.pending) return;
     const [code, cwd] = this.control.slice(0, newline).split('\t');

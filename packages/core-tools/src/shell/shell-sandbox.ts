@@ -2,6 +2,7 @@ import {
   decideSandbox,
   limitsProblem,
   makeCommandGroup,
+  pauseCommands,
   probeSandbox,
   sandboxedCommand,
   sandboxLimitsPrelude,
@@ -28,6 +29,11 @@ export interface CommandLauncher {
   release: () => void;
   /** The resource limits the command's processes ran into since the last ask (a session shell asks after each command). */
   limitsReached?: () => string[];
+  /**
+   * Called once the sandbox stands (its first process runs: every mount is made), or the command
+   * ended before: other commands, paused while it was planned and made, run on.
+   */
+  ready?: () => void;
 }
 
 /**
@@ -66,7 +72,22 @@ export class ShellSandbox {
     const decision = await this.decide();
     if (decision.run === 'refused') throw new CoreToolError('sandbox_unavailable', `Shell commands cannot run: ${decision.reason}.`);
     if (decision.run === 'unsandboxed') return { launch: unsandboxedCommand, ranIn: 'host', release: () => {} };
-    const { policy, release } = this.view.plan(cwd, env, networkFor(this.settings, granted));
+    // Commands running beside this one are paused from the look at the workspace until the sandbox stands
+    // (see pauseCommands): none can swap a folder for a link between the plan and bubblewrap's mounts.
+    let resume: () => void;
+    try {
+      resume = await pauseCommands();
+    } catch (error) {
+      throw new CoreToolError('sandbox_unavailable', `The command was not run: ${error instanceof Error ? error.message : String(error)}; try again.`);
+    }
+    let planned: ReturnType<SandboxView['plan']>;
+    try {
+      planned = this.view.plan(cwd, env, networkFor(this.settings, granted));
+    } catch (error) {
+      resume();
+      throw error;
+    }
+    const { policy, release } = planned;
     // The command's control group, made when it is first started (a session's later launchers start nothing)
     // and kept for a session shell's restarts.
     let group: CommandGroup | undefined;
@@ -89,10 +110,12 @@ export class ShellSandbox {
       ranIn: 'sandbox',
       network: policy.network,
       release: () => {
+        resume();
         release();
         group?.remove();
       },
       limitsReached: () => group?.reachedSinceLast() ?? [],
+      ready: resume,
     };
   }
 }

@@ -82,6 +82,7 @@ export class ShellSessions {
           killGraceMs: options.killGraceMs,
           launch: launcher.launch,
           ...(launcher.prelude ? { prelude: launcher.prelude } : {}),
+          ...(launcher.ready ? { onReady: launcher.ready } : {}),
         });
       } catch (error) {
         launcher.release();

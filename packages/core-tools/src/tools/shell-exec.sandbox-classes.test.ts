@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { controlGroupSupport, probeSandbox } from '@toolwright/sandbox';
 import { runWithToolContext } from '@toolwright/tool';
-import { ShellTool, type ShellResult } from './shell-exec.js';
+import { ShellTool, type ShellJobStarted, type ShellResult } from './shell-exec.js';
 import { WorkspacePolicy, type WorkspaceConfig } from '../workspace/workspace-policy.js';
 import type { ShellConfig } from '../shell/shell-config.js';
 
@@ -60,17 +60,28 @@ describe.skipIf(!support.available)('classes of escape the sandbox holds without
     const { tool, run } = setUp({});
     const corePattern = fs.readFileSync('/proc/sys/kernel/core_pattern', 'utf8');
     try {
-      // Writability is tested without writing anything new: the same value back, or `test -w` (EROFS).
+      // Writability is tested without writing anything new: the same value back, and `find -writable` (access(2):
+      // EROFS) over everything /proc shows that is not a link or a device (the emptied files are /dev/null).
+      // What only root may read of the host, by the kernel's own listing, reads as empty.
+      const rootOnly = fs
+        .readdirSync('/proc')
+        .filter((name) => !/^\d+$/.test(name))
+        .map((name) => `/proc/${name}`)
+        .filter((entry) => {
+          const status = fs.lstatSync(entry);
+          return status.isFile() && (status.mode & 0o004) === 0;
+        });
       const { text } = await run(
         [
           'cat /proc/sys/kernel/core_pattern > /proc/sys/kernel/core_pattern && echo WROTE-core_pattern',
-          'for f in /proc/sysrq-trigger /proc/sys/kernel/modprobe /proc/sys/vm/drop_caches /proc/irq /proc/bus /proc/fs; do [ -e $f ] && [ -w $f ] && echo WRITABLE-$f; done',
-          'for f in /proc/kcore /proc/kmsg /proc/kallsyms /proc/keys /proc/timer_list; do [ -e $f ] && [ -s $f ] && echo SHOWN-$f; [ "$(timeout 1 head -c 1 $f 2>/dev/null | wc -c)" = 1 ] && echo READ-$f; done',
+          'find /proc -xdev -maxdepth 5 -writable ! -type l 2>/dev/null | while read -r f; do [ -c "$f" ] || echo "WRITABLE-$f"; done',
+          `for f in ${[...rootOnly, '/proc/kcore', '/proc/kallsyms', '/proc/keys', '/proc/key-users'].join(' ')}; do [ "$(timeout 1 head -c 1 $f 2>/dev/null | wc -c)" = 1 ] && echo READ-$f; done`,
           'echo checked',
         ].join('; '),
       );
+      expect(rootOnly.length).toBeGreaterThan(0);
       expect(text).toContain('checked');
-      expect(text).not.toMatch(/WROTE-|WRITABLE-|SHOWN-|READ-/);
+      expect(text).not.toMatch(/WROTE-|WRITABLE-|READ-/);
       expect(fs.readFileSync('/proc/sys/kernel/core_pattern', 'utf8')).toBe(corePattern);
     } finally {
       tool.dispose();
@@ -350,6 +361,106 @@ describe.skipIf(!support.available)('classes of escape found by a second pass', 
   });
 });
 
+/** Swaps a folder holding covered paths (`xd`, with a denied `y.key` and a `.git`) at `x` for a link (`xl`) there for `seconds`, as fast as it can. */
+const SWAPPER = (target: string, seconds: number) =>
+  `python3 -c "
+import os, time
+os.makedirs('xd/.git', exist_ok=True); open('xd/y.key', 'w').write('k')
+os.path.lexists('xl') or os.symlink('${target}', 'xl')
+end = time.time() + ${seconds}
+while time.time() < end:
+  try:
+    os.rename('xd', 'x'); time.sleep(0.0005); os.rename('x', 'xd')
+    os.rename('xl', 'x'); time.sleep(0.0005); os.rename('x', 'xl')
+  except OSError: pass
+"`;
+
+describe.skipIf(!support.available)('links on the way to what the sandbox mounts (found by a third pass)', () => {
+  const spellings = (root: string, target: string) => ({ absolute: target, relative: path.relative(root, target) });
+
+  it.for(['absolute', 'relative'] as const)(
+    'forgets a nested protected path found once when a folder on its way becomes a %s link to a host folder',
+    async (spelling) => {
+      const outside = fs.mkdtempSync(path.join(base, 'project-'));
+      fs.mkdirSync(path.join(outside, '.git'));
+      const { root, tool, run } = setUp({});
+      const link = spellings(root, outside)[spelling];
+      try {
+        await run('mkdir -p x/.git');
+        await run('true'); // this look finds x/.git, and remembers it
+        await run(`mv x xd && ln -s ${link} x`);
+        const { text } = await run('echo escaped > x/written.txt; ls x/ .; echo done');
+        expect(text).toContain('done');
+        expect(fs.readdirSync(outside)).toEqual(['.git']);
+      } finally {
+        tool.dispose();
+      }
+    },
+  );
+
+  it.for(['absolute', 'relative'] as const)(
+    'refuses when a folder on the way to a configured protected path is a %s link, and makes nothing where it leads',
+    async (spelling) => {
+      const outside = fs.mkdtempSync(path.join(base, 'elsewhere-'));
+      const { root, tool, run } = setUp({}, { protectedPaths: ['config/deploy.json'] });
+      const link = spellings(root, outside)[spelling];
+      try {
+        await run('true'); // config/ is held by a placeholder while any command runs (no command can make it a link), then removed
+        // The workspace has the link of its own (a checkout, the user).
+        fs.symlinkSync(link, path.join(root, 'config'));
+        const { text } = await run('echo ran');
+        expect(text).toMatch(/^Shell commands cannot run: 'config', on the way to the protected path 'config\/deploy\.json', is a symbolic link/);
+        expect(fs.readdirSync(outside)).toEqual([]);
+      } finally {
+        tool.dispose();
+      }
+    },
+  );
+});
+
+describe.skipIf(!support.available)('a command running beside another (found by a third pass)', () => {
+  // A folder made after a job started is not pinned in the job's sandbox: it swaps it for a link while a later
+  // call's sandbox is planned and mounted, so bubblewrap would mount the host directory the link leads to
+  // (resolved from its old root) or make its mount point there.
+  it.for(['host', 'session'] as const)("cannot turn a later call's mounts into the host's directories (%s backend)", async (backend) => {
+    const outside = fs.mkdtempSync(path.join(base, 'outside-'));
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'OUTSIDE-SECRET');
+    const { root, tool, run } = setUp({}, { deniedPaths: ['**/*.key'] }, { backend });
+    const up = '../'.repeat(root.split('/').length - 1);
+    try {
+      // The swapper runs beside the calls: a background job, or a session shell's own background process.
+      if (backend === 'host') await run(SWAPPER(`${up}tmp`, 15), true);
+      else await run(`(${SWAPPER(`${up}tmp`, 15)} >/dev/null 2>&1 &); echo started`);
+      const probe = `cat ${outside}/secret.txt 2>/dev/null; echo escaped > ${outside}/written.txt 2>/dev/null; echo probed`;
+      const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+      let seen = '';
+      for (let i = 0; i < 250; i++) {
+        if (backend === 'host') {
+          const t = (await run(probe + '; grep -c . /proc/self/mountinfo; grep " /tmp " /proc/self/mountinfo')).text;
+          if (t.includes('OUTSIDE') && !seen.includes('OUTSIDE')) console.log('DEBUG', i, t);
+          seen += t;
+        } else {
+          // A session's own commands share its sandbox: each probe is a background job, which gets a sandbox of its own
+          // (or is refused, when the look at the workspace saw it change).
+          try {
+            const started = (await runWithToolContext(context, () => tool.shellExec(probe, 20, true))) as ShellJobStarted;
+            const status = await runWithToolContext(context, () => tool.shellJobOutput(started.jobId, 10));
+            seen += `${status.result?.stdout ?? ''}${status.result?.stderr ?? ''}`;
+          } catch (error) {
+            expect((error as Error).message).toMatch(/^Shell commands cannot run/);
+          }
+        }
+      }
+      expect(seen).toContain('probed');
+      expect(seen).not.toContain('OUTSIDE-SECRET');
+      expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
+      expect(fs.existsSync(path.join(os.tmpdir(), 'y.key'))).toBe(false);
+    } finally {
+      tool.dispose();
+    }
+  });
+});
+
 const groups = controlGroupSupport();
 /** Every way a command starts processes: each must count against the one limit of the command. */
 const SPAWNERS: Record<string, string> = {
@@ -389,14 +500,17 @@ describe.skipIf(!support.available || !groups.available)('limits the kernel keep
     }
   });
 
-  it('leaves no control group behind once the commands have ended', async () => {
+  it('leaves no process in a control group once the commands have ended, and reuses the groups', async () => {
     const { tool, run } = setUp({}, {}, { backend: 'host' });
-    const before = new Set(ownCommandGroups());
-    await run('sleep 0.2 & sleep 0.2 & wait');
+    const before = ownCommandGroups().length;
+    for (let i = 0; i < 5; i++) await run('sleep 0.1 & sleep 0.1 & wait');
     await run('sleep 5', true);
     tool.dispose();
-    for (let i = 0; i < 100 && ownCommandGroups().some((dir) => !before.has(dir)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(ownCommandGroups().filter((dir) => !before.has(dir))).toEqual([]);
+    const busy = () => ownCommandGroups().filter((dir) => fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').trim() !== '');
+    for (let i = 0; i < 100 && busy().length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(busy()).toEqual([]);
+    // One group per hierarchy for the commands one after another, another for the job that overlapped them.
+    expect(ownCommandGroups().length - before).toBeLessThanOrEqual(2 * (groups.available ? new Set(groups.controllers).size : 0));
   });
 });
 

@@ -129,6 +129,7 @@ export class ShellTool {
         killGraceMs,
         launch: launcher.launch,
         ...(launcher.prelude ? { prelude: launcher.prelude } : {}),
+        ...(launcher.ready ? { onReady: launcher.ready } : {}),
         // A background job outlives the call, so the call's signal must not stop it.
         ...(!background && context?.signal ? { signal: context.signal } : {}),
       });
