@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { onHostExit } from './host-exit.js';
 
 /**
  * Limits the kernel keeps for a command's processes together, where the per-process limits of
@@ -256,7 +257,7 @@ export function makeCommandGroup(limits: GroupLimits): CommandGroup | undefined 
   if (!exitHook) {
     exitHook = true;
     // Whatever is left when the host ends (a command still ending) goes with it, then the host's parent groups.
-    process.once('exit', () => {
+    onHostExit(() => {
       for (const left of [...live, ...idle]) destroy(left, true);
       for (const hierarchy of hierarchies) removeDirectory(path.join(hierarchy.base, `toolwright-${process.pid}`));
     });

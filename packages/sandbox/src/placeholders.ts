@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { onHostExit } from './host-exit.js';
 
 /** A protected path that must not come into being inside the sandbox, and what stands in for it. */
 export interface PlaceholderRequest {
@@ -34,15 +35,7 @@ export function holdPlaceholders(requests: readonly PlaceholderRequest[]): { pla
   }
   if (placeholders.length > 0 && !removeAtExit) {
     removeAtExit = true;
-    process.once('exit', removeAll);
-    // Interrupted (Ctrl-C on `toolwright call`), a process with no handler of its own ends without
-    // 'exit': the placeholders go first, then the signal does what it would have done.
-    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
-      process.once(signal, () => {
-        if (process.listenerCount(signal) > 0) return; // the program handles it, and exits through 'exit'
-        removeAll();
-        process.kill(process.pid, signal);
-      });
+    onHostExit(removeAll);
   }
   let released = false;
   return {

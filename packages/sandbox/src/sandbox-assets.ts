@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { onHostExit } from './host-exit.js';
 import { copyEtcEntries, ETC_ENTRIES, NETWORK_ETC_ENTRIES } from './system-view.js';
 
 /** Files of this process that sandboxes mount read-only in place of the host's. */
@@ -11,6 +12,34 @@ export interface SandboxAssets {
   etcWithNetwork: string;
   /** An empty file, mounted over a hidden file. */
   empty: string;
+}
+
+const PREFIX = 'toolwright-sandbox-';
+
+/** Removes the assets of processes that ended without removing them (killed, or before they were named by process). */
+function removeStale(): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(os.tmpdir());
+  } catch {
+    return;
+  }
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  for (const name of names) {
+    if (!name.startsWith(PREFIX)) continue;
+    const owner = /^(\d+)-/.exec(name.slice(PREFIX.length))?.[1];
+    if (owner !== undefined && (Number(owner) === process.pid || fs.existsSync(`/proc/${owner}`))) continue;
+    const dir = path.join(os.tmpdir(), name);
+    try {
+      const stat = fs.lstatSync(dir);
+      // Only this user's own directories; one named without a process only once a day old (another process may use it).
+      if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid)) continue;
+      if (owner === undefined && Date.now() - stat.mtimeMs < 86_400_000) continue;
+      fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
 }
 
 /** Per home directory named in `passwd` (a process normally has one). */
@@ -25,8 +54,11 @@ const directories: string[] = [];
 export function sandboxAssets(home: string): SandboxAssets {
   const existing = made.get(home);
   if (existing && fs.existsSync(existing.empty)) return existing;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-sandbox-'));
-  if (directories.length === 0) process.once('exit', () => directories.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  if (directories.length === 0) {
+    removeStale();
+    onHostExit(() => directories.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
   directories.push(dir);
   const assets: SandboxAssets = { etc: path.join(dir, 'etc'), etcWithNetwork: path.join(dir, 'etc-network'), empty: path.join(dir, 'empty') };
   for (const [etc, entries] of [

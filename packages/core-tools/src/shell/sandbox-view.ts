@@ -11,6 +11,7 @@ import {
 } from '@toolwright/sandbox';
 import { CoreToolError } from '../core-tool-error.js';
 import { hiddenPathsUnder } from '../workspace/tree-scan.js';
+import { undecodableMatch } from '../workspace/undecodable-names.js';
 import { walk, type WalkOptions } from '../workspace/walk.js';
 import { ListedDirectories } from './listed-directories.js';
 import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
@@ -175,7 +176,7 @@ export class SandboxView {
   private protectedBelow(root: string, onDirectory: NonNullable<WalkOptions['onDirectory']>): string[] {
     const found: string[] = [];
     const hides = this.workspace.hidingUnder(root);
-    walk(root, {
+    const result = walk(root, {
       gitignore: false,
       skipInternal: false,
       startIsReal: true,
@@ -191,6 +192,16 @@ export class SandboxView {
         return 'leaf';
       },
     });
+    // A name that is not UTF-8 cannot be given to bubblewrap (its arguments are text), so a protected path at or
+    // below one cannot be covered: the command is refused, naming it, rather than run with a writable `.git`.
+    if (result.unreadable) {
+      const behind = undecodableMatch(root, (relative) => this.workspace.protects(relative), SCAN_ENTRIES);
+      if (behind.found !== undefined)
+        throw new CoreToolError(
+          'sandbox_unavailable',
+          `Shell commands cannot run: the protected path '${behind.found}' lies at or below a name that is not UTF-8, which the sandbox cannot name to keep it read-only. Rename it (the \\x bytes) or remove it.`,
+        );
+    }
     return found;
   }
 }

@@ -418,6 +418,46 @@ describe.skipIf(!support.available)('links on the way to what the sandbox mounts
   );
 });
 
+describe.skipIf(!support.available)('names that are not UTF-8 (found by a third pass)', () => {
+  /** Makes `parts` (each a string or raw bytes) as nested folders under `root`, the last holding `file`. */
+  const makeRaw = (root: string, parts: (string | Buffer)[], file: string) => {
+    let at = Buffer.from(root);
+    for (const part of parts) at = Buffer.concat([at, Buffer.from('/'), Buffer.isBuffer(part) ? part : Buffer.from(part)]);
+    fs.mkdirSync(at, { recursive: true });
+    fs.writeFileSync(Buffer.concat([at, Buffer.from(`/${file}`)]), 'original\n');
+    return Buffer.concat([at, Buffer.from(`/${file}`)]);
+  };
+
+  it.for([
+    ['a repository inside such a folder', ['pkg', Buffer.from([0xff, 0x64]), '.git']],
+    ['such a folder deeper', ['a', 'b', Buffer.from([0xc3, 0x28]), 'c', '.git']],
+    ['a repository whose own name is not UTF-8 above it', [Buffer.from([0x80]), '.git']],
+  ] as const)('refuses rather than leave a protected path writable behind %s', async ([, parts]) => {
+    const { root, tool, run } = setUp({ 'pkg/.git/config': 'original\n' });
+    const config = makeRaw(root, [...parts], 'config');
+    try {
+      const { text } = await run(`find . -path '*/.git/config' -exec sh -c 'echo PWN >> "$1"' _ {} \\; ; echo ran`);
+      expect(text).toMatch(/^Shell commands cannot run: the protected path '.*\\x[0-9a-f]{2}.*\.git' lies at or below a name that is not UTF-8/);
+      expect(fs.readFileSync(config, 'utf8')).toBe('original\n');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('runs commands beside such a name when nothing protected lies below it', async () => {
+    const { tool, run } = setUp({ 'pkg/.git/config': 'original\n' });
+    try {
+      const made = await run(`mkdir $'\\xff' && echo x > $'\\xff'/notes.txt && echo made`);
+      expect(made.text).toContain('made');
+      const { text } = await run('echo x >> pkg/.git/config; echo ran');
+      expect(text).toContain('ran');
+      expect(text).toContain('Read-only file system');
+    } finally {
+      tool.dispose();
+    }
+  });
+});
+
 describe.skipIf(!support.available)('a command running beside another (found by a third pass)', () => {
   // A folder made after a job started is not pinned in the job's sandbox: it swaps it for a link while a later
   // call's sandbox is planned and mounted, so bubblewrap would mount the host directory the link leads to
