@@ -221,7 +221,7 @@ let exitHook = false;
 
 /**
  * One command's control group in every hierarchy found, with `limits` written, or undefined where
- * there are none. The command joins it by writing its own process id to each of `procsFiles`
+ * there are none. The command joins it by writing `0` (itself) to each of `joinFiles`
  * before it starts anything (see `joinGroupCommand`); `remove()` once it has ended.
  */
 export function makeCommandGroup(limits: GroupLimits): CommandGroup | undefined {
@@ -324,9 +324,19 @@ export class CommandGroup {
     this.seen = this.start;
   }
 
-  /** The files the command writes its process id to, to join the group. */
+  /** The files that list the group's processes, one per hierarchy. */
   get procsFiles(): string[] {
     return this.parts.map((part) => path.join(part.dir, 'cgroup.procs'));
+  }
+
+  /**
+   * The files a process writes `0` (itself) to, to join the group: on cgroup v1 its `tasks` — moving
+   * the writing thread alone spares the kernel's lock on every process's threads, whose taking waits
+   * for an RCU grace period (about 10 ms a command here); the joining shell has one thread — and on
+   * v2 `cgroup.procs`.
+   */
+  get joinFiles(): string[] {
+    return this.parts.map((part) => path.join(part.dir, part.version === 1 ? 'tasks' : 'cgroup.procs'));
   }
 
   /** The events counted since the command got the group. */
@@ -492,14 +502,14 @@ function killMembers(part: GroupPart): void {
 }
 
 /**
- * `launch` preceded by joining `group`: a `/bin/sh` writes its own process id to each group's
- * `cgroup.procs`, then becomes the program (so the program and everything it starts are in the
+ * `launch` preceded by joining `group`: a `/bin/sh` moves itself into each of the group's hierarchies
+ * (`joinFiles`), then becomes the program (so the program and everything it starts are in the
  * group from their first instruction); a group it cannot join stops the command (exit 125).
  */
 export function joinGroupCommand(group: CommandGroup, file: string, args: readonly string[]): { file: string; args: string[] } {
   const script =
-    'for f do [ "$f" = -- ] && { shift; break; }; echo $$ > "$f" || { echo "toolwright: the command could not join its control group" >&2; exit 125; }; shift; done; exec "$@"';
-  return { file: '/bin/sh', args: ['-c', script, 'toolwright-join', ...group.procsFiles, '--', file, ...args] };
+    'for f do [ "$f" = -- ] && { shift; break; }; echo 0 > "$f" || { echo "toolwright: the command could not join its control group" >&2; exit 125; }; shift; done; exec "$@"';
+  return { file: '/bin/sh', args: ['-c', script, 'toolwright-join', ...group.joinFiles, '--', file, ...args] };
 }
 
 function counter(file: string, key: string): number {
