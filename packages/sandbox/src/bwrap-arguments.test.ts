@@ -84,6 +84,21 @@ describe(bwrapArguments, () => {
     expect(lines.indexOf('--remount-ro /')).toBe(lines.indexOf(`--chdir ${ws}`) - 1);
   });
 
+  it('makes no sandbox when a folder on the way to a covered path is a link (bubblewrap would mount what it leads to)', () => {
+    const outside = fs.mkdtempSync(path.join(base, 'outside-'));
+    fs.mkdirSync(path.join(outside, 'deep'));
+    fs.writeFileSync(path.join(outside, 'deep', 'a.key'), 'x');
+    fs.symlinkSync(outside, path.join(ws, 'swapped'));
+    try {
+      for (const covered of [{ hidden: [path.join(ws, 'swapped', 'deep', 'a.key')] }, { readOnly: [path.join(ws, 'swapped', 'deep')] }])
+        expect(() => bwrapArguments(policy(covered), assets, features)).toThrow(
+          /'.*\/ws\/swapped', on the way to a path the sandbox covers, is no longer a folder/,
+        );
+    } finally {
+      fs.rmSync(path.join(ws, 'swapped'));
+    }
+  });
+
   it('refuses a readable directory that would show or cover what the sandbox makes itself', () => {
     for (const dir of ['/etc', '/etc/ssl', '/proc', '/', '/var', base, os.homedir()])
       expect(() => bwrapArguments(policy({ readable: [dir === base ? ws : dir] }), assets, features), dir).toThrow(

@@ -103,7 +103,20 @@ export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, fea
   const hidden = byDepth(policy.hidden.filter((entry) => isInside(policy.workspace, entry) && !isLink(entry)));
   // Each folder on the way to a covered path is bound onto itself: a mount point cannot be renamed or
   // replaced, so `mv conf conf2` cannot carry `conf/prod.key` out from under `conf/*.key` for the next command.
-  for (const entry of byDepth(ancestorsWithin(policy.workspace, [...readOnly, ...hidden]))) args.push('--bind', entry, entry);
+  // bubblewrap mounts by name and follows links (the source from the host's root): a folder on the way that is a
+  // link would mount what it leads to, read-write (the planner refuses such plans; this is the last check).
+  const ancestors = byDepth(ancestorsWithin(policy.workspace, [...readOnly, ...hidden]));
+  for (const entry of ancestors) {
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.lstatSync(entry);
+    } catch {
+      // gone: bubblewrap's mount fails, and says so
+    }
+    if (stat && !stat.isDirectory())
+      throw new Error(`'${entry}', on the way to a path the sandbox covers, is no longer a folder (a link?); the sandbox was not made`);
+  }
+  for (const entry of ancestors) args.push('--bind', entry, entry);
   for (const entry of readOnly) args.push('--ro-bind', entry, entry);
   for (const entry of hidden) {
     if (isDirectory(entry)) args.push('--tmpfs', entry, '--remount-ro', entry);

@@ -10,6 +10,8 @@ export interface SessionOutcome extends ProcessOutcome {
   cwd: string;
   /** Whether the session was ended (timeout, cancellation, crash) and will start afresh. */
   restarted: boolean;
+  /** The shell had ended and starts only once (`startOnce`): the command did not run. */
+  ended?: boolean;
 }
 
 interface Pending {
@@ -58,6 +60,11 @@ export class SessionShell {
       prelude?: string;
       /** Called once the first shell runs (inside the sandbox: every mount is made), or it ended before. */
       onReady?: () => void;
+      /**
+       * Start the shell once only (a sandboxed one: its sandbox was planned for that start): a command
+       * that finds it ended is not run (`SessionOutcome.ended`), and the session is started afresh from a new plan.
+       */
+      startOnce?: boolean;
     },
   ) {}
 
@@ -120,6 +127,19 @@ export class SessionShell {
 
   private runNow(command: string, opts: { timeoutMs: number; maxOutputBytes: number; signal?: AbortSignal; resetTo?: string }): Promise<SessionOutcome> {
     const restarted = this.child === undefined && !this.fresh;
+    if (restarted && this.options.startOnce)
+      return Promise.resolve({
+        exitCode: null,
+        signal: null,
+        stdout: new HeadTailBuffer(0),
+        stderr: new HeadTailBuffer(0),
+        timedOut: false,
+        cancelled: false,
+        durationMs: 0,
+        cwd: this.options.root,
+        restarted: true,
+        ended: true,
+      });
     const child = this.child ?? (this.child = this.start());
     this.fresh = false;
     const nonce = randomBytes(12).toString('hex');

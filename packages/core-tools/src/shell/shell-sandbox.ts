@@ -105,7 +105,14 @@ export class ShellSandbox {
       return group;
     };
     return {
-      launch: (argv) => sandboxedCommand(decision.support, policy, argv, groupFor()),
+      launch: (argv) => {
+        try {
+          return sandboxedCommand(decision.support, policy, argv, groupFor());
+        } catch (error) {
+          if (error instanceof CoreToolError) throw error;
+          throw new CoreToolError('sandbox_unavailable', `The command was not run: ${error instanceof Error ? error.message : String(error)}.`);
+        }
+      },
       prelude: sandboxLimitsPrelude(decision.support, policy),
       ranIn: 'sandbox',
       network: policy.network,

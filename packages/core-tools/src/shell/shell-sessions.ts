@@ -25,6 +25,17 @@ export interface JudgedLine {
   assignments: ReadonlyMap<string, string> | Iterable<[string, string]>;
 }
 
+/** What running one command in a session needs. */
+export interface SessionRunOptions {
+  env: () => Record<string, string>;
+  launcher: (cwd: string, env: Record<string, string>) => Promise<CommandLauncher>;
+  judge: (cwd: string, env: Record<string, string>, variables: ReadonlyMap<string, string>) => Promise<JudgedLine>;
+  killGraceMs: number;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  signal?: AbortSignal;
+}
+
 /**
  * The session backend's shells, one per session id (the least recently used is ended past
  * `maxSessions`): each keeps its working directory and judged variables between calls, and is started
@@ -32,24 +43,31 @@ export interface JudgedLine {
  */
 export class ShellSessions {
   private readonly sessions = new Map<string, Session>();
+  /** Per session, the command running or waiting last: the next one starts after it. */
+  private readonly turns = new Map<string, Promise<void>>();
 
   constructor(
     private readonly root: string,
     private readonly maxSessions: number,
   ) {}
 
-  async run(
-    sessionId: string,
-    options: {
-      env: () => Record<string, string>;
-      launcher: (cwd: string, env: Record<string, string>) => Promise<CommandLauncher>;
-      judge: (cwd: string, env: Record<string, string>, variables: ReadonlyMap<string, string>) => Promise<JudgedLine>;
-      killGraceMs: number;
-      timeoutMs: number;
-      maxOutputBytes: number;
-      signal?: AbortSignal;
-    },
-  ): Promise<ShellResult> {
+  async run(sessionId: string, options: SessionRunOptions): Promise<ShellResult> {
+    // One command of a session at a time from the judge on: whether its shell has ended is known only once the
+    // command before has finished, and a shell that ended is started afresh from a new plan, never its old one.
+    const previous = this.turns.get(sessionId) ?? Promise.resolve();
+    const turn = previous.then(() => this.runInTurn(sessionId, options, false));
+    const settled = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(sessionId, settled);
+    void settled.then(() => {
+      if (this.turns.get(sessionId) === settled) this.turns.delete(sessionId);
+    });
+    return turn;
+  }
+
+  private async runInTurn(sessionId: string, options: SessionRunOptions, retried: boolean): Promise<ShellResult> {
     const root = this.root;
     let session = this.sessions.get(sessionId);
     const env = session?.env ?? options.env();
@@ -83,6 +101,7 @@ export class ShellSessions {
           launch: launcher.launch,
           ...(launcher.prelude ? { prelude: launcher.prelude } : {}),
           ...(launcher.ready ? { onReady: launcher.ready } : {}),
+          startOnce: launcher.ranIn === 'sandbox',
         });
       } catch (error) {
         launcher.release();
@@ -111,6 +130,10 @@ export class ShellSessions {
       // Moved to the directory the line was judged from before every line (a restart if that is no longer it).
       resetTo: session.cwd,
     });
+    // It ended by itself since the check above (a process of its own killed it): started afresh from a new plan, once.
+    if (outcome.ended && !retried) return this.runInTurn(sessionId, options, true);
+    if (outcome.ended)
+      throw new CoreToolError('sandbox_unavailable', 'The session shell ended before the command could start, twice; nothing ran. Run the command again.');
     if (outcome.cancelled)
       throw new CoreToolError('cancelled', 'The command was cancelled; the session shell was ended with its process tree (the next call starts a fresh one).');
     // A shell that left the workspace (e.g. `cd` with no argument goes to HOME) is moved back.

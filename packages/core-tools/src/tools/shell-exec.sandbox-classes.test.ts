@@ -418,6 +418,32 @@ describe.skipIf(!support.available)('links on the way to what the sandbox mounts
   );
 });
 
+describe.skipIf(!support.available)('a session shell that ends while a command waits (found by a fourth pass)', () => {
+  // A command queued behind one that ends the session shell (exit, a timeout) started it again from the plan the
+  // session began with, unpaused and unchecked: a job had meanwhile swapped a folder that plan binds for a link.
+  it.for(['exit 3', 'sleep 30'] as const)('starts it afresh from a new plan when the command before ends it with `%s`', async (ender) => {
+    const outside = fs.mkdtempSync(path.join(base, 'outside-'));
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'OUTSIDE-SECRET');
+    const { root, tool, run } = setUp({}, { deniedPaths: ['**/*.key'] }, { backend: 'session', timeoutMs: 2_000 });
+    const name = path.basename(root);
+    try {
+      // The job's own sandbox was made before d/ existed, so it may rename d/ while the session's plan binds it.
+      await run(`sleep 0.2; mkdir -p d/${name}; : > d/${name}/e.key; : > e.key; sleep 1.2; mv d d.real && ln -s .. d`, true);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await run('echo started')).text).toContain('started'); // the session's plan binds d and d/<name>
+      for (let i = 0; i < 100 && !fs.lstatSync(path.join(root, 'd'), { throwIfNoEntry: false })?.isSymbolicLink(); i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(fs.lstatSync(path.join(root, 'd')).isSymbolicLink()).toBe(true);
+      const [, probe] = await Promise.all([run(ender), run(`cat ${outside}/secret.txt; echo escaped > ${outside}/written.txt; echo probed`)]);
+      expect(probe.text).toContain('probed');
+      expect(probe.text).not.toContain('OUTSIDE-SECRET');
+      expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
+    } finally {
+      tool.dispose();
+    }
+  });
+});
+
 describe.skipIf(!support.available)('names that are not UTF-8 (found by a third pass)', () => {
   /** Makes `parts` (each a string or raw bytes) as nested folders under `root`, the last holding `file`. */
   const makeRaw = (root: string, parts: (string | Buffer)[], file: string) => {
