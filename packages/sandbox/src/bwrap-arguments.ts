@@ -127,8 +127,17 @@ export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, fea
   if (policy.network) args.push('--share-net');
   if (features.disableUserns) args.push('--unshare-user', '--disable-userns');
   args.push('--cap-drop', 'ALL', '--die-with-parent', '--hostname', 'toolwright-sandbox');
+  if (args.length > BWRAP_MAX_OPTIONS)
+    throw new Error(
+      `it would cover ${readOnly.length + hidden.length} paths one by one, more than bubblewrap takes (${BWRAP_MAX_ARGUMENTS} arguments in all): narrow the deny rules, keep such files in a folder a rule hides whole (e.g. "secrets/**"), or remove them`,
+    );
   return args;
 }
+
+/** bubblewrap stops at this many arguments, options and command together (its MAX_ARGS). */
+const BWRAP_MAX_ARGUMENTS = 9000;
+/** Room left for the command after the options (bash, its flags, the script, the command line). */
+const BWRAP_MAX_OPTIONS = BWRAP_MAX_ARGUMENTS - 64;
 
 /** The folders strictly between the workspace and each entry (`conf` for `conf/prod.key`). */
 function ancestorsWithin(workspace: string, entries: readonly string[]): string[] {

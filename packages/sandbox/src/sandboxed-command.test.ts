@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox, type SandboxSupport } from './probe.js';
 import { DEFAULT_LIMITS, type ResourceLimits } from './resource-limits.js';
-import { sandboxedCommand, sandboxLimitsPrelude } from './sandboxed-command.js';
+import { sandboxedCommand, sandboxLimitsPrelude, type Launch } from './sandboxed-command.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 
 const support = await probeSandbox();
@@ -48,8 +48,26 @@ function run(
   const tried = { ...available, features: { ...available.features, ...options.features } };
   const given = policy({ ...options.policy, limits: { ...DEFAULT_LIMITS, ...options.limits } });
   const launch = sandboxedCommand(tried, given, ['/bin/bash', '--noprofile', '--norc', '-c', `${sandboxLimitsPrelude(tried, given)} ${script}`]);
-  const result = spawnSync(launch.file, launch.args, { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: '/tmp/home' }, timeout: 20_000 });
-  return { code: result.status, signal: result.signal, out: result.stdout, err: result.stderr };
+  return spawnLaunch(launch);
+}
+
+/** Runs a launch to its end, its `input` handed over on descriptor 4 (from a file: spawnSync writes to stdin only). */
+function spawnLaunch(launch: Launch) {
+  const inputFile = path.join(base, `input-${Math.random().toString(36).slice(2)}`);
+  fs.writeFileSync(inputFile, launch.input ?? '');
+  const input = fs.openSync(inputFile, 'r');
+  try {
+    const result = spawnSync(launch.file, launch.args, {
+      encoding: 'utf8',
+      env: { PATH: '/usr/bin:/bin', HOME: '/tmp/home' },
+      timeout: 20_000,
+      stdio: ['ignore', 'pipe', 'pipe', 'ignore', input],
+    });
+    return { code: result.status, signal: result.signal, out: result.stdout, err: result.stderr };
+  } finally {
+    fs.closeSync(input);
+    fs.rmSync(inputFile);
+  }
 }
 
 describe.skipIf(!support.available)(sandboxedCommand, () => {
@@ -65,6 +83,24 @@ describe.skipIf(!support.available)(sandboxedCommand, () => {
     expect(r.out).toMatch(/CapBnd:\s+0+\n/);
     expect(r.out).not.toMatch(/REMOUNTED|NESTED-REMOUNT|WROTE-USR/);
     expect(r.out).toContain('done');
+  });
+
+  it('takes its options on a descriptor: thousands of covered paths fit, no command reads the plan from /proc, and more are refused', () => {
+    const many = path.join(workspace, 'many-with-a-long-folder-name-that-would-fill-the-argument-space-of-a-command');
+    fs.mkdirSync(many);
+    const hidden = Array.from({ length: 1_200 }, (_, i) => path.join(many, `secret-file-number-${i}-with-a-name-long-enough-to-count.key`));
+    for (const file of hidden) fs.writeFileSync(file, 'SECRET');
+    try {
+      const r = run(`cat ${path.relative(workspace, hidden[1_199]!)}; tr "\\0" " " < /proc/1/cmdline; echo; echo end`, { policy: { hidden } });
+      expect(r.err).toBe('');
+      expect(r.out).toMatch(/^\S*bwrap --args 4 -- \/bin\/bash .*\nend\n$/);
+      expect(r.out).not.toMatch(/SECRET|--ro-bind|--tmpfs|prod\.key/);
+      const more = [...hidden, ...Array.from({ length: 2_000 }, (_, i) => path.join(many, `more-${i}.key`))];
+      for (const file of more.slice(hidden.length)) fs.writeFileSync(file, 'SECRET');
+      expect(() => run('true', { policy: { hidden: more } })).toThrow(/it would cover \d+ paths one by one, more than bubblewrap takes/);
+    } finally {
+      fs.rmSync(many, { recursive: true });
+    }
   });
 
   it('shows the workspace read-write, its protected paths read-only and its denied paths empty', () => {

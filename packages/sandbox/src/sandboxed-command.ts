@@ -10,6 +10,12 @@ import type { SandboxPolicy } from './sandbox-policy.js';
 export interface Launch {
   file: string;
   args: string[];
+  /**
+   * Bytes to write to the program's descriptor 4 and then close: bubblewrap's options, read with
+   * `--args 4` — a plan covering thousands of paths would pass the kernel's limit on arguments
+   * (E2BIG), and arguments are what `/proc/<pid>/cmdline` shows everyone inside.
+   */
+  input?: Buffer;
 }
 
 /**
@@ -26,8 +32,10 @@ export function sandboxedCommand(
   argv: readonly string[],
   group?: CommandGroup,
 ): Launch {
-  const args = [...bwrapArguments(policy, sandboxAssets(policy.home), support.features), '--', ...argv];
-  return group ? joinGroupCommand(group, support.path, args) : { file: support.path, args };
+  const options = bwrapArguments(policy, sandboxAssets(policy.home), support.features);
+  const input = Buffer.from(options.map((option) => `${option}\0`).join(''));
+  const args = ['--args', '4', '--', ...argv];
+  return { ...(group ? joinGroupCommand(group, support.path, args) : { file: support.path, args }), input };
 }
 
 /** The bash line that sets the policy's resource limits (see `limitsPrelude`), to begin the sandboxed script with. */

@@ -74,8 +74,9 @@ export class RunningProcess {
       cwd: options.cwd,
       env: options.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', ...(launch.input ? (['pipe'] as const) : [])],
     });
+    writeInput(this.child, launch);
     const pid = this.child.pid;
     this.leaderStart = pid !== undefined ? startTime(pid) : undefined;
     // fd 3 is a socket pair: the shell's first byte says it runs, the host's byte opens the gate.
@@ -151,4 +152,12 @@ export class RunningProcess {
   private signalGroup(signal: NodeJS.Signals): void {
     if (this.child.pid !== undefined) signalGroup(this.child.pid, signal, this.exited, this.leaderStart);
   }
+}
+
+/** Hands the launch's `input` to the program's descriptor 4 and closes it (an error means the program died first: reported through 'exit'). */
+export function writeInput(child: ChildProcess, launch: Launch): void {
+  const channel = child.stdio[4] as NodeJS.WritableStream | null | undefined;
+  if (!launch.input || !channel) return;
+  channel.on('error', () => undefined);
+  channel.end(launch.input);
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadTailBuffer } from './output-buffer.js';
 import { ProcessGroups, signalGroup, startTime, unsandboxedCommand, type Launch } from '@toolwright/sandbox';
-import type { ProcessOutcome } from './run-process.js';
+import { writeInput, type ProcessOutcome } from './run-process.js';
 
 /** What one command in a session shell produced, and where the shell stands afterwards. */
 export interface SessionOutcome extends ProcessOutcome {
@@ -95,8 +95,9 @@ export class SessionShell {
       cwd: this.options.root,
       env: this.options.env,
       detached: true,
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe', ...(launch.input ? (['pipe'] as const) : [])],
     });
+    writeInput(child, launch);
     const pid = child.pid;
     if (pid !== undefined) this.registered = groups.add(pid);
     this.leaderStart = pid !== undefined ? startTime(pid) : undefined;
