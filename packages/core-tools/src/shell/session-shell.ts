@@ -90,7 +90,15 @@ export class SessionShell {
     // The session's group dies with this process however it ends (see ProcessGroups).
     const groups = ProcessGroups.shared();
     groups.prepare();
-    const launch = (this.options.launch ?? unsandboxedCommand)(['/bin/bash', '--noprofile', '--norc', '-f', '-P', '-s']);
+    let launch: Launch;
+    try {
+      launch = (this.options.launch ?? unsandboxedCommand)(['/bin/bash', '--noprofile', '--norc', '-f', '-P', '-s']);
+    } catch (error) {
+      // No sandbox was made: the commands paused for it run on.
+      this.awaitingReady = true;
+      this.ready();
+      throw error;
+    }
     const child = spawn(launch.file, launch.args, {
       cwd: this.options.root,
       env: this.options.env,

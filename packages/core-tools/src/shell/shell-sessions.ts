@@ -85,6 +85,7 @@ export class ShellSessions {
       session = undefined;
     }
     // A session's sandbox was made by its first launcher: a later one holds nothing for it.
+    const started = session !== undefined;
     if (session) launcher.release();
     else {
       if (this.sessions.size >= this.maxSessions) {
@@ -123,13 +124,23 @@ export class ShellSessions {
     // Values are substituted when the line is judged, so the session's own record of its variables
     // is what later lines expand (whether or not bash ran the assignment, both agree on the words).
     for (const [name, value] of verdict.assignments) session.variables.set(name, value);
-    const outcome: SessionOutcome = await session.shell.run(verdict.script, {
-      timeoutMs: options.timeoutMs,
-      maxOutputBytes: options.maxOutputBytes,
-      ...(options.signal ? { signal: options.signal } : {}),
-      // Moved to the directory the line was judged from before every line (a restart if that is no longer it).
-      resetTo: session.cwd,
-    });
+    let outcome: SessionOutcome;
+    try {
+      outcome = await session.shell.run(verdict.script, {
+        timeoutMs: options.timeoutMs,
+        maxOutputBytes: options.maxOutputBytes,
+        ...(options.signal ? { signal: options.signal } : {}),
+        // Moved to the directory the line was judged from before every line (a restart if that is no longer it).
+        resetTo: session.cwd,
+      });
+    } catch (error) {
+      // A shell that could not be started (its sandbox refused) is let go of, with what its sandbox held.
+      if (session.shell.ended || !started) {
+        end(session);
+        this.sessions.delete(sessionId);
+      }
+      throw error;
+    }
     // It ended by itself since the check above (a process of its own killed it): started afresh from a new plan, once.
     if (outcome.ended && !retried) return this.runInTurn(sessionId, options, true);
     if (outcome.ended)

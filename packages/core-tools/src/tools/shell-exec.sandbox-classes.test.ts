@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { controlGroupSupport, probeSandbox } from '@toolwright/sandbox';
+import { controlGroupSupport, pauseCommands, probeSandbox } from '@toolwright/sandbox';
 import { runWithToolContext } from '@toolwright/tool';
 import { ShellTool, type ShellJobStarted, type ShellResult } from './shell-exec.js';
 import { WorkspacePolicy, type WorkspaceConfig } from '../workspace/workspace-policy.js';
@@ -438,6 +438,24 @@ describe.skipIf(!support.available)('a session shell that ends while a command w
       expect(probe.text).toContain('probed');
       expect(probe.text).not.toContain('OUTSIDE-SECRET');
       expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
+    } finally {
+      tool.dispose();
+    }
+  });
+});
+
+describe.skipIf(!support.available)('a sandbox that cannot be made', () => {
+  it.for(['host', 'session'] as const)('says why (%s backend), and leaves no other command paused', async (backend) => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 3_100; i++) files[`keys/k${i}.key`] = 'SECRET';
+    const { tool, run } = setUp(files, { deniedPaths: ['keys/*.key'] }, { backend });
+    try {
+      const { text } = await run('cat keys/k1.key; echo ran');
+      expect(text).toMatch(/^The command was not run: it would cover \d+ paths one by one, more than bubblewrap takes/);
+      // The pause taken for it was let go of: the next one is had at once (not after the ten seconds' safety).
+      const next = await Promise.race([pauseCommands(), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5_000))]);
+      expect(next).toBeTypeOf('function');
+      next?.();
     } finally {
       tool.dispose();
     }
