@@ -205,7 +205,14 @@ function sweepStale(base: string): void {
 
 function removeChildren(parent: string): void {
   try {
-    for (const child of fs.readdirSync(parent, { withFileTypes: true })) if (child.isDirectory()) removeDirectory(path.join(parent, child.name));
+    for (const child of fs.readdirSync(parent, { withFileTypes: true })) {
+      if (!child.isDirectory()) continue;
+      const dir = path.join(parent, child.name);
+      // A host killed while others were paused leaves them frozen, deaf to every signal: thawed and killed first.
+      const part: GroupPart = { version: fs.existsSync(path.join(dir, 'cgroup.freeze')) ? 2 : 1, dir, controllers: ['freezer'] };
+      killMembers(part);
+      removeDirectory(dir);
+    }
   } catch {
     // gone meanwhile
   }
@@ -405,9 +412,8 @@ function isEmpty(part: GroupPart): boolean {
   }
 }
 
-/** How long a command may take to pause before the one waiting gives up, and how long others may stay paused at most. */
+/** How long a command may take to pause before the one waiting gives up. */
 const PAUSE_WAIT_MS = 2000;
-const PAUSED_AT_MOST_MS = 10_000;
 let pauseTurn: Promise<void> = Promise.resolve();
 
 /**
@@ -418,7 +424,9 @@ let pauseTurn: Promise<void> = Promise.resolve();
  * the host's directory the link leads to, or make its mount point there. Paused, nothing but the
  * host changes the workspace until the new sandbox stands. Where groups cannot be paused, the callers
  * still take turns and the others run on (docs/security.md says so). Rejects when a command could not
- * be paused in time (all are resumed then); the others are resumed after ten seconds whatever happens.
+ * be paused in time (all are resumed then). There is no time after which the others run on by themselves:
+ * a sandbox slow to be made (thousands of mounts) would be made with them running; the caller resumes when
+ * the sandbox stands or its command has ended (its own deadline ends a sandbox that never stands).
  */
 export function pauseCommands(): Promise<() => void> {
   let done!: () => void;
@@ -434,12 +442,9 @@ export function pauseCommands(): Promise<() => void> {
       const resume = () => {
         if (resumed) return;
         resumed = true;
-        clearTimeout(limit);
         thaw();
         done();
       };
-      const limit = setTimeout(resume, PAUSED_AT_MOST_MS);
-      limit.unref();
       return resume;
     },
     (error: unknown) => {
@@ -484,6 +489,8 @@ function isFrozen(part: GroupPart): boolean {
 }
 
 function killMembers(part: GroupPart): void {
+  // A frozen process acts on SIGKILL only once thawed (cgroup v1).
+  if (part.controllers.includes('freezer')) setFrozen(part, false);
   if (part.version === 2 && writeIfPresent(path.join(part.dir, 'cgroup.kill'), '1')) return;
   let members: string[];
   try {

@@ -40,8 +40,17 @@ export function sandboxedCommand(
 
 /** The bash line that sets the policy's resource limits (see `limitsPrelude`), to begin the sandboxed script with. */
 export function sandboxLimitsPrelude(support: Extract<SandboxSupport, { available: true }>, policy: SandboxPolicy): string {
-  return limitsPrelude(policy.limits, support.features.userNamespace ? 0 : runningProcessesOfUser());
+  return `${CLOSE_INHERITED}${limitsPrelude(policy.limits, support.features.userNamespace ? 0 : runningProcessesOfUser())}`;
 }
+
+/**
+ * Closes every descriptor above 3 the shell was given: one the host inherited without close-on-exec (from
+ * an editor, a CI runner, a service manager) passes through Node and bubblewrap, and a directory's would
+ * reach the host's files through `/proc/self/fd/N/...`. 0-2 are the streams, 3 the host's gate or control
+ * channel (bubblewrap has closed its options' descriptor 4). Globbing is on only for the loop (the shells run with -f).
+ */
+const CLOSE_INHERITED =
+  'set +f; for __tw_fd in /proc/self/fd/*; do __tw_fd=${__tw_fd##*/}; [ "$__tw_fd" -gt 3 ] 2>/dev/null && eval "exec $__tw_fd<&-"; done; set -f; unset __tw_fd; ';
 
 /** `argv` as it is, for commands run outside the sandbox. */
 export function unsandboxedCommand(argv: readonly string[]): Launch {

@@ -2,6 +2,7 @@
 // the kernel's settings under /proc, protected paths that do not exist yet, a scan a command can
 // outrun (flooding, renaming between calls), denied paths inside protected ones, readable paths
 // that would show the host. The sandbox alone must hold.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -444,6 +445,36 @@ describe.skipIf(!support.available)('a session shell that ends while a command w
   });
 });
 
+describe.skipIf(!support.available)('descriptors the host inherited (found by a fifth pass)', () => {
+  // An editor, CI runner or service manager may leave a descriptor open without close-on-exec: it passed through
+  // Node and bubblewrap, and a directory's reached the host's files through /proc/self/fd/N.
+  it.for(['host', 'session'] as const)('reach no %s backend command', (backend) => {
+    const outside = fs.mkdtempSync(path.join(base, 'inherited-'));
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'INHERITED-SECRET');
+    const root = fs.mkdtempSync(path.join(base, 'ws-inherited-'));
+    const dist = (pkg: string) => JSON.stringify(path.resolve(import.meta.dirname, `../../../${pkg}/dist/index.js`));
+    const script = `
+      const { ShellTool, WorkspacePolicy } = await import(${dist('core-tools')});
+      const { runWithToolContext } = await import(${dist('tool')});
+      const tool = new ShellTool({ workspace: new WorkspacePolicy({ root: ${JSON.stringify(root)} }), shell: { backend: '${backend}', unjudged: true } });
+      const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+      const result = await runWithToolContext(context, () => tool.shellExec('for n in 5 9 30 100; do cat /proc/self/fd/$n/secret.txt; echo x > /proc/self/fd/$n/written.txt; done 2>/dev/null; echo probed'));
+      process.stdout.write(result.stdout);
+      tool.dispose();`;
+    const directory = fs.openSync(outside, 'r');
+    try {
+      const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe', ...Array<'ignore'>(98).fill('ignore')];
+      for (const at of [5, 9, 30, 100]) stdio[at] = directory;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { stdio, encoding: 'utf8', timeout: 30_000 });
+      expect(child.stdout).toContain('probed');
+      expect(child.stdout).not.toContain('INHERITED-SECRET');
+      expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
+    } finally {
+      fs.closeSync(directory);
+    }
+  });
+});
+
 describe.skipIf(!support.available)('a sandbox that cannot be made', () => {
   it.for(['host', 'session'] as const)('says why (%s backend), and leaves no other command paused', async (backend) => {
     const files: Record<string, string> = {};
@@ -452,7 +483,7 @@ describe.skipIf(!support.available)('a sandbox that cannot be made', () => {
     try {
       const { text } = await run('cat keys/k1.key; echo ran');
       expect(text).toMatch(/^The command was not run: it would cover \d+ paths one by one, more than bubblewrap takes/);
-      // The pause taken for it was let go of: the next one is had at once (not after the ten seconds' safety).
+      // The pause taken for it was let go of: the next one is had at once.
       const next = await Promise.race([pauseCommands(), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5_000))]);
       expect(next).toBeTypeOf('function');
       next?.();
