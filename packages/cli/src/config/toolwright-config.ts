@@ -115,7 +115,8 @@ export interface ShellLimits {
    */
   cpuSeconds?: Integer;
   /**
-   * Bytes of memory each process may allocate (default 4 GiB).
+   * Bytes of memory a command's processes may use together where control groups exist, and each process's data
+   * (default 4 GiB).
    * @minimum 1
    */
   memoryBytes?: Integer;
@@ -125,7 +126,7 @@ export interface ShellLimits {
    */
   fileSizeBytes?: Integer;
   /**
-   * Processes a command may run at once (default 256; not enforced for root).
+   * Processes and threads a command may run at once (default 256; for root only where control groups exist).
    * @minimum 1
    */
   processes?: Integer;

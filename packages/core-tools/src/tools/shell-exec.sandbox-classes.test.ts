@@ -45,6 +45,13 @@ function setUp(files: Record<string, string>, config: Partial<WorkspaceConfig> =
   return { root, tool, run };
 }
 
+/** A folder beside the workspaces holding a marker (`secret.txt`) no command may read, and where none may write. */
+function outsideWithSecret(prefix: string, secret: string): string {
+  const outside = fs.mkdtempSync(path.join(base, prefix));
+  fs.writeFileSync(path.join(outside, 'secret.txt'), secret);
+  return outside;
+}
+
 describe.skipIf(!support.available)('classes of escape the sandbox holds without the judge', () => {
   it.for(['host', 'session'] as const)('runs ordinary commands inside, as a control (%s backend)', async (backend) => {
     const { tool, run } = setUp({ 'ok.txt': 'inside\n' }, {}, { backend });
@@ -423,8 +430,7 @@ describe.skipIf(!support.available)('a session shell that ends while a command w
   // A command queued behind one that ends the session shell (exit, a timeout) started it again from the plan the
   // session began with, unpaused and unchecked: a job had meanwhile swapped a folder that plan binds for a link.
   it.for(['exit 3', 'sleep 30'] as const)('starts it afresh from a new plan when the command before ends it with `%s`', async (ender) => {
-    const outside = fs.mkdtempSync(path.join(base, 'outside-'));
-    fs.writeFileSync(path.join(outside, 'secret.txt'), 'OUTSIDE-SECRET');
+    const outside = outsideWithSecret('outside-', 'OUTSIDE-SECRET');
     const { root, tool, run } = setUp({}, { deniedPaths: ['**/*.key'] }, { backend: 'session', timeoutMs: 2_000 });
     const name = path.basename(root);
     try {
@@ -449,8 +455,7 @@ describe.skipIf(!support.available)('descriptors the host inherited (found by a 
   // An editor, CI runner or service manager may leave a descriptor open without close-on-exec: it passed through
   // Node and bubblewrap, and a directory's reached the host's files through /proc/self/fd/N.
   it.for(['host', 'session'] as const)('reach no %s backend command', (backend) => {
-    const outside = fs.mkdtempSync(path.join(base, 'inherited-'));
-    fs.writeFileSync(path.join(outside, 'secret.txt'), 'INHERITED-SECRET');
+    const outside = outsideWithSecret('inherited-', 'INHERITED-SECRET');
     const root = fs.mkdtempSync(path.join(base, 'ws-inherited-'));
     const dist = (pkg: string) => JSON.stringify(path.resolve(import.meta.dirname, `../../../${pkg}/dist/index.js`));
     const script = `
@@ -538,8 +543,7 @@ describe.skipIf(!support.available)('a command running beside another (found by 
   // call's sandbox is planned and mounted, so bubblewrap would mount the host directory the link leads to
   // (resolved from its old root) or make its mount point there.
   it.for(['host', 'session'] as const)("cannot turn a later call's mounts into the host's directories (%s backend)", async (backend) => {
-    const outside = fs.mkdtempSync(path.join(base, 'outside-'));
-    fs.writeFileSync(path.join(outside, 'secret.txt'), 'OUTSIDE-SECRET');
+    const outside = outsideWithSecret('outside-', 'OUTSIDE-SECRET');
     const { root, tool, run } = setUp({}, { deniedPaths: ['**/*.key'] }, { backend });
     const up = '../'.repeat(root.split('/').length - 1);
     try {
