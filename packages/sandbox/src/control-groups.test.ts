@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   cgroupMounts,
   controlGroupSupport,
@@ -9,6 +9,7 @@ import {
   joinGroupCommand,
   makeCommandGroup,
   ownGroups,
+  pauseCommands,
   type CommandGroup,
 } from './control-groups.js';
 
@@ -141,6 +142,46 @@ describe.skipIf(!support.available)('a control group per command (this host can 
     expect(joined.stderr).toContain('could not join its control group');
     group.remove();
   });
+
+  it.skipIf(!support.available || !support.controllers.includes('freezer'))(
+    'pauses running commands for as long as the pause is held, however long a sandbox takes to be made, and only then resumes them',
+    async () => {
+      const group = makeCommandGroup({ processes: 16, memoryBytes: 64 * 1024 * 1024 })!;
+      const counter = path.join(fs.mkdtempSync('/tmp/tw-pause-'), 'count');
+      const launch = joinGroupCommand(group, '/bin/sh', ['-c', `i=0; while :; do i=$((i+1)); echo $i > ${counter}; sleep 0.02; done`]);
+      const child = spawn(launch.file, launch.args, { stdio: 'ignore' });
+      const count = () => Number(fs.readFileSync(counter, 'utf8').trim() || 0);
+      const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      // Timers that run with real time and can be moved on: a pause that ended after some minutes of the
+      // clock (a timed safety) would end here.
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      try {
+        while (!fs.existsSync(counter) || count() < 3) await settle(20);
+        const resume = await pauseCommands();
+        await settle(100);
+        const paused = count();
+        vi.advanceTimersByTime(10 * 60_000);
+        await settle(400);
+        expect(count()).toBe(paused);
+        // One pause at a time: a second caller waits for the first to resume.
+        let second: (() => void) | undefined;
+        void pauseCommands().then((next) => (second = next));
+        await settle(200);
+        expect(second).toBeUndefined();
+        resume();
+        while (!second) await settle(10);
+        second();
+        await settle(400);
+        expect(count()).toBeGreaterThan(paused);
+      } finally {
+        vi.useRealTimers();
+        child.kill('SIGKILL');
+        await new Promise((resolve) => child.once('exit', resolve));
+        group.remove();
+        fs.rmSync(path.dirname(counter), { recursive: true, force: true });
+      }
+    },
+  );
 
   it('removes the groups of hosts that have died when it looks again', () => {
     const first = makeCommandGroup({ processes: 8, memoryBytes: 64 * 1024 * 1024 })!;

@@ -36,6 +36,9 @@ export interface CommandLauncher {
   ready?: () => void;
 }
 
+/** Where a command runs and whether it may use the network, as a launcher would set it. */
+export type LaunchSetting = Pick<CommandLauncher, 'ranIn' | 'network'>;
+
 /**
  * The shell's kernel sandbox: the mode decided once per tool set against what this machine supports
  * (`decideSandbox`), and for each command the launcher that puts it inside (or, for an escalated
@@ -59,6 +62,17 @@ export class ShellSandbox {
   /** What this shell does with commands here: sandboxed, unsandboxed (with a warning under `auto`), or refused. */
   decide(): Promise<SandboxDecision> {
     return (this.decision ??= this.probe().then((support) => decideSandbox(this.mode, support)));
+  }
+
+  /**
+   * Where a command would run and whether with the network, planning nothing and pausing no one: a
+   * session whose shell stands with that setting runs its next line in it without a launcher.
+   */
+  async setting(granted?: readonly string[]): Promise<LaunchSetting> {
+    const decision = await this.decide();
+    if (decision.run === 'refused') throw new CoreToolError('sandbox_unavailable', `Shell commands cannot run: ${decision.reason}.`);
+    if (decision.run === 'unsandboxed') return { ranIn: 'host' };
+    return { ranIn: 'sandbox', network: networkFor(this.settings, granted) };
   }
 
   /**

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { CoreToolError } from '../core-tool-error.js';
 import { modelSize } from '../model-text/output-budget.js';
 import { isWithin } from '../workspace/workspace-policy.js';
-import type { CommandLauncher } from './shell-sandbox.js';
+import type { CommandLauncher, LaunchSetting } from './shell-sandbox.js';
 import { SessionShell, type SessionOutcome } from './session-shell.js';
 import { toResult, type ShellResult } from './shell-result.js';
 
@@ -29,6 +29,8 @@ export interface JudgedLine {
 export interface SessionRunOptions {
   env: () => Record<string, string>;
   launcher: (cwd: string, env: Record<string, string>) => Promise<CommandLauncher>;
+  /** Where a new shell would run and with what network, asked before any launcher: a standing shell of that setting is used as it is. */
+  setting: () => Promise<LaunchSetting>;
   judge: (cwd: string, env: Record<string, string>, variables: ReadonlyMap<string, string>) => Promise<JudgedLine>;
   killGraceMs: number;
   timeoutMs: number;
@@ -71,23 +73,24 @@ export class ShellSessions {
     const root = this.root;
     let session = this.sessions.get(sessionId);
     const env = session?.env ?? options.env();
-    // Judged first, from where the session stands (a new one stands at the root with its environment).
-    const verdict = await options.judge(session?.cwd ?? root, env, session?.variables ?? new Map(Object.entries(env)));
-    const launcher = await options.launcher(session?.cwd ?? root, env);
     // A session's sandbox is made once: a call allowed the network where the session was not (or the
     // other way round) gets a session shell of its own setting, started afresh.
-    // A shell that ended since (exit, a timeout) is started afresh with this launcher too, not its first
+    // A shell that ended since (exit, a timeout) is started afresh with a new launcher too, not its first
     // one: the sandbox is planned again, so what changed in the workspace meanwhile is covered.
-    const renewed = session !== undefined && (session.network !== launcher.network || session.shell.ended);
+    // A shell that stands with the call's setting runs the line as it is: nothing is planned and no
+    // other command is paused (only a launcher does that, and only a new shell needs one).
+    const setting = await options.setting();
+    const renewed = session !== undefined && (session.network !== setting.network || session.ranIn !== setting.ranIn || session.shell.ended);
     if (renewed) {
       end(session!);
       this.sessions.delete(sessionId);
       session = undefined;
     }
-    // A session's sandbox was made by its first launcher: a later one holds nothing for it.
+    // Judged before anything starts, from where the session stands (a new one stands at the root with its environment).
+    const verdict = await options.judge(session?.cwd ?? root, env, session?.variables ?? new Map(Object.entries(env)));
     const started = session !== undefined;
-    if (session) launcher.release();
-    else {
+    if (!session) {
+      const launcher = await options.launcher(root, env);
       if (this.sessions.size >= this.maxSessions) {
         const [oldest, entry] = this.sessions.entries().next().value as [string, Session];
         end(entry);

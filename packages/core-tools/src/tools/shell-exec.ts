@@ -107,6 +107,7 @@ export class ShellTool {
       return this.sessions.run(context?.sessionId ?? 'default', {
         env: () => commandEnvironment(config, root),
         launcher: (cwd, env) => sandbox.launcher(cwd, env, false, context?.capabilities),
+        setting: () => sandbox.setting(context?.capabilities),
         judge: (cwd, env, variables) => this.judgeLine(command, config, env, cwd, variables),
         killGraceMs,
         timeoutMs,
