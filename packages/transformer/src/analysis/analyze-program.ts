@@ -1,5 +1,5 @@
 import path from 'node:path';
-import ts from 'typescript';
+import { ts } from '../front-end/typescript.js';
 import type { ToolDeclaration } from '@toolwright/schema';
 import type { ToolwrightDiagnostic } from '../diagnostics.js';
 import { SchemaCache } from '../type-mappers/schema-cache.js';

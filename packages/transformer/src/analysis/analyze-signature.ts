@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { ts } from '../front-end/typescript.js';
 import { WIRE_NAME_PATTERN, toSnakeCase, type JsonSchema, type ParametersSchema, type ToolDeclaration, type ToolSource } from '@toolwright/schema';
 import { DefinitionRegistry } from '../type-mappers/definition-registry.js';
 import { mapMember } from '../type-mappers/map-member.js';

@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { ts } from '../front-end/typescript.js';
 import { JsDocReader } from './jsdoc-reader.js';
 import type { Reporter } from './reporter.js';
 import type { ToolCalleeResolver } from './tool-callee.js';

@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { ts } from '../front-end/typescript.js';
 import type { JsonSchema } from '@toolwright/schema';
 import type { DefinitionRegistry } from '../type-mappers/definition-registry.js';
 import { mapMember } from '../type-mappers/map-member.js';

@@ -1,4 +1,4 @@
-import type ts from 'typescript';
+import type { ts } from '../front-end/typescript.js';
 import { analyzeProgram, type ProgramAnalysis } from './analyze-program.js';
 
 /**

@@ -1,4 +1,4 @@
-import type ts from 'typescript';
+import type { ts } from '../front-end/typescript.js';
 import { createToolwrightDiagnostic, type DiagnosticArgs, type DiagnosticId, type DiagnosticKey, type ToolwrightDiagnostic } from '../diagnostics.js';
 
 export interface ReporterOptions {

@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { ts } from '../front-end/typescript.js';
 import path from 'node:path';
 
 export const AUTHORING_PACKAGE = '@toolwright/tool';

@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { ts } from '../front-end/typescript.js';
 import type { DocInfo, JsDocReader } from './jsdoc-reader.js';
 import type { Reporter } from './reporter.js';
 

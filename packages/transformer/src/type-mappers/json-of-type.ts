@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { ts } from '../front-end/typescript.js';
 import type { JsonValue } from '@toolwright/schema';
 import { booleanLiteralValue } from './literal-mapper.js';
 

@@ -1,7 +1,8 @@
-import ts from 'typescript';
+import { ts } from '../front-end/typescript.js';
 import type { TypeMapper, UnsupportedReason } from './type-mapper.js';
 
-const NO_JSON_KEYWORDS: readonly { flag: ts.TypeFlags; reason: UnsupportedReason }[] = [
+/** Keywords with no JSON form, by the flags of the compiler in use (each numbers them its own way). */
+const noJsonKeywords = (): readonly { flag: ts.TypeFlags; reason: UnsupportedReason }[] => [
   { flag: ts.TypeFlags.Never, reason: 'never' },
   { flag: ts.TypeFlags.Void, reason: 'void' },
   { flag: ts.TypeFlags.Undefined, reason: 'undefined' },
@@ -15,8 +16,8 @@ const NO_JSON_KEYWORDS: readonly { flag: ts.TypeFlags; reason: UnsupportedReason
  */
 export const noJsonKeywordMapper: TypeMapper = {
   name: 'no-json-keyword',
-  supports: (type) => NO_JSON_KEYWORDS.some(({ flag }) => (type.flags & flag) !== 0),
-  map: (type, ctx) => ctx.unsupported(type, NO_JSON_KEYWORDS.find(({ flag }) => (type.flags & flag) !== 0)!.reason),
+  supports: (type) => noJsonKeywords().some(({ flag }) => (type.flags & flag) !== 0),
+  map: (type, ctx) => ctx.unsupported(type, noJsonKeywords().find(({ flag }) => (type.flags & flag) !== 0)!.reason),
 };
 
 /** @example async function f(marker: null) {}  // { "type": "null" } */

@@ -1,4 +1,4 @@
-import type ts from 'typescript';
+import type { ts } from '../front-end/typescript.js';
 import type { UnsupportedReason } from './type-mapper.js';
 
 /** Whether the type's symbol is declared in one of TypeScript's default library files (lib.*.d.ts). */

@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { ts } from '../front-end/typescript.js';
 import type { JsonSchema, JsonValue } from '@toolwright/schema';
 import type { TypeMapper } from './type-mapper.js';
 

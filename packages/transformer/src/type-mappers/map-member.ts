@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { ts } from '../front-end/typescript.js';
 import type { JsonSchema } from '@toolwright/schema';
 import { applyDocTags } from './constraint-tags.js';
 import type { MapContext, TypePosition } from './type-mapper.js';
@@ -43,16 +43,17 @@ export function reportNode(declaration: ts.Declaration | undefined, fallback: ts
   return typed.type ?? declaration;
 }
 
-const NOTHING = ts.TypeFlags.Undefined | ts.TypeFlags.Void;
+/** `undefined` and `void`, by the flags of the compiler in use. */
+const nothing = () => ts.TypeFlags.Undefined | ts.TypeFlags.Void;
 
 /** `T | undefined` and `T | void` make a member optional: JSON has no undefined. */
 export function includesUndefined(type: ts.Type): boolean {
-  if (type.flags & NOTHING) return true;
-  return type.isUnion() && type.types.some((member) => (member.flags & NOTHING) !== 0);
+  if (type.flags & nothing()) return true;
+  return type.isUnion() && type.types.some((member) => (member.flags & nothing()) !== 0);
 }
 
 /** A type with no value but `undefined`: a property of this type is left out of the object. */
 export function isOnlyUndefined(type: ts.Type): boolean {
-  if (type.flags & NOTHING) return true;
-  return type.isUnion() && type.types.every((member) => (member.flags & NOTHING) !== 0);
+  if (type.flags & nothing()) return true;
+  return type.isUnion() && type.types.every((member) => (member.flags & nothing()) !== 0);
 }

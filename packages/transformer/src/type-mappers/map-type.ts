@@ -1,4 +1,4 @@
-import type ts from 'typescript';
+import type { ts } from '../front-end/typescript.js';
 import type { JsonSchema } from '@toolwright/schema';
 import { POSITION_ROLES, type DiagnosticKey } from '../diagnostics.js';
 import type { Reporter } from '../analysis/reporter.js';

@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { ts } from '../front-end/typescript.js';
 import type { JsonSchema } from '@toolwright/schema';
 import { isLibType, LIB_TYPE_REASONS } from './lib-types.js';
 import { isOnlyUndefined, mapMember } from './map-member.js';

@@ -1,4 +1,4 @@
-import type ts from 'typescript';
+import type { ts } from '../front-end/typescript.js';
 import type { JsonSchema } from '@toolwright/schema';
 import type { DocInfo } from '../analysis/jsdoc-reader.js';
 import type { DefinitionRegistry, SharedDefinitions } from './definition-registry.js';

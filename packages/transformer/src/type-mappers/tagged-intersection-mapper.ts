@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { ts } from '../front-end/typescript.js';
 import type { JsonSchema } from '@toolwright/schema';
 import { jsonOfType } from './json-of-type.js';
 import type { MapContext, TypeMapper } from './type-mapper.js';
@@ -23,7 +23,8 @@ function typiaTagSchema(member: ts.Type, ctx: MapContext): JsonSchema | undefine
   return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
 }
 
-const PRIMITIVE = ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike;
+/** The flags of a primitive, read from the compiler in use (each numbers them its own way). */
+const primitive = () => ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike;
 
 /**
  * Intersections that refine one base type: the `Integer` brand, typia type tags, and branded
@@ -36,7 +37,7 @@ export const taggedIntersectionMapper: TypeMapper = {
   name: 'tagged-intersection',
   supports: (type, ctx) => {
     if (!type.isIntersection()) return false;
-    return type.types.some((m) => (m.flags & PRIMITIVE) !== 0 || isIntegerBrand(m, ctx) || typiaTagSchema(m, ctx) !== undefined);
+    return type.types.some((m) => (m.flags & primitive()) !== 0 || isIntegerBrand(m, ctx) || typiaTagSchema(m, ctx) !== undefined);
   },
   map: (type, ctx) => {
     const members = (type as ts.IntersectionType).types;
@@ -51,9 +52,9 @@ export const taggedIntersectionMapper: TypeMapper = {
         else bases.push(member);
       }
     }
-    const primitive = bases.find((m) => (m.flags & PRIMITIVE) !== 0);
+    const primitiveBase = bases.find((m) => (m.flags & primitive()) !== 0);
     let schema: JsonSchema;
-    if (primitive) schema = ctx.mapType(primitive);
+    if (primitiveBase) schema = ctx.mapType(primitiveBase);
     else if (bases.length === 1) schema = ctx.mapType(bases[0]!);
     else return ctx.unsupported(type, 'mixedIntersection');
     if (integer && schema.type === 'number') schema = { ...schema, type: 'integer' };

@@ -1,4 +1,4 @@
-import type ts from 'typescript';
+import type { ts } from '../front-end/typescript.js';
 import type { JsonSchema } from '@toolwright/schema';
 import type { DIAGNOSTICS, DiagnosticArgs, DiagnosticKey, PositionRole } from '../diagnostics.js';
 import type { JsDocReader } from '../analysis/jsdoc-reader.js';

@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { ts } from '../front-end/typescript.js';
 import type { DocInfo } from '../analysis/jsdoc-reader.js';
 import type { MapContext } from './type-mapper.js';
 

@@ -1,4 +1,4 @@
-import ts from 'typescript';
+import { ts } from '../front-end/typescript.js';
 import type { JsonSchema, JsonSchemaTypeName, JsonValue } from '@toolwright/schema';
 import { booleanLiteralValue, jsonTypeOf, literalValue } from './literal-mapper.js';
 import type { MapContext, TypeMapper, TypePosition } from './type-mapper.js';
