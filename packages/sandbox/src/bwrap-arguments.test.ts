@@ -66,6 +66,14 @@ describe(bwrapArguments, () => {
     expect(lines).toEqual(expect.arrayContaining(['--unshare-all', '--unshare-user', '--disable-userns', '--cap-drop ALL', '--die-with-parent']));
   });
 
+  it('mounts the workspace from the descriptor the host opened and checked, where one is given, in the same place', () => {
+    const byName = mounts(bwrapArguments(policy(), assets, features));
+    const byDescriptor = mounts(bwrapArguments(policy(), assets, { ...features, bindFd: true }, 5));
+    expect(byDescriptor).toContain(`--bind-fd 5 ${ws}`);
+    expect(byDescriptor).not.toContain(`--bind ${ws} ${ws}`);
+    expect(byDescriptor.indexOf(`--bind-fd 5 ${ws}`)).toBe(byName.indexOf(`--bind ${ws} ${ws}`));
+  });
+
   it("covers the kernel's settings and empties its views of the host, right after /proc", () => {
     const lines = mounts(bwrapArguments(policy(), assets, features));
     const proc = lines.indexOf('--proc /proc');

@@ -14,6 +14,8 @@ export interface BubblewrapFeatures {
    * process limit inside it alone. A setuid bubblewrap makes none, and the user's processes outside count too.
    */
   userNamespace: boolean;
+  /** `--bind-fd` (0.5.0+): the workspace is mounted from a descriptor opened and checked by the host (see `openWorkspace`). */
+  bindFd?: boolean;
 }
 
 /**
@@ -71,7 +73,7 @@ export function procMaskedFiles(): string[] {
  * root keeps them otherwise, and with CAP_SYS_ADMIN a command could remount a read-only bind
  * writable. `--die-with-parent` ends the sandbox with the host.
  */
-export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, features: BubblewrapFeatures): string[] {
+export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, features: BubblewrapFeatures, workspaceDescriptor?: number): string[] {
   const args: string[] = [];
   const system = systemMounts();
   for (const mount of system) {
@@ -95,7 +97,10 @@ export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, fea
     args.push('--ro-bind-try', dir, dir);
   }
   args.push('--dir', policy.home);
-  args.push('--bind', policy.workspace, policy.workspace);
+  // From the descriptor the host opened and checked, where it has one: a folder renamed into the workspace's
+  // place after the check is not what is mounted.
+  if (workspaceDescriptor !== undefined) args.push('--bind-fd', String(workspaceDescriptor), policy.workspace);
+  else args.push('--bind', policy.workspace, policy.workspace);
   for (const spelling of policy.workspaceSpellings ?? []) {
     if (spelling !== policy.workspace && mayLinkAt(spelling, policy, system)) args.push('--symlink', policy.workspace, spelling);
   }

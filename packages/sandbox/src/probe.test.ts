@@ -34,7 +34,7 @@ describe(probeSandbox, () => {
   it('tries again without --disable-userns on a bubblewrap that predates it', async () => {
     const old = fakeBwrap(
       'bwrap-old',
-      'case "$1" in --version) echo "bubblewrap 0.6.1"; exit 0;; esac; for a in "$@"; do [ "$a" = --disable-userns ] && { echo "bwrap: Unknown option --disable-userns" >&2; exit 1; }; done; echo ok; echo "user:[1]"',
+      'case "$1" in --version) echo "bubblewrap 0.6.1"; exit 0;; --help) echo "    --bind-fd FD DEST            Bind open directory or path fd on DEST"; exit 0;; esac; for a in "$@"; do [ "$a" = --disable-userns ] && { echo "bwrap: Unknown option --disable-userns" >&2; exit 1; }; done; echo ok; echo "user:[1]"',
     );
     expect(await probeSandbox({ bwrap: old })).toEqual({
       available: true,
@@ -42,7 +42,8 @@ describe(probeSandbox, () => {
       path: old,
       version: 'bubblewrap 0.6.1',
       // A user namespace other than this process's: the process limit counts the sandbox's processes alone.
-      features: { disableUserns: false, userNamespace: true },
+      // It can mount the workspace from a descriptor (its --help lists --bind-fd).
+      features: { disableUserns: false, userNamespace: true, bindFd: true },
     });
   });
 });

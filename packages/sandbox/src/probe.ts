@@ -62,7 +62,11 @@ async function tryProbe(given: string | undefined): Promise<SandboxSupport> {
       const [ok, userNamespace] = result.stdout.trim().split('\n');
       if (result.code === 0 && ok === 'ok') {
         // Without a user namespace of its own (a setuid bubblewrap), the process limit counts the user's processes outside too.
-        const features = { disableUserns, userNamespace: userNamespace !== undefined && userNamespace !== hostUserNamespace() };
+        const features = {
+          disableUserns,
+          userNamespace: userNamespace !== undefined && userNamespace !== hostUserNamespace(),
+          bindFd: (await run(bwrap, ['--help'])).stdout.includes('--bind-fd'),
+        };
         return { available: true, kind: 'bubblewrap', path: bwrap, version: version.stdout.trim(), features };
       }
       // Older bubblewrap has no --disable-userns: try once without it.

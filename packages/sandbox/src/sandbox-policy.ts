@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isWithin } from './is-within.js';
 import type { ResourceLimits } from './resource-limits.js';
+import type { DirectoryIdentity } from './workspace-identity.js';
 
 /**
  * What one sandboxed command may see and do. Paths are absolute and canonical (symbolic links
@@ -11,6 +12,11 @@ import type { ResourceLimits } from './resource-limits.js';
 export interface SandboxPolicy {
   /** The only writable place (besides a private, empty `/tmp`). */
   workspace: string;
+  /**
+   * The directory the workspace was when the tools were set up: a command is refused when another has
+   * taken its place (a link to elsewhere, moved in by a command whose own workspace holds this one).
+   */
+  workspaceIdentity?: DirectoryIdentity;
   /** Other absolute spellings of the workspace (through links): inside, each is a link to it, so such paths work there too. */
   workspaceSpellings?: readonly string[];
   /** Existing paths inside the workspace mounted read-only (protected paths such as `.git`). */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox, type SandboxSupport } from './probe.js';
 import { DEFAULT_LIMITS, type ResourceLimits } from './resource-limits.js';
-import { sandboxedCommand, sandboxLimitsPrelude, type Launch } from './sandboxed-command.js';
+import { closeLaunchDescriptors, sandboxedCommand, sandboxLimitsPrelude, type Launch } from './sandboxed-command.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 
 const support = await probeSandbox();
@@ -51,7 +51,7 @@ function run(
   return spawnLaunch(launch);
 }
 
-/** Runs a launch to its end, its `input` handed over on descriptor 4 (from a file: spawnSync writes to stdin only). */
+/** Runs a launch to its end, its `input` handed over on descriptor 4 (from a file: spawnSync writes to stdin only), its descriptors from 5 on. */
 function spawnLaunch(launch: Launch) {
   const inputFile = path.join(base, `input-${Math.random().toString(36).slice(2)}`);
   fs.writeFileSync(inputFile, launch.input ?? '');
@@ -61,12 +61,13 @@ function spawnLaunch(launch: Launch) {
       encoding: 'utf8',
       env: { PATH: '/usr/bin:/bin', HOME: '/tmp/home' },
       timeout: 20_000,
-      stdio: ['ignore', 'pipe', 'pipe', 'ignore', input],
+      stdio: ['ignore', 'pipe', 'pipe', 'ignore', input, ...(launch.descriptors ?? [])],
     });
     return { code: result.status, signal: result.signal, out: result.stdout, err: result.stderr };
   } finally {
     fs.closeSync(input);
     fs.rmSync(inputFile);
+    closeLaunchDescriptors(launch);
   }
 }
 

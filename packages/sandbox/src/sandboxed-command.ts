@@ -5,6 +5,7 @@ import type { SandboxSupport } from './probe.js';
 import { limitsPrelude } from './resource-limits.js';
 import { sandboxAssets } from './sandbox-assets.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
+import { openWorkspace } from './workspace-identity.js';
 
 /** A program and its arguments, ready for `child_process.spawn`. */
 export interface Launch {
@@ -16,6 +17,29 @@ export interface Launch {
    * (E2BIG), and arguments are what `/proc/<pid>/cmdline` shows everyone inside.
    */
   input?: Buffer;
+  /**
+   * Open descriptors the program gets from descriptor 5 on (the workspace, for bubblewrap's `--bind-fd`):
+   * pass them with `launchStdio` and close them with `closeLaunchDescriptors` once the program is started.
+   */
+  descriptors?: number[];
+}
+
+/** The `stdio` option of `spawn` for a launch: the caller's first descriptors (0–3), then its input's and its descriptors. */
+export function launchStdio(launch: Launch, first: readonly ('pipe' | 'ignore' | 'inherit')[]): ('pipe' | 'ignore' | 'inherit' | number)[] {
+  const descriptors = launch.descriptors ?? [];
+  if (!launch.input && descriptors.length === 0) return [...first];
+  return [...first, launch.input ? 'pipe' : 'ignore', ...descriptors];
+}
+
+/** Closes the launch's descriptors in the host (the started program holds its own copies), once. */
+export function closeLaunchDescriptors(launch: Launch): void {
+  for (const fd of launch.descriptors?.splice(0) ?? []) {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // closed already
+    }
+  }
 }
 
 /**
@@ -32,11 +56,24 @@ export function sandboxedCommand(
   argv: readonly string[],
   group?: CommandGroup,
 ): Launch {
-  const options = bwrapArguments(policy, sandboxAssets(policy.home), support.features);
-  const input = Buffer.from(options.map((option) => `${option}\0`).join(''));
-  const args = ['--args', '4', '--', ...argv];
-  return { ...(group ? joinGroupCommand(group, support.path, args) : { file: support.path, args }), input };
+  // The workspace is checked to be the folder the tools were set up on, reached by its own name, and
+  // (where bubblewrap can) mounted from the descriptor checked: nothing renamed meanwhile takes its place.
+  const workspace = openWorkspace(policy.workspace, policy.workspaceIdentity);
+  const descriptors = support.features.bindFd ? [workspace] : [];
+  if (!support.features.bindFd) fs.closeSync(workspace);
+  try {
+    const options = bwrapArguments(policy, sandboxAssets(policy.home), support.features, support.features.bindFd ? WORKSPACE_DESCRIPTOR : undefined);
+    const input = Buffer.from(options.map((option) => `${option}\0`).join(''));
+    const args = ['--args', '4', '--', ...argv];
+    return { ...(group ? joinGroupCommand(group, support.path, args) : { file: support.path, args }), input, descriptors };
+  } catch (error) {
+    for (const fd of descriptors) fs.closeSync(fd);
+    throw error;
+  }
 }
+
+/** Where the workspace's descriptor lies in bubblewrap (the first of `Launch.descriptors`). */
+const WORKSPACE_DESCRIPTOR = 5;
 
 /** The bash line that sets the policy's resource limits (see `limitsPrelude`), to begin the sandboxed script with. */
 export function sandboxLimitsPrelude(support: Extract<SandboxSupport, { available: true }>, policy: SandboxPolicy): string {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadTailBuffer } from './output-buffer.js';
-import { ProcessGroups, signalGroup, startTime, unsandboxedCommand, type Launch } from '@toolwright/sandbox';
+import { closeLaunchDescriptors, launchStdio, ProcessGroups, signalGroup, startTime, unsandboxedCommand, type Launch } from '@toolwright/sandbox';
 
 export interface ProcessOptions {
   command: string;
@@ -70,12 +70,16 @@ export class RunningProcess {
       'toolwright-shell',
       options.command,
     ]);
-    this.child = spawn(launch.file, launch.args, {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe', ...(launch.input ? (['pipe'] as const) : [])],
-    });
+    try {
+      this.child = spawn(launch.file, launch.args, {
+        cwd: options.cwd,
+        env: options.env,
+        detached: true,
+        stdio: launchStdio(launch, ['ignore', 'pipe', 'pipe', 'pipe']),
+      });
+    } finally {
+      closeLaunchDescriptors(launch); // the child holds its own copies
+    }
     writeInput(this.child, launch);
     const pid = this.child.pid;
     this.leaderStart = pid !== undefined ? startTime(pid) : undefined;

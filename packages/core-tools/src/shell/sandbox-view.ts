@@ -8,6 +8,9 @@ import {
   type PlaceholderRequest,
   type ResourceLimits,
   type SandboxPolicy,
+  identityOf,
+  workspaceProblem,
+  type DirectoryIdentity,
 } from '@toolwright/sandbox';
 import { CoreToolError } from '../core-tool-error.js';
 import { hiddenPathsUnder } from '../workspace/tree-scan.js';
@@ -64,14 +67,27 @@ export class SandboxView {
    */
   private readonly knownProtected = new Set<string>();
 
+  /** The directory the workspace was when the tools were set up: another in its place is never mounted (see `workspaceProblem`). */
+  private readonly identity: DirectoryIdentity;
+
   constructor(
     private readonly workspace: WorkspacePolicy,
     private readonly settings: SandboxSettings,
-  ) {}
+  ) {
+    this.identity = identityOf(workspace.rootOf('private'));
+  }
 
   /** The plan for one command run from `cwd` with the environment `env` (its PATH and HOME); `network` for this call. */
   plan(cwd: string, env: Record<string, string>, network: boolean): SandboxPlan {
     const root = this.workspace.rootOf('private');
+    // Before anything is looked at or made below it (placeholders): a command of another tool set whose workspace
+    // holds this one can rename it and put a link to elsewhere in its place.
+    const moved = workspaceProblem(root, this.identity);
+    if (moved !== undefined)
+      throw new CoreToolError(
+        'sandbox_unavailable',
+        `Shell commands cannot run: the workspace '${root}' ${moved}, so it is no longer the folder the tools were set up on; nothing ran. Put the folder back, or start the tools again on the workspace you mean.`,
+      );
     const { hidden, protectedBelow } = this.scan(root);
     const { present, missing } = this.protectedAtRoot(root);
     const onTheWay = new LinksOnTheWay(root);
@@ -98,6 +114,7 @@ export class SandboxView {
     const readOnly = [...new Set([...present, ...held.placeholders, ...known])];
     const policy: SandboxPolicy = {
       workspace: root,
+      workspaceIdentity: this.identity,
       workspaceSpellings: this.workspace.spellingsOf('private'),
       readOnly,
       hidden,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadTailBuffer } from './output-buffer.js';
-import { ProcessGroups, signalGroup, startTime, unsandboxedCommand, type Launch } from '@toolwright/sandbox';
+import { closeLaunchDescriptors, launchStdio, ProcessGroups, signalGroup, startTime, unsandboxedCommand, type Launch } from '@toolwright/sandbox';
 import { writeInput, type ProcessOutcome } from './run-process.js';
 
 /** What one command in a session shell produced, and where the shell stands afterwards. */
@@ -99,12 +99,19 @@ export class SessionShell {
       this.ready();
       throw error;
     }
-    const child = spawn(launch.file, launch.args, {
-      cwd: this.options.root,
-      env: this.options.env,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe', ...(launch.input ? (['pipe'] as const) : [])],
-    });
+    let spawned: ChildProcess;
+    try {
+      spawned = spawn(launch.file, launch.args, {
+        cwd: this.options.root,
+        env: this.options.env,
+        detached: true,
+        stdio: launchStdio(launch, ['pipe', 'pipe', 'pipe', 'pipe']),
+      });
+    } finally {
+      closeLaunchDescriptors(launch); // the child holds its own copies
+    }
+    // Its standard streams are pipes (stdio above).
+    const child = spawned as ChildProcess & { stdin: NodeJS.WritableStream; stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream };
     writeInput(child, launch);
     const pid = child.pid;
     if (pid !== undefined) this.registered = groups.add(pid);

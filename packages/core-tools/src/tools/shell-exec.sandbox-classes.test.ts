@@ -480,6 +480,48 @@ describe.skipIf(!support.available)('descriptors the host inherited (found by a 
   });
 });
 
+describe.skipIf(!support.available)('a workspace another tool set can rename (found by a sixth pass)', () => {
+  // Two tool sets whose workspaces nest: the outer one's commands may rename the inner workspace (or a folder on its
+  // way) and put a link to elsewhere, or another folder, in its place. No sandbox is made on what took its place.
+  it.for([
+    ['host', 'a link to a folder outside', 'inner', (outside: string) => `mv inner inner.real && ln -s ${outside} inner`],
+    ['session', 'a link to a folder outside', 'inner', (outside: string) => `mv inner inner.real && ln -s ${outside} inner`],
+    ['host', 'another folder', 'inner', (outside: string) => `mv inner inner.real && mkdir inner && cp ${outside}/secret.txt inner/`],
+    ['session', 'a link on the way to it', 'a/inner', (outside: string) => `mv a a.real && ln -s ${outside} a`],
+    ['host', 'a link on the way to the same folder', 'a/inner', () => 'mv a a.real && ln -s a.real a'],
+  ] as const)('refuses to run (%s backend) where the workspace was replaced by %s, and reads and writes nothing there', async ([backend, , where, swap]) => {
+    const outer = setUp({ [`${where}/notes.txt`]: 'inner\n' }, {}, { backend });
+    const outside = outsideWithSecret('replaced-', 'REPLACED-SECRET');
+    if (where === 'a/inner') fs.mkdirSync(path.join(outside, 'inner')); // what a link on the way would lead to
+    const innerTool = new ShellTool({
+      workspace: new WorkspacePolicy({ root: path.join(outer.root, where) }),
+      shell: { backend, unjudged: true, timeoutMs: 20_000 } as ShellConfig,
+    });
+    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 'inner', signal: new AbortController().signal, progress: () => {} };
+    const runInner = (command: string) =>
+      runWithToolContext(context, () => innerTool.shellExec(command, 20, false)).then(
+        (result) => `${(result as ShellResult).stdout}\n${(result as ShellResult).stderr}`,
+        (error: Error) => error.message,
+      );
+    try {
+      expect(await runInner('cat notes.txt')).toContain('inner');
+      innerTool.dispose(); // a session shell started before stays in its own sandbox; a new one is planned after the swap
+      expect((await outer.run(`${swap(outside)}; echo swapped`)).text).toContain('swapped');
+      const text = await runInner('cat secret.txt; echo pwned > pwned.txt; pwd');
+      expect(text).toMatch(
+        /^Shell commands cannot run: the workspace '.*' (is now a symbolic link or no folder|was replaced by another folder|is reached through a symbolic link)/,
+      );
+      expect(text).toContain('nothing ran');
+      expect(text).not.toContain('REPLACED-SECRET');
+      expect(fs.readdirSync(outside).sort()).toEqual(fs.existsSync(path.join(outside, 'inner')) ? ['inner', 'secret.txt'] : ['secret.txt']);
+      if (fs.existsSync(path.join(outside, 'inner'))) expect(fs.readdirSync(path.join(outside, 'inner'))).toEqual([]);
+    } finally {
+      innerTool.dispose();
+      outer.tool.dispose();
+    }
+  });
+});
+
 describe.skipIf(!support.available)('a sandbox that cannot be made', () => {
   it.for(['host', 'session'] as const)('says why (%s backend), and leaves no other command paused', async (backend) => {
     const files: Record<string, string> = {};
