@@ -489,23 +489,26 @@ function isFrozen(part: GroupPart): boolean {
 }
 
 function killMembers(part: GroupPart): void {
-  // A frozen process acts on SIGKILL only once thawed (cgroup v1).
-  if (part.controllers.includes('freezer')) setFrozen(part, false);
-  if (part.version === 2 && writeIfPresent(path.join(part.dir, 'cgroup.kill'), '1')) return;
-  let members: string[];
-  try {
-    members = fs.readFileSync(path.join(part.dir, 'cgroup.procs'), 'utf8').split('\n');
-  } catch {
-    return;
-  }
-  for (const member of members) {
-    if (!/^\d+$/.test(member)) continue;
+  // Killed while still frozen, then thawed: a frozen process acts on SIGKILL once thawed, and dies then before
+  // another instruction of its own runs. Thawed first, it would run meanwhile — while another command's sandbox
+  // may be being made with every other command paused (a session ended for room, a group swept).
+  if (!(part.version === 2 && writeIfPresent(path.join(part.dir, 'cgroup.kill'), '1'))) {
+    let members: string[] = [];
     try {
-      process.kill(Number(member), 'SIGKILL');
+      members = fs.readFileSync(path.join(part.dir, 'cgroup.procs'), 'utf8').split('\n');
     } catch {
-      // already gone
+      // the group is gone
+    }
+    for (const member of members) {
+      if (!/^\d+$/.test(member)) continue;
+      try {
+        process.kill(Number(member), 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
   }
+  if (part.controllers.includes('freezer')) setFrozen(part, false);
 }
 
 /**
