@@ -57,7 +57,7 @@ function mapObject(type: ts.Type, ctx: MapContext): JsonSchema {
   const required: string[] = [];
   const leftOut: string[] = [];
   const isClass = ((type.getSymbol()?.flags ?? 0) & ts.SymbolFlags.Class) !== 0;
-  for (const property of ctx.checker.getPropertiesOfType(type)) {
+  for (const property of propertiesInOrder(type, ctx)) {
     if (property.escapedName.toString().startsWith('__@')) continue; // symbol-keyed: invisible in JSON
     if (property.name === 'typia.tag') continue; // typia's phantom tag carrier, not data
     const declaration = property.valueDeclaration ?? property.declarations?.[0];
@@ -90,6 +90,29 @@ function mapObject(type: ts.Type, ctx: MapContext): JsonSchema {
   const schema = withRequired({ type: 'object', properties }, required);
   schema.additionalProperties = index ? ctx.mapType(index.type, indexPosition(ctx)) : false;
   return schema;
+}
+
+/**
+ * The properties in the order a model is shown them: as declared. A mapped type's come in the order
+ * of its keys' union, which each compiler orders its own way (TypeScript 7 sorts literal types,
+ * TypeScript 6 keeps the order they were made in): they are ordered by the declaration each comes
+ * from (a `Partial<T>`'s by `T`'s), and by name where several share one (`{ [K in Feature]: … }`).
+ */
+function propertiesInOrder(type: ts.Type, ctx: MapContext): readonly ts.Symbol[] {
+  const properties = ctx.checker.getPropertiesOfType(type);
+  if (!(type.flags & ts.TypeFlags.Object) || !((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Mapped)) return properties;
+  const position = (property: ts.Symbol): [string, number] => {
+    const declaration = property.valueDeclaration ?? property.declarations?.[0];
+    return declaration ? [declaration.getSourceFile().fileName, declaration.pos] : ['\uffff', 0];
+  };
+  return properties
+    .map((property) => ({ property, at: position(property) }))
+    .sort((a, b) => compare(a.at[0], b.at[0]) || a.at[1] - b.at[1] || compare(a.property.name, b.property.name))
+    .map(({ property }) => property);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function withRequired(schema: JsonSchema, required: string[]): JsonSchema {

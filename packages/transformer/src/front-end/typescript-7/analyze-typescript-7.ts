@@ -1,0 +1,15 @@
+import { analyzeProgram, type AnalyzeOptions, type ProgramAnalysis } from '../../analysis/analyze-program.js';
+import { withTypeScript } from '../typescript.js';
+import { programView } from './program-7.js';
+import { typeScript7Surface } from './surface-7.js';
+import type { OpenProject7, TypeScript7 } from './typescript-7-api.js';
+
+/**
+ * Analyses a TypeScript 7 project (opened with `typescript.openProject`) with the same analysis as
+ * TypeScript 6's: the same tools found, the same declarations and diagnostics. Pass the result back
+ * as `previous` after `open.refresh()` to reuse what an edit left unchanged (watch mode).
+ */
+export function analyzeTypeScript7(typescript: TypeScript7, open: OpenProject7, options: AnalyzeOptions = {}): ProgramAnalysis {
+  const surface = typeScript7Surface(typescript, open.project);
+  return withTypeScript(surface, () => analyzeProgram(programView(typescript, open.project), options));
+}

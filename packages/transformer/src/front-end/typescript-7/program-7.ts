@@ -1,0 +1,26 @@
+import path from 'node:path';
+import type { ts } from '../typescript.js';
+import { checkerView } from './checker-7.js';
+import type { Project7, SourceFile7, TypeScript7 } from './typescript-7-api.js';
+import { Views7 } from './views-7.js';
+
+/**
+ * A TypeScript 7 project presented as the `ts.Program` the analysis reads: its files (TypeScript 7's
+ * own nodes), which of them are libraries, its options, and a checker of views (`checker-7.ts`).
+ */
+export function programView(typescript: TypeScript7, project: Project7): ts.Program {
+  const program = project.program;
+  const views = new Views7(project, typescript.enums);
+  const checker = checkerView(views);
+  let files: SourceFile7[] | undefined;
+  const view = {
+    getTypeChecker: () => checker,
+    getCompilerOptions: () => ({ ...project.compilerOptions, configFilePath: project.configFileName }),
+    getCurrentDirectory: () => path.dirname(project.configFileName),
+    getSourceFiles: () => (files ??= program.getSourceFileNames().flatMap((name) => program.getSourceFile(name) ?? [])),
+    getSourceFile: (fileName: string) => program.getSourceFile(fileName),
+    isSourceFileDefaultLibrary: (file: SourceFile7) => program.isSourceFileDefaultLibrary(file),
+    isSourceFileFromExternalLibrary: (file: SourceFile7) => program.isSourceFileFromExternalLibrary(file),
+  };
+  return view as unknown as ts.Program;
+}

@@ -1,0 +1,233 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// The part of TypeScript 7's API (a client of the native compiler: `typescript/unstable/sync` in 7.0,
+// `typescript/sync` in 7.1) that the TS 7 front end uses, written out here: the `typescript` this
+// package compiles against is 6, whose types describe another compiler. The API is unstable between
+// minors, so every difference between them is met in `loadTypeScript7` and nowhere else.
+
+/** A node of TypeScript 7's syntax tree (the same shape as TypeScript 6's, numbered its own way). */
+export interface Node7 {
+  readonly kind: number;
+  readonly flags: number;
+  readonly pos: number;
+  readonly end: number;
+  readonly parent: Node7;
+  readonly jsDoc?: readonly Node7[];
+  forEachChild<T>(visitor: (node: Node7) => T): T | undefined;
+  getSourceFile(): SourceFile7;
+  getStart(sourceFile?: SourceFile7): number;
+  [member: string]: unknown;
+}
+
+export interface SourceFile7 extends Node7 {
+  readonly text: string;
+  readonly fileName: string;
+  readonly statements: readonly Node7[];
+  readonly isDeclarationFile: boolean;
+  readonly externalModuleIndicator: unknown;
+}
+
+/** Where a declaration lies, resolved to its node on demand. */
+export interface NodeHandle7 {
+  readonly path: string;
+  readonly kind: number;
+  readonly index: number;
+  resolve(project?: Project7): Node7 | undefined;
+}
+
+export interface Symbol7 {
+  readonly id: number;
+  readonly name: string;
+  readonly escapedName: string;
+  readonly flags: number;
+  readonly declarations: readonly NodeHandle7[] | undefined;
+  readonly valueDeclaration: NodeHandle7 | undefined;
+  getParent(): Symbol7 | undefined;
+}
+
+export interface Type7 {
+  readonly id: number;
+  readonly flags: number;
+  readonly objectFlags: number;
+  readonly value: string | number | boolean | bigint;
+  readonly intrinsicName: string;
+  readonly elementFlags: readonly number[];
+  readonly fixedLength: number;
+  readonly readonly: boolean;
+  readonly texts: readonly string[];
+  readonly target: number;
+  readonly aliasTypeArguments: readonly number[];
+  readonly aliasSymbol: number;
+  readonly symbol: number;
+  getSymbol(): Symbol7 | undefined;
+  getAliasSymbol(): Symbol7 | undefined;
+  getAliasTypeArguments(): readonly Type7[];
+  getTarget(): Type7;
+  getTypes(): readonly Type7[] | undefined;
+}
+
+export interface Signature7 {
+  readonly id: number;
+  readonly declaration?: NodeHandle7 | undefined;
+  readonly typeParameters?: readonly number[] | undefined;
+  getParameters(): readonly Symbol7[];
+  getTypeParameters(): readonly Type7[];
+}
+
+export interface IndexInfo7 {
+  readonly keyType: Type7;
+  readonly valueType: Type7;
+  readonly isReadonly: boolean;
+}
+
+export interface Checker7 {
+  getSymbolAtLocation(node: Node7): Symbol7 | undefined;
+  getSymbolAtLocation(nodes: readonly Node7[]): (Symbol7 | undefined)[];
+  getTypeOfSymbol(symbol: Symbol7): Type7 | undefined;
+  getTypeOfSymbol(symbols: readonly Symbol7[]): (Type7 | undefined)[];
+  getTypeAtLocation(node: Node7): Type7 | undefined;
+  getTypeAtLocation(nodes: readonly Node7[]): (Type7 | undefined)[];
+  getSignaturesOfType(type: Type7, kind: number): readonly Signature7[];
+  getNonNullableType(type: Type7): Type7 | undefined;
+  getTypeFromTypeNode(node: Node7): Type7 | undefined;
+  typeToString(type: Type7, enclosingDeclaration?: Node7, flags?: number): string;
+  isArrayType(type: Type7): boolean;
+  isTupleType(type: Type7): boolean;
+  getReturnTypeOfSignature(signature: Signature7): Type7 | undefined;
+  getBaseTypes(type: Type7): readonly Type7[];
+  getPropertiesOfType(type: Type7): readonly Symbol7[];
+  getIndexInfosOfType(type: Type7): readonly IndexInfo7[];
+  getPropertyOfType(type: Type7, name: string): Symbol7 | undefined;
+  getSignatureFromDeclaration(node: Node7): Signature7 | undefined;
+  getAliasedSymbol(symbol: Symbol7): Symbol7;
+  getExportsOfModule(symbol: Symbol7): readonly Symbol7[];
+  getTypeArguments(type: Type7): readonly Type7[];
+  getBooleanType(): Type7;
+}
+
+export interface Program7 {
+  getSourceFile(fileName: string): SourceFile7 | undefined;
+  getSourceFileNames(): readonly string[];
+  isSourceFileFromExternalLibrary(file: SourceFile7): boolean;
+  isSourceFileDefaultLibrary(file: SourceFile7): boolean;
+  getCompilerOptions(): Record<string, unknown>;
+}
+
+export interface Project7 {
+  readonly configFileName: string;
+  readonly compilerOptions: Record<string, unknown>;
+  readonly program: Program7;
+  readonly checker: Checker7;
+}
+
+type Enum = Readonly<Record<string, number | string>>;
+
+/** TypeScript 7's numbering of what the analysis reads by name (each compiler numbers them its own way). */
+export interface Enums7 {
+  SyntaxKind: Enum;
+  TypeFlags: Enum;
+  ObjectFlags: Enum;
+  SymbolFlags: Enum;
+  ModifierFlags: Enum;
+  ElementFlags: Enum;
+  SignatureKind: Enum;
+}
+
+/** One TypeScript 7 installation, loaded: its version, its numbering, its node tests and a way to open a project. */
+export interface TypeScript7 {
+  version: string;
+  /** The minor line whose API shape this is (`7.0`, `7.1`): the adapter was written for it. */
+  line: '7.0' | '7.1';
+  enums: Enums7;
+  /** The node tests of its `ast` module by name (`isIdentifier`, …). */
+  is: Readonly<Record<string, (node: Node7) => boolean>>;
+  getLeadingCommentRanges(text: string, pos: number): { pos: number; end: number; kind: number }[] | undefined;
+  getTrailingCommentRanges(text: string, pos: number): { pos: number; end: number; kind: number }[] | undefined;
+  getTextOfJSDocComment(comment: unknown): string | undefined;
+  /** Starts the native compiler on `tsconfig` (its own process) and opens that project. */
+  openProject(tsconfig: string): OpenProject7;
+}
+
+export interface OpenProject7 {
+  project: Project7;
+  /** Opens the project again, with its files as they are on disk now (watch mode); the old objects stop answering. */
+  refresh(): Project7;
+  close(): void;
+}
+
+/** The TypeScript 7 minors this front end has an adapter for, by exact tested version. */
+export const SUPPORTED_TYPESCRIPT_7 = { '7.0': '7.0.2', '7.1': '7.1.0-beta' } as const;
+
+/**
+ * Loads the TypeScript 7 installed at `packageDir` (a `typescript` package folder). Refuses a
+ * version whose API line has no adapter here, naming the lines there are.
+ */
+export async function loadTypeScript7(packageDir: string): Promise<TypeScript7> {
+  const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string; exports?: Record<string, unknown> };
+  const version = manifest.version;
+  const line = /^7\.(\d+)\./.exec(version)?.[1];
+  if (line === undefined) throw new Error(`${packageDir} holds TypeScript ${version}, not 7`);
+  // The entry points by their names in the package's exports: 7.0 has them under `unstable/`.
+  const entries = manifest.exports ?? {};
+  const prefix = './unstable/sync' in entries ? './unstable/' : './sync' in entries ? './' : undefined;
+  if (prefix === undefined || (line !== '0' && line !== '1'))
+    throw new Error(
+      `TypeScript ${version} has an API this version of Toolwright does not know (it reads ${Object.values(SUPPORTED_TYPESCRIPT_7).join(' and ')}); install one of those, or a Toolwright that supports ${version}.`,
+    );
+  const require = createRequire(path.join(packageDir, 'package.json'));
+  const load = async (entry: string) =>
+    (await import(pathToFileURL(require.resolve(`typescript/${prefix.slice(2)}${entry}`, { paths: [path.dirname(packageDir)] })).href)) as Record<
+      string,
+      unknown
+    >;
+  const [api, ast] = await Promise.all([load('sync'), load('ast')]);
+  const API = api.API as new (options: { cwd: string }) => Api7;
+  const enums: Enums7 = {
+    SyntaxKind: ast.SyntaxKind as Enum,
+    TypeFlags: api.TypeFlags as Enum,
+    ObjectFlags: api.ObjectFlags as Enum,
+    SymbolFlags: api.SymbolFlags as Enum,
+    ModifierFlags: (api.ModifierFlags ?? ast.ModifierFlags) as Enum,
+    ElementFlags: api.ElementFlags as Enum,
+    SignatureKind: api.SignatureKind as Enum,
+  };
+  return {
+    version,
+    line: line === '0' ? '7.0' : '7.1',
+    enums,
+    is: ast as Record<string, (node: Node7) => boolean>,
+    getLeadingCommentRanges: ast.getLeadingCommentRanges as TypeScript7['getLeadingCommentRanges'],
+    getTrailingCommentRanges: ast.getTrailingCommentRanges as TypeScript7['getTrailingCommentRanges'],
+    getTextOfJSDocComment: (ast.getTextOfJSDocComment ?? textOfJSDocComment) as TypeScript7['getTextOfJSDocComment'],
+    openProject: (tsconfig) => {
+      const client = new API({ cwd: path.dirname(tsconfig) });
+      const open = () => {
+        const snapshot = client.updateSnapshot({ openProjects: [tsconfig] });
+        const project = snapshot.getProject(tsconfig) ?? snapshot.getProjects()[0];
+        if (!project) throw new Error(`TypeScript ${version} opened no project for ${tsconfig}`);
+        return project;
+      };
+      try {
+        return { project: open(), refresh: open, close: () => client.close() };
+      } catch (error) {
+        client.close();
+        throw error;
+      }
+    },
+  };
+}
+
+interface Api7 {
+  updateSnapshot(params: { openProjects: string[] }): { getProject(config: string): Project7 | undefined; getProjects(): readonly Project7[] };
+  close(): void;
+}
+
+/** A JSDoc comment's text: a string, or the parts of one (`NodeArray` of text and links). */
+function textOfJSDocComment(comment: unknown): string | undefined {
+  if (typeof comment === 'string') return comment;
+  if (!Array.isArray(comment)) return undefined;
+  return (comment as { text?: string }[]).map((part) => part.text ?? '').join('');
+}

@@ -1,0 +1,60 @@
+// Every fixture, valid and compile-fail, through both front ends: TypeScript 6's compiler API and
+// TypeScript 7's (the native compiler, through its own API). The same tools must come out with
+// the same declarations and the same diagnostics (codes, messages, positions).
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { formatDiagnostics, type ProgramAnalysis } from '../src/index.js';
+import { analyzeTypeScript7 } from '../src/front-end/typescript-7/analyze-typescript-7.js';
+import { compileFixture } from './compile-fixture.js';
+import { fixtureTsconfig, typeScript7, typeScript7Installs } from './typescript-7.js';
+
+const FIXTURES = path.resolve(__dirname, '../fixtures');
+const fixtures = fs.readdirSync(FIXTURES).flatMap((area) =>
+  fs.statSync(path.join(FIXTURES, area)).isDirectory()
+    ? fs
+        .readdirSync(path.join(FIXTURES, area))
+        .filter((name) => fs.existsSync(path.join(FIXTURES, area, name, 'input.ts')))
+        .map((name) => ({ name: `${area}/${name}`, dir: path.join(FIXTURES, area, name) }))
+    : [],
+);
+
+const installs = typeScript7Installs().map((install) => ({ ...install, present: fs.existsSync(path.join(install.dir, 'package.json')) }));
+if (process.env.CI && installs.some((install) => !install.present))
+  throw new Error(
+    `CI must test every TypeScript 7 line, but ${installs.filter((i) => !i.present).map((i) => i.line)} is not installed: run node tools/typescript-7/install.mjs`,
+  );
+
+const configs: string[] = [];
+afterAll(() => {
+  for (const config of configs) fs.rmSync(path.dirname(config), { recursive: true, force: true });
+});
+
+/** What both front ends must agree on: the declarations and the diagnostics as `toolwright emit` prints them. */
+function outcome(analysis: ProgramAnalysis, dir: string) {
+  return {
+    declarations: analysis.tools
+      .map((tool) => tool.declaration ?? { failed: tool.candidate.functionName })
+      .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)),
+    diagnostics: formatDiagnostics(analysis.diagnostics, { fileName: (file) => path.relative(dir, file).replace(/\\/g, '/') }),
+  };
+}
+
+for (const install of installs) {
+  describe.skipIf(!install.present)(`TypeScript ${install.line} front end, fixture by fixture against TypeScript 6`, () => {
+    it.for(fixtures)('$name', async ({ dir }) => {
+      const typescript = await typeScript7(install.dir);
+      const options = fs.existsSync(path.join(dir, 'options.json')) ? JSON.parse(fs.readFileSync(path.join(dir, 'options.json'), 'utf8')) : {};
+      const config = fixtureTsconfig(dir);
+      configs.push(config);
+      const open = typescript.openProject(config);
+      try {
+        const seven = analyzeTypeScript7(typescript, open, { ...options, rootDir: dir });
+        // As text: the order of properties, members and keys is part of what a model is shown.
+        expect(JSON.stringify(outcome(seven, dir), null, 2)).toBe(JSON.stringify(outcome(compileFixture(dir).analysis, dir), null, 2));
+      } finally {
+        open.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadTypeScript7, type TypeScript7 } from '../src/front-end/typescript-7/typescript-7-api.js';
+
+const REPOSITORY = path.resolve(__dirname, '../../..');
+
+/**
+ * The TypeScript 7 installations the front end is tested against (`tools/typescript-7/<minor>`, put
+ * there by `node tools/typescript-7/install.mjs`, which `npm test` runs first), by minor line.
+ * CI must have them all; elsewhere a missing one is skipped, said so by the caller.
+ */
+export function typeScript7Installs(): { line: string; dir: string }[] {
+  const root = path.join(REPOSITORY, 'tools/typescript-7');
+  return fs
+    .readdirSync(root)
+    .filter((name) => /^7\.\d+$/.test(name))
+    .sort()
+    .map((line) => ({ line, dir: path.join(root, line, 'node_modules/typescript') }));
+}
+
+const loaded = new Map<string, Promise<TypeScript7>>();
+
+export function typeScript7(dir: string): Promise<TypeScript7> {
+  let found = loaded.get(dir);
+  if (!found) loaded.set(dir, (found = loadTypeScript7(dir)));
+  return found;
+}
+
+/**
+ * A tsconfig (in a temporary folder) for one fixture's `input.ts`, with the options of
+ * `FIXTURE_OPTIONS`: TypeScript 7 opens projects by their config file.
+ */
+export function fixtureTsconfig(dir: string): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-ts7-fixture-'));
+  const file = path.join(folder, 'tsconfig.json');
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      compilerOptions: {
+        target: 'es2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        customConditions: ['@toolwright/source'],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+        typeRoots: [path.join(REPOSITORY, 'node_modules/@types')],
+      },
+      files: [path.join(dir, 'input.ts')],
+    }),
+  );
+  return file;
+}
