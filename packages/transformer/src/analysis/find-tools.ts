@@ -21,12 +21,14 @@ export function findTools(
   const { checker, callee, docs, reporter } = services;
   if (!sourceFile.text.includes('tool')) return [];
   const candidates: ToolCandidate[] = [];
-  const exported = exportedSymbols(sourceFile, checker);
+  // The module's exports, read only when a declaration has no `export` of its own (`export { name }` later).
+  let exported: Set<ts.Symbol> | undefined;
   const isExported = (name: ts.Node | undefined): boolean => {
     if (!name) return false;
     const declaration = ts.findAncestor(name.parent, (n) => ts.isVariableStatement(n) || ts.isClassDeclaration(n) || ts.isFunctionDeclaration(n));
     if (declaration && ts.getCombinedModifierFlags(declaration as ts.Declaration) & ts.ModifierFlags.Export) return true;
     const symbol = checker.getSymbolAtLocation(name);
+    exported ??= exportedSymbols(sourceFile, checker);
     return symbol !== undefined && exported.has(symbol);
   };
 

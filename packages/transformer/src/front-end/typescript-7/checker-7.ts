@@ -1,6 +1,25 @@
 import type { ts } from '../typescript.js';
-import type { Checker7 } from './typescript-7-api.js';
+import type { Checker7, Node7, Signature7, SourceFile7, Symbol7, Type7 } from './typescript-7-api.js';
 import { rawNode, rawSignature, rawSymbol, rawType, type Views7 } from './views-7.js';
+
+/** A signature whose return type is written: it answers with the annotation, and asks the compiler for the rest when asked. */
+interface DeclaredSignature {
+  returnTypeNode: Node7;
+}
+
+function declaredSignature(returnTypeNode: Node7, fetch: () => ts.Signature | undefined): ts.Signature {
+  const real = () => fetch() ?? noType();
+  const known: DeclaredSignature & Record<string, unknown> = {
+    returnTypeNode,
+    get declaration() {
+      return (real() as unknown as { declaration: unknown }).declaration;
+    },
+    getParameters: () => real().getParameters(),
+    getTypeParameters: () => real().getTypeParameters(),
+    getReturnType: () => real().getReturnType(),
+  };
+  return known as unknown as ts.Signature;
+}
 
 /** TypeScript 6 answers every type question (with its error type at worst); TypeScript 7 may answer none. */
 function noType(): never {
@@ -14,11 +33,117 @@ const MAX_AWAIT_DEPTH = 16;
  * TypeScript 7's checker behind the methods of TypeScript 6's the analysis calls. Most are the same
  * question asked of the native compiler; the few TypeScript 7's API lacks (`getAwaitedType`,
  * `getIndexTypeOfType`, the `true` and `false` types) are answered from what it has.
+ *
+ * Every question is a round trip to the compiler's process, so none is asked twice (answers are
+ * kept per node, type and symbol), and questions come in batches where the API takes them: the
+ * first question about a node of a file asks the same of every such node in that file at once (its
+ * type nodes, its parameters, the names the analysis resolves), and the properties of a type come
+ * with their types.
  */
 export function checkerView(views: Views7): ts.TypeChecker {
   const checker: Checker7 = views.project.checker;
-  const { TypeFlags } = views.enums;
+  const { TypeFlags, SyntaxKind } = views.enums;
   const flag = (name: string) => Number(TypeFlags[name]);
+  const kind = (name: string) => Number(SyntaxKind[name]);
+  const isTypeNode = views.isTypeNode;
+
+  const memo = <K, V>(map: Map<K, V>, key: K, compute: () => V): V => {
+    if (map.has(key)) return map.get(key)!;
+    const value = compute();
+    map.set(key, value);
+    return value;
+  };
+
+  // Per file, what was asked of all its nodes of a kind at once.
+  const prefetched = new Map<SourceFile7, Set<string>>();
+  const typeFromNode = new Map<Node7, Type7 | undefined>();
+  const typeAtNode = new Map<Node7, Type7 | undefined>();
+  const symbolAtNode = new Map<Node7, Symbol7 | undefined>();
+  const prefetch = (node: Node7, what: 'typeNodes' | 'parameters' | 'names') => {
+    const file = node.getSourceFile();
+    const done = memo(prefetched, file, () => new Set<string>());
+    if (done.has(what)) return;
+    done.add(what);
+    const nodes: Node7[] = what === 'names' ? [file] : [];
+    // Bodies hold no declaration a tool's signature can reach: only their names are looked at.
+    const visit = (current: Node7): void => {
+      if (what === 'typeNodes' ? isTypeNode(current) : what === 'parameters' ? current.kind === kind('Parameter') : isResolvedName(current))
+        nodes.push(current);
+      if (current.kind !== kind('Block') || what === 'names') current.forEachChild(visit);
+    };
+    file.forEachChild(visit);
+    if (nodes.length === 0) return;
+    if (what === 'names') checker.getSymbolAtLocation(nodes).forEach((symbol, index) => symbolAtNode.set(nodes[index]!, symbol));
+    else {
+      const target = what === 'typeNodes' ? typeFromNode : typeAtNode;
+      checker.getTypeAtLocation(nodes).forEach((type, index) => target.set(nodes[index]!, type));
+    }
+  };
+  /** The names whose symbols the analysis asks for: `tool` callees, imported modules, declared names, type names. */
+  const isResolvedName = (node: Node7): boolean => {
+    const parent = node.parent;
+    if (!parent) return false;
+    if (node.kind === kind('StringLiteral')) return parent.kind === kind('ImportDeclaration') || parent.kind === kind('ExportDeclaration');
+    if (node.kind !== kind('Identifier')) return false;
+    return (
+      (parent.kind === kind('TypeReference') && parent.typeName === node) ||
+      (parent.kind === kind('CallExpression') && parent.expression === node) ||
+      (parent.kind === kind('PropertyAccessExpression') && parent.name === node && parent.parent?.kind === kind('CallExpression')) ||
+      ((parent.kind === kind('VariableDeclaration') || parent.kind === kind('FunctionDeclaration') || parent.kind === kind('ClassDeclaration')) &&
+        parent.name === node)
+    );
+  };
+
+  const typeOfSymbol = new Map<number, Type7 | undefined>();
+  const properties = new Map<number, readonly Symbol7[]>();
+  const propertyByName = new Map<string, Symbol7 | undefined>();
+  const typeArguments = new Map<number, readonly Type7[]>();
+  const indexInfos = new Map<number, ReturnType<Checker7['getIndexInfosOfType']>>();
+  const text = new Map<number, string>();
+  const arrays = new Map<number, boolean>();
+  const tuples = new Map<number, boolean>();
+  const nonNullable = new Map<number, Type7 | undefined>();
+  const baseTypes = new Map<number, readonly Type7[]>();
+  const aliased = new Map<number, Symbol7>();
+  const exports = new Map<number, readonly Symbol7[]>();
+  const signatureOf = new Map<Node7, Signature7 | undefined>();
+  const declaredSignatures = new Map<Node7, ts.Signature>();
+  const returnType = new Map<number, Type7 | undefined>();
+
+  const rawTypeOfSymbol = (symbol: Symbol7) => memo(typeOfSymbol, symbol.id, () => checker.getTypeOfSymbol(symbol));
+  const rawProperties = (type: Type7) =>
+    memo(properties, type.id, () => {
+      const found = checker.getPropertiesOfType(type);
+      // Their types are asked for next (level by level): one question for all.
+      const unknown = found.filter((symbol) => !typeOfSymbol.has(symbol.id));
+      if (unknown.length > 1) checker.getTypeOfSymbol(unknown).forEach((propertyType, index) => typeOfSymbol.set(unknown[index]!.id, propertyType));
+      return found;
+    });
+
+  const isReference = (type: ts.Type) =>
+    (type.flags & flag('Object')) !== 0 && ((type as ts.ObjectType).objectFlags & Number(views.enums.ObjectFlags.Reference)) !== 0;
+  const symbolAt = (node: Node7): Symbol7 | undefined => {
+    if (!symbolAtNode.has(node)) prefetch(node, 'names');
+    return memo(symbolAtNode, node, () => checker.getSymbolAtLocation(node));
+  };
+  const exportsOf = (module: Symbol7) => memo(exports, module.id, () => checker.getExportsOfModule(module));
+  /**
+   * What `import { Name } from './module'` stands for, from the module's exports (asked once per module):
+   * the compiler would be asked once per import in every file. Re-exports and other imports are asked as they are.
+   */
+  const importedFromExports = (alias: Symbol7): Symbol7 | undefined => {
+    const [handle, ...others] = alias.declarations ?? [];
+    if (!handle || others.length > 0 || handle.kind !== kind('ImportSpecifier')) return undefined;
+    const specifier = views.rawNodeOf(handle);
+    const declaration = specifier?.parent?.parent?.parent;
+    if (!specifier || declaration?.kind !== kind('ImportDeclaration')) return undefined;
+    const module = symbolAt(declaration.moduleSpecifier as Node7);
+    const name = ((specifier.propertyName ?? specifier.name) as { text?: string } | undefined)?.text;
+    if (!module || name === undefined) return undefined;
+    const target = exportsOf(module).find((exported) => exported.name === name);
+    return target && !(target.flags & Number(views.enums.SymbolFlags.Alias)) ? target : undefined;
+  };
+
   let booleans: { true: ts.Type; false: ts.Type } | undefined;
   const booleanLiterals = () => {
     if (!booleans) {
@@ -28,33 +153,69 @@ export function checkerView(views: Views7): ts.TypeChecker {
     }
     return booleans;
   };
+
   const view = {
-    getSymbolAtLocation: (node: ts.Node) => views.symbol(checker.getSymbolAtLocation(rawNode(node))),
-    getTypeAtLocation: (node: ts.Node) => views.type(checker.getTypeAtLocation(rawNode(node))) ?? noType(),
-    getTypeOfSymbol: (symbol: ts.Symbol) => views.type(checker.getTypeOfSymbol(rawSymbol(symbol))) ?? noType(),
-    getTypeFromTypeNode: (node: ts.TypeNode) => views.type(checker.getTypeFromTypeNode(rawNode(node))) ?? noType(),
-    getNonNullableType: (type: ts.Type) => views.type(checker.getNonNullableType(rawType(type))) ?? type,
-    getTypeArguments: (type: ts.TypeReference) => checker.getTypeArguments(rawType(type)).map((argument) => views.type(argument)),
-    getPropertiesOfType: (type: ts.Type) => checker.getPropertiesOfType(rawType(type)).map((symbol) => views.symbol(symbol)),
-    getPropertyOfType: (type: ts.Type, name: string) => views.symbol(checker.getPropertyOfType(rawType(type), name)),
+    getSymbolAtLocation: (node: ts.Node) => views.symbol(symbolAt(rawNode(node))),
+    getTypeAtLocation: (node: ts.Node) => {
+      const raw = rawNode(node);
+      if (raw.kind === kind('Parameter') && !typeAtNode.has(raw)) prefetch(raw, 'parameters');
+      return views.type(memo(typeAtNode, raw, () => checker.getTypeAtLocation(raw))) ?? noType();
+    },
+    getTypeFromTypeNode: (node: ts.TypeNode) => {
+      const raw = rawNode(node);
+      if (!typeFromNode.has(raw)) prefetch(raw, 'typeNodes');
+      return views.type(memo(typeFromNode, raw, () => checker.getTypeFromTypeNode(raw))) ?? noType();
+    },
+    getTypeOfSymbol: (symbol: ts.Symbol) => views.type(rawTypeOfSymbol(rawSymbol(symbol))) ?? noType(),
+    getNonNullableType: (type: ts.Type) => views.type(memo(nonNullable, rawType(type).id, () => checker.getNonNullableType(rawType(type)))) ?? type,
+    getTypeArguments: (type: ts.TypeReference) =>
+      memo(typeArguments, rawType(type).id, () => checker.getTypeArguments(rawType(type))).map((argument) => views.type(argument)),
+    getPropertiesOfType: (type: ts.Type) => rawProperties(rawType(type)).map((symbol) => views.symbol(symbol)),
+    getPropertyOfType: (type: ts.Type, name: string) =>
+      views.symbol(
+        memo(propertyByName, `${rawType(type).id}\0${name}`, () =>
+          properties.has(rawType(type).id)
+            ? properties.get(rawType(type).id)!.find((symbol) => symbol.name === name)
+            : checker.getPropertyOfType(rawType(type), name),
+        ),
+      ),
     getIndexInfosOfType: (type: ts.Type) =>
-      checker
-        .getIndexInfosOfType(rawType(type))
-        .map((info) => ({ keyType: views.type(info.keyType), type: views.type(info.valueType), isReadonly: info.isReadonly })),
-    getIndexTypeOfType: (type: ts.Type, kind: number) => {
+      memo(indexInfos, rawType(type).id, () => checker.getIndexInfosOfType(rawType(type))).map((info) => ({
+        keyType: views.type(info.keyType),
+        type: views.type(info.valueType),
+        isReadonly: info.isReadonly,
+      })),
+    getIndexTypeOfType: (type: ts.Type, indexKind: number) => {
       // IndexKind: 0 string, 1 number (the surface's numbering); the index signature for exactly that key.
-      const key = kind === 1 ? flag('Number') : flag('String');
-      const info = checker.getIndexInfosOfType(rawType(type)).find((candidate) => (candidate.keyType.flags & key) !== 0);
+      const key = indexKind === 1 ? flag('Number') : flag('String');
+      const info = memo(indexInfos, rawType(type).id, () => checker.getIndexInfosOfType(rawType(type))).find(
+        (candidate) => (candidate.keyType.flags & key) !== 0,
+      );
       return info ? views.type(info.valueType) : undefined;
     },
-    getBaseTypes: (type: ts.InterfaceType) => checker.getBaseTypes(rawType(type)).map((base) => views.type(base)),
-    getAliasedSymbol: (symbol: ts.Symbol) => views.symbol(checker.getAliasedSymbol(rawSymbol(symbol))),
-    getExportsOfModule: (symbol: ts.Symbol) => checker.getExportsOfModule(rawSymbol(symbol)).map((exported) => views.symbol(exported)),
-    getSignatureFromDeclaration: (node: ts.SignatureDeclaration) => views.signature(checker.getSignatureFromDeclaration(rawNode(node))),
-    getReturnTypeOfSignature: (signature: ts.Signature) => views.type(checker.getReturnTypeOfSignature(rawSignature(signature))) ?? noType(),
-    isArrayType: (type: ts.Type) => checker.isArrayType(rawType(type)),
-    isTupleType: (type: ts.Type) => checker.isTupleType(rawType(type)),
-    typeToString: (type: ts.Type) => checker.typeToString(rawType(type)),
+    getBaseTypes: (type: ts.InterfaceType) => memo(baseTypes, rawType(type).id, () => checker.getBaseTypes(rawType(type))).map((base) => views.type(base)),
+    getAliasedSymbol: (symbol: ts.Symbol) => {
+      const raw = rawSymbol(symbol);
+      return views.symbol(memo(aliased, raw.id, () => importedFromExports(raw) ?? checker.getAliasedSymbol(raw)));
+    },
+    getExportsOfModule: (symbol: ts.Symbol) => exportsOf(rawSymbol(symbol)).map((exported) => views.symbol(exported)),
+    getSignatureFromDeclaration: (node: ts.SignatureDeclaration) => {
+      const raw = rawNode(node);
+      const fetch = () => views.signature(memo(signatureOf, raw, () => checker.getSignatureFromDeclaration(raw)));
+      // A declared return type is the type of its annotation (asked with the file's other type nodes); the
+      // signature itself is fetched only if something else is asked of it.
+      return raw.type ? memo(declaredSignatures, raw, () => declaredSignature(raw.type as Node7, fetch)) : fetch();
+    },
+    getReturnTypeOfSignature: (signature: ts.Signature) => {
+      const annotation = (signature as unknown as Partial<DeclaredSignature>).returnTypeNode;
+      if (annotation) return view.getTypeFromTypeNode(annotation as unknown as ts.TypeNode);
+      const raw = rawSignature(signature);
+      return views.type(memo(returnType, raw.id, () => checker.getReturnTypeOfSignature(raw))) ?? noType();
+    },
+    // Arrays and tuples are references to a generic type: anything else is neither, without asking.
+    isArrayType: (type: ts.Type) => isReference(type) && memo(arrays, rawType(type).id, () => checker.isArrayType(rawType(type))),
+    isTupleType: (type: ts.Type) => isReference(type) && memo(tuples, rawType(type).id, () => checker.isTupleType(rawType(type))),
+    typeToString: (type: ts.Type) => memo(text, rawType(type).id, () => checker.typeToString(rawType(type))),
     getTrueType: () => booleanLiterals().true,
     getFalseType: () => booleanLiterals().false,
     getAwaitedType: (type: ts.Type) => awaited(type, 0),

@@ -10,14 +10,20 @@ import { Views7 } from './views-7.js';
  */
 export function programView(typescript: TypeScript7, project: Project7): ts.Program {
   const program = project.program;
-  const views = new Views7(project, typescript.enums);
+  const views = new Views7(project, typescript);
   const checker = checkerView(views);
   let files: SourceFile7[] | undefined;
   const view = {
     getTypeChecker: () => checker,
     getCompilerOptions: () => ({ ...project.compilerOptions, configFilePath: project.configFileName }),
     getCurrentDirectory: () => path.dirname(project.configFileName),
-    getSourceFiles: () => (files ??= program.getSourceFileNames().flatMap((name) => program.getSourceFile(name) ?? [])),
+    // The project's own files: the analysis skips the default library's and external libraries' (their
+    // syntax trees, `lib.dom.d.ts` among them, are most of what the compiler would send).
+    getSourceFiles: () =>
+      (files ??= program.getSourceFileNames().flatMap((name) => {
+        const metadata = program.getSourceFileMetadata(name);
+        return metadata?.isDefaultLibrary || metadata?.isFromExternalLibrary ? [] : (program.getSourceFile(name) ?? []);
+      })),
     getSourceFile: (fileName: string) => program.getSourceFile(fileName),
     isSourceFileDefaultLibrary: (file: SourceFile7) => program.isSourceFileDefaultLibrary(file),
     isSourceFileFromExternalLibrary: (file: SourceFile7) => program.isSourceFileFromExternalLibrary(file),

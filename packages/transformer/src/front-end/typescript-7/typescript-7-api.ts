@@ -113,6 +113,7 @@ export interface Program7 {
   getSourceFileNames(): readonly string[];
   isSourceFileFromExternalLibrary(file: SourceFile7): boolean;
   isSourceFileDefaultLibrary(file: SourceFile7): boolean;
+  getSourceFileMetadata(fileName: string): { isDefaultLibrary: boolean; isFromExternalLibrary: boolean } | undefined;
   getCompilerOptions(): Record<string, unknown>;
 }
 

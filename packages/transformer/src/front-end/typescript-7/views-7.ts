@@ -1,5 +1,5 @@
 import type { ts } from '../typescript.js';
-import type { Enums7, Node7, NodeHandle7, Project7, Signature7, Symbol7, Type7 } from './typescript-7-api.js';
+import type { Enums7, Node7, NodeHandle7, Project7, Signature7, Symbol7, Type7, TypeScript7 } from './typescript-7-api.js';
 
 /**
  * TypeScript 7's types, symbols and signatures presented in the shapes the analysis reads
@@ -13,10 +13,19 @@ export class Views7 {
   private readonly signatures = new Map<number, SignatureView>();
   private readonly nodes = new Map<string, Node7 | undefined>();
 
+  readonly enums: Enums7;
+  /** Whether a node is a type node (the checker view asks for all of a file's at once). */
+  readonly isTypeNode: (node: Node7) => boolean;
+
   constructor(
     readonly project: Project7,
-    readonly enums: Enums7,
-  ) {}
+    typescript: TypeScript7,
+  ) {
+    this.enums = typescript.enums;
+    const test = typescript.is.isTypeNode;
+    if (typeof test !== 'function') throw new Error(`TypeScript ${typescript.version} has no isTypeNode`);
+    this.isTypeNode = test;
+  }
 
   type(raw: Type7): ts.Type;
   type(raw: Type7 | undefined): ts.Type | undefined;
@@ -45,9 +54,13 @@ export class Views7 {
 
   /** The node a handle names, from the program's own source file (so it is the node the analysis walked). */
   node(handle: NodeHandle7): ts.Node | undefined {
+    return this.rawNodeOf(handle) as unknown as ts.Node | undefined;
+  }
+
+  rawNodeOf(handle: NodeHandle7): Node7 | undefined {
     const key = `${handle.path}\0${handle.index}`;
     if (!this.nodes.has(key)) this.nodes.set(key, handle.resolve(this.project));
-    return this.nodes.get(key) as unknown as ts.Node | undefined;
+    return this.nodes.get(key);
   }
 }
 
