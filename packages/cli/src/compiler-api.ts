@@ -12,7 +12,8 @@ export function requireCompilerApi(what: string): void {
   const version = typeof (ts as { version?: unknown }).version === 'string' ? (ts as { version: string }).version : 'of unknown version';
   throw new CliError(
     `${what} reads the project through TypeScript's compiler API, which this project's TypeScript ${version} ` +
-      `(the native compiler) does not have. Compile this project with TypeScript 6 (npm i -D typescript@6.0.3); TypeScript 7 ` +
-      `support, through the native compiler's own API, is not done yet (docs/toolchain.md).`,
+      `(the native compiler) does not have. On TypeScript 7, \`toolwright emit --module src/tools.generated.ts\` reads the project ` +
+      `through the native compiler's own API and writes a module that attaches the declarations, which tsc (tsgo) compiles ` +
+      `with the rest (docs/toolchain.md); ${what} itself needs TypeScript 6 (npm i -D typescript@6.0.3).`,
   );
 }

@@ -18,6 +18,9 @@ Commands:
           --watch                    re-emit after every change
           --keep-going               when some tools are refused, report them and still write
                                      the tools that compiled (the exit code is still 1)
+          --typescript 6|7           the compiler that reads the project (default: the major of
+                                     the typescript the project resolves; 7 runs the native
+                                     compiler through its own API)
   build   Compile a project like tsc -p, with Toolwright's transformers (no ts-patch needed):
           the emitted JavaScript carries every declaration; bad tools fail the build.
           --project, -p <tsconfig>   project to build (default: tsconfig.json)

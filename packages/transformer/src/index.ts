@@ -22,3 +22,6 @@ export type { DiagnosticDefinition, DiagnosticId, DiagnosticKey, DiagnosticReaso
 export { TYPE_MAPPERS } from './type-mappers/map-type.js';
 export type { TypeMapper, MapContext, TypePosition } from './type-mappers/type-mapper.js';
 export { formatDiagnostic, formatDiagnostics } from './format-diagnostic.js';
+export { loadTypeScript7, SUPPORTED_TYPESCRIPT_7 } from './front-end/typescript-7/typescript-7-api.js';
+export type { Diagnostic7, TypeScript7, OpenProject7, Project7, SourceFile7 } from './front-end/typescript-7/typescript-7-api.js';
+export { analyzeTypeScript7 } from './front-end/typescript-7/analyze-typescript-7.js';

@@ -5,7 +5,7 @@ import { strictJsonOf } from '../transformer-settings.js';
 import { CliError } from '../cli-error.js';
 import { createCompilerHost } from '../compiler-host.js';
 import { loadProject } from '../load-project.js';
-import { writeOutputs, type EmitOptions, type EmitResult } from './emit.js';
+import { syntaxErrorsOf, writeOutputs, type EmitOptions, type EmitResult } from './emit.js';
 
 export interface WatchHandle {
   close(): void;
@@ -53,7 +53,7 @@ export function emitWatch(
         host,
         ...(program ? { oldProgram: program } : {}),
       });
-      onResult(writeOutputs(program, analyze(program), project, options, started, log));
+      onResult(writeOutputs(analyze(program), project, options, started, log, syntaxErrorsOf(program)));
     } catch (error) {
       if (error instanceof CliError) log(error.message);
       onResult(error instanceof Error ? error : new Error(String(error)));

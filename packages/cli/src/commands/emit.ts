@@ -46,20 +46,35 @@ export function emit(options: EmitOptions, log: (line: string) => void = (l) => 
     projectReferences: project.parsed.projectReferences,
     host: createCompilerHost(compilerOptions),
   });
-  return writeOutputs(program, analyzeProgram(program, { rootDir: project.rootDir, ...strictJsonOf(project.parsed.options) }), project, options, started, log);
+  return writeOutputs(
+    analyzeProgram(program, { rootDir: project.rootDir, ...strictJsonOf(project.parsed.options) }),
+    project,
+    options,
+    started,
+    log,
+    syntaxErrorsOf(program),
+  );
 }
 
-/** Shared by `emit` and `emit --watch`: report, then write or check the outputs. */
+/** The program's syntax errors as tsc prints them (empty when none): nothing is written while there are some. */
+export function syntaxErrorsOf(program: ts.Program): string {
+  const syntax = program.getSyntacticDiagnostics();
+  return syntax.length > 0 ? formatTsDiagnostics(syntax) : '';
+}
+
+/**
+ * Shared by `emit` and `emit --watch` on either TypeScript: report, then write or check the outputs.
+ * `syntaxErrors` (the compiler's, printed) stops it before anything is written.
+ */
 export function writeOutputs(
-  program: ts.Program,
   analysis: ProgramAnalysis,
-  project: LoadedProject,
+  project: Pick<LoadedProject, 'rootDir'>,
   options: EmitOptions,
   started: number,
   log: (line: string) => void,
+  syntaxErrors = '',
 ): EmitResult {
-  const syntax = program.getSyntacticDiagnostics();
-  if (syntax.length > 0) throw new CliError(formatTsDiagnostics(syntax), 1);
+  if (syntaxErrors) throw new CliError(syntaxErrors, 1);
   const rel = (file: string) => path.relative(options.cwd ?? process.cwd(), file).replace(/\\/g, '/');
   const report = formatDiagnostics(analysis.diagnostics, { fileName: rel });
   if (report) log(report);

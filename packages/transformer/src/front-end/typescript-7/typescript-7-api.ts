@@ -108,7 +108,20 @@ export interface Checker7 {
   getBooleanType(): Type7;
 }
 
+/** A compiler diagnostic (a syntax or tsconfig error) as TypeScript 7's API gives it. */
+export interface Diagnostic7 {
+  readonly fileName?: string | undefined;
+  readonly pos: number;
+  readonly end: number;
+  readonly code: number;
+  /** 0 warning, 1 error, 2 suggestion, 3 message. */
+  readonly category: number;
+  readonly text: string;
+}
+
 export interface Program7 {
+  getSyntacticDiagnostics(): readonly Diagnostic7[];
+  getConfigFileParsingDiagnostics(): readonly Diagnostic7[];
   getSourceFile(fileName: string): SourceFile7 | undefined;
   getSourceFileNames(): readonly string[];
   isSourceFileFromExternalLibrary(file: SourceFile7): boolean;
@@ -154,8 +167,11 @@ export interface TypeScript7 {
 
 export interface OpenProject7 {
   project: Project7;
-  /** Opens the project again, with its files as they are on disk now (watch mode); the old objects stop answering. */
-  refresh(): Project7;
+  /**
+   * Opens the project again after files changed on disk (watch mode): those named are read again
+   * (every file when none are named); `project` is the new one, and the old one's objects stop answering.
+   */
+  refresh(changed?: { changed?: string[]; created?: string[]; deleted?: string[] }): Project7;
   close(): void;
 }
 
@@ -205,14 +221,22 @@ export async function loadTypeScript7(packageDir: string): Promise<TypeScript7> 
     getTextOfJSDocComment: (ast.getTextOfJSDocComment ?? textOfJSDocComment) as TypeScript7['getTextOfJSDocComment'],
     openProject: (tsconfig) => {
       const client = new API({ cwd: path.dirname(tsconfig) });
-      const open = () => {
-        const snapshot = client.updateSnapshot({ openProjects: [tsconfig] });
+      const open = (fileChanges?: Record<string, unknown>) => {
+        const snapshot = client.updateSnapshot({ openProjects: [tsconfig], ...(fileChanges ? { fileChanges } : {}) });
         const project = snapshot.getProject(tsconfig) ?? snapshot.getProjects()[0];
         if (!project) throw new Error(`TypeScript ${version} opened no project for ${tsconfig}`);
         return project;
       };
       try {
-        return { project: open(), refresh: open, close: () => client.close() };
+        const opened: OpenProject7 = {
+          project: open(),
+          refresh: (changes) => {
+            opened.project = open(changes ? changes : { invalidateAll: true });
+            return opened.project;
+          },
+          close: () => client.close(),
+        };
+        return opened;
       } catch (error) {
         client.close();
         throw error;
@@ -222,7 +246,7 @@ export async function loadTypeScript7(packageDir: string): Promise<TypeScript7> 
 }
 
 interface Api7 {
-  updateSnapshot(params: { openProjects: string[] }): { getProject(config: string): Project7 | undefined; getProjects(): readonly Project7[] };
+  updateSnapshot(params: { openProjects: string[]; fileChanges?: Record<string, unknown> }): { getProject(config: string): Project7 | undefined; getProjects(): readonly Project7[] };
   close(): void;
 }
 
