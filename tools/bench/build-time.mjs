@@ -62,6 +62,23 @@ const schema = createGenerator({ path: dir + '/src/args.ts', tsconfig: dir + '/t
 if (Object.keys(schema.definitions).length === 0) process.exit(1);\n`,
 );
 
+// TypeScript 7 (tools/typescript-7/7.0, installed by `npm test` or `node tools/typescript-7/install.mjs`): the same
+// project beside it resolves it as its `typescript`, as a TS 7 project would.
+const typescript7 = path.join(root, 'tools/typescript-7/7.0/node_modules/typescript');
+const tsgoBin = path.join(typescript7, 'bin/tsc');
+const hasTypescript7 = fs.existsSync(path.join(typescript7, 'package.json'));
+const ts7 = (dir) => `${dir}-ts7`;
+const emitAndTsgo = path.join(work, 'emit-and-tsgo.cjs');
+fs.mkdirSync(work, { recursive: true });
+fs.writeFileSync(
+  emitAndTsgo,
+  `const { spawnSync } = require('node:child_process');
+for (const args of [[${JSON.stringify(cli)}, 'emit', '-p', 'tsconfig.plain.json', '--module', 'src/tools.generated.ts'], [${JSON.stringify(tsgoBin)}, '-p', 'tsconfig.plain.json']]) {
+  const result = spawnSync(process.execPath, args, { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}\n`,
+);
+
 const allRoutes = [
   ['node + require("typescript") only', () => [['-e', 'require("typescript")'], null]],
   ['tsc (plain, emit)', (dir) => [[tscBin, '-p', 'tsconfig.plain.json'], dir]],
@@ -71,6 +88,16 @@ const allRoutes = [
   ['toolwright build (compiler API + Toolwright, no patching)', (dir) => [[cli, 'build', '-p', 'tsconfig.json', '--no-pretty'], dir]],
   ['toolwright emit', (dir) => [[cli, 'emit', '-p', 'tsconfig.json', '--out', 'tools.json'], dir]],
   ['ts-json-schema-generator (skipTypeCheck)', (dir) => [[tjsgScript, dir], dir]],
+  ...(hasTypescript7
+    ? [
+        [
+          'toolwright emit --typescript 7 (native compiler API)',
+          (dir) => [[cli, 'emit', '-p', 'tsconfig.json', '--out', 'tools.json', '--typescript', '7'], ts7(dir)],
+        ],
+        ['tsgo (plain, emit)', (dir) => [[tsgoBin, '-p', 'tsconfig.plain.json'], ts7(dir)]],
+        ['TS 7 route: toolwright emit --module + tsgo', (dir) => [[emitAndTsgo], ts7(dir)]],
+      ]
+    : []),
 ];
 const wanted = values.routes?.split(',');
 // Plain tsc is the baseline of every ratio: always measured.
@@ -81,6 +108,11 @@ const spread = {};
 for (const size of sizes) {
   const dir = path.join(work, `project-${size}`);
   generateProject(dir, size, { corpus: values.corpus });
+  if (hasTypescript7) {
+    generateProject(ts7(dir), size, { corpus: values.corpus });
+    fs.mkdirSync(path.join(ts7(dir), 'node_modules'), { recursive: true });
+    fs.symlinkSync(typescript7, path.join(ts7(dir), 'node_modules', 'typescript'));
+  }
   const clean = () => fs.rmSync(path.join(dir, 'dist'), { recursive: true, force: true });
   const samples = Object.fromEntries(routes.map(([name]) => [name, []]));
   // Interleaved: a burst of load from elsewhere on the machine hits every route alike.
@@ -160,6 +192,19 @@ for (const s of sizes)
 const largest = sizes[sizes.length - 1];
 console.log(`Goal emit no slower than tsc --noEmit: ${sizes.every((s) => emit[s] <= noEmit[s]) ? 'met' : 'NOT met'}`);
 console.log(`Goal emit >= 3x faster than ts-json-schema-generator at ${largest}: ${tjsg[largest] / emit[largest] >= 3 ? 'met' : 'NOT met'}`);
+const emit7 = table['toolwright emit --typescript 7 (native compiler API)'];
+if (emit7) {
+  for (const s of sizes)
+    console.log(
+      `  @${s}: TypeScript 7 emit ${fmt(emit7[s])} ms: ${(emit[s] / emit7[s]).toFixed(2)}x faster than TS 6 emit, ${(tjsg[s] / emit7[s]).toFixed(2)}x than ts-json-schema-generator`,
+    );
+  console.log(`Goal emit --typescript 7 >= 3x faster than emit on TS 6 at ${largest}: ${emit[largest] / emit7[largest] >= 3 ? 'met' : 'NOT met'}`);
+  console.log(`Goal emit --typescript 7 >= 5x faster than ts-json-schema-generator at ${largest}: ${tjsg[largest] / emit7[largest] >= 5 ? 'met' : 'NOT met'}`);
+  const route7 = table['TS 7 route: toolwright emit --module + tsgo'];
+  const route6 = table['toolwright build (compiler API + Toolwright, no patching)'];
+  if (route7 && route6)
+    console.log(`  whole route @${largest}: tsgo + emit ${fmt(route7[largest])} ms vs tsc + TS 6 transformer (toolwright build) ${fmt(route6[largest])} ms`);
+}
 const base = table['node + require("typescript") only'];
 if (sizes.length > 1) {
   const first = sizes[0];

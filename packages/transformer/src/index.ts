@@ -13,6 +13,7 @@ export { analyzeProgram } from './analysis/analyze-program.js';
 export type { AnalyzedTool, AnalyzeOptions, ProgramAnalysis } from './analysis/analyze-program.js';
 export type { ToolCandidate } from './analysis/analyze-signature.js';
 export { createIncrementalAnalyzer } from './analysis/incremental-analyzer.js';
+export { GENERATED_MODULE_HEADER, isGeneratedModule } from './analysis/generated-module.js';
 export { createSourceTransformer } from './emit/source-transformer.js';
 export { withToolDiagnostics } from './emit/program-transformer.js';
 export type { ProgramTransformerOptions } from './emit/program-transformer.js';

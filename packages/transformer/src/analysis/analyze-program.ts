@@ -5,6 +5,7 @@ import type { ToolwrightDiagnostic } from '../diagnostics.js';
 import { SchemaCache } from '../type-mappers/schema-cache.js';
 import { analyzeSignature, type AnalysisServices, type ToolCandidate } from './analyze-signature.js';
 import { findTools } from './find-tools.js';
+import { isGeneratedModule } from './generated-module.js';
 import { JsDocReader } from './jsdoc-reader.js';
 import { Reporter } from './reporter.js';
 import { ToolCalleeResolver } from './tool-callee.js';
@@ -84,7 +85,7 @@ export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}
   const files = new Map<string, FileAnalysis>();
   let analysedFiles = 0;
   for (const sourceFile of program.getSourceFiles()) {
-    if (sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile)) continue;
+    if (sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile) || isGeneratedModule(sourceFile.text)) continue;
     const reusable = !globalsChanged && options.previous?.files.get(sourceFile.fileName);
     if (reusable && reusable.dependencies.every((dep) => program.getSourceFile(dep.fileName) === dep)) {
       files.set(sourceFile.fileName, reusable);

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { GENERATED_MODULE_HEADER, isGeneratedModule } from '../../analysis/generated-module.js';
 import type { ts } from '../typescript.js';
 import { checkerView } from './checker-7.js';
 import type { Project7, SourceFile7, TypeScript7 } from './typescript-7-api.js';
@@ -22,11 +24,27 @@ export function programView(typescript: TypeScript7, project: Project7): ts.Prog
     getSourceFiles: () =>
       (files ??= program.getSourceFileNames().flatMap((name) => {
         const metadata = program.getSourceFileMetadata(name);
-        return metadata?.isDefaultLibrary || metadata?.isFromExternalLibrary ? [] : (program.getSourceFile(name) ?? []);
+        if (metadata?.isDefaultLibrary || metadata?.isFromExternalLibrary || generatedOnDisk(name)) return [];
+        return program.getSourceFile(name) ?? [];
       })),
     getSourceFile: (fileName: string) => program.getSourceFile(fileName),
     isSourceFileDefaultLibrary: (file: SourceFile7) => program.isSourceFileDefaultLibrary(file),
     isSourceFileFromExternalLibrary: (file: SourceFile7) => program.isSourceFileFromExternalLibrary(file),
   };
   return view as unknown as ts.Program;
+}
+
+/** Whether the file on disk is `toolwright emit --module`'s (its syntax tree, every declaration as a literal, is never fetched). */
+function generatedOnDisk(fileName: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(fileName, 'r');
+    const head = Buffer.alloc(GENERATED_MODULE_HEADER.length);
+    const read = fs.readSync(fd, head, 0, head.length, 0);
+    return isGeneratedModule(head.subarray(0, read).toString('utf8'));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
 }

@@ -201,7 +201,7 @@ export async function loadTypeScript7(packageDir: string): Promise<TypeScript7> 
       unknown
     >;
   const [api, ast] = await Promise.all([load('sync'), load('ast')]);
-  const API = api.API as new (options: { cwd: string }) => Api7;
+  const API = api.API;
   const enums: Enums7 = {
     SyntaxKind: ast.SyntaxKind as Enum,
     TypeFlags: api.TypeFlags as Enum,
@@ -219,34 +219,75 @@ export async function loadTypeScript7(packageDir: string): Promise<TypeScript7> 
     getLeadingCommentRanges: ast.getLeadingCommentRanges as TypeScript7['getLeadingCommentRanges'],
     getTrailingCommentRanges: ast.getTrailingCommentRanges as TypeScript7['getTrailingCommentRanges'],
     getTextOfJSDocComment: (ast.getTextOfJSDocComment ?? textOfJSDocComment) as TypeScript7['getTextOfJSDocComment'],
-    openProject: (tsconfig) => {
-      const client = new API({ cwd: path.dirname(tsconfig) });
-      const open = (fileChanges?: Record<string, unknown>) => {
-        const snapshot = client.updateSnapshot({ openProjects: [tsconfig], ...(fileChanges ? { fileChanges } : {}) });
-        const project = snapshot.getProject(tsconfig) ?? snapshot.getProjects()[0];
-        if (!project) throw new Error(`TypeScript ${version} opened no project for ${tsconfig}`);
-        return project;
-      };
-      try {
-        const opened: OpenProject7 = {
-          project: open(),
-          refresh: (changes) => {
-            opened.project = open(changes ? changes : { invalidateAll: true });
-            return opened.project;
-          },
-          close: () => client.close(),
-        };
-        return opened;
-      } catch (error) {
-        client.close();
-        throw error;
-      }
-    },
+    openProject: (tsconfig) => (line === '0' ? openProject70 : openProject71)(API as never, tsconfig, version),
   };
 }
 
-interface Api7 {
-  updateSnapshot(params: { openProjects: string[]; fileChanges?: Record<string, unknown> }): { getProject(config: string): Project7 | undefined; getProjects(): readonly Project7[] };
+/** The changes `refresh` passes on (7.0's `fileChanges`, 7.1's `fileNotifications`). */
+type FileChanges7 = { changed?: string[]; created?: string[]; deleted?: string[] } | { invalidateAll: true };
+
+/** 7.0: `updateSnapshot` opens the project, and again after changes. */
+function openProject70(API: new (options: { cwd: string }) => Api70, tsconfig: string, version: string): OpenProject7 {
+  const client = new API({ cwd: path.dirname(tsconfig) });
+  const open = (fileChanges?: FileChanges7) => {
+    const snapshot = client.updateSnapshot({ openProjects: [tsconfig], ...(fileChanges ? { fileChanges } : {}) });
+    const project = snapshot.getProject(tsconfig) ?? snapshot.getProjects()[0];
+    if (!project) throw new Error(`TypeScript ${version} opened no project for ${tsconfig}`);
+    return project;
+  };
+  return opened(client, open);
+}
+
+/**
+ * 7.1: `createSnapshot` opens the project (`getConfiguredProject`), a new snapshot after changes
+ * (`fileNotifications`); its options are under `parsedCommandLine`.
+ */
+function openProject71(API: new (options: { cwd: string }) => Api71, tsconfig: string, version: string): OpenProject7 {
+  const client = new API({ cwd: path.dirname(tsconfig) });
+  let snapshot: Snapshot71 | undefined;
+  const open = (fileNotifications?: FileChanges7) => {
+    const next = client.createSnapshot({ openProjects: [tsconfig], ...(fileNotifications ? { fileNotifications } : {}) });
+    const project = next.getConfiguredProject(tsconfig) ?? next.getProjects()[0];
+    if (!project) throw new Error(`TypeScript ${version} opened no project for ${tsconfig}`);
+    snapshot?.dispose();
+    snapshot = next;
+    if (!('compilerOptions' in project))
+      Object.defineProperty(project, 'compilerOptions', { value: (project as { parsedCommandLine?: { options?: unknown } }).parsedCommandLine?.options ?? {} });
+    return project as Project7;
+  };
+  return opened(client, open);
+}
+
+function opened(client: { close(): void }, open: (changes?: FileChanges7) => Project7): OpenProject7 {
+  try {
+    const result: OpenProject7 = {
+      project: open(),
+      refresh: (changes) => (result.project = open(changes ?? { invalidateAll: true })),
+      close: () => client.close(),
+    };
+    return result;
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+}
+
+interface Api70 {
+  updateSnapshot(params: { openProjects: string[]; fileChanges?: FileChanges7 }): {
+    getProject(config: string): Project7 | undefined;
+    getProjects(): readonly Project7[];
+  };
+  close(): void;
+}
+
+interface Snapshot71 {
+  getConfiguredProject(config: string): Omit<Project7, 'compilerOptions'> | undefined;
+  getProjects(): readonly Omit<Project7, 'compilerOptions'>[];
+  dispose(): void;
+}
+
+interface Api71 {
+  createSnapshot(params: { openProjects: string[]; fileNotifications?: FileChanges7 }): Snapshot71;
   close(): void;
 }
 
