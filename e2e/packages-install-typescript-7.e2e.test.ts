@@ -11,7 +11,7 @@ import { cleanNpmEnv, packPackages } from '../tools/release/pack-packages.mjs';
 import { run, type RunResult } from './support/run.js';
 
 // Exact pins, as tools/typescript-7 tests them.
-const ALONGSIDE = ['typescript@7.0.2'];
+const ALONGSIDE = ['typescript@7.0.2', '@modelcontextprotocol/sdk@1.32.2'];
 
 const TSCONFIG = {
   compilerOptions: {
@@ -60,6 +60,21 @@ Promise.all([
 ]).then(([ok, bad]) => console.log(JSON.stringify({ declaration: getToolDeclaration(tools.greet), ok, bad })));
 `;
 
+/** The official MCP client against \`toolwright serve --mcp stdio -p tsconfig.json\`. */
+const RUN_MCP = `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+const client = new Client({ name: 'consumer', version: '1.0.0' });
+await client.connect(new StdioClientTransport({
+  command: process.execPath,
+  args: ['node_modules/.bin/toolwright', 'serve', '--mcp', 'stdio', '-p', 'tsconfig.json', '--audit', 'none'],
+  stderr: 'inherit',
+}));
+const { tools } = await client.listTools();
+const result = await client.callTool({ name: 'greet', arguments: { name: 'Ada', times: 2 } });
+await client.close();
+console.log(JSON.stringify({ tools, result }));
+`;
+
 let work: string;
 let project: string;
 let install: RunResult;
@@ -77,6 +92,7 @@ beforeAll(() => {
   fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   fs.writeFileSync(path.join(project, 'src', 'greet.ts'), GREET);
   fs.writeFileSync(path.join(project, 'run-executor.cjs'), RUN_EXECUTOR);
+  fs.writeFileSync(path.join(project, 'run-mcp.mjs'), RUN_MCP);
   fs.mkdirSync(path.join(project, 'broken', 'src'), { recursive: true });
   fs.writeFileSync(path.join(project, 'broken', 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   fs.writeFileSync(path.join(project, 'broken', 'src', 'broken.ts'), BROKEN);
@@ -113,6 +129,29 @@ describe('the packed packages in a TypeScript 7 project', () => {
     expect(declaration.parameters.properties.times).toEqual({ type: 'integer', minimum: 1, maximum: 5, default: 1, description: 'How many greetings.' });
     expect(ok).toMatchObject({ status: 'completed', output: { text: 'Hello, Ada! Hello, Ada!' } });
     expect(bad).toMatchObject({ status: 'error', error: { code: 'invalid_arguments', issues: [{ path: '$.times' }] } });
+  });
+
+  it('serve the built tools over MCP stdio beside the core tools, and call one with --project', () => {
+    const served = node(['run-mcp.mjs']);
+    expect(served.status, served.output).toBe(0);
+    const { tools, result } = JSON.parse(served.stdout);
+    expect((tools as { name: string }[]).map((t) => t.name)).toEqual(expect.arrayContaining(['greet', 'file_read', 'shell_exec']));
+    const greet = (tools as { name: string; inputSchema: { properties: Record<string, unknown> } }[]).find((t) => t.name === 'greet')!;
+    expect(greet.inputSchema.properties.times).toMatchObject({ type: 'integer', minimum: 1, maximum: 5 });
+    expect(JSON.stringify(result)).toContain('Hello, Ada! Hello, Ada!');
+    const called = toolwright(['call', 'greet', '--args', '{"name":"Bo"}', '-p', 'tsconfig.json', '--audit', 'none']);
+    expect(called.status, called.output).toBe(0);
+    expect(called.stdout).toContain('Hello, Bo!');
+  });
+
+  it('say what to run when the built tools are older than their sources', () => {
+    const source = path.join(project, 'src', 'greet.ts');
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(source, later, later);
+    const result = toolwright(['call', 'greet', '--args', '{"name":"Bo"}', '-p', 'tsconfig.json', '--audit', 'none']);
+    expect(result.status).toBe(2);
+    expect(result.output).toContain('dist/greet.js is older than src/greet.ts');
+    expect(result.output).toContain('Run tsc -p tsconfig.json first.');
   });
 
   it('report a bad tool with its diagnostic and write nothing', () => {

@@ -13,6 +13,8 @@ import {
 } from '@toolwright/core-tools';
 import { decideSandbox, probeSandbox } from '@toolwright/sandbox';
 import { requireCompilerApi } from './compiler-api.js';
+import type { LoadedTools } from './load-tools.js';
+import { projectTypeScript } from './project-typescript.js';
 import { emptyFileProblem } from './config/empty-file.js';
 import { CliError } from './cli-error.js';
 import { loadCliSettings, type CliSettings, type ConfigFlags, type PolicySource } from './config/cli-settings.js';
@@ -40,9 +42,18 @@ export async function buildRegistry(
     try {
       // Loaded only for a project: it brings the compiler and the transformer (a project on TypeScript 7,
       // which has no compiler API, still calls and serves the core tools and compiled declarations).
-      requireCompilerApi('loading the tools of --project');
-      const { loadProjectTools } = await import('./load-tools.js');
-      const loaded = loadProjectTools(options.project, registry, new Set(perSession));
+      // On TypeScript 7 the native compiler reads the declarations and the project's own build runs the tools.
+      const project = path.resolve(options.project);
+      const typescript = projectTypeScript(fs.existsSync(project) && fs.statSync(project).isDirectory() ? project : path.dirname(project));
+      let loaded: LoadedTools;
+      if (typescript.major === 7) {
+        const { loadProjectTools7 } = await import('./load-tools-7.js');
+        loaded = await loadProjectTools7(options.project, typescript, registry, new Set(perSession));
+      } else {
+        requireCompilerApi('loading the tools of --project');
+        const { loadProjectTools } = await import('./load-tools.js');
+        loaded = loadProjectTools(options.project, registry, new Set(perSession));
+      }
       const issues = perSessionIssues(perSession, { path: options.project, ...loaded });
       if (issues.length > 0) throw new CliError(formatConfigIssues(options.configFile ?? 'toolwright.config.json', issues), 2);
       for (const name of loaded.skipped) io.err(`note: toolkit class ${name} needs constructor arguments; construct and register it in your own program.\n`);

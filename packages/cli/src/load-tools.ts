@@ -22,11 +22,19 @@ export interface LoadedTools {
 export function loadProjectTools(projectPath: string, registry = new ToolRegistry(), perSession: ReadonlySet<string> = new Set()): LoadedTools {
   const project = loadProject(projectPath, process.cwd(), 'loading the tools of --project');
   const compiled = compileProject(project);
+  return registerToolModules(
+    compiled.toolModules.map((file) => requireCompiled(file)),
+    registry,
+    perSession,
+  );
+}
+
+/** Registers the tools of loaded modules: their functions, and their toolkit classes (see `loadProjectTools`). */
+export function registerToolModules(modules: readonly Record<string, unknown>[], registry: ToolRegistry, perSession: ReadonlySet<string>): LoadedTools {
   const toolkits: string[] = [];
   const skipped: string[] = [];
   const sessionToolkits: SessionToolkit[] = [];
-  for (const file of compiled.toolModules) {
-    const exports = requireCompiled(file);
+  for (const exports of modules) {
     registry.registerModule(exports);
     for (const [name, value] of Object.entries(exports)) {
       if (typeof value !== 'function' || getToolDeclaration(value) || !hasToolMethods(value)) continue;
