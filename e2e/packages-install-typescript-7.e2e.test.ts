@@ -154,6 +154,24 @@ describe('the packed packages in a TypeScript 7 project', () => {
     expect(result.output).toContain('Run tsc -p tsconfig.json first.');
   });
 
+  it('init sets up the TypeScript 7 route, whose npm run build emits the module and compiles with tsgo', () => {
+    const fresh = path.join(project, 'fresh');
+    fs.mkdirSync(fresh);
+    const initialised = toolwright(['init'], fresh);
+    expect(initialised.status, initialised.output).toBe(0);
+    expect(initialised.output).toContain('created    tsconfig.json');
+    expect(JSON.parse(fs.readFileSync(path.join(fresh, 'package.json'), 'utf8')).scripts.build).toBe(
+      'toolwright emit --module src/tools.generated.ts && tsc -p tsconfig.json',
+    );
+    const built = npm(['run', 'build'], fresh);
+    expect(built.status, built.output).toBe(0);
+    expect(fs.existsSync(path.join(fresh, 'dist', 'tools.js'))).toBe(true);
+    expect(fs.existsSync(path.join(fresh, 'dist', 'tools.generated.js'))).toBe(true);
+    const listed = toolwright(['list', '-p', 'tsconfig.json', '--no-core'], fresh);
+    expect(listed.status, listed.output).toBe(0);
+    expect(JSON.parse(listed.stdout).length).toBeGreaterThan(0);
+  });
+
   it('report a bad tool with its diagnostic and write nothing', () => {
     const result = toolwright(['emit', '-p', 'broken/tsconfig.json']);
     expect(result.status).toBe(1);

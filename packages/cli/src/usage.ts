@@ -9,6 +9,8 @@ Commands:
           (build, emit, serve). Existing files are kept and named; --force overwrites them
           (a tsconfig is only ever added to).
           --force                    overwrite existing files and npm scripts of the same name
+          --typescript 6|7           set up for this TypeScript (default: the major the folder
+                                     resolves, else 6); 7: emit --module, then tsc (tsgo)
   emit    Write every @tool declaration of a project as JSON (and/or a module).
           --project, -p <tsconfig>   project to analyse (default: tsconfig.json)
           --out <file>               manifest path (default: tools.json beside the tsconfig)

@@ -26,7 +26,12 @@ export interface PackageJsonPlan {
  * is undefined; otherwise merged in, keeping every other key and any script of the same name unless
  * `force` is set.
  */
-export function planPackageJson(dir: string, existing: string | undefined, force: boolean): PackageJsonPlan {
+export function planPackageJson(
+  dir: string,
+  existing: string | undefined,
+  force: boolean,
+  wanted: Readonly<Record<string, string>> = SCRIPTS,
+): PackageJsonPlan {
   let manifest: PackageJson;
   if (existing === undefined) {
     manifest = { name: packageName(path.basename(dir)), version: '0.1.0', private: true };
@@ -41,7 +46,7 @@ export function planPackageJson(dir: string, existing: string | undefined, force
   }
   const scripts = { ...(manifest.scripts ?? {}) };
   const plan: PackageJsonPlan = { text: undefined, manifest, added: [], replaced: [], kept: [] };
-  for (const [name, command] of Object.entries(SCRIPTS)) {
+  for (const [name, command] of Object.entries(wanted)) {
     const current = scripts[name];
     if (current === command) continue;
     if (current !== undefined && !force) {
@@ -59,12 +64,12 @@ export function planPackageJson(dir: string, existing: string | undefined, force
 }
 
 /** What to install and run next: the packages the manifest does not list yet, then the build. */
-export function nextCommand(manifest: PackageJson, typescriptVersion: string): string {
+export function nextCommand(manifest: PackageJson, typescriptVersion: string, major: 6 | 7 = 6): string {
   const listed = (name: string) => [manifest.dependencies, manifest.devDependencies, manifest.peerDependencies].some((deps) => deps?.[name] !== undefined);
   const runtime = ['@toolwright/tool'].filter((name) => !listed(name));
-  const dev = [`typescript@${typescriptVersion}`, '@toolwright/cli', '@toolwright/transformer', '@toolwright/language-service'].filter(
-    (spec) => !listed(spec.replace(/(.)@.*$/, '$1')),
-  );
+  // TypeScript 7 runs no transformer and loads no editor plugin: the CLI alone reads the tools.
+  const toolwright = major === 7 ? ['@toolwright/cli'] : ['@toolwright/cli', '@toolwright/transformer', '@toolwright/language-service'];
+  const dev = [`typescript@${typescriptVersion}`, ...toolwright].filter((spec) => !listed(spec.replace(/(.)@.*$/, '$1')));
   return [
     ...(runtime.length > 0 ? [`npm install ${runtime.join(' ')}`] : []),
     ...(dev.length > 0 ? [`npm install --save-dev ${dev.join(' ')}`] : []),

@@ -114,3 +114,30 @@ export const SCRIPTS: Readonly<Record<string, string>> = {
   emit: 'toolwright emit',
   serve: 'toolwright serve --mcp stdio -p tsconfig.json',
 };
+
+/** The module `emit --module` writes on TypeScript 7: tsc (tsgo) compiles it with the tools; import it once before registering them. */
+export const GENERATED_MODULE_FILE = 'src/tools.generated.ts';
+
+/** On TypeScript 7 (no transformers): the native compiler writes the declarations' module, then tsc (tsgo) compiles. */
+export const SCRIPTS_7: Readonly<Record<string, string>> = {
+  build: `toolwright emit --module ${GENERATED_MODULE_FILE} && tsc -p tsconfig.json`,
+  emit: `toolwright emit --module ${GENERATED_MODULE_FILE}`,
+  serve: 'toolwright serve --mcp stdio -p tsconfig.json',
+};
+
+/** A tsconfig for TypeScript 7: no plugin entries (it loads none); \`toolwright emit\` reads the project through its API. */
+export const TSCONFIG_TEMPLATE_7 = `{
+  // Written by \`toolwright init\` for TypeScript 7. \`npm run build\` has the native compiler read the tools
+  // (\`toolwright emit --module ${GENERATED_MODULE_FILE}\`), then tsc (tsgo) compiles them with that module.
+  "compilerOptions": {
+    "target": "es2022",
+    "module": "nodenext",
+    "moduleResolution": "nodenext",
+    "strict": true,
+    "skipLibCheck": true,
+    "rootDir": "src",
+    "outDir": "dist"
+  },
+  "include": ["src"]
+}
+`;

@@ -5,7 +5,7 @@ import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliError } from '../cli-error.js';
 import { formatInitResult, init } from './init.js';
-import { CONFIG_TEMPLATE, EXAMPLE_TOOLS, POLICY_TEMPLATE, TSCONFIG_TEMPLATE } from './init-templates.js';
+import { CONFIG_TEMPLATE, EXAMPLE_TOOLS, POLICY_TEMPLATE, TSCONFIG_TEMPLATE, TSCONFIG_TEMPLATE_7 } from './init-templates.js';
 
 const folders: string[] = [];
 afterEach(() => folders.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
@@ -129,6 +129,41 @@ describe(init, () => {
   it('notes when the tsconfig does not compile the example tools', () => {
     const dir = folder({ 'tsconfig.json': '{ "include": ["lib"] }\n', 'lib/index.ts': 'export {};\n' });
     expect(init({ dir }).notes).toEqual(['tsconfig.json does not compile src/tools.ts; add it to "include" (or "files") to build the example tools.']);
+  });
+});
+
+describe('init on TypeScript 7', () => {
+  it('sets up the route that works there when the folder resolves TypeScript 7: emit --module, then tsc', () => {
+    const dir = folder({ 'tsconfig.json': '{ "compilerOptions": { "strict": true } }\n' });
+    fs.mkdirSync(path.join(dir, 'node_modules'));
+    // init reads only its version (the packed-packages e2e installs the real one).
+    fs.mkdirSync(path.join(dir, 'node_modules', 'typescript'));
+    fs.writeFileSync(path.join(dir, 'node_modules', 'typescript', 'package.json'), '{ "name": "typescript", "version": "7.0.2" }');
+    const result = init({ dir });
+    expect(result.steps.map((step) => `${step.action} ${step.file}`)).toEqual([
+      'unchanged tsconfig.json',
+      'created src/tools.ts',
+      'created toolwright.config.json',
+      'created toolwright.policy.json',
+      'created package.json',
+    ]);
+    expect(read(dir, 'tsconfig.json')).toBe('{ "compilerOptions": { "strict": true } }\n');
+    expect(JSON.parse(read(dir, 'package.json')).scripts).toEqual({
+      build: 'toolwright emit --module src/tools.generated.ts && tsc -p tsconfig.json',
+      emit: 'toolwright emit --module src/tools.generated.ts',
+      serve: 'toolwright serve --mcp stdio -p tsconfig.json',
+    });
+    expect(result.next).toBe('npm install @toolwright/tool && npm install --save-dev typescript@7.0.2 @toolwright/cli && npm run build');
+    expect(result.notes[0]).toContain('writes src/tools.generated.ts (the declarations) before tsc compiles');
+  });
+
+  it('--typescript 7 sets up an empty folder for TypeScript 7, with no plugin entries in its tsconfig', () => {
+    const dir = folder();
+    const result = init({ dir, typescript: '7' });
+    expect(read(dir, 'tsconfig.json')).toBe(TSCONFIG_TEMPLATE_7);
+    expect(read(dir, 'tsconfig.json')).not.toContain('plugins');
+    expect(result.next).toContain('typescript@7.0.2 @toolwright/cli && npm run build');
+    expect(() => init({ dir, typescript: '8' })).toThrow("--typescript takes 6 or 7, not '8'.");
   });
 });
 

@@ -2,16 +2,38 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { requireCompilerApi } from '../compiler-api.js';
+import { CliError } from '../cli-error.js';
+import { projectTypeScript } from '../project-typescript.js';
 import { addToolwrightPlugins, effectivePlugins } from './init-tsconfig.js';
 import { nextCommand, planPackageJson } from './init-package-json.js';
-import { CONFIG_FILE, CONFIG_TEMPLATE, EXAMPLE_TOOLS, EXAMPLE_TOOLS_FILE, POLICY_FILE, POLICY_TEMPLATE, TSCONFIG_TEMPLATE } from './init-templates.js';
+import {
+  CONFIG_FILE,
+  CONFIG_TEMPLATE,
+  EXAMPLE_TOOLS,
+  EXAMPLE_TOOLS_FILE,
+  GENERATED_MODULE_FILE,
+  POLICY_FILE,
+  POLICY_TEMPLATE,
+  SCRIPTS,
+  SCRIPTS_7,
+  TSCONFIG_TEMPLATE,
+  TSCONFIG_TEMPLATE_7,
+} from './init-templates.js';
 
 export interface InitOptions {
   /** The project folder (created when missing). */
   dir: string;
   /** Overwrite files that exist and replace npm scripts of the same name (tsconfig.json is only ever added to). */
   force?: boolean;
+  /**
+   * The TypeScript to set up for: 7 (the native compiler: `emit --module`, then tsc) or 6 (the transformers,
+   * the editor plugin); by default the major of the `typescript` the folder resolves, else 6.
+   */
+  typescript?: string;
 }
+
+/** The version `init` pins for a project that has no TypeScript yet, by major. */
+const TYPESCRIPT_PINS = { 6: '6.0.3', 7: '7.0.2' } as const;
 
 export interface InitStep {
   /** Relative to the project folder. */
@@ -38,13 +60,19 @@ interface PlannedStep extends InitStep {
  * that cannot be read stops the command with no file changed.
  */
 export function init(options: InitOptions): InitResult {
-  requireCompilerApi('toolwright init');
   const dir = path.resolve(options.dir);
+  if (options.typescript !== undefined && options.typescript !== '6' && options.typescript !== '7')
+    throw new CliError(`--typescript takes 6 or 7, not '${options.typescript}'.`, 2);
+  const found = fs.existsSync(dir) ? projectTypeScript(dir) : undefined;
+  const major: 6 | 7 = options.typescript === '7' ? 7 : options.typescript === '6' ? 6 : found?.major === 7 ? 7 : 6;
+  if (major === 6) requireCompilerApi('toolwright init');
+  if (major === 7 && found?.major === 6 && found.packageDir)
+    throw new CliError(`--typescript 7: this project resolves TypeScript ${found.version}; install TypeScript 7 first (npm i -D typescript@7).`, 2);
   const force = options.force ?? false;
   const read = (file: string) => (fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : undefined);
-  const packageJson = planPackageJson(dir, read('package.json'), force);
+  const packageJson = planPackageJson(dir, read('package.json'), force, major === 7 ? SCRIPTS_7 : SCRIPTS);
   const steps: PlannedStep[] = [
-    planTsconfig(path.join(dir, 'tsconfig.json'), read('tsconfig.json')),
+    major === 7 ? planTsconfig7(read('tsconfig.json')) : planTsconfig(path.join(dir, 'tsconfig.json'), read('tsconfig.json')),
     planFile(EXAMPLE_TOOLS_FILE, EXAMPLE_TOOLS, read(EXAMPLE_TOOLS_FILE), force),
     planFile(CONFIG_FILE, CONFIG_TEMPLATE, read(CONFIG_FILE), force),
     planFile(POLICY_FILE, POLICY_TEMPLATE, read(POLICY_FILE), force),
@@ -55,11 +83,24 @@ export function init(options: InitOptions): InitResult {
     fs.mkdirSync(path.dirname(path.join(dir, step.file)), { recursive: true });
     fs.writeFileSync(path.join(dir, step.file), step.text);
   }
+  const version = found?.packageDir !== undefined && found.major === major ? found.version : TYPESCRIPT_PINS[major];
   return {
     steps: steps.map(({ text: _text, ...step }) => step),
-    notes: compiledFilesNote(dir),
-    next: nextCommand(packageJson.manifest, ts.version),
+    notes:
+      major === 7
+        ? [
+            `on TypeScript 7, \`npm run build\` writes ${GENERATED_MODULE_FILE} (the declarations) before tsc compiles; import it once before registering the tools in your own program.`,
+          ]
+        : compiledFilesNote(dir),
+    next: nextCommand(packageJson.manifest, version, major),
   };
+}
+
+/** TypeScript 7 loads no plugin entries: a tsconfig is written when there is none, and an existing one is left as it is. */
+function planTsconfig7(existing: string | undefined): PlannedStep {
+  const file = 'tsconfig.json';
+  if (existing === undefined) return { file, action: 'created', text: TSCONFIG_TEMPLATE_7 };
+  return { file, action: 'unchanged', detail: 'TypeScript 7 needs no plugin entries' };
 }
 
 /** The lines `toolwright init` prints. */
