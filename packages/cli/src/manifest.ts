@@ -1,9 +1,19 @@
 import type { ToolDeclaration } from '@toolwright/schema';
 
+/** Each declaration as it stands in the manifest, kept while the declaration is (an unchanged tool's is reused by `emit --watch`). */
+const rendered = new WeakMap<ToolDeclaration, string>();
+
 /** The `tools.json` manifest: declarations sorted by name, two-space JSON, trailing newline (diffs cleanly). */
 export function renderManifest(declarations: readonly ToolDeclaration[]): string {
   const sorted = [...declarations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return `${JSON.stringify(sorted, null, 2)}\n`;
+  if (sorted.length === 0) return '[]\n';
+  // What JSON.stringify(sorted, null, 2) writes, one element at a time.
+  const items = sorted.map((declaration) => {
+    let text = rendered.get(declaration);
+    if (text === undefined) rendered.set(declaration, (text = `  ${JSON.stringify(declaration, null, 2).replace(/\n/g, '\n  ')}`));
+    return text;
+  });
+  return `[\n${items.join(',\n')}\n]\n`;
 }
 
 /** Names of the tools that differ between two manifests, for a drift message. */

@@ -34,7 +34,7 @@ export function projectTypeScript(projectDir: string, requested?: string): Proje
 
 function resolveTypeScript(projectDir: string): { version: string; packageDir: string } | undefined {
   try {
-    const manifest = createRequire(path.join(projectDir, 'package.json')).resolve('typescript/package.json');
+    const manifest = createRequire(path.join(path.resolve(projectDir), 'package.json')).resolve('typescript/package.json');
     const { version } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version?: unknown };
     return typeof version === 'string' ? { version, packageDir: path.dirname(manifest) } : undefined;
   } catch {

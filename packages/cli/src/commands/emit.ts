@@ -62,6 +62,18 @@ export function syntaxErrorsOf(program: ts.Program): string {
   return syntax.length > 0 ? formatTsDiagnostics(syntax) : '';
 }
 
+/** What this process last wrote to each output, and the file as it left it. */
+const written = new Map<string, { content: string; size: number; mtimeMs: number; ino: number }>();
+
+function sameFile(file: string, last: { size: number; mtimeMs: number; ino: number }): boolean {
+  try {
+    const stat = fs.statSync(file);
+    return stat.size === last.size && stat.mtimeMs === last.mtimeMs && stat.ino === last.ino;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Shared by `emit` and `emit --watch` on either TypeScript: report, then write or check the outputs.
  * `syntaxErrors` (the compiler's, printed) stops it before anything is written.
@@ -127,10 +139,15 @@ export function writeOutputs(
         1,
       );
     }
+    // `emit --watch` after an edit that changed no tool: the file this process wrote is still there, untouched.
+    const last = written.get(file);
+    if (last?.content === content && sameFile(file, last)) continue;
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(temporary, content);
     fs.renameSync(temporary, file);
+    const stat = fs.statSync(file);
+    written.set(file, { content, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
   }
   const summary = result();
   log(

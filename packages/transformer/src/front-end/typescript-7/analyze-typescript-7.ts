@@ -11,5 +11,10 @@ import type { OpenProject7, TypeScript7 } from './typescript-7-api.js';
  */
 export function analyzeTypeScript7(typescript: TypeScript7, open: OpenProject7, options: AnalyzeOptions = {}): ProgramAnalysis {
   const surface = typeScript7Surface(typescript, open.project);
-  return withTypeScript(surface, () => analyzeProgram(programView(typescript, open.project), options));
+  let libraries = librariesOf.get(open);
+  if (!libraries) librariesOf.set(open, (libraries = new Map<string, boolean>()));
+  return withTypeScript(surface, () => analyzeProgram(programView(typescript, open.project, libraries), options));
 }
+
+/** Per open project, which of its files are libraries' (see `programView`). */
+const librariesOf = new WeakMap<OpenProject7, Map<string, boolean>>();

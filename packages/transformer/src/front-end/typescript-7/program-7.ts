@@ -8,9 +8,10 @@ import { Views7 } from './views-7.js';
 
 /**
  * A TypeScript 7 project presented as the `ts.Program` the analysis reads: its files (TypeScript 7's
- * own nodes), which of them are libraries, its options, and a checker of views (`checker-7.ts`).
+ * own nodes), which of them are libraries (kept in `libraries` across the project's refreshes), its
+ * options, and a checker of views (`checker-7.ts`).
  */
-export function programView(typescript: TypeScript7, project: Project7): ts.Program {
+export function programView(typescript: TypeScript7, project: Project7, libraries = new Map<string, boolean>()): ts.Program {
   const program = project.program;
   const views = new Views7(project, typescript);
   const checker = checkerView(views);
@@ -23,8 +24,13 @@ export function programView(typescript: TypeScript7, project: Project7): ts.Prog
     // syntax trees, `lib.dom.d.ts` among them, are most of what the compiler would send).
     getSourceFiles: () =>
       (files ??= program.getSourceFileNames().flatMap((name) => {
-        const metadata = program.getSourceFileMetadata(name);
-        if (metadata?.isDefaultLibrary || metadata?.isFromExternalLibrary || generatedOnDisk(name)) return [];
+        // Whether a file is a library's does not change while it keeps its name: asked once per open project.
+        let library = libraries.get(name);
+        if (library === undefined) {
+          const metadata = program.getSourceFileMetadata(name);
+          libraries.set(name, (library = Boolean(metadata?.isDefaultLibrary || metadata?.isFromExternalLibrary)));
+        }
+        if (library || generatedOnDisk(name)) return [];
         return program.getSourceFile(name) ?? [];
       })),
     getSourceFile: (fileName: string) => program.getSourceFile(fileName),
