@@ -2,12 +2,12 @@
 // packages installed beside it from their tarballs (no peer conflict), `toolwright emit --module`
 // writing the module that attaches the declarations, `tsc` (the native compiler, tsgo) compiling
 // the project with it, and the tools run through the executor from the compiled JavaScript.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanNpmEnv, packPackages } from '../tools/release/pack-packages.mjs';
+import { packPackages } from '../tools/release/pack-packages.mjs';
+import { BROKEN, GREET, npm, RUN_MCP, runExecutorScript } from './support/packed-project.js';
 import { run, type RunResult } from './support/run.js';
 
 // Exact pins, as tools/typescript-7 tests them.
@@ -27,54 +27,6 @@ const TSCONFIG = {
   include: ['src'],
 };
 
-const GREET = `import { tool, type Integer } from '@toolwright/tool';
-
-/**
- * Greets someone, as many times as asked.
- * @param name Who to greet.
- * @param times How many greetings.
- */
-export const greet = tool(async function greet(name: string, /** @minimum 1 @maximum 5 */ times: Integer = 1): Promise<{ text: string }> {
-  return { text: Array.from({ length: times }, () => \`Hello, \${name}!\`).join(' ') };
-}, { tier: 'read-only' });
-`;
-
-const BROKEN = `import { tool } from '@toolwright/tool';
-
-/** Schedules a callback. */
-export const schedule = tool(async function schedule(options: { callback: () => void }): Promise<void> {});
-`;
-
-/** The generated module first (it attaches the declarations), then the tools, through the executor. */
-const RUN_EXECUTOR = `require('./dist/tools.generated.js');
-const { getToolDeclaration } = require('@toolwright/tool');
-const { ToolRegistry } = require('@toolwright/registry');
-const { ToolExecutor } = require('@toolwright/executor');
-const tools = require('./dist/greet.js');
-const registry = new ToolRegistry();
-registry.registerModule(tools);
-const executor = new ToolExecutor({ registry });
-Promise.all([
-  executor.executeToolCall({ id: 'ok', name: 'greet', arguments: '{"name":"Ada","times":2}' }),
-  executor.executeToolCall({ id: 'bad', name: 'greet', arguments: '{"name":"Ada","times":9}' }),
-]).then(([ok, bad]) => console.log(JSON.stringify({ declaration: getToolDeclaration(tools.greet), ok, bad })));
-`;
-
-/** The official MCP client against \`toolwright serve --mcp stdio -p tsconfig.json\`. */
-const RUN_MCP = `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-const client = new Client({ name: 'consumer', version: '1.0.0' });
-await client.connect(new StdioClientTransport({
-  command: process.execPath,
-  args: ['node_modules/.bin/toolwright', 'serve', '--mcp', 'stdio', '-p', 'tsconfig.json', '--audit', 'none'],
-  stderr: 'inherit',
-}));
-const { tools } = await client.listTools();
-const result = await client.callTool({ name: 'greet', arguments: { name: 'Ada', times: 2 } });
-await client.close();
-console.log(JSON.stringify({ tools, result }));
-`;
-
 let work: string;
 let project: string;
 let install: RunResult;
@@ -91,7 +43,7 @@ beforeAll(() => {
   install = npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', ...tarballs, ...ALONGSIDE], project);
   fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   fs.writeFileSync(path.join(project, 'src', 'greet.ts'), GREET);
-  fs.writeFileSync(path.join(project, 'run-executor.cjs'), RUN_EXECUTOR);
+  fs.writeFileSync(path.join(project, 'run-executor.cjs'), runExecutorScript('./dist/tools.generated.js'));
   fs.writeFileSync(path.join(project, 'run-mcp.mjs'), RUN_MCP);
   fs.mkdirSync(path.join(project, 'broken', 'src'), { recursive: true });
   fs.writeFileSync(path.join(project, 'broken', 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
@@ -101,11 +53,6 @@ beforeAll(() => {
 afterAll(() => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
-
-function npm(args: readonly string[], cwd: string): RunResult {
-  const result = spawnSync('npm', args, { cwd, encoding: 'utf8', env: cleanNpmEnv({ NO_COLOR: '1' }) });
-  return { status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '', output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
-}
 
 const node = (args: readonly string[], cwd = project) => run(process.execPath, args, cwd);
 const toolwright = (args: readonly string[], cwd = project) => node([path.join(project, 'node_modules', '.bin', 'toolwright'), ...args], cwd);

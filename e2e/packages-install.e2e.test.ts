@@ -2,13 +2,13 @@
 // project outside this repository (so nothing resolves through the monorepo's node_modules), then a
 // @tool is built with `toolwright build`, read, run through the executor, and served over MCP stdio to
 // the official SDK client installed beside it. One install serves every test (about 10 s from npm's cache).
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPacked } from '../tools/release/check-packed.mjs';
-import { cleanNpmEnv, packPackages } from '../tools/release/pack-packages.mjs';
+import { packPackages } from '../tools/release/pack-packages.mjs';
+import { BROKEN, GREET, npm, RUN_MCP, runExecutorScript } from './support/packed-project.js';
 import { REPO, run, type RunResult } from './support/run.js';
 import { TsServerClient } from './support/tsserver-client.js';
 
@@ -34,54 +34,6 @@ const TSCONFIG = {
   },
   include: ['src'],
 };
-
-const GREET = `import { tool, type Integer } from '@toolwright/tool';
-
-/**
- * Greets someone, as many times as asked.
- * @param name Who to greet.
- * @param times How many greetings.
- */
-export const greet = tool(async function greet(name: string, /** @minimum 1 @maximum 5 */ times: Integer = 1): Promise<{ text: string }> {
-  return { text: Array.from({ length: times }, () => \`Hello, \${name}!\`).join(' ') };
-}, { tier: 'read-only' });
-`;
-
-/** A parameter with no JSON form: a build error (TW1002) and an editor diagnostic (991002) at `callback`. */
-const BROKEN = `import { tool } from '@toolwright/tool';
-
-/** Schedules a callback. */
-export const schedule = tool(async function schedule(options: { callback: () => void }): Promise<void> {});
-`;
-
-/** Reads the declaration at run time and runs calls through the executor, as a user's program does. */
-const RUN_EXECUTOR = `const { getToolDeclaration } = require('@toolwright/tool');
-const { ToolRegistry } = require('@toolwright/registry');
-const { ToolExecutor } = require('@toolwright/executor');
-const tools = require('./dist/greet.js');
-const registry = new ToolRegistry();
-registry.registerModule(tools);
-const executor = new ToolExecutor({ registry });
-Promise.all([
-  executor.executeToolCall({ id: 'ok', name: 'greet', arguments: '{"name":"Ada","times":2}' }),
-  executor.executeToolCall({ id: 'bad', name: 'greet', arguments: '{"name":"Ada","times":9}' }),
-]).then(([ok, bad]) => console.log(JSON.stringify({ declaration: getToolDeclaration(tools.greet), ok, bad })));
-`;
-
-/** The official MCP client against \`toolwright serve --mcp stdio\`, both from this project's node_modules. */
-const RUN_MCP = `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-const client = new Client({ name: 'consumer', version: '1.0.0' });
-await client.connect(new StdioClientTransport({
-  command: process.execPath,
-  args: ['node_modules/.bin/toolwright', 'serve', '--mcp', 'stdio', '-p', 'tsconfig.json', '--audit', 'none'],
-  stderr: 'inherit',
-}));
-const { tools } = await client.listTools();
-const result = await client.callTool({ name: 'greet', arguments: { name: 'Ada', times: 2 } });
-await client.close();
-console.log(JSON.stringify({ tools, result }));
-`;
 
 /** The AI SDK and OpenAI Agents adapters, each running the tool without a model. */
 const RUN_ADAPTERS = `import { createRequire } from 'node:module';
@@ -115,7 +67,7 @@ beforeAll(() => {
   install = npm(args, project);
   fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   fs.writeFileSync(path.join(project, 'src', 'greet.ts'), GREET);
-  fs.writeFileSync(path.join(project, 'run-executor.cjs'), RUN_EXECUTOR);
+  fs.writeFileSync(path.join(project, 'run-executor.cjs'), runExecutorScript());
   fs.writeFileSync(path.join(project, 'run-mcp.mjs'), RUN_MCP);
   fs.writeFileSync(path.join(project, 'run-adapters.mjs'), RUN_ADAPTERS);
   fs.mkdirSync(path.join(project, 'broken', 'src'), { recursive: true });
@@ -129,12 +81,6 @@ beforeAll(() => {
 afterAll(() => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
-
-/** Runs npm as a person would: without the enclosing `npm run`'s prefix and workspace variables. */
-function npm(args: readonly string[], cwd: string): RunResult {
-  const result = spawnSync('npm', args, { cwd, encoding: 'utf8', env: cleanNpmEnv({ NO_COLOR: '1' }) });
-  return { status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '', output: `${result.stdout ?? ''}${result.stderr ?? ''}` };
-}
 
 const node = (args: readonly string[]) => run(process.execPath, args, project);
 const toolwright = (args: readonly string[]) => node([path.join(project, 'node_modules', '.bin', 'toolwright'), ...args]);

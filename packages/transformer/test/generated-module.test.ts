@@ -6,7 +6,7 @@ import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyzeProgram, analyzeTypeScript7, GENERATED_MODULE_HEADER } from '../src/index.js';
 import { FIXTURE_OPTIONS } from './compile-fixture.js';
-import { typeScript7, typeScript7Installs } from './typescript-7.js';
+import { typeScript7, typeScript7Installs, writeTsconfig } from './typescript-7.js';
 
 const dir = fs.mkdtempSync(path.join(__dirname, '.tmp-generated-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -27,22 +27,7 @@ describe('the module emit --module writes', () => {
   const installs = typeScript7Installs().filter((install) => fs.existsSync(path.join(install.dir, 'package.json')));
   it.skipIf(installs.length === 0).for(installs)('is passed by on TypeScript $line, its syntax tree never fetched', async ({ dir: packageDir }) => {
     const typescript = await typeScript7(packageDir);
-    const config = path.join(dir, 'tsconfig.json');
-    fs.writeFileSync(
-      config,
-      JSON.stringify({
-        compilerOptions: {
-          target: 'es2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          customConditions: ['@toolwright/source'],
-          strict: true,
-          noEmit: true,
-          types: [],
-        },
-        files,
-      }),
-    );
+    const config = writeTsconfig(path.join(dir, 'tsconfig.json'), files);
     const open = typescript.openProject(config);
     try {
       const analysis = analyzeTypeScript7(typescript, open, { rootDir: dir });

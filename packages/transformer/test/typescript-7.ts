@@ -33,7 +33,11 @@ export function typeScript7(dir: string): Promise<TypeScript7> {
  */
 export function fixtureTsconfig(dir: string): string {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-ts7-fixture-'));
-  const file = path.join(folder, 'tsconfig.json');
+  return writeTsconfig(path.join(folder, 'tsconfig.json'), [path.join(dir, 'input.ts')]);
+}
+
+/** Writes a tsconfig at `file` for `files` with the fixtures' options (types from the repository's @types), and returns its path. */
+export function writeTsconfig(file: string, files: readonly string[]): string {
   fs.writeFileSync(
     file,
     JSON.stringify({
@@ -48,7 +52,7 @@ export function fixtureTsconfig(dir: string): string {
         types: ['node'],
         typeRoots: [path.join(REPOSITORY, 'node_modules/@types')],
       },
-      files: [path.join(dir, 'input.ts')],
+      files,
     }),
   );
   return file;

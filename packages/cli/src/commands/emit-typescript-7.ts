@@ -4,11 +4,9 @@ import { analyzeTypeScript7, loadTypeScript7, type Diagnostic7, type OpenProject
 import { CliError } from '../cli-error.js';
 import type { ProjectTypeScript } from '../project-typescript.js';
 import { strictJsonOf } from '../transformer-settings.js';
+import { watchSources } from '../watch-sources.js';
 import type { WatchHandle } from './emit-watch.js';
 import { writeOutputs, type EmitOptions, type EmitResult } from './emit.js';
-
-/** Quiet period after a file event before re-emitting: editors write a file in several events. */
-const SETTLE_MS = 15;
 
 /**
  * `toolwright emit` on a TypeScript 7 project: the native compiler opens the project (its own
@@ -53,36 +51,21 @@ export async function emitWatchTypeScript7(
       onResult(error instanceof Error ? error : new Error(String(error)));
     }
   };
-  let timer: NodeJS.Timeout | undefined;
-  let firstEventAt = 0;
-  const touched = new Set<string>();
-  const watcher = fs.watch(rootDir, { recursive: true }, (_event, name) => {
-    const file = name ? String(name) : '';
-    if (file && (!/\.(c|m)?tsx?$|(^|[\\/])tsconfig[^\\/]*\.json$/.test(file) || file.split(/[\\/]/).includes('node_modules'))) return;
-    firstEventAt ||= performance.now();
-    if (file) touched.add(path.join(rootDir, file));
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      const started = firstEventAt;
-      firstEventAt = 0;
-      const known = new Set(open.project.program.getSourceFileNames());
-      const files = [...touched];
-      touched.clear();
-      // A tsconfig changed, or an event without a name: everything is read again.
-      if (files.length === 0 || files.some((entry) => /tsconfig[^\\/]*\.json$/.test(entry))) return build(started, 'all');
-      build(started, {
-        changed: files.filter((entry) => known.has(entry) && fs.existsSync(entry)),
-        created: files.filter((entry) => !known.has(entry) && fs.existsSync(entry)),
-        deleted: files.filter((entry) => !fs.existsSync(entry)),
-      });
-    }, SETTLE_MS);
+  const watcher = watchSources(rootDir, (files, started) => {
+    // A tsconfig changed, or an event without a name: everything is read again.
+    if (files.length === 0 || files.some((entry) => /tsconfig[^\\/]*\.json$/.test(entry))) return build(started, 'all');
+    const known = new Set(open.project.program.getSourceFileNames());
+    build(started, {
+      changed: files.filter((entry) => known.has(entry) && fs.existsSync(entry)),
+      created: files.filter((entry) => !known.has(entry) && fs.existsSync(entry)),
+      deleted: files.filter((entry) => !fs.existsSync(entry)),
+    });
   });
   build(performance.now());
   log('Watching for changes to tool signatures...');
   return {
     close: () => {
       closed = true;
-      clearTimeout(timer);
       watcher.close();
       open.close();
     },

@@ -1,18 +1,15 @@
-import fs from 'node:fs';
 import ts from 'typescript';
 import { createIncrementalAnalyzer } from '@toolwright/transformer';
 import { strictJsonOf } from '../transformer-settings.js';
 import { CliError } from '../cli-error.js';
 import { createCompilerHost } from '../compiler-host.js';
 import { loadProject } from '../load-project.js';
+import { watchSources } from '../watch-sources.js';
 import { syntaxErrorsOf, writeOutputs, type EmitOptions, type EmitResult } from './emit.js';
 
 export interface WatchHandle {
   close(): void;
 }
-
-/** Quiet period after a file event before re-emitting: editors write a file in several events. */
-const SETTLE_MS = 15;
 
 /**
  * `toolwright emit --watch`: re-emits after every change to the project's TypeScript files.
@@ -60,25 +57,12 @@ export function emitWatch(
     }
   };
 
-  let timer: NodeJS.Timeout | undefined;
-  let firstEventAt = 0;
-  const watcher = fs.watch(project.rootDir, { recursive: true }, (_event, name) => {
-    const file = name ? String(name) : '';
-    if (file && (!/\.(c|m)?tsx?$|(^|[\\/])tsconfig[^\\/]*\.json$/.test(file) || file.split(/[\\/]/).includes('node_modules'))) return;
-    firstEventAt ||= performance.now();
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      const started = firstEventAt;
-      firstEventAt = 0;
-      build(started);
-    }, SETTLE_MS);
-  });
+  const watcher = watchSources(project.rootDir, (_files, started) => build(started));
   build(performance.now());
   log('Watching for changes to tool signatures...');
   return {
     close: () => {
       closed = true;
-      clearTimeout(timer);
       watcher.close();
     },
   };
