@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { emitWatchTypeScript7, projectTypeScript, type EmitResult } from '@toolwright/cli';
+import { EMITTING_AFTER_CHANGE, emitWatchTypeScript7, projectTypeScript, type EmitResult } from '@toolwright/cli';
 import { copyProject } from './support/temp-project.js';
 import { REPO, toolwright } from './support/run.js';
 
@@ -53,6 +53,41 @@ describe.skipIf(!installed)('toolwright emit on a TypeScript 7 project', () => {
     expect(untimed(byNative.output)).toBe(untimed(byCompilerApi.output));
     expect(byNative.output).toContain('error TW1002');
     expect(fs.existsSync(path.join(seven, 'tools.json'))).toBe(false);
+  });
+
+  it("gives an editor the diagnostics: docs/toolchain.md's problem matcher reads the lines emit (and emit --watch) prints", () => {
+    const docs = fs.readFileSync(path.join(REPO, 'docs', 'toolchain.md'), 'utf8');
+    const block = [...docs.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1]!).find((text) => text.includes('problemMatcher'))!;
+    const matcher = JSON.parse(block).tasks[0].problemMatcher;
+    const dir = project('broken-project', 'matcher', 7);
+    const result = toolwright(['emit'], dir);
+    const lines = result.output.split('\n');
+    const found = lines.flatMap((line) => {
+      const match = new RegExp(matcher.pattern.regexp).exec(line);
+      return match
+        ? [
+            {
+              file: match[matcher.pattern.file],
+              line: Number(match[matcher.pattern.line]),
+              column: Number(match[matcher.pattern.column]),
+              severity: match[matcher.pattern.severity],
+              code: match[matcher.pattern.code],
+              message: match[matcher.pattern.message],
+            },
+          ]
+        : [];
+    });
+    expect(found).toContainEqual({
+      file: 'src/broken.ts',
+      line: 6,
+      column: 13,
+      severity: 'error',
+      code: 'TW1002',
+      message: "Property 'options.callback' has type '() => void', which has no JSON Schema form.",
+    });
+    // A run ends with its summary or its error count, and a change begins the next.
+    expect(lines.some((line) => new RegExp(matcher.background.endsPattern).test(line))).toBe(true);
+    expect(new RegExp(matcher.background.beginsPattern).test(EMITTING_AFTER_CHANGE)).toBe(true);
   });
 
   it("stops at the native compiler's syntax errors, as tsc prints them", () => {

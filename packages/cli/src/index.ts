@@ -4,6 +4,7 @@ export type { EmitOptions, EmitResult } from './commands/emit.js';
 export { emitWatch } from './commands/emit-watch.js';
 export { emitTypeScript7, emitWatchTypeScript7 } from './commands/emit-typescript-7.js';
 export { projectTypeScript } from './project-typescript.js';
+export { EMITTING_AFTER_CHANGE } from './watch-sources.js';
 export type { ProjectTypeScript } from './project-typescript.js';
 export type { WatchHandle } from './commands/emit-watch.js';
 export { renderManifest, manifestDrift } from './manifest.js';

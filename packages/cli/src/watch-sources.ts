@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/**
+ * The line `emit --watch` prints when a change starts a new emit: an editor's problem matcher reads it
+ * as the start of a run (its diagnostics replace the last run's), and the summary or error count as its end.
+ */
+export const EMITTING_AFTER_CHANGE = 'File change detected; emitting again...';
+
 /** Quiet period after a file event before acting: editors write a file in several events. */
 const SETTLE_MS = 15;
 

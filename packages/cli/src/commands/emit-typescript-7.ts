@@ -4,7 +4,7 @@ import { analyzeTypeScript7, loadTypeScript7, type Diagnostic7, type OpenProject
 import { CliError } from '../cli-error.js';
 import type { ProjectTypeScript } from '../project-typescript.js';
 import { strictJsonOf } from '../transformer-settings.js';
-import { watchSources } from '../watch-sources.js';
+import { EMITTING_AFTER_CHANGE, watchSources } from '../watch-sources.js';
 import type { WatchHandle } from './emit-watch.js';
 import { writeOutputs, type EmitOptions, type EmitResult } from './emit.js';
 
@@ -52,6 +52,7 @@ export async function emitWatchTypeScript7(
     }
   };
   const watcher = watchSources(rootDir, (files, started) => {
+    log(EMITTING_AFTER_CHANGE);
     // A tsconfig changed, or an event without a name: everything is read again.
     if (files.length === 0 || files.some((entry) => /tsconfig[^\\/]*\.json$/.test(entry))) return build(started, 'all');
     const known = new Set(open.project.program.getSourceFileNames());

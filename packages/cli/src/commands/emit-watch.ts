@@ -4,7 +4,7 @@ import { strictJsonOf } from '../transformer-settings.js';
 import { CliError } from '../cli-error.js';
 import { createCompilerHost } from '../compiler-host.js';
 import { loadProject } from '../load-project.js';
-import { watchSources } from '../watch-sources.js';
+import { EMITTING_AFTER_CHANGE, watchSources } from '../watch-sources.js';
 import { syntaxErrorsOf, writeOutputs, type EmitOptions, type EmitResult } from './emit.js';
 
 export interface WatchHandle {
@@ -57,7 +57,10 @@ export function emitWatch(
     }
   };
 
-  const watcher = watchSources(project.rootDir, (_files, started) => build(started));
+  const watcher = watchSources(project.rootDir, (_files, started) => {
+    log(EMITTING_AFTER_CHANGE);
+    build(started);
+  });
   build(performance.now());
   log('Watching for changes to tool signatures...');
   return {
