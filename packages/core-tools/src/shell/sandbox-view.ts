@@ -68,13 +68,14 @@ export class SandboxView {
   private readonly knownProtected = new Set<string>();
 
   /** The directory the workspace was when the tools were set up: another in its place is never mounted (see `workspaceProblem`). */
-  private readonly identity: DirectoryIdentity;
+  private identity: DirectoryIdentity | undefined;
 
   constructor(
     private readonly workspace: WorkspacePolicy,
     private readonly settings: SandboxSettings,
   ) {
-    this.identity = identityOf(workspace.rootOf('private'));
+    // A workspace folder made after the tools were set up is recorded at the first command.
+    this.identity = identityIfPresent(workspace.rootOf('private'));
   }
 
   /** The plan for one command run from `cwd` with the environment `env` (its PATH and HOME); `network` for this call. */
@@ -82,6 +83,7 @@ export class SandboxView {
     const root = this.workspace.rootOf('private');
     // Before anything is looked at or made below it (placeholders): a command of another tool set whose workspace
     // holds this one can rename it and put a link to elsewhere in its place.
+    this.identity ??= identityIfPresent(root);
     const moved = workspaceProblem(root, this.identity);
     if (moved !== undefined)
       throw new CoreToolError(
@@ -114,7 +116,7 @@ export class SandboxView {
     const readOnly = [...new Set([...present, ...held.placeholders, ...known])];
     const policy: SandboxPolicy = {
       workspace: root,
-      workspaceIdentity: this.identity,
+      ...(this.identity ? { workspaceIdentity: this.identity } : {}),
       workspaceSpellings: this.workspace.spellingsOf('private'),
       readOnly,
       hidden,
@@ -329,4 +331,12 @@ export function programDirectories(pathVariable: string): string[] {
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function identityIfPresent(dir: string): DirectoryIdentity | undefined {
+  try {
+    return identityOf(dir);
+  } catch {
+    return undefined;
+  }
 }
