@@ -13,7 +13,7 @@ export { analyzeProgram } from './analysis/analyze-program.js';
 export type { AnalyzedTool, AnalyzeOptions, ProgramAnalysis } from './analysis/analyze-program.js';
 export type { ToolCandidate } from './analysis/analyze-signature.js';
 export { createIncrementalAnalyzer } from './analysis/incremental-analyzer.js';
-export { GENERATED_MODULE_HEADER, isGeneratedModule } from './analysis/generated-module.js';
+export { GENERATED_MODULE_HEADER, isGeneratedModule } from './generated-module.js';
 export { createSourceTransformer } from './emit/source-transformer.js';
 export { withToolDiagnostics } from './emit/program-transformer.js';
 export type { ProgramTransformerOptions } from './emit/program-transformer.js';
@@ -25,4 +25,4 @@ export type { TypeMapper, MapContext, TypePosition } from './type-mappers/type-m
 export { formatDiagnostic, formatDiagnostics } from './format-diagnostic.js';
 export { loadTypeScript7, SUPPORTED_TYPESCRIPT_7 } from './front-end/typescript-7/typescript-7-api.js';
 export type { Diagnostic7, TypeScript7, OpenProject7, Project7, SourceFile7 } from './front-end/typescript-7/typescript-7-api.js';
-export { analyzeTypeScript7 } from './front-end/typescript-7/analyze-typescript-7.js';
+export { analyzeTypeScript7 } from './analysis/analyze-typescript-7.js';

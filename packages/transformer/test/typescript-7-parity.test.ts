@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatDiagnostics, type ProgramAnalysis } from '../src/index.js';
-import { analyzeTypeScript7 } from '../src/front-end/typescript-7/analyze-typescript-7.js';
+import { analyzeTypeScript7 } from '../src/analysis/analyze-typescript-7.js';
 import { compileFixture } from './compile-fixture.js';
 import { fixtureTsconfig, typeScript7, typeScript7Installs } from './typescript-7.js';
 

@@ -5,7 +5,7 @@ import type { ToolwrightDiagnostic } from '../diagnostics.js';
 import { SchemaCache } from '../type-mappers/schema-cache.js';
 import { analyzeSignature, type AnalysisServices, type ToolCandidate } from './analyze-signature.js';
 import { findTools } from './find-tools.js';
-import { isGeneratedModule } from './generated-module.js';
+import { isGeneratedModule } from '../generated-module.js';
 import { JsDocReader } from './jsdoc-reader.js';
 import { Reporter } from './reporter.js';
 import { ToolCalleeResolver } from './tool-callee.js';

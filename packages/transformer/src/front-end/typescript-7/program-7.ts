@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { GENERATED_MODULE_HEADER, isGeneratedModule } from '../../analysis/generated-module.js';
+import { GENERATED_MODULE_HEADER, isGeneratedModule } from '../../generated-module.js';
 import type { ts } from '../typescript.js';
 import { checkerView } from './checker-7.js';
 import type { Project7, SourceFile7, TypeScript7 } from './typescript-7-api.js';

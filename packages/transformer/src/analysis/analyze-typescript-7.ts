@@ -1,8 +1,8 @@
-import { analyzeProgram, type AnalyzeOptions, type ProgramAnalysis } from '../../analysis/analyze-program.js';
-import { withTypeScript } from '../typescript.js';
-import { programView } from './program-7.js';
-import { typeScript7Surface } from './surface-7.js';
-import type { OpenProject7, TypeScript7 } from './typescript-7-api.js';
+import { analyzeProgram, type AnalyzeOptions, type ProgramAnalysis } from './analyze-program.js';
+import { withTypeScript } from '../front-end/typescript.js';
+import { programView } from '../front-end/typescript-7/program-7.js';
+import { typeScript7Surface } from '../front-end/typescript-7/surface-7.js';
+import type { OpenProject7, TypeScript7 } from '../front-end/typescript-7/typescript-7-api.js';
 
 /**
  * Analyses a TypeScript 7 project (opened with `typescript.openProject`) with the same analysis as
