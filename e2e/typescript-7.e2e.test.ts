@@ -49,8 +49,9 @@ describe.skipIf(!installed)('toolwright emit on a TypeScript 7 project', () => {
     const seven = project('broken-project', 'broken', 7);
     const six = project('broken-project', 'broken', 6);
     const [byNative, byCompilerApi] = [toolwright(['emit'], seven), toolwright(['emit'], six)];
-    expect(byNative.status).toBe(1);
-    expect(untimed(byNative.output)).toBe(untimed(byCompilerApi.output));
+    expect(byNative.status, byNative.output).toBe(1);
+    // Both outputs in full when they differ (seen once under load, not explained yet).
+    expect(untimed(byNative.output), `TypeScript 6 printed:\n${byCompilerApi.output}`).toBe(untimed(byCompilerApi.output));
     expect(byNative.output).toContain('error TW1002');
     expect(fs.existsSync(path.join(seven, 'tools.json'))).toBe(false);
   });
