@@ -31,6 +31,7 @@ export const emitCommand = defineCommand({
     const project = path.resolve(values.project);
     const typescript = projectTypeScript(fs.existsSync(project) && fs.statSync(project).isDirectory() ? project : path.dirname(project), values.typescript);
     if (typescript.major === 7) {
+      preloadTypeScript(); // the transformer loads TypeScript 6's module as its default surface: from the code cache
       const { emitTypeScript7, emitWatchTypeScript7 } = await import('./emit-typescript-7.js');
       if (values.watch) {
         await emitWatchTypeScript7(options, typescript, () => {}, log);

@@ -208,7 +208,7 @@ class ImportGraph {
             ? node.argument.literal
             : undefined;
       if (specifier && ts.isStringLiteral(specifier)) {
-        const target = this.checker.getSymbolAtLocation(specifier)?.declarations?.find(ts.isSourceFile);
+        const target = moduleFile(this.checker.getSymbolAtLocation(specifier));
         if (target && !this.program.isSourceFileDefaultLibrary(target)) found.push(target);
       }
       if (ts.isImportTypeNode(node)) return;
@@ -221,6 +221,16 @@ class ImportGraph {
     this.direct.set(file, found);
     return found;
   }
+}
+
+/**
+ * The file a module symbol stands for. A file's module symbol has the file as its value declaration;
+ * its other declarations (augmentations such as the generated module's `declare module`) are not
+ * looked at, so a front end that reads nodes on demand never fetches their files.
+ */
+function moduleFile(module: ts.Symbol | undefined): ts.SourceFile | undefined {
+  const value = module?.valueDeclaration;
+  return value && ts.isSourceFile(value) ? value : module?.declarations?.find(ts.isSourceFile);
 }
 
 /** Global (non-module) files can change any type anywhere: if one changed, nothing is reused. */

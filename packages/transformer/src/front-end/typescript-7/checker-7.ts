@@ -54,24 +54,38 @@ export function checkerView(views: Views7): ts.TypeChecker {
     return value;
   };
 
-  // Per file, what was asked of all its nodes of a kind at once.
-  const prefetched = new Map<SourceFile7, Set<string>>();
+  // Per file, its nodes of each kind the analysis asks about (one walk), and which kinds were asked.
+  type Kind = 'typeNodes' | 'parameters' | 'names';
+  const collected = new Map<SourceFile7, Record<Kind, Node7[]>>();
+  const prefetched = new Map<SourceFile7, Set<Kind>>();
   const typeFromNode = new Map<Node7, Type7 | undefined>();
   const typeAtNode = new Map<Node7, Type7 | undefined>();
   const symbolAtNode = new Map<Node7, Symbol7 | undefined>();
-  const prefetch = (node: Node7, what: 'typeNodes' | 'parameters' | 'names') => {
+  const collect = (file: SourceFile7): Record<Kind, Node7[]> =>
+    memo(collected, file, () => {
+      const found: Record<Kind, Node7[]> = { typeNodes: [], parameters: [], names: [file] };
+      // Bodies hold nothing a tool's signature can reach (a node there is asked about alone, if ever).
+      const visit = (current: Node7): void => {
+        if (isTypeNode(current)) found.typeNodes.push(current);
+        else if (current.kind === kind('Parameter')) found.parameters.push(current);
+        else if (isResolvedName(current)) found.names.push(current);
+        if (current.kind !== kind('Block')) current.forEachChild(visit);
+      };
+      file.forEachChild(visit);
+      return found;
+    });
+  const prefetch = (node: Node7, what: Kind) => {
     const file = node.getSourceFile();
-    const done = memo(prefetched, file, () => new Set<string>());
-    if (done.has(what)) return;
-    done.add(what);
-    const nodes: Node7[] = what === 'names' ? [file] : [];
-    // Bodies hold no declaration a tool's signature can reach: only their names are looked at.
-    const visit = (current: Node7): void => {
-      if (what === 'typeNodes' ? isTypeNode(current) : what === 'parameters' ? current.kind === kind('Parameter') : isResolvedName(current))
-        nodes.push(current);
-      if (current.kind !== kind('Block') || what === 'names') current.forEachChild(visit);
-    };
-    file.forEachChild(visit);
+    // The first question of a kind about one of the project's files is asked of all of them at once
+    // (the analysis reads each of them); a file reached otherwise (a library's) is asked alone.
+    const files = views.projectFiles.includes(file) ? views.projectFiles : [file];
+    const nodes: Node7[] = [];
+    for (const each of files) {
+      const done = memo(prefetched, each, () => new Set<Kind>());
+      if (done.has(what)) continue;
+      done.add(what);
+      nodes.push(...collect(each)[what]);
+    }
     if (nodes.length === 0) return;
     if (what === 'names') checker.getSymbolAtLocation(nodes).forEach((symbol, index) => symbolAtNode.set(nodes[index]!, symbol));
     else {
@@ -79,7 +93,7 @@ export function checkerView(views: Views7): ts.TypeChecker {
       checker.getTypeAtLocation(nodes).forEach((type, index) => target.set(nodes[index]!, type));
     }
   };
-  /** The names whose symbols the analysis asks for: `tool` callees, imported modules, declared names, type names. */
+  /** The names whose symbols the analysis asks for: callees (`tool`), imported modules, type names. */
   const isResolvedName = (node: Node7): boolean => {
     const parent = node.parent;
     if (!parent) return false;
@@ -88,9 +102,7 @@ export function checkerView(views: Views7): ts.TypeChecker {
     return (
       (parent.kind === kind('TypeReference') && parent.typeName === node) ||
       (parent.kind === kind('CallExpression') && parent.expression === node) ||
-      (parent.kind === kind('PropertyAccessExpression') && parent.name === node && parent.parent?.kind === kind('CallExpression')) ||
-      ((parent.kind === kind('VariableDeclaration') || parent.kind === kind('FunctionDeclaration') || parent.kind === kind('ClassDeclaration')) &&
-        parent.name === node)
+      (parent.kind === kind('PropertyAccessExpression') && parent.name === node && parent.parent?.kind === kind('CallExpression'))
     );
   };
 
@@ -122,6 +134,8 @@ export function checkerView(views: Views7): ts.TypeChecker {
 
   const isReference = (type: ts.Type) =>
     (type.flags & flag('Object')) !== 0 && ((type as ts.ObjectType).objectFlags & Number(views.enums.ObjectFlags.Reference)) !== 0;
+  /** A reference's generic target (its id; the type's own when the compiler names none, negated to keep them apart). */
+  const targetOf = (type: ts.Type) => rawType(type).target || -rawType(type).id;
   const symbolAt = (node: Node7): Symbol7 | undefined => {
     if (!symbolAtNode.has(node)) prefetch(node, 'names');
     return memo(symbolAtNode, node, () => checker.getSymbolAtLocation(node));
@@ -129,7 +143,8 @@ export function checkerView(views: Views7): ts.TypeChecker {
   const exportsOf = (module: Symbol7) => memo(exports, module.id, () => checker.getExportsOfModule(module));
   /**
    * What `import { Name } from './module'` stands for, from the module's exports (asked once per module):
-   * the compiler would be asked once per import in every file. Re-exports and other imports are asked as they are.
+   * the compiler would be asked once per import in every file. A re-exported name is resolved once
+   * for all its importers; other imports (default, namespace) are asked as they are.
    */
   const importedFromExports = (alias: Symbol7): Symbol7 | undefined => {
     const [handle, ...others] = alias.declarations ?? [];
@@ -141,8 +156,11 @@ export function checkerView(views: Views7): ts.TypeChecker {
     const name = ((specifier.propertyName ?? specifier.name) as { text?: string } | undefined)?.text;
     if (!module || name === undefined) return undefined;
     const target = exportsOf(module).find((exported) => exported.name === name);
-    return target && !(target.flags & Number(views.enums.SymbolFlags.Alias)) ? target : undefined;
+    if (!target || !(target.flags & Number(views.enums.SymbolFlags.Alias))) return target;
+    // A re-export (`export { tool } from './tool.js'`): what it stands for, asked once for every file importing it.
+    return aliasTarget(target);
   };
+  const aliasTarget = (alias: Symbol7): Symbol7 => memo(aliased, alias.id, () => importedFromExports(alias) ?? checker.getAliasedSymbol(alias));
 
   let booleans: { true: ts.Type; false: ts.Type } | undefined;
   const booleanLiterals = () => {
@@ -196,7 +214,7 @@ export function checkerView(views: Views7): ts.TypeChecker {
     getBaseTypes: (type: ts.InterfaceType) => memo(baseTypes, rawType(type).id, () => checker.getBaseTypes(rawType(type))).map((base) => views.type(base)),
     getAliasedSymbol: (symbol: ts.Symbol) => {
       const raw = rawSymbol(symbol);
-      return views.symbol(memo(aliased, raw.id, () => importedFromExports(raw) ?? checker.getAliasedSymbol(raw)));
+      return views.symbol(aliasTarget(raw));
     },
     getExportsOfModule: (symbol: ts.Symbol) => exportsOf(rawSymbol(symbol)).map((exported) => views.symbol(exported)),
     getSignatureFromDeclaration: (node: ts.SignatureDeclaration) => {
@@ -213,8 +231,9 @@ export function checkerView(views: Views7): ts.TypeChecker {
       return views.type(memo(returnType, raw.id, () => checker.getReturnTypeOfSignature(raw))) ?? noType();
     },
     // Arrays and tuples are references to a generic type: anything else is neither, without asking.
-    isArrayType: (type: ts.Type) => isReference(type) && memo(arrays, rawType(type).id, () => checker.isArrayType(rawType(type))),
-    isTupleType: (type: ts.Type) => isReference(type) && memo(tuples, rawType(type).id, () => checker.isTupleType(rawType(type))),
+    // Whether a reference is an array or a tuple depends only on its target: asked once per target.
+    isArrayType: (type: ts.Type) => isReference(type) && memo(arrays, targetOf(type), () => checker.isArrayType(rawType(type))),
+    isTupleType: (type: ts.Type) => isReference(type) && memo(tuples, targetOf(type), () => checker.isTupleType(rawType(type))),
     typeToString: (type: ts.Type) => memo(text, rawType(type).id, () => checker.typeToString(rawType(type))),
     getTrueType: () => booleanLiterals().true,
     getFalseType: () => booleanLiterals().false,

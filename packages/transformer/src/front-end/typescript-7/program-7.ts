@@ -22,21 +22,22 @@ export function programView(typescript: TypeScript7, project: Project7, librarie
     getCurrentDirectory: () => path.dirname(project.configFileName),
     // The project's own files: the analysis skips the default library's and external libraries' (their
     // syntax trees, `lib.dom.d.ts` among them, are most of what the compiler would send).
-    getSourceFiles: () =>
-      (files ??= program.getSourceFileNames().flatMap((name) => {
-        // Whether a file is a library's does not change while it keeps its name: asked once per open project.
-        let library = libraries.get(name);
-        if (library === undefined) {
-          const metadata = program.getSourceFileMetadata(name);
-          libraries.set(name, (library = Boolean(metadata?.isDefaultLibrary || metadata?.isFromExternalLibrary)));
-        }
-        if (library || generatedOnDisk(name)) return [];
-        return program.getSourceFile(name) ?? [];
-      })),
+    getSourceFiles: () => (files ??= views.projectFiles = projectFiles()),
     getSourceFile: (fileName: string) => program.getSourceFile(fileName),
     isSourceFileDefaultLibrary: (file: SourceFile7) => program.isSourceFileDefaultLibrary(file),
     isSourceFileFromExternalLibrary: (file: SourceFile7) => program.isSourceFileFromExternalLibrary(file),
   };
+  const projectFiles = () =>
+    program.getSourceFileNames().flatMap((name) => {
+      // Whether a file is a library's does not change while it keeps its name: asked once per open project.
+      let library = libraries.get(name);
+      if (library === undefined) {
+        const metadata = program.getSourceFileMetadata(name);
+        libraries.set(name, (library = Boolean(metadata?.isDefaultLibrary || metadata?.isFromExternalLibrary)));
+      }
+      if (library || generatedOnDisk(name)) return [];
+      return program.getSourceFile(name) ?? [];
+    });
   return view as unknown as ts.Program;
 }
 

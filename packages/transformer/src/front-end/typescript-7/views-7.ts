@@ -1,5 +1,5 @@
 import type { ts } from '../typescript.js';
-import type { Enums7, Node7, NodeHandle7, Project7, Signature7, Symbol7, Type7, TypeScript7 } from './typescript-7-api.js';
+import type { Enums7, Node7, NodeHandle7, Project7, Signature7, SourceFile7, Symbol7, Type7, TypeScript7 } from './typescript-7-api.js';
 
 /**
  * TypeScript 7's types, symbols and signatures presented in the shapes the analysis reads
@@ -16,6 +16,8 @@ export class Views7 {
   readonly enums: Enums7;
   /** Whether a node is a type node (the checker view asks for all of a file's at once). */
   readonly isTypeNode: (node: Node7) => boolean;
+  /** The project's own files, as the program view listed them: questions about their nodes are batched across all of them. */
+  projectFiles: readonly SourceFile7[] = [];
 
   constructor(
     readonly project: Project7,
@@ -215,9 +217,30 @@ class TypeView {
       !(this.flags & (Number(this.views.enums.TypeFlags.Object) | Number(this.views.enums.TypeFlags.Intersection) | Number(this.views.enums.TypeFlags.Union)))
     )
       return [];
+    if (this.declaresNoSignatures()) return [];
     return this.views.project.checker
       .getSignaturesOfType(this.raw, Number(this.views.enums.SignatureKind[kind]))
       .map((signature) => this.views.signature(signature)!);
+  }
+  /**
+   * Whether the type's declarations alone show it has no call or construct signatures (asked of the
+   * compiler otherwise): an object type declared only by interfaces that extend nothing, type
+   * literals or mapped types, none declaring a signature, has none — the answer for most types a
+   * tool's parameters hold, without a question per type and kind.
+   */
+  private declaresNoSignatures(): boolean {
+    if (!(this.flags & Number(this.views.enums.TypeFlags.Object)) || !this.raw.symbol) return false;
+    const declarations = this.symbol?.declarations;
+    if (!declarations?.length) return false;
+    const { SyntaxKind } = this.views.enums;
+    const signature = (member: { kind: number }) => member.kind === Number(SyntaxKind.CallSignature) || member.kind === Number(SyntaxKind.ConstructSignature);
+    return declarations.every((declaration) => {
+      const node = declaration as unknown as { kind: number; heritageClauses?: readonly unknown[]; members?: readonly { kind: number }[] };
+      if (node.kind === Number(SyntaxKind.MappedType)) return true;
+      if (node.kind === Number(SyntaxKind.InterfaceDeclaration)) return !node.heritageClauses?.length && !node.members?.some(signature);
+      if (node.kind === Number(SyntaxKind.TypeLiteral)) return !node.members?.some(signature);
+      return false;
+    });
   }
 }
 
