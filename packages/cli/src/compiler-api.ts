@@ -1,4 +1,5 @@
-import ts from 'typescript';
+import { createRequire } from 'node:module';
+import type ts from 'typescript';
 import { CliError } from './cli-error.js';
 
 /**
@@ -8,6 +9,9 @@ import { CliError } from './cli-error.js';
  * a project met "readConfigFile is not a function".
  */
 export function requireCompilerApi(what: string): void {
+  // Loaded here, not at the module's top: a command that never needs the compiler never loads it, and
+  // one that does loads it after `preloadTypeScript` (from V8's code cache).
+  const ts = createRequire(__filename)('typescript') as typeof import('typescript');
   if (typeof ts.createProgram === 'function' && typeof ts.readConfigFile === 'function') return;
   const version = typeof (ts as { version?: unknown }).version === 'string' ? (ts as { version: string }).version : 'of unknown version';
   throw new CliError(

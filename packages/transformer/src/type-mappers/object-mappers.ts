@@ -26,8 +26,9 @@ export const noJsonObjectMapper: TypeMapper = {
 
 function noJsonReason(type: ts.Type, ctx: MapContext): { reason: UnsupportedReason; name?: string } | undefined {
   if (!(type.flags & ts.TypeFlags.Object)) return undefined;
-  if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) return { reason: 'callback' };
+  // Arrays and tuples have no signatures: asked first, they need no question about signatures.
   if (ctx.checker.isArrayType(type) || ctx.checker.isTupleType(type)) return undefined;
+  if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) return { reason: 'callback' };
   // Only library interfaces and classes (Map, Promise, ...) are runtime objects: `Partial<T>`,
   // `Record<K, V>` and other library *mapped types* are plain data shapes.
   const symbol = type.getSymbol();
