@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ts } from '../front-end/typescript.js';
+import { readAheadOf, ts } from '../front-end/typescript.js';
 import type { ToolDeclaration } from '@toolwright/schema';
 import type { ToolwrightDiagnostic } from '../diagnostics.js';
 import { SchemaCache } from '../type-mappers/schema-cache.js';
@@ -82,41 +82,53 @@ export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}
   const schemas = new SchemaCache();
   const reporterOptions = options.strictJson ? { asErrors: new Set(['anyJson'] as const) } : {};
 
-  const files = new Map<string, FileAnalysis>();
-  let analysedFiles = 0;
+  const services = { checker, docs, callee, rootDir, isLibFile, isProjectFile, cache: schemas };
+  // Two passes: every file's tools are found first, so a front end can be told of all their
+  // signatures before the first is read (`readAhead`); then each file's tools are analysed.
+  const files = new Map<string, FileAnalysis | FoundTools>();
   for (const sourceFile of program.getSourceFiles()) {
     if (sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile) || isGeneratedModule(sourceFile.text)) continue;
     const reusable = !globalsChanged && options.previous?.files.get(sourceFile.fileName);
-    if (reusable && reusable.dependencies.every((dep) => program.getSourceFile(dep.fileName) === dep)) {
-      files.set(sourceFile.fileName, reusable);
-      continue;
-    }
-    analysedFiles++;
-    files.set(
-      sourceFile.fileName,
-      analyzeFile(sourceFile, { checker, docs, callee, rootDir, isLibFile, isProjectFile, cache: schemas }, imports, new Reporter(reporterOptions)),
-    );
+    if (reusable && reusable.dependencies.every((dep) => program.getSourceFile(dep.fileName) === dep)) files.set(sourceFile.fileName, reusable);
+    else files.set(sourceFile.fileName, findFileTools(sourceFile, services, new Reporter(reporterOptions)));
   }
-  const analysis = { ...combine(files, rootDir, analysedFiles), strictJson: Boolean(options.strictJson) };
+  const found = [...files.values()].filter((file): file is FoundTools => 'candidates' in file);
+  readAheadOf(checker)?.readAhead(found.flatMap((file) => file.candidates.map((candidate) => candidate.fn)));
+  for (const file of found) files.set(file.sourceFile.fileName, analyzeFile(file, services, imports));
+  const analysis = { ...combine(files as Map<string, FileAnalysis>, rootDir, found.length), strictJson: Boolean(options.strictJson) };
   const bySetting = cache.get(program) ?? new Map<string, ProgramAnalysis>();
   bySetting.set(setting, analysis);
   cache.set(program, bySetting);
   return analysis;
 }
 
-function analyzeFile(
+/** A file's tools, found, before their signatures are read. */
+interface FoundTools {
+  sourceFile: ts.SourceFile;
+  candidates: ToolCandidate[];
+  reporter: Reporter;
+}
+
+function findFileTools(
   sourceFile: ts.SourceFile,
   services: Omit<AnalysisServices, 'reporter'> & { callee: ToolCalleeResolver },
-  imports: ImportGraph,
   reporter: Reporter,
-): FileAnalysis {
-  const tools: AnalyzedTool[] = [];
+): FoundTools {
   let candidates: ToolCandidate[] = [];
   try {
     candidates = findTools(sourceFile, { ...services, reporter });
   } catch (error) {
     reporter.report('unexpectedConstruct', { tool: sourceFile.fileName, problem: describeError(error) }, sourceFile);
   }
+  return { sourceFile, candidates, reporter };
+}
+
+function analyzeFile(
+  { sourceFile, candidates, reporter }: FoundTools,
+  services: Omit<AnalysisServices, 'reporter'> & { callee: ToolCalleeResolver },
+  imports: ImportGraph,
+): FileAnalysis {
+  const tools: AnalyzedTool[] = [];
   for (const candidate of candidates) {
     try {
       const declaration = analyzeSignature(candidate, { ...services, reporter });

@@ -133,6 +133,19 @@ export declare namespace ts {
 }
 
 /**
+ * Advance notice a front end may take: the functions whose signatures the analysis is about to read,
+ * all of them, before it reads the first (TypeScript 7.1's front end asks the compiler about every
+ * type they reach in a few batched round trips). A checker that has no use for it lacks the method.
+ */
+export interface ReadAhead {
+  readAhead(functions: readonly ts.SignatureDeclaration[]): void;
+}
+
+export function readAheadOf(checker: ts.TypeChecker): ReadAhead | undefined {
+  return typeof (checker as Partial<ReadAhead>).readAhead === 'function' ? (checker as unknown as ReadAhead) : undefined;
+}
+
+/**
  * Runs `analyse` with `surface` as the compiler. The analysis is synchronous (TypeScript 7's API is
  * used through its synchronous client), so nothing else runs while the surface is swapped.
  */

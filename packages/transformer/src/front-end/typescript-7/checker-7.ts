@@ -1,4 +1,5 @@
 import type { ts } from '../typescript.js';
+import { askAhead, targetKey, type AnswerCaches7 } from './ask-ahead-7.js';
 import type { Checker7, Node7, Signature7, SourceFile7, Symbol7, Type7 } from './typescript-7-api.js';
 import { rawNode, rawSignature, rawSymbol, rawType, type Views7 } from './views-7.js';
 
@@ -93,6 +94,7 @@ export function checkerView(views: Views7): ts.TypeChecker {
       checker.getTypeAtLocation(nodes).forEach((type, index) => target.set(nodes[index]!, type));
     }
   };
+
   /** The names whose symbols the analysis asks for: callees (`tool`), imported modules, type names. */
   const isResolvedName = (node: Node7): boolean => {
     const parent = node.parent;
@@ -106,14 +108,24 @@ export function checkerView(views: Views7): ts.TypeChecker {
     );
   };
 
-  const typeOfSymbol = new Map<number, Type7 | undefined>();
-  const properties = new Map<number, readonly Symbol7[]>();
-  const propertyByName = new Map<string, Symbol7 | undefined>();
-  const typeArguments = new Map<number, readonly Type7[]>();
-  const indexInfos = new Map<number, ReturnType<Checker7['getIndexInfosOfType']>>();
+  const caches: AnswerCaches7 = {
+    typeOfSymbol: new Map(),
+    properties: new Map(),
+    propertyByName: new Map(),
+    typeArguments: new Map(),
+    indexInfos: new Map(),
+    arrays: new Map(),
+    tuples: new Map(),
+  };
+  const { typeOfSymbol, properties, propertyByName, typeArguments, indexInfos, arrays, tuples } = caches;
+  const ahead = views.project.askAll && {
+    askAll: views.project.askAll,
+    enums: views.enums,
+    caches,
+    isLibraryFile: (path: string) => views.isLibraryFile(path),
+    walked: new Set<number>(),
+  };
   const text = new Map<number, string>();
-  const arrays = new Map<number, boolean>();
-  const tuples = new Map<number, boolean>();
   const nonNullable = new Map<number, Type7 | undefined>();
   const baseTypes = new Map<number, readonly Type7[]>();
   const aliased = new Map<number, Symbol7>();
@@ -134,8 +146,7 @@ export function checkerView(views: Views7): ts.TypeChecker {
 
   const isReference = (type: ts.Type) =>
     (type.flags & flag('Object')) !== 0 && ((type as ts.ObjectType).objectFlags & Number(views.enums.ObjectFlags.Reference)) !== 0;
-  /** A reference's generic target (its id; the type's own when the compiler names none, negated to keep them apart). */
-  const targetOf = (type: ts.Type) => rawType(type).target || -rawType(type).id;
+  const targetOf = (type: ts.Type) => targetKey(rawType(type));
   const symbolAt = (node: Node7): Symbol7 | undefined => {
     if (!symbolAtNode.has(node)) prefetch(node, 'names');
     return memo(symbolAtNode, node, () => checker.getSymbolAtLocation(node));
@@ -238,6 +249,18 @@ export function checkerView(views: Views7): ts.TypeChecker {
     getTrueType: () => booleanLiterals().true,
     getFalseType: () => booleanLiterals().false,
     getAwaitedType: (type: ts.Type) => awaited(type, 0),
+    // Where the API batches (7.1): what the tools' parameter and declared return types reach is asked ahead.
+    ...(ahead && {
+      readAhead: (functions: readonly ts.SignatureDeclaration[]) => {
+        const parameters = functions.flatMap((fn) => fn.parameters.map((parameter) => rawNode(parameter)));
+        const returns = functions.flatMap((fn) => (fn.type ? [rawNode(fn.type)] : []));
+        const roots = [
+          ...parameters.map((parameter) => (prefetch(parameter, 'parameters'), typeAtNode.get(parameter))),
+          ...returns.map((annotation) => (prefetch(annotation, 'typeNodes'), typeFromNode.get(annotation))),
+        ];
+        askAhead(roots, ahead);
+      },
+    }),
   };
   /** What `await` of a value of `type` gives: a thenable's fulfilled value, member by member of a union. */
   const awaited = (type: ts.Type, depth: number): ts.Type | undefined => {

@@ -27,17 +27,20 @@ export function programView(typescript: TypeScript7, project: Project7, librarie
     isSourceFileDefaultLibrary: (file: SourceFile7) => program.isSourceFileDefaultLibrary(file),
     isSourceFileFromExternalLibrary: (file: SourceFile7) => program.isSourceFileFromExternalLibrary(file),
   };
-  const projectFiles = () =>
-    program.getSourceFileNames().flatMap((name) => {
-      // Whether a file is a library's does not change while it keeps its name: asked once per open project.
-      let library = libraries.get(name);
-      if (library === undefined) {
-        const metadata = program.getSourceFileMetadata(name);
-        libraries.set(name, (library = Boolean(metadata?.isDefaultLibrary || metadata?.isFromExternalLibrary)));
-      }
-      if (library || generatedOnDisk(name)) return [];
-      return program.getSourceFile(name) ?? [];
-    });
+  views.libraryFiles = libraries;
+  const askAll = project.askAll;
+  const projectFiles = (): SourceFile7[] => {
+    const names = program.getSourceFileNames();
+    // Whether a file is a library's does not change while it keeps its name: asked once per open project.
+    const unknown = names.filter((name) => !libraries.has(name));
+    const metadata = askAll
+      ? askAll(unknown.map((fileName) => ({ ask: 'metadata' as const, fileName })))
+      : unknown.map((name) => program.getSourceFileMetadata(name));
+    metadata.forEach((each, index) => libraries.set(unknown[index]!, Boolean(each?.isDefaultLibrary || each?.isFromExternalLibrary)));
+    const own = names.filter((name) => !libraries.get(name) && !generatedOnDisk(name));
+    const files = askAll ? askAll(own.map((fileName) => ({ ask: 'sourceFile' as const, fileName }))) : own.map((name) => program.getSourceFile(name));
+    return files.filter((file): file is SourceFile7 => file !== undefined);
+  };
   return view as unknown as ts.Program;
 }
 

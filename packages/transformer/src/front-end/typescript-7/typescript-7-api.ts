@@ -135,7 +135,45 @@ export interface Project7 {
   readonly compilerOptions: Record<string, unknown>;
   readonly program: Program7;
   readonly checker: Checker7;
+  /**
+   * Asks many questions in one round trip to the compiler (7.1's `batch()`), the answers in their
+   * order; absent where the API has no batches (7.0), whose questions go one at a time.
+   */
+  readonly askAll?: AskAll7;
 }
+
+/** A question for `Project7.askAll`: one checker or program question about one object. */
+export type Question7 =
+  | { readonly ask: 'symbol'; readonly type: Type7 }
+  | { readonly ask: 'properties'; readonly type: Type7 }
+  | { readonly ask: 'property'; readonly type: Type7; readonly name: string }
+  | { readonly ask: 'typesOfSymbols'; readonly symbols: readonly Symbol7[] }
+  | { readonly ask: 'indexInfos'; readonly type: Type7 }
+  | { readonly ask: 'signatures'; readonly type: Type7; readonly kind: number }
+  | { readonly ask: 'typeArguments'; readonly type: Type7 }
+  | { readonly ask: 'types'; readonly type: Type7 }
+  | { readonly ask: 'isArray'; readonly type: Type7 }
+  | { readonly ask: 'isTuple'; readonly type: Type7 }
+  | { readonly ask: 'sourceFile'; readonly fileName: string }
+  | { readonly ask: 'metadata'; readonly fileName: string };
+
+/** What each kind of question answers. */
+export interface Answers7 {
+  symbol: Symbol7 | undefined;
+  properties: readonly Symbol7[];
+  property: Symbol7 | undefined;
+  typesOfSymbols: readonly (Type7 | undefined)[];
+  indexInfos: readonly IndexInfo7[];
+  signatures: readonly Signature7[];
+  typeArguments: readonly Type7[];
+  types: readonly Type7[] | undefined;
+  isArray: boolean;
+  isTuple: boolean;
+  sourceFile: SourceFile7 | undefined;
+  metadata: { isDefaultLibrary: boolean; isFromExternalLibrary: boolean } | undefined;
+}
+
+export type AskAll7 = <Q extends Question7>(questions: readonly Q[]) => Answers7[Q['ask']][];
 
 type Enum = Readonly<Record<string, number | string>>;
 
@@ -240,7 +278,8 @@ function openProject70(API: new (options: { cwd: string }) => Api70, tsconfig: s
 
 /**
  * 7.1: `createSnapshot` opens the project (`getConfiguredProject`), a new snapshot after changes
- * (`fileNotifications`); its options are under `parsedCommandLine`.
+ * (`fileNotifications`); its options are under `parsedCommandLine`. Its `batch()` runs request
+ * generators (each method's `.gen`) together, a round trip per step they take: `askAll`.
  */
 function openProject71(API: new (options: { cwd: string }) => Api71, tsconfig: string, version: string): OpenProject7 {
   const client = new API({ cwd: path.dirname(tsconfig) });
@@ -253,6 +292,9 @@ function openProject71(API: new (options: { cwd: string }) => Api71, tsconfig: s
     snapshot = next;
     if (!('compilerOptions' in project))
       Object.defineProperty(project, 'compilerOptions', { value: (project as { parsedCommandLine?: { options?: unknown } }).parsedCommandLine?.options ?? {} });
+    const askAll: AskAll7 = (questions) =>
+      questions.length === 0 ? [] : (client.batch(...questions.map((question) => generatorFor(project as Project7, question))) as never[]);
+    Object.defineProperty(project, 'askAll', { value: askAll });
     return project as Project7;
   };
   return opened(client, open);
@@ -288,7 +330,46 @@ interface Snapshot71 {
 
 interface Api71 {
   createSnapshot(params: { openProjects: string[]; fileNotifications?: FileChanges7 }): Snapshot71;
+  batch(...generators: Generator71[]): unknown[];
   close(): void;
+}
+
+type Generator71 = Generator<unknown, unknown, unknown>;
+/** 7.1's methods with their request generator (`method.gen(...)`), by the name the question uses. */
+type Gen71 = { gen(...args: unknown[]): Generator71 };
+type Methods71 = Record<string, Gen71>;
+
+/** One question as 7.1's request generator. */
+function generatorFor(project: Project7, question: Question7): Generator71 {
+  const checker = project.checker as unknown as Methods71;
+  const program = project.program as unknown as Methods71;
+  const type = (object: Type7) => object as unknown as Methods71;
+  switch (question.ask) {
+    case 'symbol':
+      return type(question.type).getSymbol!.gen();
+    case 'properties':
+      return checker.getPropertiesOfType!.gen(question.type);
+    case 'property':
+      return checker.getPropertyOfType!.gen(question.type, question.name);
+    case 'typesOfSymbols':
+      return checker.getTypeOfSymbol!.gen(question.symbols);
+    case 'indexInfos':
+      return checker.getIndexInfosOfType!.gen(question.type);
+    case 'signatures':
+      return checker.getSignaturesOfType!.gen(question.type, question.kind);
+    case 'typeArguments':
+      return checker.getTypeArguments!.gen(question.type);
+    case 'types':
+      return type(question.type).getTypes!.gen();
+    case 'isArray':
+      return checker.isArrayType!.gen(question.type);
+    case 'isTuple':
+      return checker.isTupleType!.gen(question.type);
+    case 'sourceFile':
+      return program.getSourceFile!.gen(question.fileName);
+    case 'metadata':
+      return program.getSourceFileMetadata!.gen(question.fileName);
+  }
 }
 
 /** A JSDoc comment's text: a string, or the parts of one (`NodeArray` of text and links). */

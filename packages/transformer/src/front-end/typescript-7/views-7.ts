@@ -18,6 +18,12 @@ export class Views7 {
   readonly isTypeNode: (node: Node7) => boolean;
   /** The project's own files, as the program view listed them: questions about their nodes are batched across all of them. */
   projectFiles: readonly SourceFile7[] = [];
+  /** Which files are libraries' (the default library, external packages), as far as the program view has asked. */
+  libraryFiles: ReadonlyMap<string, boolean> = new Map();
+
+  isLibraryFile(path: string): boolean {
+    return this.libraryFiles.get(path) ?? false;
+  }
 
   constructor(
     readonly project: Project7,
