@@ -68,6 +68,11 @@ const typescript7 = path.join(root, 'tools/typescript-7/7.0/node_modules/typescr
 const tsgoBin = path.join(typescript7, 'bin/tsc');
 const hasTypescript7 = fs.existsSync(path.join(typescript7, 'package.json'));
 const ts7 = (dir) => `${dir}-ts7`;
+// 7.1 (beta), whose API answers many questions in one round trip (`batch()`): the same project beside it.
+const typescript71 = path.join(root, 'tools/typescript-7/7.1/node_modules/typescript');
+const hasTypescript71 = hasTypescript7 && fs.existsSync(path.join(typescript71, 'package.json'));
+const ts71 = (dir) => `${dir}-ts71`;
+const EMIT_71 = 'toolwright emit --typescript 7 on 7.1 beta (batched API)';
 const emitAndTsgo = path.join(work, 'emit-and-tsgo.cjs');
 fs.mkdirSync(work, { recursive: true });
 fs.writeFileSync(
@@ -94,6 +99,7 @@ const allRoutes = [
           'toolwright emit --typescript 7 (native compiler API)',
           (dir) => [[cli, 'emit', '-p', 'tsconfig.json', '--out', 'tools.json', '--typescript', '7'], ts7(dir)],
         ],
+        ...(hasTypescript71 ? [[EMIT_71, (dir) => [[cli, 'emit', '-p', 'tsconfig.json', '--out', 'tools.json', '--typescript', '7'], ts71(dir)]]] : []),
         ['tsgo (plain, emit)', (dir) => [[tsgoBin, '-p', 'tsconfig.plain.json'], ts7(dir)]],
         ['TS 7 route: toolwright emit --module + tsgo', (dir) => [[emitAndTsgo], ts7(dir)]],
       ]
@@ -112,6 +118,11 @@ for (const size of sizes) {
     generateProject(ts7(dir), size, { corpus: values.corpus });
     fs.mkdirSync(path.join(ts7(dir), 'node_modules'), { recursive: true });
     fs.symlinkSync(typescript7, path.join(ts7(dir), 'node_modules', 'typescript'));
+  }
+  if (hasTypescript71) {
+    generateProject(ts71(dir), size, { corpus: values.corpus });
+    fs.mkdirSync(path.join(ts71(dir), 'node_modules'), { recursive: true });
+    fs.symlinkSync(typescript71, path.join(ts71(dir), 'node_modules', 'typescript'));
   }
   const clean = () => fs.rmSync(path.join(dir, 'dist'), { recursive: true, force: true });
   const samples = Object.fromEntries(routes.map(([name]) => [name, []]));
@@ -195,6 +206,12 @@ if (emit7 && table['toolwright emit'] && table['ts-json-schema-generator (skipTy
     );
   console.log(`Goal emit --typescript 7 >= 3x faster than emit on TS 6 at ${largest}: ${emit[largest] / emit7[largest] >= 3 ? 'met' : 'NOT met'}`);
   console.log(`Goal emit --typescript 7 >= 5x faster than ts-json-schema-generator at ${largest}: ${tjsg[largest] / emit7[largest] >= 5 ? 'met' : 'NOT met'}`);
+  const emit71 = table[EMIT_71];
+  if (emit71)
+    for (const s of sizes)
+      console.log(
+        `  @${s}: on 7.1 (batched) ${fmt(emit71[s])} ms: ${(emit[s] / emit71[s]).toFixed(2)}x faster than TS 6 emit, ${(tjsg[s] / emit71[s]).toFixed(2)}x than ts-json-schema-generator`,
+      );
   const route7 = table['TS 7 route: toolwright emit --module + tsgo'];
   const route6 = table['toolwright build (compiler API + Toolwright, no patching)'];
   if (route7 && route6)

@@ -183,6 +183,51 @@ describe.skipIf(!support.available)('a control group per command (this host can 
     },
   );
 
+  it.skipIf(!support.available || !support.controllers.includes('freezer'))(
+    "pauses the commands of the user's other Toolwright processes too, and takes turns with them (found by a seventh pass)",
+    async () => {
+      // Another host (a second `serve` on the same workspace): a command of its own runs, and it pauses when told to.
+      const dir = fs.mkdtempSync('/tmp/tw-other-host-');
+      const counter = path.join(dir, 'count');
+      const module = path.join(import.meta.dirname, '..', 'dist', 'control-groups.js');
+      const script = `
+        const groups = require(${JSON.stringify(module)});
+        const { spawn } = require('node:child_process');
+        const group = groups.makeCommandGroup({ processes: 16, memoryBytes: 64 * 1024 * 1024 });
+        const launch = groups.joinGroupCommand(group, '/bin/sh', ['-c', 'i=0; while :; do i=$((i+1)); echo $i > ${counter}; sleep 0.02; done']);
+        const child = spawn(launch.file, launch.args, { stdio: 'ignore' });
+        process.on('SIGTERM', () => { child.kill('SIGKILL'); process.exit(0); });
+        process.stdin.on('data', () => groups.pauseCommands().then((resume) => { console.log('paused'); setTimeout(resume, 50); }));
+        console.log('running');`;
+      const other = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const lines: string[] = [];
+      other.stdout!.on('data', (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n')));
+      const count = () => (fs.existsSync(counter) ? Number(fs.readFileSync(counter, 'utf8').trim() || 0) : 0);
+      const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      try {
+        while (!lines.includes('running') || count() < 3) await settle(20);
+        const resume = await pauseCommands();
+        await settle(100);
+        const paused = count();
+        await settle(400);
+        expect(count()).toBe(paused);
+        // Its turn comes only after this one's.
+        other.stdin!.write('pause\n');
+        await settle(300);
+        expect(lines).not.toContain('paused');
+        resume();
+        while (!lines.includes('paused')) await settle(10);
+        await settle(400);
+        expect(count()).toBeGreaterThan(paused);
+      } finally {
+        const ended = new Promise((resolve) => other.once('exit', resolve));
+        other.kill('SIGTERM');
+        await ended;
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
   it('removes the groups of hosts that have died when it looks again', () => {
     const first = makeCommandGroup({ processes: 8, memoryBytes: 64 * 1024 * 1024 })!;
     const bases = first.procsFiles.map((file) => path.dirname(path.dirname(path.dirname(file))));

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { onHostExit } from './host-exit.js';
+import { forgetHostGroups, otherHostsGroups, recordHostGroups, takeTurn } from './hosts.js';
 
 /**
  * Limits the kernel keeps for a command's processes together, where the per-process limits of
@@ -107,6 +108,12 @@ function locate(): { hierarchies: Hierarchy[]; support: ControlGroupSupport } {
     return (located = { hierarchies: [], support: { available: false, reason: `/proc cannot be read (${message(error)})` } });
   }
   located = findHierarchies(cgroupMounts(mountinfo), ownGroups(procCgroup));
+  // Where this host's commands can be paused, for the other hosts to pause them in their turn.
+  const freezable = located.hierarchies.filter((hierarchy) => hierarchy.controllers.includes('freezer'));
+  if (freezable.length > 0) {
+    recordHostGroups(freezable.map((hierarchy) => path.join(hierarchy.base, `toolwright-${process.pid}`)));
+    onHostExit(forgetHostGroups);
+  }
   return located;
 }
 
@@ -368,12 +375,19 @@ export class CommandGroup {
     return reached;
   }
 
+  /** Kills every process of the group (the sandbox and whatever it started, in any process group or session). */
+  kill(): void {
+    for (const part of this.parts) killMembers(part);
+  }
+
   /**
    * Gives the group back once the command has ended: kept for a later command once its processes are
    * gone (they die with the sandbox's first process, but may take a moment to), else removed; after
-   * two seconds what is still there is killed. The handle joins nothing afterwards.
+   * two seconds what is still there is killed. `whenEmpty` runs once no process of the group is left
+   * (never, if one outlives ten seconds of killing: what the sandbox holds is then held until the
+   * host exits). The handle joins nothing afterwards.
    */
-  remove(): void {
+  remove(whenEmpty?: () => void): void {
     if (this.released) return;
     this.released = true;
     const parts = this.parts as GroupPart[];
@@ -381,12 +395,15 @@ export class CommandGroup {
     const attempt = () => {
       const waited = Date.now() - started;
       if (waited > 2000) for (const part of parts) killMembers(part);
-      if (parts.some((part) => !fs.existsSync(part.dir))) return destroy(parts);
+      if (parts.some((part) => !fs.existsSync(part.dir))) {
+        destroy(parts);
+        return whenEmpty?.();
+      }
       if (parts.every((part) => isEmpty(part))) {
         live.delete(parts);
         if (idle.length < IDLE_KEPT) idle.push(parts);
         else destroy(parts);
-        return;
+        return whenEmpty?.();
       }
       if (waited > 10_000) return; // left for the host's exit, or the sweep of the next host
       setTimeout(attempt, 50).unref();
@@ -418,7 +435,8 @@ let pauseTurn: Promise<void> = Promise.resolve();
 
 /**
  * Pauses every command of this process that has a control group (cgroup v1's freezer or v2's
- * `cgroup.freeze`) until the returned function is called, one caller at a time. A sandbox is planned
+ * `cgroup.freeze`), and those of the user's other Toolwright processes, until the returned function
+ * is called, one caller at a time (of all those processes). A sandbox is planned
  * from what the workspace holds and then mounted by path: a command running beside it (a background
  * job, a session shell's) could swap a folder for a link between the two, and bubblewrap would mount
  * the host's directory the link leads to, or make its mount point there. Paused, nothing but the
@@ -454,8 +472,32 @@ export function pauseCommands(): Promise<() => void> {
   );
 }
 
+/**
+ * In the hosts' turn (`takeTurn`: one Toolwright process of the user at a time makes a sandbox), freezes
+ * this process's commands and every other host's (their parent groups: a command of another `serve`
+ * on the same workspace is as able to swap a folder). The returned function thaws them and gives the turn back.
+ */
 async function freezeLive(): Promise<() => void> {
-  const parts = [...live].flat().filter((part) => part.controllers.includes('freezer'));
+  const giveBack = await takeTurn();
+  try {
+    const thaw = await freezeAll();
+    return () => {
+      thaw();
+      giveBack();
+    };
+  } catch (error) {
+    giveBack();
+    throw error;
+  }
+}
+
+async function freezeAll(): Promise<() => void> {
+  const others: GroupPart[] = otherHostsGroups().map((dir) => ({
+    version: fs.existsSync(path.join(dir, 'cgroup.freeze')) ? 2 : 1,
+    dir,
+    controllers: ['freezer'],
+  }));
+  const parts = [...[...live].flat().filter((part) => part.controllers.includes('freezer')), ...others];
   if (parts.length === 0) return () => {};
   const frozen: GroupPart[] = [];
   const thaw = () => {

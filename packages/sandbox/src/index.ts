@@ -15,5 +15,6 @@ export type { DirectoryIdentity } from './workspace-identity.js';
 export { controlGroupSupport, makeCommandGroup, pauseCommands } from './control-groups.js';
 export type { CommandGroup, ControlGroupSupport, GroupEvents, GroupLimits } from './control-groups.js';
 export { holdPlaceholders, isPlaceholder } from './placeholders.js';
+export { watchCovers } from './cover-watch.js';
 export type { PlaceholderRequest } from './placeholders.js';
 export { ProcessGroups, signalGroup, startTime } from './process-groups.js';

@@ -9,7 +9,7 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-placeholders-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe(holdPlaceholders, () => {
-  it('makes the missing paths as empty placeholders, held until the last release', () => {
+  it('makes the missing paths as empty placeholders, held until the last release', async () => {
     fs.writeFileSync(path.join(root, '.env'), 'KEY=1');
     const requests = [
       { path: path.join(root, '.git'), kind: 'directory' as const },
@@ -22,16 +22,16 @@ describe(holdPlaceholders, () => {
     expect(fs.readFileSync(path.join(root, 'toolwright.config.json'), 'utf8')).toBe('');
     const second = holdPlaceholders(requests);
     expect(second.placeholders).toEqual(first.placeholders);
-    first.release();
-    first.release(); // once only
+    await first.release();
+    await first.release(); // once only
     expect(fs.existsSync(path.join(root, '.git'))).toBe(true);
-    second.release();
+    await second.release();
     expect(fs.existsSync(path.join(root, '.git'))).toBe(false);
     expect(fs.existsSync(path.join(root, 'toolwright.config.json'))).toBe(false);
     expect(fs.readFileSync(path.join(root, '.env'), 'utf8')).toBe('KEY=1');
   });
 
-  it('leaves a placeholder that someone filled meanwhile', () => {
+  it('leaves a placeholder that someone filled meanwhile', async () => {
     const held = holdPlaceholders([
       { path: path.join(root, '.toolwright'), kind: 'directory' },
       { path: path.join(root, 'policy.json'), kind: 'file' },
@@ -40,22 +40,65 @@ describe(holdPlaceholders, () => {
     fs.writeFileSync(path.join(root, '.toolwright', 'audit.log'), 'kept');
     fs.chmodSync(path.join(root, 'policy.json'), 0o644);
     fs.writeFileSync(path.join(root, 'policy.json'), '{}');
-    held.release();
+    await held.release();
     expect(fs.readFileSync(path.join(root, '.toolwright', 'audit.log'), 'utf8')).toBe('kept');
     expect(fs.readFileSync(path.join(root, 'policy.json'), 'utf8')).toBe('{}');
+  });
+});
+
+/** A process of its own holding placeholders through the built module (`npm test` builds first); `held` once they are. */
+function holderProcess(requests: { path: string; kind: 'directory' | 'file' }[]) {
+  const module = path.join(import.meta.dirname, '..', 'dist', 'placeholders.js');
+  const script = `require(${JSON.stringify(module)}).holdPlaceholders(${JSON.stringify(requests)}); console.log('held'); setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const held = new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  const ended = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, how) => resolve(how)));
+  return { child, held, ended };
+}
+
+describe('placeholders other processes hold (found by a seventh pass)', () => {
+  // Removed on the host, a placeholder is gone from every sandbox that mounted it, and can be made there.
+  it('are kept while another process holds them: made by it, or by this one and joined by it', async () => {
+    const dir = fs.mkdtempSync(path.join(root, 'shared-'));
+    const git = { path: path.join(dir, '.git'), kind: 'directory' as const };
+    // Made by the other process, then held here too: this release keeps it.
+    const other = holderProcess([git]);
+    await other.held;
+    const here = holdPlaceholders([git]);
+    expect(here.placeholders).toEqual([git.path]);
+    await here.release();
+    expect(fs.existsSync(git.path)).toBe(true);
+    // Killed (no clean-up of its own): a holder that died holds nothing.
+    other.child.kill('SIGKILL');
+    await other.ended;
+    await holdPlaceholders([git]).release();
+    expect(fs.existsSync(git.path)).toBe(false);
+    // Made here, joined by another process as a path it mounts as it is (a deeper protected path): kept when this one lets go.
+    const made = holdPlaceholders([git]);
+    const joiner = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require(${JSON.stringify(path.join(import.meta.dirname, '..', 'dist', 'placeholders.js'))}).holdPlaceholders([], [${JSON.stringify(git.path)}]); console.log('held'); setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) => joiner.stdout!.once('data', () => resolve()));
+    await made.release();
+    expect(fs.existsSync(git.path)).toBe(true);
+    const joinerEnded = new Promise((resolve) => joiner.once('exit', resolve));
+    joiner.kill('SIGTERM'); // its exit lets go of what it held: no one holds it now
+    await joinerEnded;
+    expect(fs.existsSync(git.path)).toBe(false);
   });
 });
 
 describe('placeholders of an interrupted process', () => {
   it.for(['SIGINT', 'SIGTERM'] as const)('are removed when it is ended by %s, which still ends it', async (signal) => {
     const dir = fs.mkdtempSync(path.join(root, 'signal-'));
-    // The built module (`npm test` builds first), in a process of its own that the signal ends.
-    const module = path.join(import.meta.dirname, '..', 'dist', 'placeholders.js');
-    const script = `require(${JSON.stringify(module)}).holdPlaceholders([{ path: ${JSON.stringify(path.join(dir, '.git'))}, kind: 'directory' }]); console.log('held'); setInterval(() => {}, 1000);`;
-    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+    const { child, held, ended } = holderProcess([{ path: path.join(dir, '.git'), kind: 'directory' }]);
+    await held;
     expect(fs.existsSync(path.join(dir, '.git'))).toBe(true);
-    const ended = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, how) => resolve(how)));
     child.kill(signal);
     expect(await ended).toBe(signal);
     expect(fs.readdirSync(dir)).toEqual([]);

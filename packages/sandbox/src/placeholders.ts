@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { onHostExit } from './host-exit.js';
+import { addHolder, isRecordedPlaceholder, removeHolder, takeTurn, tryTakeTurn } from './hosts.js';
 
 /** A protected path that must not come into being inside the sandbox, and what stands in for it. */
 export interface PlaceholderRequest {
@@ -8,8 +9,10 @@ export interface PlaceholderRequest {
   kind: 'directory' | 'file';
 }
 
-/** Placeholders this process made, by path: how many launches hold each, and what each is. */
+/** Placeholders this process holds, by path: how many launches hold each, and what each is. */
 const held = new Map<string, { count: number; kind: PlaceholderRequest['kind'] }>();
+/** Placeholders no launch of this process holds any more, waiting for the hosts' turn to be let go of. */
+const letGo = new Map<string, PlaceholderRequest['kind']>();
 let removeAtExit = false;
 
 /**
@@ -17,50 +20,107 @@ let removeAtExit = false;
  * could create it — a `.git` whose hooks and `core.fsmonitor` the host's git would run. So each
  * missing one is held by an empty placeholder made on the host and mounted read-only in the
  * sandbox, for as long as a sandbox may see it: inside, it can be neither written, replaced nor
- * removed (a mount point). The last `release` removes the placeholder if it is still empty (a
- * person who put something there meanwhile keeps it), as does the process's exit.
- * @returns the placeholders to mount read-only (those missing, made now or held already), and their release (once).
+ * removed (a mount point). A placeholder is removed only when no launch of any Toolwright process of
+ * the user holds it (the holders are recorded where the hosts share them, `hosts.ts`): removed on
+ * the host, it would be gone from every sandbox that mounted it too, and could be made there. A
+ * placeholder another process made counts as missing here, and is held by this one too; so is one
+ * among `covered` (the paths a sandbox mounts read-only as they are, deeper protected paths), when
+ * a process recorded it. The last release removes the placeholder if it is still empty (a person who
+ * put something there meanwhile keeps it), in the hosts' turn (`takeTurn`), as does the process's exit.
+ * Call it in the hosts' turn (while the sandbox is planned, `pauseCommands`).
+ * @returns the placeholders to mount read-only (those missing, made now or held already), and their release
+ *   (once; it resolves when what it let go of is removed, or kept because another holds it).
  */
-export function holdPlaceholders(requests: readonly PlaceholderRequest[]): { placeholders: string[]; release: () => void } {
+export function holdPlaceholders(
+  requests: readonly PlaceholderRequest[],
+  covered: readonly string[] = [],
+): { placeholders: string[]; release: () => Promise<void> } {
   const placeholders: string[] = [];
+  const holding: string[] = [];
+  const hold = (target: string, kind: PlaceholderRequest['kind']) => {
+    const entry = held.get(target);
+    if (entry) entry.count++;
+    else {
+      addHolder(target);
+      held.set(target, { count: 1, kind });
+      letGo.delete(target);
+    }
+    holding.push(target);
+  };
   for (const request of requests) {
-    const holding = held.get(request.path);
-    if (holding) {
-      holding.count++;
+    if (held.has(request.path) || isRecordedPlaceholder(request.path)) {
+      // Another process's (or this one's): made again should it have gone meanwhile.
+      if (!fs.existsSync(request.path)) make(request);
+      if (!fs.existsSync(request.path)) continue;
+      hold(request.path, request.kind);
       placeholders.push(request.path);
     } else if (make(request)) {
-      held.set(request.path, { count: 1, kind: request.kind });
+      hold(request.path, request.kind);
       placeholders.push(request.path);
     }
   }
-  if (placeholders.length > 0 && !removeAtExit) {
+  for (const target of covered) {
+    if (!held.has(target) && !isRecordedPlaceholder(target)) continue;
+    const stat = lstatOrUndefined(target);
+    if (stat) hold(target, stat.isDirectory() ? 'directory' : 'file');
+  }
+  if (holding.length > 0 && !removeAtExit) {
     removeAtExit = true;
     onHostExit(removeAll);
   }
   let released = false;
   return {
     placeholders,
-    release: () => {
+    release: async () => {
       if (released) return;
       released = true;
-      for (const path of placeholders) {
-        const holding = held.get(path);
-        if (!holding || --holding.count > 0) continue;
-        held.delete(path);
-        remove(path, holding.kind);
+      for (const target of holding) {
+        const entry = held.get(target);
+        if (!entry || --entry.count > 0) continue;
+        held.delete(target);
+        letGo.set(target, entry.kind);
       }
+      if (letGo.size > 0) await takeTurn().then(letGoInTurn, () => undefined);
     },
   };
 }
 
-/** Whether `path` is a placeholder this process holds now (it exists, but stands for a missing path). */
+/** Whether `path` is a placeholder (made by this process or another's, and not removed yet): it exists, but stands for a missing path. */
 export function isPlaceholder(path: string): boolean {
-  return held.has(path);
+  return held.has(path) || isRecordedPlaceholder(path);
 }
 
+/** In the hosts' turn: the placeholders let go of are removed, each unless a launch or another process holds it again. */
+function letGoInTurn(giveBack: () => void): void {
+  try {
+    for (const [target, kind] of letGo) {
+      letGo.delete(target);
+      if (held.has(target)) continue; // held again by a launch since
+      if (removeHolder(target)) remove(target, kind);
+    }
+  } finally {
+    giveBack();
+  }
+}
+
+/** At exit: this process holds nothing any more; what no other process holds is removed if the turn is free. */
 function removeAll(): void {
-  held.forEach((holding, path) => remove(path, holding.kind));
+  for (const [target, holding] of held) letGo.set(target, holding.kind);
   held.clear();
+  const giveBack = tryTakeTurn();
+  for (const [target, kind] of letGo) {
+    if (removeHolder(target) && giveBack) remove(target, kind);
+  }
+  letGo.clear();
+  giveBack?.();
+}
+
+function lstatOrUndefined(target: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(target);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Makes the placeholder; false when something exists there already (it is protected as it is). */

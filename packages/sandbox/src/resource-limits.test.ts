@@ -3,9 +3,15 @@ import { DEFAULT_LIMITS, limitsPrelude, limitsProblem } from './resource-limits.
 
 describe(limitsPrelude, () => {
   it('sets hard and soft limits together, in the units ulimit takes, and never above the host hard limit', () => {
-    expect(limitsPrelude(DEFAULT_LIMITS, undefined, {})).toBe('ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -c 0 || exit 126;');
-    expect(limitsPrelude(DEFAULT_LIMITS, 0, {})).toBe('ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 256 -c 0 || exit 126;');
-    expect(limitsPrelude(DEFAULT_LIMITS, 40, { nofile: 512, cpu: 60 })).toBe('ulimit -H -S -t 60 -d 4194304 -f 1048576 -n 512 -u 296 -c 0 || exit 126;');
+    expect(limitsPrelude(DEFAULT_LIMITS, undefined, {})).toBe(
+      'prlimit --pid $$ --core=1:1 2>/dev/null && ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 || ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -c 0 || exit 126;',
+    );
+    expect(limitsPrelude(DEFAULT_LIMITS, 0, {})).toBe(
+      'prlimit --pid $$ --core=1:1 2>/dev/null && ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 256 || ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 256 -c 0 || exit 126;',
+    );
+    expect(limitsPrelude(DEFAULT_LIMITS, 40, { nofile: 512, cpu: 60 })).toBe(
+      'prlimit --pid $$ --core=1:1 2>/dev/null && ulimit -H -S -t 60 -d 4194304 -f 1048576 -n 512 -u 296 || ulimit -H -S -t 60 -d 4194304 -f 1048576 -n 512 -u 296 -c 0 || exit 126;',
+    );
   });
 });
 

@@ -50,7 +50,11 @@ export function limitsProblem(limits: Partial<ResourceLimits>): string | undefin
  * refuses (a hard limit already lower) stops the command rather than running it unlimited.
  * `runningProcesses`: the user's processes that count against the process limit besides the
  * command's own (undefined: no process limit, as for root).
- * @example ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 256 -c 0 || exit 126;
+ * No core files: where `prlimit` is there the core size is 1 byte, the value at which the kernel
+ * also skips a `core_pattern` that pipes to a program (which it would run on the host, as root, with
+ * the crashed command's memory on its input; a limit of 0 stops only core files), else 0 (`ulimit`
+ * counts in KiB).
+ * @example prlimit --pid $$ --core=1:1 2>/dev/null && ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 256 || ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 256 -c 0 || exit 126;
  */
 export function limitsPrelude(limits: ResourceLimits, runningProcesses: number | undefined, hard: HardLimits = hostHardLimits()): string {
   const kib = (bytes: number) => Math.max(1, Math.floor(bytes / 1024));
@@ -61,9 +65,8 @@ export function limitsPrelude(limits: ResourceLimits, runningProcesses: number |
     `-f ${kib(within(limits.fileSizeBytes, hard.fsize))}`,
     `-n ${within(limits.openFiles, hard.nofile)}`,
     ...(runningProcesses !== undefined ? [`-u ${within(runningProcesses + limits.processes, hard.nproc)}`] : []),
-    '-c 0',
-  ];
-  return `ulimit -H -S ${flags.join(' ')} || exit 126;`;
+  ].join(' ');
+  return `prlimit --pid $$ --core=1:1 2>/dev/null && ulimit -H -S ${flags} || ulimit -H -S ${flags} -c 0 || exit 126;`;
 }
 
 /** The host's hard limits that a command cannot be given more than (undefined: unlimited or unknown). */

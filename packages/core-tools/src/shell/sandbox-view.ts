@@ -112,7 +112,9 @@ export class SandboxView {
         `Shell commands cannot run: '${path.relative(root, linked)}' became a symbolic link while the sandbox was planned (a path it covers lies beyond it); run the command again.`,
       );
     }
-    const held = holdPlaceholders(missing);
+    // A protected path that another Toolwright process's placeholder stands for is held by this sandbox too (its
+    // last holder removes it, which would take it from every sandbox that mounted it).
+    const held = holdPlaceholders(missing, [...present, ...known]);
     const readOnly = [...new Set([...present, ...held.placeholders, ...known])];
     const policy: SandboxPolicy = {
       workspace: root,
@@ -126,7 +128,7 @@ export class SandboxView {
       cwd,
       limits: { ...DEFAULT_LIMITS, ...definedOnly(this.settings.limits ?? {}) },
     };
-    return { policy, release: held.release };
+    return { policy, release: () => void held.release() };
   }
 
   /**

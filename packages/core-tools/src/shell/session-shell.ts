@@ -80,10 +80,13 @@ export class SessionShell {
     return this.child === undefined && !this.fresh;
   }
 
-  /** Ends the session shell and everything it started. */
-  dispose(): void {
+  /** Ends the session shell and everything it started; resolves once the shell's process has exited. */
+  dispose(): Promise<void> {
+    const child = this.child;
     this.signalGroup('SIGKILL');
     this.child = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => child.once('exit', () => resolve()));
   }
 
   private start(): ChildProcess {

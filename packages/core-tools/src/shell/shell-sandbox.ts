@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   decideSandbox,
   limitsProblem,
@@ -7,6 +8,7 @@ import {
   sandboxedCommand,
   sandboxLimitsPrelude,
   unsandboxedCommand,
+  watchCovers,
   type CommandGroup,
   type Launch,
   type SandboxDecision,
@@ -106,7 +108,18 @@ export class ShellSandbox {
     // and kept for a session shell's restarts.
     let group: CommandGroup | undefined;
     let grouped = false;
+    // A covered path the host replaces while the sandbox runs is covered no more in it: the sandbox is ended then.
+    let replaced: string | undefined;
+    const unwatch = watchCovers([...policy.readOnly, ...policy.hidden], (covered) => {
+      replaced = path.relative(policy.workspace, covered) || '.';
+      group?.kill();
+    });
     const groupFor = () => {
+      if (replaced !== undefined)
+        throw new CoreToolError(
+          'sandbox_unavailable',
+          `The command was not run: '${replaced}' was replaced on the host while its sandbox was planned; run it again.`,
+        );
       if (!grouped) {
         grouped = true;
         try {
@@ -130,12 +143,23 @@ export class ShellSandbox {
       prelude: sandboxLimitsPrelude(decision.support, policy),
       ranIn: 'sandbox',
       network: policy.network,
+      // What the sandbox held (its placeholders) is let go of once none of its processes is left: a
+      // process outside the command's process group (`setsid`) outlives the group's kill for a moment,
+      // and must never see a placeholder it had mounted go.
       release: () => {
         resume();
-        release();
-        group?.remove();
+        unwatch();
+        if (group) group.remove(release);
+        else release();
       },
-      limitsReached: () => group?.reachedSinceLast() ?? [],
+      limitsReached: () => [
+        ...(group?.reachedSinceLast() ?? []),
+        ...(replaced !== undefined
+          ? [
+              `stopped: '${replaced}', which the sandbox kept ${policy.hidden.some((entry) => path.relative(policy.workspace, entry) === replaced) ? 'hidden' : 'read-only'}, was replaced on the host while the command ran, so the sandbox was ended (a replaced file is not covered in a sandbox made before); run the command again`,
+            ]
+          : []),
+      ],
       ready: resume,
     };
   }

@@ -175,8 +175,11 @@ export class ShellSessions {
   }
 }
 
-/** Ends a session shell with what it started, and lets go of what its sandbox held. */
+/**
+ * Ends a session shell with what it started, and lets go of what its sandbox held once the shell has
+ * exited (and the launcher's release waits for the last of its processes): a process of the session
+ * must never see a placeholder it had mounted go.
+ */
 function end(session: Session): void {
-  session.shell.dispose();
-  session.release();
+  void session.shell.dispose().then(session.release);
 }

@@ -139,18 +139,18 @@ export class ShellTool {
       throw error;
     }
     // What the command ran into is read from its control group before the group goes.
+    // (Attached first, it runs before anything else that waits for the command: a job's status includes it.)
     let limitsReached: string[] = [];
+    let job: ReturnType<typeof this.jobs.start> | undefined;
     const finished = running.done.finally(() => {
       limitsReached = launcher.limitsReached?.() ?? [];
+      if (job) job.limitsReached = limitsReached;
       launcher.release();
     });
     if (background) {
-      const job = this.jobs.start(command, running);
+      job = this.jobs.start(command, running);
       job.ranIn = launcher.ranIn;
-      void finished.then(
-        () => (job.limitsReached = limitsReached),
-        () => undefined,
-      );
+      void finished.catch(() => undefined);
       return { jobId: job.id, command };
     }
     const outcome = await finished;

@@ -1,0 +1,142 @@
+// Classes of escape found by a seventh independent pass (judge off), where more than one process is
+// involved: a process a command left behind, and other Toolwright processes on the same workspace.
+// The sandbox alone must hold.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { probeSandbox } from '@toolwright/sandbox';
+import { runWithToolContext } from '@toolwright/tool';
+import { ShellTool, type ShellResult } from './shell-exec.js';
+import { WorkspacePolicy, type WorkspaceConfig } from '../workspace/workspace-policy.js';
+import type { ShellConfig } from '../shell/shell-config.js';
+
+const support = await probeSandbox();
+if (!support.available && (process.env.CI || process.env.TOOLWRIGHT_SANDBOX_TESTS === 'required'))
+  throw new Error(`CI must run the sandbox suite, but: ${support.reason}`);
+
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-processes-')));
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+let made = 0;
+
+function setUp(config: Partial<WorkspaceConfig> = {}, shell: Partial<ShellConfig> = {}) {
+  const root = path.join(base, `ws${++made}`);
+  fs.mkdirSync(root);
+  const tool = new ShellTool({
+    workspace: new WorkspacePolicy({ root, ...config }),
+    shell: { backend: 'host', unjudged: true, timeoutMs: 20_000, killGraceMs: 200, ...shell } as ShellConfig,
+  });
+  const run = async (command: string, background = false): Promise<string> => {
+    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+    try {
+      const result = (await runWithToolContext(context, () => tool.shellExec(command, 20, background))) as ShellResult;
+      return `${result.stdout ?? ''}\n${result.stderr ?? ''}`;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  return { root, tool, run };
+}
+
+async function until(condition: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return condition();
+}
+
+describe.skipIf(!support.available)('what a sandbox holds is held until its last process is gone (found by a seventh pass)', () => {
+  // A process in a session of its own (`setsid`) is not in the command's process group: it outlives the group's
+  // kill until the sandbox's first process has died. While it lives it must not see a placeholder it had mounted
+  // go — with `.git` gone it could make one, whose `core.fsmonitor` the host's git would run.
+  it.for(['host', 'session'] as const)('keeps the placeholders of an ended %s backend command until none of its processes is left', async (backend) => {
+    const { root, tool, run } = setUp({}, { backend });
+    const command = 'setsid sleep 30 >/dev/null 2>&1 < /dev/null & echo started';
+    const started = backend === 'host' ? await run(`${command}; sleep 30`, true) : await run(command);
+    expect(started).not.toMatch(/not run|refused|error/i);
+    await until(() => fs.existsSync(path.join(root, '.git')), 5000);
+    expect(fs.existsSync(path.join(root, '.git'))).toBe(true); // the placeholder, mounted read-only inside
+    tool.dispose();
+    // Ended, but its processes may still be dying: what it holds is still held.
+    expect(fs.existsSync(path.join(root, '.git'))).toBe(true);
+    // Once they are gone, the placeholder goes too.
+    expect(await until(() => !fs.existsSync(path.join(root, '.git')), 15_000)).toBe(true);
+  });
+});
+
+describe.skipIf(!support.available)('a covered file the host replaces while a sandbox runs (found by a seventh pass)', () => {
+  // A mount holds the file it was made on: an editor's save by rename, `sed -i` or `git checkout` puts a new file in
+  // its place, which a sandbox made before would see as plain workspace content (a denied file readable, a
+  // protected one writable). Such a sandbox is ended.
+  const WATCHER = `for i in $(seq 100); do
+    c=$(cat secrets/prod.key 2>/dev/null); [ -n "$c" ] && echo "read denied file: $c"
+    echo "TOKEN=from-the-sandbox" 2>/dev/null > .env && echo ".env written"
+    sleep 0.1; done; echo watcher-end`;
+
+  function replaceOnHost(root: string): void {
+    for (const [file, text] of [
+      ['secrets/prod.key', 'DENIED-v2\n'],
+      ['.env', 'TOKEN=edited-by-the-user\n'],
+    ] as const) {
+      fs.writeFileSync(path.join(root, `${file}.tmp`), text);
+      fs.renameSync(path.join(root, `${file}.tmp`), path.join(root, file));
+    }
+  }
+
+  it('ends a background job whose sandbox covered it, saying why', async () => {
+    const { root, tool } = setUp({ deniedPaths: ['secrets/*.key'] });
+    fs.mkdirSync(path.join(root, 'secrets'));
+    fs.writeFileSync(path.join(root, 'secrets', 'prod.key'), 'DENIED-v1\n');
+    fs.writeFileSync(path.join(root, '.env'), 'TOKEN=original\n');
+    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+    try {
+      const started = (await runWithToolContext(context, () => tool.shellExec(WATCHER, 30, true))) as { jobId: string };
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      replaceOnHost(root);
+      const status = await runWithToolContext(context, () => tool.shellJobOutput(started.jobId, 20));
+      const text = `${status.result?.stdout ?? ''}${status.result?.stderr ?? ''}`;
+      expect(text).not.toContain('DENIED');
+      expect(text).not.toContain('.env written');
+      expect(text).not.toContain('watcher-end');
+      expect(JSON.stringify(status)).toMatch(/stopped: '(secrets\/prod\.key|\.env)'.*replaced on the host/);
+      expect(fs.readFileSync(path.join(root, '.env'), 'utf8')).toBe('TOKEN=edited-by-the-user\n');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('ends a session shell whose sandbox covered it: its next line runs in a sandbox that covers the new file', async () => {
+    const { root, tool, run } = setUp({ deniedPaths: ['secrets/*.key'] }, { backend: 'session' });
+    fs.mkdirSync(path.join(root, 'secrets'));
+    fs.writeFileSync(path.join(root, 'secrets', 'prod.key'), 'DENIED-v1\n');
+    fs.writeFileSync(path.join(root, '.env'), 'TOKEN=original\n');
+    try {
+      expect(await run('echo standing')).toContain('standing');
+      replaceOnHost(root);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const text = await run('cat secrets/prod.key; echo "TOKEN=from-the-sandbox" > .env; echo next-line');
+      expect(text).toContain('next-line');
+      expect(text).not.toContain('DENIED');
+      expect(fs.readFileSync(path.join(root, '.env'), 'utf8')).toBe('TOKEN=edited-by-the-user\n');
+    } finally {
+      tool.dispose();
+    }
+  });
+});
+
+describe.skipIf(!support.available)('what a crash inside would make the host run (found by a seventh pass)', () => {
+  // A `core_pattern` that pipes to a program (apport, systemd-coredump) is run on the host, as root, with the crashed
+  // command's memory on its input, whatever the core file limit — unless that limit is exactly 1 byte.
+  it.for(['host', 'session'] as const)('gives %s backend commands a core size limit of 1 byte, soft and hard', async (backend) => {
+    const { tool, run } = setUp({}, { backend });
+    try {
+      const text = await run('grep "Max core file size" /proc/self/limits; ulimit -c 4096 2>&1 || echo cannot-raise');
+      expect(text).toMatch(/Max core file size\s+1\s+1\s+bytes/);
+      expect(text).toContain('cannot-raise');
+    } finally {
+      tool.dispose();
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Watches the paths a running sandbox covers (mounted read-only, or hidden under an empty mount)
+ * and calls `onBroken` with the first whose file or folder the host replaced or removed. A mount
+ * holds the file it was made on, not its name: when the host puts another file in its place (an
+ * editor saving by rename, `sed -i`, `git checkout`, a write a person approved), the new one is plain
+ * workspace content in every sandbox still running — a denied file readable, a protected one
+ * writable — so such a sandbox must end. Watched through the kernel (inotify), a folder once
+ * however many covered names it holds; paths missing when the watch starts are not watched.
+ * @returns a function that stops the watch.
+ */
+export function watchCovers(paths: readonly string[], onBroken: (covered: string) => void): () => void {
+  /** Folder → name → identity. */
+  const byFolder = new Map<string, Map<string, string>>();
+  for (const covered of paths) {
+    const identity = identityOf(covered);
+    if (identity === undefined) continue;
+    const folder = path.dirname(covered);
+    let names = byFolder.get(folder);
+    if (!names) byFolder.set(folder, (names = new Map<string, string>()));
+    names.set(path.basename(covered), identity);
+  }
+  let stopped = false;
+  const watchers: fs.FSWatcher[] = [];
+  const check = (folder: string, names: Map<string, string>, name: string | null) => {
+    if (stopped) return;
+    for (const [covered, identity] of names) {
+      if (name !== null && name !== covered) continue;
+      const full = path.join(folder, covered);
+      if (identityOf(full) === identity) continue;
+      stop();
+      onBroken(full);
+      return;
+    }
+  };
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    for (const watcher of watchers) watcher.close();
+  };
+  for (const [folder, names] of byFolder) {
+    try {
+      const watcher = fs.watch(folder, { persistent: false }, (_event, name) => check(folder, names, typeof name === 'string' ? name : null));
+      watcher.on('error', () => check(folder, names, null));
+      watchers.push(watcher);
+    } catch {
+      // The folder went before the watch began: what it held is checked now.
+      check(folder, names, null);
+    }
+    // Replaced between the plan and the watch: checked once the watch stands.
+    check(folder, names, null);
+  }
+  return stop;
+}
+
+/** A file's device and inode (undefined when it is gone): what a mount holds on to. */
+function identityOf(target: string): string | undefined {
+  try {
+    const stat = fs.lstatSync(target, { bigint: true });
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return undefined;
+  }
+}
