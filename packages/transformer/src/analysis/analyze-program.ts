@@ -83,17 +83,23 @@ export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}
   const reporterOptions = options.strictJson ? { asErrors: new Set(['anyJson'] as const) } : {};
 
   const services = { checker, docs, callee, rootDir, isLibFile, isProjectFile, cache: schemas };
-  // Two passes: every file's tools are found first, so a front end can be told of all their
-  // signatures before the first is read (`readAhead`); then each file's tools are analysed.
-  const files = new Map<string, FileAnalysis | FoundTools>();
+  // Files whose analysis is reused, and those read afresh: a front end is told of those first, then of
+  // all their tools' signatures before the first is read (`readAhead`); then each file's tools are analysed.
+  const files = new Map<string, FileAnalysis | undefined>(); // in the program's order; undefined until analysed
+  const fresh: ts.SourceFile[] = [];
   for (const sourceFile of program.getSourceFiles()) {
     if (sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile) || isGeneratedModule(sourceFile.text)) continue;
     const reusable = !globalsChanged && options.previous?.files.get(sourceFile.fileName);
     if (reusable && reusable.dependencies.every((dep) => program.getSourceFile(dep.fileName) === dep)) files.set(sourceFile.fileName, reusable);
-    else files.set(sourceFile.fileName, findFileTools(sourceFile, services, new Reporter(reporterOptions)));
+    else {
+      files.set(sourceFile.fileName, undefined);
+      fresh.push(sourceFile);
+    }
   }
-  const found = [...files.values()].filter((file): file is FoundTools => 'candidates' in file);
-  readAheadOf(checker)?.readAhead(found.flatMap((file) => file.candidates.map((candidate) => candidate.fn)));
+  const ahead = readAheadOf(checker);
+  ahead.readFiles?.(fresh);
+  const found = fresh.map((sourceFile) => findFileTools(sourceFile, services, new Reporter(reporterOptions)));
+  ahead.readSignatures?.(found.flatMap((file) => file.candidates.map((candidate) => candidate.fn)));
   for (const file of found) files.set(file.sourceFile.fileName, analyzeFile(file, services, imports));
   const analysis = { ...combine(files as Map<string, FileAnalysis>, rootDir, found.length), strictJson: Boolean(options.strictJson) };
   const bySetting = cache.get(program) ?? new Map<string, ProgramAnalysis>();

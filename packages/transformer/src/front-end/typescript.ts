@@ -133,16 +133,19 @@ export declare namespace ts {
 }
 
 /**
- * Advance notice a front end may take: the functions whose signatures the analysis is about to read,
- * all of them, before it reads the first (TypeScript 7.1's front end asks the compiler about every
- * type they reach in a few batched round trips). A checker that has no use for it lacks the method.
+ * Advance notice a front end may take (TypeScript 7's, whose every question is a round trip to the
+ * compiler): the files the analysis is about to read (not those it reuses), before it reads the
+ * first, so questions about their nodes can be asked of all of them at once; then the functions whose
+ * signatures it is about to read (7.1 asks about every type they reach in a few batched round trips).
+ * A checker that has no use for them lacks the methods.
  */
 export interface ReadAhead {
-  readAhead(functions: readonly ts.SignatureDeclaration[]): void;
+  readFiles?(files: readonly ts.SourceFile[]): void;
+  readSignatures?(functions: readonly ts.SignatureDeclaration[]): void;
 }
 
-export function readAheadOf(checker: ts.TypeChecker): ReadAhead | undefined {
-  return typeof (checker as Partial<ReadAhead>).readAhead === 'function' ? (checker as unknown as ReadAhead) : undefined;
+export function readAheadOf(checker: ts.TypeChecker): ReadAhead {
+  return checker as ReadAhead;
 }
 
 /**

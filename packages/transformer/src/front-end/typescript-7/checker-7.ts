@@ -58,6 +58,8 @@ export function checkerView(views: Views7): ts.TypeChecker {
   // Per file, its nodes of each kind the analysis asks about (one walk), and which kinds were asked.
   type Kind = 'typeNodes' | 'parameters' | 'names';
   const collected = new Map<SourceFile7, Record<Kind, Node7[]>>();
+  /** The files the analysis is reading now (`readFiles`). */
+  let readingFiles: readonly SourceFile7[] = [];
   const prefetched = new Map<SourceFile7, Set<Kind>>();
   const typeFromNode = new Map<Node7, Type7 | undefined>();
   const typeAtNode = new Map<Node7, Type7 | undefined>();
@@ -77,9 +79,9 @@ export function checkerView(views: Views7): ts.TypeChecker {
     });
   const prefetch = (node: Node7, what: Kind) => {
     const file = node.getSourceFile();
-    // The first question of a kind about one of the project's files is asked of all of them at once
-    // (the analysis reads each of them); a file reached otherwise (a library's) is asked alone.
-    const files = views.projectFiles.includes(file) ? views.projectFiles : [file];
+    // The first question of a kind about one of the files the analysis is reading is asked of all of them at
+    // once (it reads each of them: `readFiles`); a file reached otherwise (a library's, one reused) is asked alone.
+    const files = readingFiles.includes(file) ? readingFiles : [file];
     const nodes: Node7[] = [];
     for (const each of files) {
       const done = memo(prefetched, each, () => new Set<Kind>());
@@ -249,9 +251,12 @@ export function checkerView(views: Views7): ts.TypeChecker {
     getTrueType: () => booleanLiterals().true,
     getFalseType: () => booleanLiterals().false,
     getAwaitedType: (type: ts.Type) => awaited(type, 0),
+    readFiles: (files: readonly ts.SourceFile[]) => {
+      readingFiles = files.map((file) => rawNode(file) as SourceFile7);
+    },
     // Where the API batches (7.1): what the tools' parameter and declared return types reach is asked ahead.
     ...(ahead && {
-      readAhead: (functions: readonly ts.SignatureDeclaration[]) => {
+      readSignatures: (functions: readonly ts.SignatureDeclaration[]) => {
         const parameters = functions.flatMap((fn) => fn.parameters.map((parameter) => rawNode(parameter)));
         const returns = functions.flatMap((fn) => (fn.type ? [rawNode(fn.type)] : []));
         const roots = [

@@ -11,7 +11,13 @@ import { Views7 } from './views-7.js';
  * own nodes), which of them are libraries (kept in `libraries` across the project's refreshes), its
  * options, and a checker of views (`checker-7.ts`).
  */
-export function programView(typescript: TypeScript7, project: Project7, libraries = new Map<string, boolean>()): ts.Program {
+/** Whether a file is the default library's or an external package's, as the compiler said (it does not change while the file keeps its name). */
+export interface FileOrigin7 {
+  isDefaultLibrary: boolean;
+  isFromExternalLibrary: boolean;
+}
+
+export function programView(typescript: TypeScript7, project: Project7, libraries = new Map<string, FileOrigin7>()): ts.Program {
   const program = project.program;
   const views = new Views7(project, typescript);
   const checker = checkerView(views);
@@ -22,10 +28,12 @@ export function programView(typescript: TypeScript7, project: Project7, librarie
     getCurrentDirectory: () => path.dirname(project.configFileName),
     // The project's own files: the analysis skips the default library's and external libraries' (their
     // syntax trees, `lib.dom.d.ts` among them, are most of what the compiler would send).
-    getSourceFiles: () => (files ??= views.projectFiles = projectFiles()),
+    getSourceFiles: () => (files ??= projectFiles()),
     getSourceFile: (fileName: string) => program.getSourceFile(fileName),
-    isSourceFileDefaultLibrary: (file: SourceFile7) => program.isSourceFileDefaultLibrary(file),
-    isSourceFileFromExternalLibrary: (file: SourceFile7) => program.isSourceFileFromExternalLibrary(file),
+    // Answered from what the compiler said of each file once (a question each, every time, otherwise).
+    isSourceFileDefaultLibrary: (file: SourceFile7) => libraries.get(file.fileName)?.isDefaultLibrary ?? program.isSourceFileDefaultLibrary(file),
+    isSourceFileFromExternalLibrary: (file: SourceFile7) =>
+      libraries.get(file.fileName)?.isFromExternalLibrary ?? program.isSourceFileFromExternalLibrary(file),
   };
   views.libraryFiles = libraries;
   const askAll = project.askAll;
@@ -36,12 +44,18 @@ export function programView(typescript: TypeScript7, project: Project7, librarie
     const metadata = askAll
       ? askAll(unknown.map((fileName) => ({ ask: 'metadata' as const, fileName })))
       : unknown.map((name) => program.getSourceFileMetadata(name));
-    metadata.forEach((each, index) => libraries.set(unknown[index]!, Boolean(each?.isDefaultLibrary || each?.isFromExternalLibrary)));
-    const own = names.filter((name) => !libraries.get(name) && !generatedOnDisk(name));
+    metadata.forEach((each, index) =>
+      libraries.set(unknown[index]!, { isDefaultLibrary: Boolean(each?.isDefaultLibrary), isFromExternalLibrary: Boolean(each?.isFromExternalLibrary) }),
+    );
+    const own = names.filter((name) => !isLibrary(libraries.get(name)) && !generatedOnDisk(name));
     const files = askAll ? askAll(own.map((fileName) => ({ ask: 'sourceFile' as const, fileName }))) : own.map((name) => program.getSourceFile(name));
     return files.filter((file): file is SourceFile7 => file !== undefined);
   };
   return view as unknown as ts.Program;
+}
+
+function isLibrary(origin: FileOrigin7 | undefined): boolean {
+  return Boolean(origin?.isDefaultLibrary || origin?.isFromExternalLibrary);
 }
 
 /** Whether the file on disk is `toolwright emit --module`'s (its syntax tree, every declaration as a literal, is never fetched). */

@@ -277,18 +277,23 @@ function openProject70(API: new (options: { cwd: string }) => Api70, tsconfig: s
 }
 
 /**
- * 7.1: `createSnapshot` opens the project (`getConfiguredProject`), a new snapshot after changes
- * (`fileNotifications`); its options are under `parsedCommandLine`. Its `batch()` runs request
+ * 7.1: `createSnapshot` opens the project (`getConfiguredProject`), the last snapshot's `update` makes the next
+ * after changes (`fileNotifications`); its options are under `parsedCommandLine`. Its `batch()` runs request
  * generators (each method's `.gen`) together, a round trip per step they take: `askAll`.
  */
 function openProject71(API: new (options: { cwd: string }) => Api71, tsconfig: string, version: string): OpenProject7 {
   const client = new API({ cwd: path.dirname(tsconfig) });
   let snapshot: Snapshot71 | undefined;
   const open = (fileNotifications?: FileChanges7) => {
-    const next = client.createSnapshot({ openProjects: [tsconfig], ...(fileNotifications ? { fileNotifications } : {}) });
+    // After changes, the next snapshot is made from the last (`update`): the client keeps the source files that did not
+    // change, the same objects, so the analysis sees which files it can reuse.
+    const next =
+      snapshot && fileNotifications
+        ? snapshot.update({ openProjects: [tsconfig], fileNotifications })
+        : client.createSnapshot({ openProjects: [tsconfig], ...(fileNotifications ? { fileNotifications } : {}) });
     const project = next.getConfiguredProject(tsconfig) ?? next.getProjects()[0];
     if (!project) throw new Error(`TypeScript ${version} opened no project for ${tsconfig}`);
-    snapshot?.dispose();
+    if (snapshot !== next) snapshot?.dispose(); // an update that changed nothing answers with the same snapshot
     snapshot = next;
     if (!('compilerOptions' in project))
       Object.defineProperty(project, 'compilerOptions', { value: (project as { parsedCommandLine?: { options?: unknown } }).parsedCommandLine?.options ?? {} });
@@ -323,6 +328,7 @@ interface Api70 {
 }
 
 interface Snapshot71 {
+  update(params: { openProjects: string[]; fileNotifications: FileChanges7 }): Snapshot71;
   getConfiguredProject(config: string): Omit<Project7, 'compilerOptions'> | undefined;
   getProjects(): readonly Omit<Project7, 'compilerOptions'>[];
   dispose(): void;

@@ -1,5 +1,5 @@
 import type { ts } from '../typescript.js';
-import type { Enums7, Node7, NodeHandle7, Project7, Signature7, SourceFile7, Symbol7, Type7, TypeScript7 } from './typescript-7-api.js';
+import type { Enums7, Node7, NodeHandle7, Project7, Signature7, Symbol7, Type7, TypeScript7 } from './typescript-7-api.js';
 
 /**
  * TypeScript 7's types, symbols and signatures presented in the shapes the analysis reads
@@ -16,13 +16,12 @@ export class Views7 {
   readonly enums: Enums7;
   /** Whether a node is a type node (the checker view asks for all of a file's at once). */
   readonly isTypeNode: (node: Node7) => boolean;
-  /** The project's own files, as the program view listed them: questions about their nodes are batched across all of them. */
-  projectFiles: readonly SourceFile7[] = [];
   /** Which files are libraries' (the default library, external packages), as far as the program view has asked. */
-  libraryFiles: ReadonlyMap<string, boolean> = new Map();
+  libraryFiles: ReadonlyMap<string, { isDefaultLibrary: boolean; isFromExternalLibrary: boolean }> = new Map();
 
   isLibraryFile(path: string): boolean {
-    return this.libraryFiles.get(path) ?? false;
+    const origin = this.libraryFiles.get(path);
+    return Boolean(origin?.isDefaultLibrary || origin?.isFromExternalLibrary);
   }
 
   constructor(
