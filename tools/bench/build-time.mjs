@@ -68,6 +68,7 @@ const typescript7 = path.join(root, 'tools/typescript-7/7.0/node_modules/typescr
 const tsgoBin = path.join(typescript7, 'bin/tsc');
 const hasTypescript7 = fs.existsSync(path.join(typescript7, 'package.json'));
 const ts7 = (dir) => `${dir}-ts7`;
+const ts7route = (dir) => `${dir}-ts7route`;
 // 7.1 (beta), whose API answers many questions in one round trip (`batch()`): the same project beside it.
 const typescript71 = path.join(root, 'tools/typescript-7/7.1/node_modules/typescript');
 const hasTypescript71 = hasTypescript7 && fs.existsSync(path.join(typescript71, 'package.json'));
@@ -101,7 +102,8 @@ const allRoutes = [
         ],
         ...(hasTypescript71 ? [[EMIT_71, (dir) => [[cli, 'emit', '-p', 'tsconfig.json', '--out', 'tools.json', '--typescript', '7'], ts71(dir)]]] : []),
         ['tsgo (plain, emit)', (dir) => [[tsgoBin, '-p', 'tsconfig.plain.json'], ts7(dir)]],
-        ['TS 7 route: toolwright emit --module + tsgo', (dir) => [[emitAndTsgo], ts7(dir)]],
+        // In a copy of its own: the module it writes is part of that project from then on (the other routes read the tools alone).
+        ['TS 7 route: toolwright emit --module + tsgo', (dir) => [[emitAndTsgo], ts7route(dir)]],
       ]
     : []),
 ];
@@ -114,11 +116,12 @@ const spread = {};
 for (const size of sizes) {
   const dir = path.join(work, `project-${size}`);
   generateProject(dir, size, { corpus: values.corpus });
-  if (hasTypescript7) {
-    generateProject(ts7(dir), size, { corpus: values.corpus });
-    fs.mkdirSync(path.join(ts7(dir), 'node_modules'), { recursive: true });
-    fs.symlinkSync(typescript7, path.join(ts7(dir), 'node_modules', 'typescript'));
-  }
+  if (hasTypescript7)
+    for (const copy of [ts7(dir), ts7route(dir)]) {
+      generateProject(copy, size, { corpus: values.corpus });
+      fs.mkdirSync(path.join(copy, 'node_modules'), { recursive: true });
+      fs.symlinkSync(typescript7, path.join(copy, 'node_modules', 'typescript'));
+    }
   if (hasTypescript71) {
     generateProject(ts71(dir), size, { corpus: values.corpus });
     fs.mkdirSync(path.join(ts71(dir), 'node_modules'), { recursive: true });
