@@ -9,8 +9,8 @@ import { startTime } from './process-groups.js';
 // another host is making a sandbox for, and a placeholder one host made can be mounted by another's
 // sandbox. So the hosts take turns to make sandboxes (`takeTurn`), the host whose turn it is pauses
 // every host's commands (`otherHostsGroups`), and a placeholder is removed only when no host holds it
-// (`holders`). The record lives in a folder of the host's own `/tmp` that only this user may write;
-// a sandbox has a `/tmp` of its own and never sees it.
+// (`holders`). The record lives in a folder of the host's `/dev/shm` (else `/tmp`) that only this user may
+// write; a sandbox has its own and never sees it.
 
 /** This process, as the record names it: its id and its start time (an id alone is reused). */
 const SELF = `${process.pid}-${startTime(process.pid) ?? 'unknown'}`;
@@ -21,7 +21,9 @@ let shared: string | undefined;
 export function sharedDirectory(): string {
   if (shared) return shared;
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  const dir = path.join(fs.existsSync('/tmp') ? '/tmp' : os.tmpdir(), `toolwright-${uid}`);
+  // /dev/shm before /tmp: a host run as a service with a private /tmp (systemd's PrivateTmp) still shares it.
+  const base = ['/dev/shm', '/tmp'].find((candidate) => isDirectory(candidate)) ?? os.tmpdir();
+  const dir = path.join(base, `toolwright-${uid}`);
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
@@ -124,9 +126,28 @@ export function otherHostsGroups(): string[] {
   return groups;
 }
 
-/** Where the holders of the placeholder at `target` are recorded. */
+/**
+ * Where the holders of the placeholder at `target` are recorded: by its folder's device and inode and its name,
+ * so hosts that reach the workspace by different paths (a link, a bind mount) record the same placeholder together.
+ */
 function holdsOf(target: string): string {
-  return path.join(sharedDirectory(), 'holds', crypto.createHash('sha256').update(target).digest('hex').slice(0, 32));
+  let folder: string;
+  try {
+    const stat = fs.statSync(path.dirname(target), { bigint: true });
+    folder = `${stat.dev}:${stat.ino}`;
+  } catch {
+    folder = path.dirname(target); // gone: recorded by its spelling, as nothing can be mounted there anyway
+  }
+  const key = `${folder}/${path.basename(target)}`;
+  return path.join(sharedDirectory(), 'holds', crypto.createHash('sha256').update(key).digest('hex').slice(0, 32));
+}
+
+function isDirectory(candidate: string): boolean {
+  try {
+    return fs.statSync(candidate).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether some host made the placeholder at `target` and has not removed it (it is then a placeholder, not the user's). */

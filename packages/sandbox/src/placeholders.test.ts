@@ -93,6 +93,25 @@ describe('placeholders other processes hold (found by a seventh pass)', () => {
   });
 });
 
+describe('placeholders other processes hold by another spelling (found by an eighth pass)', () => {
+  // Two hosts reaching one workspace by different paths (a link, a bind mount) hold one placeholder together.
+  it('are kept while a process that reached the folder through a link holds them', async () => {
+    const dir = fs.mkdtempSync(path.join(root, 'spelled-'));
+    const link = path.join(root, `link-${path.basename(dir)}`);
+    fs.symlinkSync(dir, link);
+    const other = holderProcess([{ path: path.join(link, '.env'), kind: 'file' }]);
+    await other.held;
+    const here = holdPlaceholders([{ path: path.join(dir, '.env'), kind: 'file' }]);
+    expect(here.placeholders).toEqual([path.join(dir, '.env')]);
+    await here.release();
+    expect(fs.existsSync(path.join(dir, '.env'))).toBe(true);
+    const ended = new Promise((resolve) => other.child.once('exit', resolve));
+    other.child.kill('SIGTERM');
+    await ended;
+    expect(fs.existsSync(path.join(dir, '.env'))).toBe(false);
+  });
+});
+
 describe('placeholders of an interrupted process', () => {
   it.for(['SIGINT', 'SIGTERM'] as const)('are removed when it is ended by %s, which still ends it', async (signal) => {
     const dir = fs.mkdtempSync(path.join(root, 'signal-'));
