@@ -24,30 +24,40 @@ export function watchCovers(paths: readonly string[], onBroken: (covered: string
   }
   let stopped = false;
   const watchers: fs.FSWatcher[] = [];
-  const check = (folder: string, names: Map<string, string>, name: string | null) => {
+  // A name created, removed or moved over (`rename` events) is a replacement whatever its inode number (a file
+  // deleted and made again may get the same one); otherwise the identity is compared.
+  const check = (folder: string, names: Map<string, string>, name: string | null, renamed = false) => {
     if (stopped) return;
     for (const [covered, identity] of names) {
       if (name !== null && name !== covered) continue;
       const full = path.join(folder, covered);
-      if (identityOf(full) === identity) continue;
+      if (!(renamed && name === covered) && identityOf(full) === identity) continue;
       stop();
       onBroken(full);
       return;
     }
   };
+  // Events the kernel dropped (a full queue) are caught by a look at every covered path twice a second.
+  const backstop = setInterval(() => byFolder.forEach((names, folder) => check(folder, names, null)), 500);
+  backstop.unref();
   const stop = () => {
     if (stopped) return;
     stopped = true;
+    clearInterval(backstop);
     for (const watcher of watchers) watcher.close();
   };
   for (const [folder, names] of byFolder) {
     try {
-      const watcher = fs.watch(folder, { persistent: false }, (_event, name) => check(folder, names, typeof name === 'string' ? name : null));
+      const watcher = fs.watch(folder, { persistent: false }, (event, name) =>
+        check(folder, names, typeof name === 'string' ? name : null, event === 'rename'),
+      );
       watcher.on('error', () => check(folder, names, null));
       watchers.push(watcher);
     } catch {
-      // The folder went before the watch began: what it held is checked now.
-      check(folder, names, null);
+      // No watch (the kernel's watches used up, or the folder went): fails closed, the sandbox is ended.
+      stop();
+      onBroken(path.join(folder, [...names.keys()][0]!));
+      return stop;
     }
     // Replaced between the plan and the watch: checked once the watch stands.
     check(folder, names, null);

@@ -9,8 +9,8 @@ import { startTime } from './process-groups.js';
 // another host is making a sandbox for, and a placeholder one host made can be mounted by another's
 // sandbox. So the hosts take turns to make sandboxes (`takeTurn`), the host whose turn it is pauses
 // every host's commands (`otherHostsGroups`), and a placeholder is removed only when no host holds it
-// (`holders`). The record lives in a folder of the host's `/dev/shm` (else `/tmp`) that only this user may
-// write; a sandbox has its own and never sees it.
+// (`holders`). The record lives in a folder of the user's runtime folder (else `/tmp`) that only this user may
+// write; a sandbox sees neither.
 
 /** This process, as the record names it: its id and its start time (an id alone is reused). */
 const SELF = `${process.pid}-${startTime(process.pid) ?? 'unknown'}`;
@@ -21,8 +21,9 @@ let shared: string | undefined;
 export function sharedDirectory(): string {
   if (shared) return shared;
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  // /dev/shm before /tmp: a host run as a service with a private /tmp (systemd's PrivateTmp) still shares it.
-  const base = ['/dev/shm', '/tmp'].find((candidate) => isDirectory(candidate)) ?? os.tmpdir();
+  // The user's runtime folder (/run/user/<uid>: one per user, made by the system, shared by the user's services
+  // whatever their private /tmp or /dev), else /tmp.
+  const base = [`/run/user/${uid}`, '/tmp'].find((candidate) => isDirectory(candidate)) ?? os.tmpdir();
   const dir = path.join(base, `toolwright-${uid}`);
   try {
     fs.mkdirSync(dir, { mode: 0o700 });

@@ -87,8 +87,10 @@ describe('placeholders other processes hold (found by a seventh pass)', () => {
     await made.release();
     expect(fs.existsSync(git.path)).toBe(true);
     const joinerEnded = new Promise((resolve) => joiner.once('exit', resolve));
-    joiner.kill('SIGTERM'); // its exit lets go of what it held: no one holds it now
+    joiner.kill('SIGTERM'); // its exit leaves what a launch still held (its sandbox may outlive it for a moment)
     await joinerEnded;
+    expect(fs.existsSync(git.path)).toBe(true);
+    await holdPlaceholders([git]).release(); // a holder that died holds nothing
     expect(fs.existsSync(git.path)).toBe(false);
   });
 });
@@ -108,18 +110,24 @@ describe('placeholders other processes hold by another spelling (found by an eig
     const ended = new Promise((resolve) => other.child.once('exit', resolve));
     other.child.kill('SIGTERM');
     await ended;
+    await holdPlaceholders([{ path: path.join(dir, '.env'), kind: 'file' }]).release();
     expect(fs.existsSync(path.join(dir, '.env'))).toBe(false);
   });
 });
 
 describe('placeholders of an interrupted process', () => {
-  it.for(['SIGINT', 'SIGTERM'] as const)('are removed when it is ended by %s, which still ends it', async (signal) => {
+  // Its sandboxes' processes may outlive it for a moment (found by an eighth pass: removed at exit, a `.git` could
+  // be made by one still running): what a launch still holds stays until another process lets it go.
+  it.for(['SIGINT', 'SIGTERM'] as const)('are kept while a launch held them when it is ended by %s, which still ends it', async (signal) => {
     const dir = fs.mkdtempSync(path.join(root, 'signal-'));
-    const { child, held, ended } = holderProcess([{ path: path.join(dir, '.git'), kind: 'directory' }]);
+    const git = { path: path.join(dir, '.git'), kind: 'directory' as const };
+    const { child, held, ended } = holderProcess([git]);
     await held;
-    expect(fs.existsSync(path.join(dir, '.git'))).toBe(true);
+    expect(fs.existsSync(git.path)).toBe(true);
     child.kill(signal);
     expect(await ended).toBe(signal);
+    expect(fs.readdirSync(dir)).toEqual(['.git']);
+    await holdPlaceholders([git]).release();
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 });

@@ -103,10 +103,11 @@ function letGoInTurn(giveBack: () => void): void {
   }
 }
 
-/** At exit: this process holds nothing any more; what no other process holds is removed if the turn is free. */
+/**
+ * At exit: what launches let go of and no other process holds is removed if the turn is free. What a launch still
+ * holds stays (an empty placeholder): its sandbox's processes may outlive this process for a moment, and must not see it go.
+ */
 function removeAll(): void {
-  for (const [target, holding] of held) letGo.set(target, holding.kind);
-  held.clear();
   const giveBack = tryTakeTurn();
   for (const [target, kind] of letGo) {
     if (removeHolder(target) && giveBack) remove(target, kind);
