@@ -497,6 +497,18 @@ async function freezeAll(): Promise<() => void> {
     dir,
     controllers: ['freezer'],
   }));
+  // With the turn held nobody else freezes anything: a parent group found frozen was left so by a host that died
+  // in its turn (found by an eighth pass: those hosts' commands, and the next ones, stayed frozen for good). Thawed.
+  const own = locate().hierarchies.filter((hierarchy) => hierarchy.controllers.includes('freezer'));
+  for (const part of [
+    ...others,
+    ...own.map((hierarchy): GroupPart => ({
+      version: hierarchy.version,
+      dir: path.join(hierarchy.base, `toolwright-${process.pid}`),
+      controllers: ['freezer'],
+    })),
+  ])
+    setFrozen(part, false);
   const parts = [...[...live].flat().filter((part) => part.controllers.includes('freezer')), ...others];
   if (parts.length === 0) return () => {};
   const frozen: GroupPart[] = [];
