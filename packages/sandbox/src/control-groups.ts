@@ -216,7 +216,7 @@ function removeChildren(parent: string): void {
       if (!child.isDirectory()) continue;
       const dir = path.join(parent, child.name);
       // A host killed while others were paused leaves them frozen, deaf to every signal: thawed and killed first.
-      const part: GroupPart = { version: fs.existsSync(path.join(dir, 'cgroup.freeze')) ? 2 : 1, dir, controllers: ['freezer'] };
+      const part = freezerPart(dir);
       killMembers(part);
       removeDirectory(dir);
     }
@@ -492,23 +492,11 @@ async function freezeLive(): Promise<() => void> {
 }
 
 async function freezeAll(): Promise<() => void> {
-  const others: GroupPart[] = otherHostsGroups().map((dir) => ({
-    version: fs.existsSync(path.join(dir, 'cgroup.freeze')) ? 2 : 1,
-    dir,
-    controllers: ['freezer'],
-  }));
+  const others = otherHostsGroups().map(freezerPart);
   // With the turn held nobody else freezes anything: a parent group found frozen was left so by a host that died
   // in its turn (found by an eighth pass: those hosts' commands, and the next ones, stayed frozen for good). Thawed.
   const own = locate().hierarchies.filter((hierarchy) => hierarchy.controllers.includes('freezer'));
-  for (const part of [
-    ...others,
-    ...own.map((hierarchy): GroupPart => ({
-      version: hierarchy.version,
-      dir: path.join(hierarchy.base, `toolwright-${process.pid}`),
-      controllers: ['freezer'],
-    })),
-  ])
-    setFrozen(part, false);
+  for (const part of [...others, ...own.map((hierarchy) => freezerPart(path.join(hierarchy.base, `toolwright-${process.pid}`)))]) setFrozen(part, false);
   const parts = [...[...live].flat().filter((part) => part.controllers.includes('freezer')), ...others];
   if (parts.length === 0) return () => {};
   const frozen: GroupPart[] = [];
@@ -525,6 +513,11 @@ async function freezeAll(): Promise<() => void> {
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   return thaw;
+}
+
+/** A group known by its folder only (another host's, a stale one), as its freezer. */
+function freezerPart(dir: string): GroupPart {
+  return { version: fs.existsSync(path.join(dir, 'cgroup.freeze')) ? 2 : 1, dir, controllers: ['freezer'] };
 }
 
 function setFrozen(part: GroupPart, frozen: boolean): boolean {

@@ -60,6 +60,7 @@ export function checkerView(views: Views7): ts.TypeChecker {
   const collected = new Map<SourceFile7, Record<Kind, Node7[]>>();
   /** The files the analysis is reading now (`readFiles`). */
   let readingFiles: readonly SourceFile7[] = [];
+  let readingSet = new Set<SourceFile7>();
   const prefetched = new Map<SourceFile7, Set<Kind>>();
   const typeFromNode = new Map<Node7, Type7 | undefined>();
   const typeAtNode = new Map<Node7, Type7 | undefined>();
@@ -79,9 +80,11 @@ export function checkerView(views: Views7): ts.TypeChecker {
     });
   const prefetch = (node: Node7, what: Kind) => {
     const file = node.getSourceFile();
+    // Asked already for this node's file (a node outside the kind's batch, asked alone): nothing to batch.
+    if (prefetched.get(file)?.has(what)) return;
     // The first question of a kind about one of the files the analysis is reading is asked of all of them at
     // once (it reads each of them: `readFiles`); a file reached otherwise (a library's, one reused) is asked alone.
-    const files = readingFiles.includes(file) ? readingFiles : [file];
+    const files = readingSet.has(file) ? readingFiles : [file];
     const nodes: Node7[] = [];
     for (const each of files) {
       const done = memo(prefetched, each, () => new Set<Kind>());
@@ -253,6 +256,7 @@ export function checkerView(views: Views7): ts.TypeChecker {
     getAwaitedType: (type: ts.Type) => awaited(type, 0),
     readFiles: (files: readonly ts.SourceFile[]) => {
       readingFiles = files.map((file) => rawNode(file) as SourceFile7);
+      readingSet = new Set(readingFiles);
     },
     // Where the API batches (7.1): what the tools' parameter and declared return types reach is asked ahead.
     ...(ahead && {
