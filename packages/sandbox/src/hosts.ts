@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startTime } from './process-groups.js';
+import { takeTurn as takeTheTurn, tryTakeTurn as tryTheTurn } from './turn.js';
 
 // What the Toolwright hosts of one user on one machine share (several `serve`s, a `call` beside a
 // `serve`, two tool sets on nested workspaces): a command run by one host can change the workspace
@@ -44,54 +45,20 @@ function alive(name: string): boolean {
   return match !== null && startTime(Number(match[1])) === match[2];
 }
 
-const TURN_WAIT_MS = 30_000;
-
 /**
- * Waits for this host's turn to make a sandbox (one host of the user's at a time) and takes it; the
- * returned function gives it back. The turn is a symbolic link naming its holder, made atomically;
- * one left by a host that died is taken over. Rejects when another host has held it for 30 seconds.
+ * Waits for this host's turn to make a sandbox (one host of the user's at a time, `turn.ts`) and takes it;
+ * the returned function gives it back. Rejects when another host has held it for 30 seconds.
  */
-export async function takeTurn(): Promise<() => void> {
-  const lock = path.join(sharedDirectory(), 'turn');
-  const started = Date.now();
-  for (let wait = 1; ; wait = Math.min(wait * 2, 20)) {
-    if (tryTurn(lock)) return () => giveBack(lock);
-    if (Date.now() - started > TURN_WAIT_MS) {
-      const holder = readLink(lock);
-      throw new Error(`another Toolwright process (${holder ?? 'gone since'}) has been making a sandbox for ${TURN_WAIT_MS / 1000} s`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, wait));
-  }
+export function takeTurn(): Promise<() => void> {
+  return takeTheTurn(sharedDirectory(), SELF);
 }
 
-/** Takes the turn if it is free now (or its holder has died), without waiting. */
+/** Takes the turn if it is free now, without waiting (at exit); the returned function gives it back. */
 export function tryTakeTurn(): (() => void) | undefined {
-  const lock = path.join(sharedDirectory(), 'turn');
-  return tryTurn(lock) ? () => giveBack(lock) : undefined;
+  return tryTheTurn(sharedDirectory(), SELF);
 }
 
-function tryTurn(lock: string): boolean {
-  try {
-    fs.symlinkSync(SELF, lock);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  const holder = readLink(lock);
-  if (holder === undefined || alive(holder)) return false;
-  // Its holder died: taken over if it is still that one's (another host may have been quicker).
-  if (readLink(lock) === holder) removeFile(lock);
-  try {
-    fs.symlinkSync(SELF, lock);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function giveBack(lock: string): void {
-  if (readLink(lock) === SELF) removeFile(lock);
-}
+export { holdsTurn } from './turn.js';
 
 /** Records this host's parent control groups (where its commands' groups are), for the others to pause. */
 export function recordHostGroups(groups: readonly string[]): void {
@@ -151,9 +118,65 @@ function isDirectory(candidate: string): boolean {
   }
 }
 
-/** Whether some host made the placeholder at `target` and has not removed it (it is then a placeholder, not the user's). */
+/** What a placeholder was made as, recorded by the host that made it. */
+interface PlaceholderRecord {
+  target: string;
+  kind: 'directory' | 'file';
+  /** Its device, inode and birth time: a later file or folder of the same name (an inode number is reused) is not it. */
+  identity: string;
+}
+
+const RECORD = 'placeholder.json';
+
+function identityOf(stat: fs.BigIntStats): string {
+  return `${stat.dev}:${stat.ino}:${stat.birthtimeNs}`;
+}
+
+/** Records the placeholder this host has just made at `target` (written whole, then renamed into place). */
+export function recordPlaceholder(target: string, kind: PlaceholderRecord['kind']): void {
+  const dir = holdsOf(target);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const record: PlaceholderRecord = { target, kind, identity: identityOf(fs.lstatSync(target, { bigint: true })) };
+  const draft = path.join(dir, `${RECORD}.${SELF}`);
+  fs.writeFileSync(draft, JSON.stringify(record), { mode: 0o600 });
+  fs.renameSync(draft, path.join(dir, RECORD));
+}
+
+/**
+ * Whether `target` is a placeholder some host made and none has removed: recorded, still the very file or folder
+ * made (device, inode, birth) and still empty. Anything else there is the user's, protected as it is — a `.git` file
+ * made later under a record left behind must have its `gitdir:` kept read-only too (found by an eighth pass).
+ */
 export function isRecordedPlaceholder(target: string): boolean {
-  return fs.existsSync(holdsOf(target));
+  const record = readRecord(holdsOf(target));
+  return record !== undefined && isStill(target, record);
+}
+
+function isStill(target: string, record: PlaceholderRecord): boolean {
+  let stat: fs.BigIntStats;
+  try {
+    stat = fs.lstatSync(target, { bigint: true });
+  } catch {
+    return false;
+  }
+  if (identityOf(stat) !== record.identity) return false;
+  if (record.kind === 'file') return stat.isFile() && stat.size === 0n;
+  try {
+    return stat.isDirectory() && fs.readdirSync(target).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+function readRecord(dir: string): PlaceholderRecord | undefined {
+  try {
+    const record = JSON.parse(fs.readFileSync(path.join(dir, RECORD), 'utf8')) as Partial<PlaceholderRecord>;
+    if (typeof record.target !== 'string' || typeof record.identity !== 'string') return undefined;
+    if (record.kind !== 'directory' && record.kind !== 'file') return undefined;
+    return record as PlaceholderRecord;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Records this host as a holder of the placeholder at `target`. */
@@ -161,34 +184,70 @@ export function addHolder(target: string): void {
   const dir = holdsOf(target);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   fs.writeFileSync(path.join(dir, SELF), target, { mode: 0o600 });
+  removeFile(path.join(dir, ORPHANED));
 }
 
 /**
- * Removes this host from the holders of the placeholder at `target`; true when no other host that
- * still runs holds it (the record is removed then, and the caller may remove the placeholder).
+ * Removes this host from the holders of the placeholder at `target`; true when no other host that still runs
+ * holds it. Call `forgetPlaceholder` then, in the hosts' turn, having removed the placeholder if it still is one.
  */
 export function removeHolder(target: string): boolean {
   const dir = holdsOf(target);
   removeFile(path.join(dir, SELF));
-  const others = readDirectory(dir).filter((name) => {
+  return liveHolders(dir).length === 0;
+}
+
+/** Removes the record of the placeholder at `target`: no host holds it, and it is removed or is the user's now. */
+export function forgetPlaceholder(target: string): void {
+  fs.rmSync(holdsOf(target), { recursive: true, force: true });
+}
+
+function liveHolders(dir: string): string[] {
+  return readDirectory(dir).filter((name) => {
+    if (!/^\d+-/.test(name) || name.includes('.')) return false;
     if (alive(name)) return true;
     removeFile(path.join(dir, name));
     return false;
   });
-  if (others.length > 0) return false;
-  try {
-    fs.rmdirSync(dir);
-  } catch {
-    // a holder came meanwhile, or it is gone
-  }
-  return true;
 }
 
-function readLink(file: string): string | undefined {
-  try {
-    return fs.readlinkSync(file);
-  } catch {
-    return undefined;
+const ORPHANED = 'orphaned';
+/** How long a placeholder whose holders all died stays: their sandboxes' processes die a moment after them. */
+const ORPHAN_GRACE_MS = 2_000;
+const SWEEP_EVERY_MS = 10_000;
+let lastSweep = 0;
+
+/**
+ * In the hosts' turn: placeholders whose holders have all died (a host that exited outside the turn, or was
+ * killed) are removed with `remove` once they have been so for a moment, each if it still is the placeholder
+ * made, and their records with them. Looks at most every ten seconds.
+ */
+export function sweepOrphanedPlaceholders(remove: (target: string, kind: PlaceholderRecord['kind']) => void, now = Date.now()): void {
+  if (now - lastSweep < SWEEP_EVERY_MS) return;
+  lastSweep = now;
+  const holds = path.join(sharedDirectory(), 'holds');
+  for (const name of readDirectory(holds)) {
+    const dir = path.join(holds, name);
+    if (liveHolders(dir).length > 0) continue;
+    const marker = path.join(dir, ORPHANED);
+    let since: number | undefined;
+    try {
+      since = Number(fs.readFileSync(marker, 'utf8'));
+    } catch {
+      // seen without holders for the first time
+    }
+    if (since === undefined || !Number.isFinite(since)) {
+      try {
+        fs.writeFileSync(marker, String(now), { mode: 0o600 });
+      } catch {
+        // the record is gone
+      }
+      continue;
+    }
+    if (now - since < ORPHAN_GRACE_MS) continue;
+    const record = readRecord(dir);
+    if (record && isStill(record.target, record)) remove(record.target, record.kind);
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

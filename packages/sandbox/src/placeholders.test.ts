@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { holdPlaceholders } from './placeholders.js';
+import { sweepOrphanedPlaceholders } from './hosts.js';
+import { holdPlaceholders, isPlaceholder } from './placeholders.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-placeholders-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -129,5 +130,46 @@ describe('placeholders of an interrupted process', () => {
     expect(fs.readdirSync(dir)).toEqual(['.git']);
     await holdPlaceholders([git]).release();
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('records of placeholders left behind (found by an eighth pass)', () => {
+  // A record outlives a killed host; a `.git` file made later under it, taken for a placeholder, had its `gitdir:` left writable.
+  it('make nothing but the very placeholder made, still empty, a placeholder', async () => {
+    const dir = fs.mkdtempSync(path.join(root, 'stale-'));
+    const git = { path: path.join(dir, '.git'), kind: 'directory' as const };
+    const other = holderProcess([git]);
+    await other.held;
+    expect(isPlaceholder(git.path)).toBe(true);
+    other.child.kill('SIGKILL');
+    await other.ended;
+    // Filled on the host: the user's now.
+    fs.chmodSync(git.path, 0o755);
+    fs.writeFileSync(path.join(git.path, 'HEAD'), 'ref: refs/heads/main\n');
+    expect(isPlaceholder(git.path)).toBe(false);
+    // Replaced by a `.git` file, or by another empty folder, under the same record: the user's.
+    fs.rmSync(git.path, { recursive: true });
+    fs.writeFileSync(git.path, 'gitdir: elsewhere\n');
+    expect(isPlaceholder(git.path)).toBe(false);
+    fs.rmSync(git.path);
+    fs.mkdirSync(git.path);
+    expect(isPlaceholder(git.path)).toBe(false);
+    expect(holdPlaceholders([git]).placeholders).toEqual([]);
+  });
+
+  it('are swept, with the placeholder they name, a moment after their holders all died', async () => {
+    const dir = fs.mkdtempSync(path.join(root, 'orphan-'));
+    const env = { path: path.join(dir, '.env'), kind: 'file' as const };
+    const other = holderProcess([env]);
+    await other.held;
+    other.child.kill('SIGKILL');
+    await other.ended;
+    const removed: string[] = [];
+    const sweep = (now: number) => sweepOrphanedPlaceholders((target) => removed.push(target), now);
+    sweep(Date.now() + 60_000); // seen without holders: marked
+    expect(removed).toEqual([]);
+    sweep(Date.now() + 120_000); // still without holders a moment later: swept
+    expect(removed).toEqual([env.path]);
+    expect(isPlaceholder(env.path)).toBe(false);
   });
 });

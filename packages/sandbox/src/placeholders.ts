@@ -1,6 +1,16 @@
 import fs from 'node:fs';
 import { onHostExit } from './host-exit.js';
-import { addHolder, isRecordedPlaceholder, removeHolder, takeTurn, tryTakeTurn } from './hosts.js';
+import {
+  addHolder,
+  forgetPlaceholder,
+  holdsTurn,
+  isRecordedPlaceholder,
+  recordPlaceholder,
+  removeHolder,
+  sweepOrphanedPlaceholders,
+  takeTurn,
+  tryTakeTurn,
+} from './hosts.js';
 
 /** A protected path that must not come into being inside the sandbox, and what stands in for it. */
 export interface PlaceholderRequest {
@@ -26,8 +36,8 @@ let removeAtExit = false;
  * placeholder another process made counts as missing here, and is held by this one too; so is one
  * among `covered` (the paths a sandbox mounts read-only as they are, deeper protected paths), when
  * a process recorded it. The last release removes the placeholder if it is still empty (a person who
- * put something there meanwhile keeps it), in the hosts' turn (`takeTurn`), as does the process's exit.
- * Call it in the hosts' turn (while the sandbox is planned, `pauseCommands`).
+ * put something there meanwhile keeps it), in the hosts' turn (`takeTurn`); placeholders whose holders all died are
+ * swept in a later turn. Call it in the hosts' turn (while the sandbox is planned, `pauseCommands`).
  * @returns the placeholders to mount read-only (those missing, made now or held already), and their release
  *   (once; it resolves when what it let go of is removed, or kept because another holds it).
  */
@@ -35,6 +45,7 @@ export function holdPlaceholders(
   requests: readonly PlaceholderRequest[],
   covered: readonly string[] = [],
 ): { placeholders: string[]; release: () => Promise<void> } {
+  sweepOrphanedPlaceholders(remove);
   const placeholders: string[] = [];
   const holding: string[] = [];
   const hold = (target: string, kind: PlaceholderRequest['kind']) => {
@@ -50,11 +61,12 @@ export function holdPlaceholders(
   for (const request of requests) {
     if (held.has(request.path) || isRecordedPlaceholder(request.path)) {
       // Another process's (or this one's): made again should it have gone meanwhile.
-      if (!fs.existsSync(request.path)) make(request);
+      if (!fs.existsSync(request.path) && make(request)) recordPlaceholder(request.path, request.kind);
       if (!fs.existsSync(request.path)) continue;
       hold(request.path, request.kind);
       placeholders.push(request.path);
     } else if (make(request)) {
+      recordPlaceholder(request.path, request.kind);
       hold(request.path, request.kind);
       placeholders.push(request.path);
     }
@@ -85,9 +97,12 @@ export function holdPlaceholders(
   };
 }
 
-/** Whether `path` is a placeholder (made by this process or another's, and not removed yet): it exists, but stands for a missing path. */
+/**
+ * Whether `path` is a placeholder (made by this process or another's, not removed yet, and still the empty file or
+ * folder made): it exists, but stands for a missing path. Filled or replaced on the host, it is the user's.
+ */
 export function isPlaceholder(path: string): boolean {
-  return held.has(path) || isRecordedPlaceholder(path);
+  return isRecordedPlaceholder(path);
 }
 
 /** In the hosts' turn: the placeholders let go of are removed, each unless a launch or another process holds it again. */
@@ -96,21 +111,29 @@ function letGoInTurn(giveBack: () => void): void {
     for (const [target, kind] of letGo) {
       letGo.delete(target);
       if (held.has(target)) continue; // held again by a launch since
-      if (removeHolder(target)) remove(target, kind);
+      if (removeHolder(target)) letGoOf(target, kind);
     }
   } finally {
     giveBack();
   }
 }
 
+/** No host holds it any more: removed if it still is the placeholder made, and forgotten. */
+function letGoOf(target: string, kind: PlaceholderRequest['kind']): void {
+  if (isRecordedPlaceholder(target)) remove(target, kind);
+  forgetPlaceholder(target);
+}
+
 /**
- * At exit: what launches let go of and no other process holds is removed if the turn is free. What a launch still
- * holds stays (an empty placeholder): its sandbox's processes may outlive this process for a moment, and must not see it go.
+ * At exit: what launches let go of and no other process holds is removed if the turn is free now (or is this
+ * process's); otherwise only its holding ends, and a later host's turn removes it (`sweepOrphanedPlaceholders`).
+ * What a launch still holds stays (an empty placeholder) for that sweep too: its sandbox's processes may outlive
+ * this process for a moment, and must not see it go.
  */
 function removeAll(): void {
-  const giveBack = tryTakeTurn();
+  const giveBack = holdsTurn() ? () => {} : tryTakeTurn();
   for (const [target, kind] of letGo) {
-    if (removeHolder(target) && giveBack) remove(target, kind);
+    if (removeHolder(target) && giveBack) letGoOf(target, kind);
   }
   letGo.clear();
   giveBack?.();
