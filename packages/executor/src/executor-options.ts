@@ -60,8 +60,12 @@ export interface ExecutorOptions {
   /** Upper bound on any call's duration, whatever the tool declares. */
   maxTimeoutMs?: number;
   hooks?: readonly ToolHooks[];
-  /** Stop a tool repeated with the same arguments and the same result this many times (default 3); `false` disables. */
-  doomLoop?: { threshold?: number; action?: 'ask' | 'deny' } | false;
+  /**
+   * Stop a tool repeated with the same arguments and the same result this many times (default 3); `false` disables.
+   * `per`: whose calls are compared — each caller's (default: the call's `repeatScope`, else its session, else all
+   * of this executor's calls together; off for a call whose `repeatScope` is `false`), or the whole `executor`'s.
+   */
+  doomLoop?: { threshold?: number; action?: 'ask' | 'deny'; per?: 'caller' | 'executor' } | false;
   /** Interval of `tool_call_heartbeat` events while a call runs (default 1000 ms). */
   heartbeatMs?: number;
   /** The dialect's argument decoding for every call (see `ArgumentDecoder`); default none: arguments as declared. */
@@ -79,6 +83,12 @@ export interface ExecutorOptions {
 /** Who is calling and how: carried into the tool's context and the audit log. */
 export interface CallContext {
   sessionId?: string;
+  /**
+   * Whose calls the repeated-call guard compares this one with (before the session): a server of many clients names
+   * the client (one authenticated by a token), or says `false` where it cannot tell its clients apart — the guard then
+   * leaves the call alone, rather than let one client's calls count against another's.
+   */
+  repeatScope?: string | false;
   taskId?: string;
   actorId?: string;
   workspace?: string;

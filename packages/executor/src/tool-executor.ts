@@ -50,7 +50,12 @@ export class ToolExecutor {
       parseLimits: this.parseLimits,
       approvals: this.approvals,
       fullOutputs: new FullOutputStore(options.keepFullOutputs ?? 256),
-      doomLoop: doomLoop && { guard: new DoomLoopGuard(doomLoop.threshold ?? 3), threshold: doomLoop.threshold ?? 3, action: doomLoop.action ?? 'ask' },
+      doomLoop: doomLoop && {
+        guard: new DoomLoopGuard(doomLoop.threshold ?? 3),
+        threshold: doomLoop.threshold ?? 3,
+        action: doomLoop.action ?? 'ask',
+        per: doomLoop.per ?? 'caller',
+      },
     };
     this.pipeline = buildPipeline(this.services);
   }

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { MemoryAuditSink } from '@toolwright/executor';
 import { ToolRegistry } from '@toolwright/registry';
 import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
-import { McpToolServer } from './tool-server.js';
+import { McpToolServer, type McpToolServerOptions } from './tool-server.js';
 import { serveHttp, type HttpServeOptions, type HttpServer } from './serve-http.js';
 import { HttpServeError } from './http-serve-error.js';
 
@@ -31,7 +31,7 @@ function declaration(name: string): ToolDeclaration {
 }
 
 /** A server whose `note` tool records every call it runs (the attack must leave `calls` empty), and whose `wait` tool holds until released. */
-async function start(options: HttpServeOptions = {}) {
+async function start(options: HttpServeOptions = {}, executor: McpToolServerOptions['executor'] = {}) {
   const calls: string[] = [];
   const waiting: (() => void)[] = [];
   const registry = new ToolRegistry();
@@ -47,7 +47,7 @@ async function start(options: HttpServeOptions = {}) {
       return text;
     }, declaration('wait')),
   );
-  const tools = new McpToolServer({ registry, executor: { audit: new MemoryAuditSink() } });
+  const tools = new McpToolServer({ registry, executor: { audit: new MemoryAuditSink(), ...executor } });
   const server = await serveHttp(tools, options);
   running.push(server);
   return { server, tools, calls, waiting, host: `127.0.0.1:${server.port}` };
@@ -407,5 +407,50 @@ describe('serveHttp: sessions', () => {
     }
     const session = await initialize(server.port, host);
     expect((await list(server.port, host, session)).status).toBe(200);
+  });
+});
+
+describe('the repeated-call guard over HTTP (found by a review)', () => {
+  const deny = { doomLoop: { action: 'deny' as const } };
+  async function clientOf(url: string, token?: string) {
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined),
+    );
+    return client;
+  }
+  const refused = async (client: Client) => {
+    const result = (await client.callTool({ name: 'note', arguments: { text: 'same' } })) as { isError?: boolean };
+    return result.isError === true;
+  };
+
+  it("lets no stateless client's repeats count against another's calls, where the clients cannot be told apart", async () => {
+    const { server } = await start({}, deny);
+    const [a, b] = [await clientOf(server.url), await clientOf(server.url)];
+    for (let i = 0; i < 4; i++) expect(await refused(a)).toBe(false);
+    expect(await refused(b)).toBe(false);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("keeps each session's repeats its own", async () => {
+    const { server } = await start({ sessions: true }, deny);
+    const [a, b] = [await clientOf(server.url), await clientOf(server.url)];
+    for (let i = 0; i < 3; i++) expect(await refused(a)).toBe(false);
+    expect(await refused(a)).toBe(true);
+    expect(await refused(b)).toBe(false);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('compares the calls of the holders of one bearer token together (one identity), or every call with per: executor', async () => {
+    const { server } = await start({ bearerToken: 'tok' }, deny);
+    const [a, b] = [await clientOf(server.url, 'tok'), await clientOf(server.url, 'tok')];
+    for (let i = 0; i < 3; i++) expect(await refused(a)).toBe(false);
+    expect(await refused(b)).toBe(true);
+    await Promise.all([a.close(), b.close()]);
+    const shared = await start({}, { doomLoop: { action: 'deny', per: 'executor' } });
+    const [c, d] = [await clientOf(shared.server.url), await clientOf(shared.server.url)];
+    for (let i = 0; i < 3; i++) expect(await refused(c)).toBe(false);
+    expect(await refused(d)).toBe(true);
+    await Promise.all([c.close(), d.close()]);
   });
 });

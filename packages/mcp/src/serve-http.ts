@@ -141,7 +141,9 @@ export async function serveHttp(tools: McpToolServer, options: HttpServeOptions 
       body = read.value;
     }
     if (store) return serveSession(tools, store, req, res, body, reply);
-    const server = tools.createServer();
+    // Stateless: every request has a server of its own, and the clients cannot be told apart but by the token (one
+    // for all who hold it); without one the repeated-call guard leaves the calls alone.
+    const server = tools.createServer({ repeatScope: auth ? 'bearer-token' : false });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => {
       void transport.close();

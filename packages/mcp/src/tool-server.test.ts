@@ -61,6 +61,17 @@ function hostileRegistry(): ToolRegistry {
       declaration('progressing', 'string'),
     ),
   );
+  registry.register(
+    attachToolDeclaration(
+      async (text: string) => {
+        for (const progress of [0, 0.25, 0.5, 0.75, 1]) getToolContext()?.progress({ progress, total: 1 });
+        getToolContext()?.progress({ progress: 0.5, message: 'went back' });
+        getToolContext()?.progress({ message: 'a message alone' });
+        return text;
+      },
+      declaration('fractions', 'string'),
+    ),
+  );
   registry.register(attachToolDeclaration(async (text: string) => text, declaration('guarded', 'string', 'side-effecting')));
   return registry;
 }
@@ -132,6 +143,19 @@ describe(McpToolServer, () => {
     expect(result.isError).toBeFalsy();
     expect(prompts).toHaveLength(1);
     expect(hasRawControls(prompts[0]!)).toBe(false);
+    await client.close();
+  });
+
+  // Found by a review: 0.25/0.5/0.75/1 of 1 reached the client as 1, 2, 3, 4 of 1 (400 %).
+  it("passes the tool's progress values through, and only makes them increase", async () => {
+    const { client } = await connected();
+    const seen: { progress: number; total?: number; message?: string }[] = [];
+    await client.callTool({ name: 'fractions', arguments: { text: 'x' } }, undefined, { onprogress: (p) => void seen.push(p) });
+    expect(seen.slice(0, 5)).toEqual([0, 0.25, 0.5, 0.75, 1].map((progress) => ({ progress, total: 1 })));
+    expect(seen.slice(5).map((p) => p.message)).toEqual(['went back', 'a message alone']);
+    expect(seen[5]!.progress).toBeGreaterThan(1);
+    expect(seen[6]!.progress).toBeGreaterThan(seen[5]!.progress);
+    expect(seen[6]!.progress).toBeLessThan(1.001);
     await client.close();
   });
 });

@@ -30,9 +30,20 @@ export interface McpToolServerOptions {
   version?: string;
 }
 
+/** How the clients of one protocol server are told apart. */
+export interface CreateServerOptions {
+  /**
+   * Whose calls the repeated-call guard compares (see the executor's `CallContext.repeatScope`): by default the
+   * connection's (stdio: one client), a session's when there is one; `false` where requests of many clients share
+   * one server (stateless HTTP without a token), a name where they share an identity (one bearer token).
+   */
+  repeatScope?: string | false;
+}
+
 interface ActiveCall {
   server: Server;
   extra: Extra;
+  /** The last progress value sent (none yet: -Infinity). */
   progress: number;
   /** Aborted when the connection the call came in on closes (stateless HTTP has no other cancel path). */
   closed: AbortController;
@@ -65,7 +76,7 @@ export class McpToolServer {
       const call = this.active.get(event.callId);
       const token = call?.extra._meta?.progressToken;
       if (!call || token === undefined) return;
-      call.progress = Math.max(call.progress + 1, event.progress.progress ?? 0);
+      call.progress = nextProgress(call.progress, event.progress.progress);
       void call.extra
         .sendNotification({
           method: 'notifications/progress',
@@ -84,11 +95,12 @@ export class McpToolServer {
   }
 
   /** A protocol server bound to this registry and executor; connect it to a transport. */
-  createServer(): Server {
+  createServer(options: CreateServerOptions = {}): Server {
+    const repeatScope = options.repeatScope ?? `connection-${randomBytes(9).toString('base64url')}`;
     const server = new Server(this.info, { capabilities: { tools: { listChanged: true } } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toMcpTools(this.registry.list()).map(safeListing) }));
     server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      this.callTool(server, request.params.name, request.params.arguments, extra).catch((error: unknown) =>
+      this.callTool(server, repeatScope, request.params.name, request.params.arguments, extra).catch((error: unknown) =>
         failure(`Tool execution failed: ${error instanceof Error ? error.message : String(error)}`),
       ),
     );
@@ -114,16 +126,23 @@ export class McpToolServer {
     for (const listener of this.sessionListeners) listener(sessionId);
   }
 
-  private async callTool(server: Server, name: string, args: Record<string, unknown> | undefined, extra: Extra): Promise<CallToolResult> {
+  private async callTool(
+    server: Server,
+    repeatScope: string | false,
+    name: string,
+    args: Record<string, unknown> | undefined,
+    extra: Extra,
+  ): Promise<CallToolResult> {
     const callId = `mcp_${randomBytes(9).toString('base64url')}`;
     const closed = new AbortController();
-    this.active.set(callId, { server, extra, progress: 0, closed });
+    this.active.set(callId, { server, extra, progress: -Infinity, closed });
     try {
       const result = await this.executor.executeToolCall(
         { id: callId, name, arguments: args ?? {} },
         {
           signal: AbortSignal.any([extra.signal, closed.signal]),
-          ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : {}),
+          // A session is its client; without one, the connection's (or no) identity.
+          ...(extra.sessionId !== undefined ? { sessionId: extra.sessionId } : { repeatScope }),
         },
       );
       if (result.status !== 'completed') return failure(result.content);
@@ -241,6 +260,17 @@ async function escalationQuestion(call: ActiveCall, request: ApprovalRequest, wa
   } catch (error) {
     return { kind: 'unavailable', message: `the approval request failed: ${(error as Error).message}` };
   }
+}
+
+/**
+ * The progress value to send: the tool's own (0.25 of 1 reaches the client as 0.25), as long as it increases, which
+ * MCP requires of every notification; a report without a value, or one that does not increase, gets the
+ * smallest step above the last value sent (its message still reaches the client).
+ */
+function nextProgress(previous: number, reported: number | undefined): number {
+  if (reported !== undefined && Number.isFinite(reported) && reported > previous) return reported;
+  if (previous === -Infinity) return 0;
+  return previous + Math.max(Math.abs(previous), 1) * 2 ** -40;
 }
 
 /** An `isError` result; the text is escaped like every other text this server sends. */

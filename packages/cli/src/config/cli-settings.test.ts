@@ -40,6 +40,8 @@ describe(settingsOf, () => {
       tools: { core: false, include: ['a_*'], exclude: ['a_b'], perSession: ['Tally'] },
     });
     expect(settingsOf(loaded({ repeatedCalls: false }), {}, {}, CWD).executor.doomLoop).toBe(false);
+    expect(settingsOf(loaded({ repeatedCalls: { per: 'server' } }), {}, {}, CWD).executor.doomLoop).toEqual({ per: 'executor' });
+    expect(settingsOf(loaded({ repeatedCalls: { threshold: 4, per: 'client' } }), {}, {}, CWD).executor.doomLoop).toEqual({ threshold: 4, per: 'caller' });
   });
 
   it('lets the flags win: --workspace, --policy and --audit against the current directory, --no-core', () => {

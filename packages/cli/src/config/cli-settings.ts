@@ -84,7 +84,11 @@ export function settingsOf(loaded: LoadedConfig | undefined, flags: ConfigFlags,
   const executor: CliSettings['executor'] = {};
   if (config.risk !== undefined) executor.riskMode = config.risk;
   if (config.maxOutputBytes !== undefined) executor.maxOutputBytes = config.maxOutputBytes;
-  if (config.repeatedCalls !== undefined) executor.doomLoop = config.repeatedCalls;
+  if (config.repeatedCalls === false) executor.doomLoop = false;
+  else if (config.repeatedCalls !== undefined) {
+    const { per, ...rest } = config.repeatedCalls;
+    executor.doomLoop = { ...rest, ...(per !== undefined ? { per: per === 'server' ? 'executor' : 'caller' } : {}) };
+  }
   const tools: CliSettings['tools'] = {
     core: flags.core !== false && config.tools?.core !== false,
     ...(config.tools?.include ? { include: config.tools.include } : {}),

@@ -209,6 +209,11 @@ export interface RepeatedCallsSection {
   threshold?: Integer;
   /** What then happens: ask for approval (default) or refuse. */
   action?: 'ask' | 'deny';
+  /**
+   * Whose calls are compared: each client's (default: an MCP session's, a connection's, the holders of the bearer
+   * token; none over stateless HTTP without a token, whose clients cannot be told apart), or all the server's together.
+   */
+  per?: 'client' | 'server';
 }
 
 export interface ToolsSection {

@@ -1,4 +1,4 @@
-import type { PipelineStep } from '../call-state.js';
+import type { CallState, PipelineStep } from '../call-state.js';
 
 /** Detects a model repeating the same call with the same result (opencode's "doom loop"). */
 export class DoomLoopGuard {
@@ -28,19 +28,29 @@ export class DoomLoopGuard {
   }
 }
 
-/** The executor's doom-loop settings: its guard, how many repeats count, and what a loop gets. */
+/** The executor's doom-loop settings: its guard, how many repeats count, what a loop gets, and whose calls are compared. */
 export interface DoomLoopSettings {
   guard: DoomLoopGuard;
   threshold: number;
   action: 'ask' | 'deny';
+  per: 'caller' | 'executor';
+}
+
+/** Whose calls this one is compared with, or undefined when nobody's (a server that cannot tell its clients apart). */
+function scopeOf(state: CallState, per: DoomLoopSettings['per']): string | undefined {
+  if (per === 'executor') return 'executor';
+  const { repeatScope, sessionId } = state.context;
+  if (repeatScope === false) return undefined;
+  return repeatScope ?? sessionId ?? 'default';
 }
 
 /** Step: a call that would repeat a loop is refused (`deny`) or must be approved by a person (`ask`). */
-export function doomLoopCheckStep({ guard, threshold, action }: DoomLoopSettings): PipelineStep {
+export function doomLoopCheckStep({ guard, threshold, action, per }: DoomLoopSettings): PipelineStep {
   return {
     stage: 'doom_loop',
     run(state) {
-      if (!guard.isLooping(state.context.sessionId ?? 'default', state.call.name, state.argsHash)) return undefined;
+      const scope = scopeOf(state, per);
+      if (scope === undefined || !guard.isLooping(scope, state.call.name, state.argsHash)) return undefined;
       if (action === 'deny') return state.audit.rejectAfterRequest({ code: 'doom_loop', repeats: threshold });
       state.forceAsk = `the same call returned the same result ${threshold} times in a row`;
       return undefined;
@@ -49,11 +59,12 @@ export function doomLoopCheckStep({ guard, threshold, action }: DoomLoopSettings
 }
 
 /** Step: remembers this call and its output's hash, for the next check. */
-export function doomLoopRecordStep({ guard }: DoomLoopSettings): PipelineStep {
+export function doomLoopRecordStep({ guard, per }: DoomLoopSettings): PipelineStep {
   return {
     stage: 'output',
     run(state) {
-      guard.record(state.context.sessionId ?? 'default', state.call.name, state.argsHash, state.normalised.hash);
+      const scope = scopeOf(state, per);
+      if (scope !== undefined) guard.record(scope, state.call.name, state.argsHash, state.normalised.hash);
       return undefined;
     },
   };
