@@ -14,7 +14,11 @@ fs.symlinkSync('config/prod.env', path.join(ws, 'linked.env'));
 fs.symlinkSync(base, path.join(ws, 'out'));
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
-const assets = { etc: '/assets/etc', etcWithNetwork: '/assets/etc-net', empty: '/assets/empty' };
+const assets = {
+  etc: { dir: '/assets/etc', folders: ['alternatives'] },
+  etcWithNetwork: { dir: '/assets/etc-net', folders: ['alternatives', 'ssl/certs'] },
+  empty: '/assets/empty',
+};
 const features = { disableUserns: true, userNamespace: true };
 function policy(extra: Partial<SandboxPolicy> = {}): SandboxPolicy {
   return { workspace: ws, readOnly: [], hidden: [], readable: [], network: false, home: '/tmp/home', cwd: ws, limits: DEFAULT_LIMITS, ...extra };
@@ -64,6 +68,14 @@ describe(bwrapArguments, () => {
     expect(at(`--tmpfs ${ws}/secrets`)).toBeGreaterThan(at(`--ro-bind ${ws}/keys ${ws}/keys`));
     expect(lines.at(-1)).toBe('--hostname toolwright-sandbox');
     expect(lines).toEqual(expect.arrayContaining(['--unshare-all', '--unshare-user', '--disable-userns', '--cap-drop ALL', '--die-with-parent']));
+  });
+
+  it("mounts the view's /etc, then the host's /etc folders it names read-only over their mount points", () => {
+    const offline = mounts(bwrapArguments(policy(), assets, features));
+    expect(offline.indexOf('--ro-bind /etc/alternatives /etc/alternatives')).toBe(offline.indexOf('--ro-bind /assets/etc /etc') + 1);
+    expect(offline).not.toContain('--ro-bind /etc/ssl/certs /etc/ssl/certs');
+    const online = mounts(bwrapArguments(policy({ network: true }), assets, features));
+    expect(online).toEqual(expect.arrayContaining(['--ro-bind /assets/etc-net /etc', '--ro-bind /etc/ssl/certs /etc/ssl/certs']));
   });
 
   it('mounts the workspace from the descriptor the host opened and checked, where one is given, in the same place', () => {

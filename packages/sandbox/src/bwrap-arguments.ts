@@ -80,7 +80,9 @@ export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, fea
     if (mount.kind === 'symlink') args.push('--symlink', mount.target, mount.path);
     else args.push('--ro-bind', mount.path, mount.path);
   }
-  args.push('--ro-bind', policy.network ? assets.etcWithNetwork : assets.etc, '/etc');
+  const etc = policy.network ? assets.etcWithNetwork : assets.etc;
+  args.push('--ro-bind', etc.dir, '/etc');
+  for (const folder of etc.folders) args.push('--ro-bind', path.join('/etc', folder), path.join('/etc', folder));
   args.push('--proc', '/proc');
   for (const entry of procMaskedFiles()) args.push('--ro-bind', '/dev/null', entry);
   // The whole kernel interface read-only, not a list of what is known to be dangerous: a command run by root is

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startTime } from './process-groups.js';
-import { takeTurn as takeTheTurn, tryTakeTurn as tryTheTurn } from './turn.js';
+import { takeTurn as takeTheTurn } from './turn.js';
 
 // What the Toolwright hosts of one user on one machine share (several `serve`s, a `call` beside a
 // `serve`, two tool sets on nested workspaces): a command run by one host can change the workspace
@@ -51,11 +51,6 @@ function alive(name: string): boolean {
  */
 export function takeTurn(): Promise<() => void> {
   return takeTheTurn(sharedDirectory(), SELF);
-}
-
-/** Takes the turn if it is free now, without waiting (at exit); the returned function gives it back. */
-export function tryTakeTurn(): (() => void) | undefined {
-  return tryTheTurn(sharedDirectory(), SELF);
 }
 
 export { holdsTurn } from './turn.js';

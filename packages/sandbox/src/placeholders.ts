@@ -9,7 +9,6 @@ import {
   removeHolder,
   sweepOrphanedPlaceholders,
   takeTurn,
-  tryTakeTurn,
 } from './hosts.js';
 
 /** A protected path that must not come into being inside the sandbox, and what stands in for it. */
@@ -125,18 +124,17 @@ function letGoOf(target: string, kind: PlaceholderRequest['kind']): void {
 }
 
 /**
- * At exit: what launches let go of and no other process holds is removed if the turn is free now (or is this
- * process's); otherwise only its holding ends, and a later host's turn removes it (`sweepOrphanedPlaceholders`).
- * What a launch still holds stays (an empty placeholder) for that sweep too: its sandbox's processes may outlive
- * this process for a moment, and must not see it go.
+ * At exit (a signal; a normal end waits for the releases): what launches let go of and no other process holds is
+ * removed if this process holds the turn now (nothing can be waited for at exit); otherwise only its holding ends,
+ * and a later host's turn removes it (`sweepOrphanedPlaceholders`). What a launch still holds stays (an empty
+ * placeholder) for that sweep too: its sandbox's processes may outlive this process for a moment, and must not see it go.
  */
 function removeAll(): void {
-  const giveBack = holdsTurn() ? () => {} : tryTakeTurn();
+  const inTurn = holdsTurn();
   for (const [target, kind] of letGo) {
-    if (removeHolder(target) && giveBack) letGoOf(target, kind);
+    if (removeHolder(target) && inTurn) letGoOf(target, kind);
   }
   letGo.clear();
-  giveBack?.();
 }
 
 function lstatOrUndefined(target: string): fs.Stats | undefined {

@@ -26,6 +26,29 @@ describe(probeSandbox, () => {
     });
   });
 
+  // Found by a ninth pass: a sandboxed command filled the disk, and the next Toolwright process's probe, which could
+  // not write its files, fell back to no sandbox for good. Whatever a command can cause is a failure of the moment.
+  it.for([
+    ['no room', 'echo "bwrap: Creating new namespace failed: No space left on device" >&2; exit 1'],
+    ['no process left', 'echo "bwrap: clone: Resource temporarily unavailable" >&2; exit 1'],
+    ['no descriptor left', 'echo "bwrap: Failed to open: Too many open files" >&2; exit 1'],
+    ['killed', 'kill -KILL $$'],
+  ])('takes a sandbox that could not be made just now (%s) as transient, never as none here', async ([, failure]) => {
+    const busy = fakeBwrap(`bwrap-${failure.length}`, `case "$1" in --version) echo "bubblewrap 0.8.0";; *) ${failure};; esac`);
+    expect(await probeSandbox({ bwrap: busy })).toMatchObject({ available: false, transient: true });
+  });
+
+  it('takes a probe that cannot write its own files as transient', async () => {
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = path.join(dir, 'no-such-folder');
+    try {
+      expect(await probeSandbox({ fresh: true })).toMatchObject({ available: false, transient: true, reason: expect.stringMatching(/could not be tried/) });
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
+
   it('names the binary it was told to use when that is not there', async () => {
     const missing = path.join(dir, 'missing');
     expect(await probeSandbox({ bwrap: missing })).toEqual({ available: false, reason: `${missing} is not an executable file` });
@@ -66,6 +89,14 @@ describe(decideSandbox, () => {
     ['off', missing, 'unsandboxed'],
   ] as const)('%s with %o runs %s', ([mode, support, run]) => {
     expect(decideSandbox(mode, support).run).toBe(run);
+  });
+  it('falls back under auto only where no sandbox can be made here, and refuses where one could not be made just now', () => {
+    const full = { available: false as const, reason: 'No space left on device', transient: true as const };
+    for (const mode of ['auto', 'required'] as const)
+      expect(decideSandbox(mode, full)).toEqual({
+        run: 'refused',
+        reason: 'the kernel sandbox could not be made just now (No space left on device); the command was not run: try again',
+      });
   });
   it('warns when auto falls back to the judge alone, and names the reason when required refuses', () => {
     expect(decideSandbox('auto', missing)).toEqual({

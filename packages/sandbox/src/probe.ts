@@ -8,7 +8,21 @@ import { sandboxAssets } from './sandbox-assets.js';
 
 /** Whether commands can run in a kernel sandbox here, and with what. */
 export type SandboxSupport =
-  { available: true; kind: 'bubblewrap'; path: string; version: string; features: BubblewrapFeatures } | { available: false; reason: string };
+  | { available: true; kind: 'bubblewrap'; path: string; version: string; features: BubblewrapFeatures }
+  | {
+      available: false;
+      reason: string;
+      /**
+       * The sandbox could not be made just now (no space, no descriptors or memory left, too slow) rather than not
+       * here at all: a command may have caused it (found by a ninth pass: a command that filled the disk made the
+       * next Toolwright process fall back to no sandbox). Nothing falls back on it; the next command probes again.
+       */
+      transient?: true;
+    };
+
+/** Failures that say nothing of whether a sandbox can be made here, only that it could not be now. */
+const TRANSIENT =
+  /no space left|ENOSPC|EDQUOT|quota|resource temporarily unavailable|EAGAIN|too many open files|EMFILE|ENFILE|cannot allocate memory|ENOMEM|interrupted system call|EINTR|timed out/i;
 
 /** Where bubblewrap is looked for, in order (a PATH lookup could find a workspace's planted `bwrap`). */
 const BWRAP_LOCATIONS = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'];
@@ -29,17 +43,29 @@ export async function probeSandbox(options: { bwrap?: string; fresh?: boolean } 
   if (probed && (await probed.support).available === false && Date.now() - probed.at > RETRY_UNAVAILABLE_MS) probed = undefined;
   // An operator may name bubblewrap's location (an install outside the system directories).
   const configured = process.env.TOOLWRIGHT_BWRAP;
-  probed ??= { at: Date.now(), support: probe(configured !== undefined && configured !== '' ? configured : undefined) };
-  return probed.support;
+  const current = (probed ??= { at: Date.now(), support: probe(configured !== undefined && configured !== '' ? configured : undefined) });
+  const support = await current.support;
+  // A failure of the moment is not remembered: the next command probes again.
+  if (!support.available && support.transient && probed === current) probed = undefined;
+  return support;
 }
 
-/** Never rejects: whatever goes wrong while probing (no temporary directory, a user with no name) means no sandbox, saying why. */
+/**
+ * Never rejects. Only what says this machine cannot make a sandbox (no Linux, no bubblewrap, the kernel refusing its
+ * namespaces) is lasting; whatever goes wrong while trying (no room for the probe's files, a timeout, no process
+ * or descriptor left) is `transient`: it may be a command's doing, and must not turn the sandbox off.
+ */
 async function probe(given: string | undefined): Promise<SandboxSupport> {
   try {
     return await tryProbe(given);
   } catch (error) {
-    return { available: false, reason: `the sandbox could not be tried: ${error instanceof Error ? error.message : String(error)}` };
+    return { available: false, reason: `the sandbox could not be tried: ${error instanceof Error ? error.message : String(error)}`, transient: true };
   }
+}
+
+/** Bubblewrap failed: lasting, unless what it said (or how it ended) is a failure of the moment. */
+function failed(reason: string, result: { code: number | null; stderr: string }): SandboxSupport {
+  return result.code === null || TRANSIENT.test(result.stderr) ? { available: false, reason, transient: true } : { available: false, reason };
 }
 
 async function tryProbe(given: string | undefined): Promise<SandboxSupport> {
@@ -51,7 +77,7 @@ async function tryProbe(given: string | undefined): Promise<SandboxSupport> {
       reason: bwrap ? `${bwrap} is not an executable file` : "bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap; it provides 'bwrap')",
     };
   const version = await run(bwrap, ['--version']);
-  if (version.code !== 0) return { available: false, reason: `${bwrap} --version failed: ${version.stderr.trim() || `exit code ${String(version.code)}`}` };
+  if (version.code !== 0) return failed(`${bwrap} --version failed: ${version.stderr.trim() || `exit code ${String(version.code)}`}`, version);
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-probe-'));
   try {
     for (const disableUserns of [true, false]) {
@@ -71,10 +97,7 @@ async function tryProbe(given: string | undefined): Promise<SandboxSupport> {
       }
       // Older bubblewrap has no --disable-userns: try once without it.
       if (disableUserns && /disable-userns|unknown option/i.test(result.stderr)) continue;
-      return {
-        available: false,
-        reason: `bubblewrap is installed but cannot make a sandbox here: ${firstLine(result.stderr) || `exit code ${String(result.code)}`}`,
-      };
+      return failed(`bubblewrap is installed but cannot make a sandbox here: ${firstLine(result.stderr) || `exit code ${String(result.code)}`}`, result);
     }
     return { available: false, reason: 'bubblewrap cannot make a sandbox here' };
   } finally {
@@ -89,7 +112,10 @@ function run(file: string, args: string[]): Promise<{ code: number | null; stdou
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const timer = setTimeout(() => {
+      stderr += '\n(timed out after 10 s)';
+      child.kill('SIGKILL');
+    }, 10_000);
     child.on('error', (error) => {
       clearTimeout(timer);
       resolve({ code: null, stdout, stderr: error.message });

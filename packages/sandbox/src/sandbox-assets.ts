@@ -7,9 +7,9 @@ import { copyEtcEntries, ETC_ENTRIES, NETWORK_ETC_ENTRIES } from './system-view.
 /** Files of this process that sandboxes mount read-only in place of the host's. */
 export interface SandboxAssets {
   /** The sandbox's `/etc`: copies of what programs read, and a `passwd`/`group` naming only root, the user and nobody. */
-  etc: string;
-  /** The same with name resolution and public certificates, for commands that may use the network. */
-  etcWithNetwork: string;
+  etc: EtcView;
+  /** The same with name resolution and public certificates, for commands that may use the network (made when first asked for). */
+  readonly etcWithNetwork: EtcView;
   /** An empty file, mounted over a hidden file. */
   empty: string;
 }
@@ -42,6 +42,13 @@ function removeStale(): void {
   }
 }
 
+/** A sandbox's `/etc`: a folder of copies, and the host's `/etc` folders to mount in it read-only (`alternatives`). */
+export interface EtcView {
+  dir: string;
+  /** Relative to `/etc`; each has an empty mount point in `dir`. */
+  folders: readonly string[];
+}
+
 /** Per home directory named in `passwd` (a process normally has one). */
 const made = new Map<string, SandboxAssets>();
 /** Directories to remove when the process exits. */
@@ -60,23 +67,30 @@ export function sandboxAssets(home: string): SandboxAssets {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
   directories.push(dir);
-  const assets: SandboxAssets = { etc: path.join(dir, 'etc'), etcWithNetwork: path.join(dir, 'etc-network'), empty: path.join(dir, 'empty') };
-  for (const [etc, entries] of [
-    [assets.etc, ETC_ENTRIES],
-    [assets.etcWithNetwork, [...ETC_ENTRIES, ...NETWORK_ETC_ENTRIES]],
-  ] as const) {
-    fs.mkdirSync(etc, { recursive: true });
-    copyEtcEntries(etc, entries);
-    writeAccounts(etc, home);
-  }
+  let withNetwork: EtcView | undefined;
+  const assets: SandboxAssets = {
+    etc: makeEtc(path.join(dir, 'etc'), ETC_ENTRIES, home),
+    // Most commands have no network: its /etc is made for the first that has.
+    get etcWithNetwork() {
+      return (withNetwork ??= makeEtc(path.join(dir, 'etc-network'), [...ETC_ENTRIES, ...NETWORK_ETC_ENTRIES], home));
+    },
+    empty: path.join(dir, 'empty'),
+  };
   // Offline, names resolve to loopback only, and the host's name stays out of sight.
-  fs.rmSync(path.join(assets.etc, 'hosts'), { force: true });
-  fs.writeFileSync(path.join(assets.etc, 'hosts'), '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\ttoolwright-sandbox\n', {
+  fs.rmSync(path.join(assets.etc.dir, 'hosts'), { force: true });
+  fs.writeFileSync(path.join(assets.etc.dir, 'hosts'), '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\ttoolwright-sandbox\n', {
     mode: 0o644,
   });
   fs.writeFileSync(assets.empty, '', { mode: 0o444 });
   made.set(home, assets);
   return assets;
+}
+
+function makeEtc(etc: string, entries: readonly string[], home: string): EtcView {
+  fs.mkdirSync(etc, { recursive: true });
+  const folders = copyEtcEntries(etc, entries);
+  writeAccounts(etc, home);
+  return { dir: etc, folders };
 }
 
 function writeAccounts(etc: string, home: string): void {

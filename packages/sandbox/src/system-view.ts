@@ -66,11 +66,15 @@ export function systemMounts(): SystemMount[] {
 }
 
 /**
- * Fills `dir` with copies of the chosen `/etc` entries, so the sandbox mounts one directory as `/etc`
- * instead of one mount per entry. A link within `/etc` is recreated as a link (never followed); one
- * leading out of it (`resolv.conf` into `/run/systemd/resolve`, not mounted) is copied as the file it leads to.
+ * Fills `dir` with copies of the chosen `/etc` files, so the sandbox mounts one directory as `/etc` instead of one
+ * mount per entry. A link within `/etc` is recreated as a link (never followed); one leading out of it
+ * (`resolv.conf` into `/run/systemd/resolve`, not mounted) is copied as the file it leads to. A folder
+ * (`alternatives`, `ssl/certs`: hundreds of links, ~100 ms each to copy at a process's first sandbox) is left as an
+ * empty mount point, and returned, for the host's folder to be mounted there read-only.
+ * @returns the folders to mount from `etc` (entries as given).
  */
-export function copyEtcEntries(dir: string, entries: readonly string[], etc = '/etc'): void {
+export function copyEtcEntries(dir: string, entries: readonly string[], etc = '/etc'): string[] {
+  const folders: string[] = [];
   for (const entry of entries) {
     const source = path.join(etc, entry);
     const stat = lstat(source);
@@ -79,11 +83,15 @@ export function copyEtcEntries(dir: string, entries: readonly string[], etc = '/
     fs.mkdirSync(path.dirname(target), { recursive: true });
     try {
       if (stat.isSymbolicLink()) copyLink(source, target, etc);
-      else fs.cpSync(source, target, { recursive: true, verbatimSymlinks: true, dereference: false, filter: (from) => withinSize(from) });
+      else if (stat.isDirectory()) {
+        fs.mkdirSync(target, { recursive: true });
+        folders.push(entry);
+      } else if (stat.isFile()) fs.copyFileSync(source, target);
     } catch {
       // Unreadable (a root-only file seen by another user): left out, as programs without it expect.
     }
   }
+  return folders;
 }
 
 function copyLink(source: string, target: string, etc: string): void {
@@ -92,11 +100,6 @@ function copyLink(source: string, target: string, etc: string): void {
   if (resolved === etc || resolved.startsWith(`${etc}/`)) return fs.symlinkSync(destination, target);
   const real = fs.statSync(source); // follows the link
   if (real.isFile() && real.size <= MAX_ETC_FILE) fs.copyFileSync(source, target);
-}
-
-function withinSize(file: string): boolean {
-  const stat = lstat(file);
-  return stat !== undefined && !(stat.isFile() && stat.size > MAX_ETC_FILE);
 }
 
 function lstat(file: string): fs.Stats | undefined {

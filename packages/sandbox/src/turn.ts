@@ -1,225 +1,128 @@
-import crypto from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 
-// The hosts' turn to make a sandbox (`hosts.ts` says why they take turns) is a socket bound to a name in
-// Linux's abstract socket namespace: the kernel lets one process bind a name at a time and frees it the
-// moment that process exits, however it exits. A lock file or link must instead be taken over from a holder
-// that died, and two hosts taking over at once both held it (found by an eighth pass: 4 in 300). Waiting
-// hosts connect to the holder and are woken when it lets go (the connection closes), and a host that gave
-// the turn back while others waited lets one of them have it before taking it again, so a host making
-// sandboxes back to back cannot keep the others waiting. The name carries a secret kept in the hosts' folder,
-// which only this user can read: other users cannot name it.
+// The hosts' turn to make a sandbox (`hosts.ts` says why they take turns) is an exclusive `flock` on a file in
+// the hosts' folder, which only this user can open and no sandbox sees. The kernel grants it to one holder at a
+// time, wakes the waiting hosts when it is let go of, and lets go of it the moment its holder dies, however it
+// dies. Rejected before it (found by an eighth and a ninth pass): a lock file or link, which must be taken over
+// from a holder that died (two waiting hosts took it over at once), and a socket name in the abstract
+// namespace, which lives in a network namespace — a command granted the network read its name in
+// `/proc/net/unix` and held the turn from every host, and a host in another network namespace held it at once.
+//
+// Node has no `flock`, so a keeper holds it: a bash, one per host, started at the first turn, that holds the
+// file open and locks and unlocks it when told (`flock(1)` from util-linux on its descriptor: the lock belongs to
+// the open file, which the keeper keeps). It reads from a pipe only this process holds: when this process ends,
+// however it ends, the pipe closes, the keeper exits and the lock is gone. It ignores the terminal's signals and
+// sits in a process group of its own, so a Ctrl-C that stops the host does not end the keeper first.
+const KEEPER = `# toolwright turn keeper
+trap '' INT TERM HUP QUIT PIPE
+exec 9>>"$1" || exit 1
+while read -r op; do
+  case "$op" in
+    take) if flock -x -w "$2" 9; then echo taken; else echo "failed $?"; fi ;;
+    give) flock -u 9 ;;
+  esac
+done`;
 
 /** The longest a host waits for the turn before its command is refused. */
-const TURN_WAIT_MS = 30_000;
-/** How long a host that gave the turn back to waiting hosts leaves it to them before taking it again. */
-const YIELD_MS = 200;
+const TURN_WAIT_SECONDS = 30;
 
-interface Holding {
-  server: net.Server;
-  /** Connections of hosts waiting for it (and of this process's own probes, counted in `ownConnections`). */
-  waiting: Set<net.Socket>;
+interface Keeper {
+  child: ChildProcess;
+  /** The answers to `take` still awaited, in order. */
+  answers: ((line: string) => void)[];
 }
 
-/** The turn while a caller of this process holds it: the bound socket. */
-let holding: Holding | undefined;
-/** Callers of this process waiting while another of its callers holds the turn: handed it over (true) or woken to contend (false). */
-const queued: ((handedOver: boolean) => void)[] = [];
-/** This process's own connections to the turn (waiting or probing), which are no other host waiting. */
-let ownConnections = 0;
-/** Until when this process leaves the turn to the hosts that were waiting when it gave it back. */
-let yieldUntil = 0;
-let turnName: string | undefined;
+let keeper: Keeper | undefined;
+/** This process's callers take turns among themselves first: one of them asks the keeper at a time. */
+let local: Promise<void> = Promise.resolve();
+/** Whether a caller of this process holds the turn now. */
+let held = false;
 
 /**
  * Waits for this host's turn to make a sandbox (one host of the user's at a time) and takes it; the
  * returned function gives it back. Rejects when another host has held it for 30 seconds, naming it.
- * Callers within one process queue and are handed the turn in order while no other host waits for it.
  */
 export async function takeTurn(shared: string, self: string): Promise<() => void> {
-  const name = nameOfTurn(shared);
-  const started = Date.now();
-  if (!holding && Date.now() < yieldUntil) await leaveToOthers(name);
-  for (;;) {
-    if (holding) {
-      if (await new Promise<boolean>((resolve) => queued.push(resolve))) return release(holding, shared, self);
-      continue;
-    }
-    const taken = bindNow(name) ?? (await bind(name));
-    if (taken) return hold(taken, shared, self);
-    const left = TURN_WAIT_MS - (Date.now() - started);
-    if (left <= 0) {
+  let done!: () => void;
+  const previous = local;
+  local = new Promise<void>((resolve) => (done = resolve));
+  await previous;
+  try {
+    const answer = await ask(shared);
+    if (answer !== 'taken') {
       const holder = readHolder(shared);
-      throw new Error(`another Toolwright process (${holder ?? 'unknown'}) has been making a sandbox for ${TURN_WAIT_MS / 1000} s`);
+      throw new Error(
+        answer === 'failed 1'
+          ? `another Toolwright process (${holder ?? 'unknown'}) has been making a sandbox for ${TURN_WAIT_SECONDS} s`
+          : `the hosts' turn to make a sandbox cannot be taken (${answer}; flock from util-linux is needed)`,
+      );
     }
-    if (!holding) await waitForHolder(name, Math.min(left, 1000));
+  } catch (error) {
+    done();
+    throw error;
   }
-}
-
-/**
- * Takes the turn if it is free now, without waiting (at exit, where nothing can be waited for); the returned
- * function gives it back.
- */
-export function tryTakeTurn(shared: string, self: string): (() => void) | undefined {
-  if (holding) return undefined;
-  const taken = bindNow(nameOfTurn(shared));
-  return taken ? hold(taken, shared, self) : undefined;
+  held = true;
+  writeHolder(shared, self);
+  let given = false;
+  return () => {
+    if (given) return;
+    given = true;
+    held = false;
+    tell('give');
+    done();
+  };
 }
 
 /** Whether a caller of this process holds the turn now. */
 export function holdsTurn(): boolean {
-  return holding !== undefined;
+  return held;
 }
 
-function hold(taken: Holding, shared: string, self: string): () => void {
-  holding = taken;
-  return release(taken, shared, self);
-}
-
-function release(taken: Holding, shared: string, self: string): () => void {
-  writeHolder(shared, self);
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    giveBack(taken);
-  };
-}
-
-/**
- * Hands the turn to the next caller of this process while no other host waits; otherwise lets go of it (the
- * name is free once the socket is closed), wakes this process's callers to contend with the others, and
- * leaves it to those others for a moment before taking it again.
- */
-function giveBack(taken: Holding): void {
-  const othersWait = taken.waiting.size > ownConnections;
-  if (queued.length > 0 && !othersWait) return queued.shift()!(true);
-  if (holding === taken) holding = undefined;
-  if (othersWait) yieldUntil = Date.now() + YIELD_MS;
-  taken.server.close();
-  for (const socket of taken.waiting) socket.destroy();
-  for (const wake of queued.splice(0)) wake(false);
-}
-
-function turnServer(): Holding {
-  const server = net.createServer({ pauseOnConnect: true });
-  const waiting = new Set<net.Socket>();
-  server.on('connection', (socket) => {
-    socket.unref();
-    waiting.add(socket);
-    socket.on('error', () => undefined);
-    socket.on('close', () => waiting.delete(socket));
-  });
-  return { server, waiting };
-}
-
-/**
- * Binds the turn's name at once: a local socket's name is bound before `listen` returns (only the events come
- * later), so `listening` already says whether it was. Undefined when it was not (held, or an error `bind` words).
- */
-function bindNow(name: string): Holding | undefined {
-  const taken = turnServer();
-  taken.server.on('error', () => undefined);
-  taken.server.listen(name);
-  if (!taken.server.listening) {
-    taken.server.close();
-    return undefined;
-  }
-  taken.server.unref();
-  return taken;
-}
-
-/** Binds the turn's name: the turn, or undefined when another process holds it. */
-function bind(name: string): Promise<Holding | undefined> {
-  return new Promise((resolve, reject) => {
-    const { server, waiting } = turnServer();
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') resolve(undefined);
-      else reject(new Error(`the hosts' turn to make a sandbox cannot be taken: ${error.message}`, { cause: error }));
-    });
-    server.listen(name, () => {
-      server.unref();
-      resolve({ server, waiting });
-    });
-  });
-}
-
-/** Waits until the holder lets go of the turn (or dies), or `ms` have passed. */
-function waitForHolder(name: string, ms: number): Promise<void> {
+/** Asks the keeper (started on first use) for the turn; its answer line. */
+function ask(shared: string): Promise<string> {
+  const current = keeper ?? (keeper = startKeeper(path.join(shared, 'turn.lock')));
   return new Promise((resolve) => {
-    const socket = net.connect(name);
-    let connected = false;
-    socket.on('connect', () => {
-      connected = true;
-      ownConnections++;
-    });
-    const done = () => {
-      clearTimeout(timer);
-      if (connected) ownConnections--;
-      connected = false;
-      socket.destroy();
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    // Refused: it was given back between the two steps. Closed: given back now.
-    socket.on('error', done);
-    socket.on('close', done);
+    current.answers.push(resolve);
+    current.child.ref();
+    current.child.stdin!.write('take\n');
   });
 }
 
-/** Leaves the turn to the hosts that waited for it, until one of them holds it (or the time is up). */
-async function leaveToOthers(name: string): Promise<void> {
-  while (Date.now() < yieldUntil) {
-    if (await someoneHolds(name)) break;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  yieldUntil = 0;
+function tell(op: string): void {
+  keeper?.child.stdin!.write(`${op}\n`);
 }
 
-function someoneHolds(name: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(name);
-    socket.on('connect', () => {
-      ownConnections++;
-      socket.once('close', () => ownConnections--);
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
+function startKeeper(lock: string): Keeper {
+  const child = spawn('/bin/bash', ['-c', KEEPER, 'toolwright-turn', lock, String(TURN_WAIT_SECONDS)], {
+    stdio: ['pipe', 'pipe', 'ignore'],
+    detached: true,
   });
-}
-
-/** The turn's abstract socket name, with the secret kept in the hosts' folder (made once, atomically). */
-function nameOfTurn(shared: string): string {
-  if (turnName) return turnName;
-  const file = path.join(shared, 'turn-name');
-  let secret = readSecret(file);
-  if (!secret) {
-    const draft = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
-    fs.writeFileSync(draft, crypto.randomBytes(16).toString('hex'), { mode: 0o600 });
-    try {
-      fs.linkSync(draft, file); // refused when another host made it first: theirs is read
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    } finally {
-      fs.unlinkSync(draft);
+  const started: Keeper = { child, answers: [] };
+  let buffered = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      started.answers.shift()?.(line);
+      if (started.answers.length === 0) child.unref();
     }
-    secret = readSecret(file);
-  }
-  if (!secret) throw new Error(`${file}, the name of the hosts' turn, is damaged; remove it`);
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  return (turnName = `\0toolwright-turn-${uid}-${secret}`);
-}
-
-function readSecret(file: string): string | undefined {
-  try {
-    const text = fs.readFileSync(file, 'utf8').trim();
-    return /^[0-9a-f]{32}$/.test(text) ? text : undefined;
-  } catch {
-    return undefined;
-  }
+  });
+  child.stdin.on('error', () => undefined);
+  // A keeper that ended (it could not open the file, or was killed) answers nothing more: the next turn starts another.
+  const ended = (reason: string) => {
+    if (keeper === started) keeper = undefined;
+    for (const answer of started.answers.splice(0)) answer(`the keeper ended: ${reason}`);
+  };
+  child.on('error', (error) => ended(error.message));
+  child.on('exit', (code, signal) => ended(signal ?? `exit ${code}`));
+  // Idle, neither it nor its pipes keep this process alive.
+  for (const stream of [child.stdin, child.stdout] as const) (stream as unknown as { unref?: () => void }).unref?.();
+  child.unref();
+  return started;
 }
 
 /** Who holds the turn, for the message of a host that waited too long (it decides nothing). */

@@ -63,7 +63,12 @@ export class ShellSandbox {
 
   /** What this shell does with commands here: sandboxed, unsandboxed (with a warning under `auto`), or refused. */
   decide(): Promise<SandboxDecision> {
-    return (this.decision ??= this.probe().then((support) => decideSandbox(this.mode, support)));
+    const decision = (this.decision ??= this.probe().then((support) => {
+      // A sandbox that could not be made just now is tried again at the next command, never decided against.
+      if (!support.available && support.transient && this.decision === decision) this.decision = undefined;
+      return decideSandbox(this.mode, support);
+    }));
+    return decision;
   }
 
   /**

@@ -414,6 +414,7 @@ describe.skipIf(!support.available)('links on the way to what the sandbox mounts
       const link = spellings(root, outside)[spelling];
       try {
         await run('true'); // config/ is held by a placeholder while any command runs (no command can make it a link), then removed
+        for (let waited = 0; fs.existsSync(path.join(root, 'config')) && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
         // The workspace has the link of its own (a checkout, the user).
         fs.symlinkSync(link, path.join(root, 'config'));
         const { text } = await run('echo ran');
