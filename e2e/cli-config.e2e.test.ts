@@ -25,6 +25,22 @@ function directory(files: Record<string, unknown> = {}): string {
 const ID = ['call', 'shell_exec', '--args', '{"command":"id"}', '--yes'];
 const report = (stdout: string) => JSON.parse(stdout) as Record<string, any>;
 
+describe('a workspace nobody named (found by a review)', () => {
+  // Claude Desktop starts MCP servers with / as the working directory.
+  it('is refused when it would be /, naming --workspace, by call, list and serve; --workspace runs them', () => {
+    for (const args of [ID, ['list'], ['serve', '--mcp', 'stdio']]) {
+      const refused = toolwright(args, '/');
+      expect(refused.status, args.join(' ')).toBe(2);
+      expect(refused.stderr).toContain('The workspace would be /, the root of the file system');
+      expect(refused.stderr).toContain('--workspace');
+      expect(refused.stderr).not.toContain('internal error');
+    }
+    const dir = directory();
+    const named = toolwright(['call', 'file_list', '--args', '{"path":"."}', '--workspace', dir], '/');
+    expect(named.status).toBe(0);
+  });
+});
+
 describe('toolwright.config.json', () => {
   it('{ "shell": { "allow": ["id"] } } lets call run id, which the default refuses', () => {
     const dir = directory({ 'f.json': { shell: { allow: ['id'] } } });

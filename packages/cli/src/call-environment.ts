@@ -12,12 +12,12 @@ import {
   type WorkspaceConfig,
 } from '@toolwright/core-tools';
 import { decideSandbox, probeSandbox } from '@toolwright/sandbox';
-import { requireCompilerApi } from './compiler-api.js';
 import type { LoadedTools } from './load-tools.js';
 import { projectTypeScript } from './project-typescript.js';
 import { emptyFileProblem } from './config/empty-file.js';
 import { CliError } from './cli-error.js';
 import { loadCliSettings, type CliSettings, type ConfigFlags, type PolicySource } from './config/cli-settings.js';
+import { implicitWorkspaceProblem } from './config/implicit-workspace.js';
 import { formatConfigIssues } from './config/config-issues.js';
 import { perSessionIssues } from './config/per-session-issues.js';
 import { selectTools } from './config/select-tools.js';
@@ -31,7 +31,15 @@ type Io = { err: (s: string) => void };
  * like a core tool is a usage error, not a crash; so is a `tools.perSession` entry the project lacks.
  */
 export async function buildRegistry(
-  options: { project?: string; core: boolean; workspace?: string; env?: CoreToolsEnvironment; tools?: CliSettings['tools']; configFile?: string },
+  options: {
+    project?: string;
+    core: boolean;
+    workspace?: string;
+    env?: CoreToolsEnvironment;
+    tools?: CliSettings['tools'];
+    configFile?: string;
+    onCompile?: (why: string) => void;
+  },
   io: Io,
 ): Promise<ProjectRegistry> {
   const registry = new ToolRegistry();
@@ -50,9 +58,8 @@ export async function buildRegistry(
         const { loadProjectTools7 } = await import('./load-tools-7.js');
         loaded = await loadProjectTools7(options.project, typescript, registry, new Set(perSession));
       } else {
-        requireCompilerApi('loading the tools of --project');
         const { loadProjectTools } = await import('./load-tools.js');
-        loaded = loadProjectTools(options.project, registry, new Set(perSession));
+        loaded = await loadProjectTools(options.project, registry, new Set(perSession), options.onCompile);
       }
       const issues = perSessionIssues(perSession, { path: options.project, ...loaded });
       if (issues.length > 0) throw new CliError(formatConfigIssues(options.configFile ?? 'toolwright.config.json', issues), 2);
@@ -136,7 +143,11 @@ export function loadPolicySource(source: PolicySource, registry: ToolRegistry): 
 }
 
 /** The flags of the commands that read the config file. */
-export type EnvironmentFlags = ConfigFlags & { project?: string };
+export type EnvironmentFlags = ConfigFlags & {
+  project?: string;
+  /** Told why the project is compiled, when it is (its last build is served when nothing it read has changed). */
+  onCompile?: (why: string) => void;
+};
 
 /**
  * `list` and `policy`: the settings (flags over the config file), the core tools' environment and the
@@ -147,6 +158,8 @@ export type EnvironmentFlags = ConfigFlags & { project?: string };
  */
 export async function openToolEnvironment(flags: EnvironmentFlags, io: Io): Promise<{ settings: CliSettings; env: CoreToolsEnvironment } & ProjectRegistry> {
   const settings = withPolicyText(loadCliSettings(flags));
+  const implicit = settings.workspaceFrom === 'cwd' ? implicitWorkspaceProblem(settings.workspace.root) : undefined;
+  if (implicit) throw new CliError(implicit, 2);
   const deniedPaths = deniedPathsOf(policyDocumentOf(settings.policy));
   const workspace = openWorkspace({ ...withOwnFilesProtected(settings), ...(deniedPaths.length > 0 ? { deniedPaths } : {}) });
   const env: CoreToolsEnvironment = { ...settings.coreTools, workspace };
@@ -157,6 +170,7 @@ export async function openToolEnvironment(flags: EnvironmentFlags, io: Io): Prom
       tools: settings.tools,
       ...(flags.project !== undefined ? { project: flags.project } : {}),
       ...(settings.configFile !== undefined ? { configFile: settings.configFile } : {}),
+      ...(flags.onCompile ? { onCompile: flags.onCompile } : {}),
     },
     io,
   );

@@ -1,6 +1,4 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import ts from 'typescript';
 import toolwrightTransformer, { analyzeProgram, formatDiagnostics } from '@toolwright/transformer';
@@ -8,22 +6,52 @@ import { CliError } from './cli-error.js';
 import { createCompilerHost } from './compiler-host.js';
 import { strictJsonOf } from './transformer-settings.js';
 import type { LoadedProject } from './load-project.js';
+import { buildFolder, recordBuild, type ModuleFormat, type ProjectBuild } from './project-build-cache.js';
 
-export interface CompiledProject {
-  /** Absolute paths of the emitted JS files that define tools. */
-  toolModules: string[];
-  outDir: string;
+/** Module kinds whose emit follows each file's own format (package.json `type`, `.mts`/`.cts`). */
+const NODE_MODULE_KINDS: readonly (ts.ModuleKind | undefined)[] = [ts.ModuleKind.Node16, ts.ModuleKind.Node18, ts.ModuleKind.Node20, ts.ModuleKind.NodeNext];
+
+/**
+ * The module system a project runs as: ES modules when the package.json nearest its tsconfig says `"type": "module"`
+ * (as Node decides), else CommonJS. `import.meta`, top-level `await` and ES-only dependencies need the first.
+ */
+export function moduleFormatOf(project: LoadedProject): ModuleFormat {
+  for (let dir = project.rootDir; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file)) {
+      try {
+        return (JSON.parse(fs.readFileSync(file, 'utf8')) as { type?: unknown }).type === 'module' ? 'module' : 'commonjs';
+      } catch {
+        return 'commonjs'; // tsc and Node report a broken package.json themselves
+      }
+    }
+    if (dir === path.dirname(dir)) return 'commonjs';
+  }
 }
 
 /**
  * Compiles a project with the Toolwright transformers through the compiler API (no ts-patch), into a
  * cache folder inside the project's `node_modules/.cache/toolwright/`, so its package imports resolve.
- * Only JavaScript is emitted; the output is CommonJS whatever the project says, so the CLI can load it.
+ * Only JavaScript is emitted, for the module system the project runs as (`moduleFormatOf`): CommonJS, or
+ * ES modules as its tsconfig's `module` emits them (`nodenext` and friends per file; else `esnext`).
  */
-export function compileProject(project: LoadedProject): CompiledProject {
-  const key = crypto.createHash('sha256').update(project.configPath).digest('hex').slice(0, 12);
-  const outDir = path.join(project.rootDir, 'node_modules', '.cache', 'toolwright', key);
+export function compileProject(project: LoadedProject): ProjectBuild {
+  const outDir = buildFolder(project.configPath);
   const rootDir = project.parsed.options.rootDir ?? commonRoot(project.parsed.fileNames);
+  const format = moduleFormatOf(project);
+  const own = project.parsed.options;
+  const modules: ts.CompilerOptions =
+    format === 'commonjs'
+      ? { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }
+      : NODE_MODULE_KINDS.includes(own.module)
+        ? { module: own.module!, ...(own.moduleResolution !== undefined ? { moduleResolution: own.moduleResolution } : {}) }
+        : {
+            module: ts.ModuleKind.ESNext,
+            moduleResolution:
+              own.moduleResolution === undefined || own.moduleResolution === ts.ModuleResolutionKind.Node10
+                ? ts.ModuleResolutionKind.Bundler
+                : own.moduleResolution,
+          };
   const options: ts.CompilerOptions = {
     ...project.parsed.options,
     outDir,
@@ -35,8 +63,7 @@ export function compileProject(project: LoadedProject): CompiledProject {
     composite: false,
     incremental: false,
     emitDeclarationOnly: false,
-    module: ts.ModuleKind.CommonJS,
-    moduleResolution: ts.ModuleResolutionKind.Node10,
+    ...modules,
     ignoreDeprecations: '6.0',
     verbatimModuleSyntax: false,
     noEmitOnError: false,
@@ -49,17 +76,54 @@ export function compileProject(project: LoadedProject): CompiledProject {
   if (errors.length > 0) throw new CliError(formatDiagnostics(errors, { fileName: (f) => path.relative(process.cwd(), f) }), 1);
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
-  fs.writeFileSync(path.join(outDir, 'package.json'), '{ "type": "commonjs" }\n');
+  fs.writeFileSync(path.join(outDir, 'package.json'), `{ "type": "${format}" }\n`);
   program.emit(undefined, undefined, undefined, false, { before: [toolwrightTransformer(program, settings)] });
-  const files = new Set(analysis.tools.filter((t) => t.declaration).map((t) => t.candidate.fn.getSourceFile().fileName));
-  const toolModules = [...files].map((file) => path.join(outDir, path.relative(rootDir, file)).replace(/\.(m|c)?tsx?$/, '.js'));
-  return { toolModules, outDir };
+  const sources = [...new Set(analysis.tools.filter((t) => t.declaration).map((t) => t.candidate.fn.getSourceFile().fileName))];
+  const toolModules = sources.map((file) =>
+    path.join(outDir, path.relative(rootDir, file)).replace(/\.(m|c)?(ts|tsx)$/, (_, kind: string | undefined) => `.${kind ?? ''}js`),
+  );
+  const build: ProjectBuild = { toolModules, sources, outDir, format };
+  recordBuild(
+    build,
+    [...program.getSourceFiles().map((file) => file.fileName), project.configPath, ...extendedConfigs(project), ...packageJsonOf(project)],
+    sourceFolders(project),
+  );
+  return build;
 }
 
-/** Loads the compiled modules in this process. */
-export function requireCompiled(file: string): Record<string, unknown> {
-  const load = createRequire(file);
-  return load(file) as Record<string, unknown>;
+/** The tsconfigs the project's extends (a change there changes the build). */
+function extendedConfigs(project: LoadedProject): string[] {
+  const configFile = project.parsed.options.configFile as { extendedSourceFiles?: string[] } | undefined;
+  return configFile?.extendedSourceFiles ?? [];
+}
+
+/** The package.json that says which module system the project runs as. */
+function packageJsonOf(project: LoadedProject): string[] {
+  for (let dir = project.rootDir; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return [path.join(dir, 'package.json')];
+    if (dir === path.dirname(dir)) return [];
+  }
+}
+
+/** Every folder the tsconfig's `include` may find files in (outside node_modules), and those of its listed files. */
+function sourceFolders(project: LoadedProject): string[] {
+  const folders = new Set(project.parsed.fileNames.map((file) => path.dirname(path.resolve(file))));
+  for (const [dir, flags] of Object.entries(project.parsed.wildcardDirectories ?? {})) {
+    const walk = (folder: string, depth: number) => {
+      folders.add(folder);
+      if (!(flags & ts.WatchDirectoryFlags.Recursive) || depth > 32) return;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(folder, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries)
+        if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) walk(path.join(folder, entry.name), depth + 1);
+    };
+    walk(path.resolve(dir), 0);
+  }
+  return [...folders];
 }
 
 /** The deepest folder holding every file (tsc's default rootDir). */

@@ -21,4 +21,24 @@ describe(renderManifest, () => {
     expect(renderManifest(list)).toBe(`${JSON.stringify(sorted, null, 2)}\n`);
     expect(renderManifest([])).toBe(`${JSON.stringify([], null, 2)}\n`);
   });
+
+  // A first emit renders the whole list at once (one native pass) and cuts it into elements for the next render.
+  it('writes the same when rendered whole, and after an edit, from the elements cut out of it', () => {
+    const list = Array.from({ length: 100 }, (_, index) =>
+      declaration(`tool_${String(index).padStart(3, '0')}`, index % 7 === 0 ? { returns: { type: 'object', properties: { x: {} } } } : {}),
+    );
+    const expected = (items: ToolDeclaration[]) =>
+      `${JSON.stringify(
+        [...items].sort((a, b) => (a.name < b.name ? -1 : 1)),
+        null,
+        2,
+      )}\n`;
+    expect(renderManifest(list)).toBe(expected(list));
+    const edited = list.map((item, index) => (index === 40 ? declaration(item.name, { description: 'changed' }) : item));
+    expect(renderManifest(edited)).toBe(expected(edited));
+    // An edit whose declaration comes out the same: the very string of the last render.
+    const same = edited.map((item, index) => (index === 3 ? (JSON.parse(JSON.stringify(item)) as ToolDeclaration) : item));
+    const before = renderManifest(edited);
+    expect(renderManifest(same)).toBe(before);
+  });
 });

@@ -1,6 +1,5 @@
 import { defineCommand } from '../cli-command.js';
 import { CliError } from '../cli-error.js';
-import { preloadTypeScript } from '../typescript-code-cache.js';
 import { USAGE } from '../usage.js';
 import { configFlags } from './config-flags.js';
 
@@ -20,7 +19,6 @@ export const callCommand = defineCommand({
     const [tool, ...extra] = positionals;
     if (!tool || extra.length > 0) throw new CliError(`toolwright call takes exactly one tool name.\n\n${USAGE}`, 2);
     if (values.args === undefined) throw new CliError(`toolwright call needs --args '<json>' (or --args - to read standard input).`, 2);
-    if (values.project !== undefined) preloadTypeScript();
     const { openCallEnvironment } = await import('../call-environment.js');
     const { callTool } = await import('./call.js');
     const { escapeTerminalControls } = await import('@toolwright/executor');

@@ -2,6 +2,7 @@ import { controlGroupSupport, decideSandbox, probeSandbox, type SandboxDecision 
 import { ripgrepVersion } from '@toolwright/core-tools';
 import { loadCliSettings, type ConfigFlags } from '../config/cli-settings.js';
 import { openWorkspace } from '../call-environment.js';
+import { implicitWorkspaceProblem } from '../config/implicit-workspace.js';
 
 /** What `toolwright doctor` found: one line per item, and whether everything the configuration asks for is there. */
 export interface DoctorReport {
@@ -18,8 +19,13 @@ export async function diagnose(flags: ConfigFlags): Promise<DoctorReport> {
   const settings = loadCliSettings(flags);
   const workspace = openWorkspace(settings.workspace).rootOf('private');
   const shell = settings.coreTools.shell ?? { backend: 'host' };
-  const lines = [`node        ${process.version}`, `config      ${settings.configFile ?? 'none (defaults)'}`, `workspace   ${workspace}`];
-  let ok = true;
+  const implicit = settings.workspaceFrom === 'cwd' ? implicitWorkspaceProblem(workspace) : undefined;
+  const lines = [
+    `node        ${process.version}`,
+    `config      ${settings.configFile ?? 'none (defaults)'}`,
+    `workspace   ${workspace}${implicit ? ` — refused: ${implicit}` : ''}`,
+  ];
+  let ok = implicit === undefined;
   if (shell.backend === 'disabled') {
     lines.push('shell       disabled');
   } else {

@@ -56,6 +56,9 @@ describe(init, () => {
       `npm install @toolwright/tool && npm install --save-dev typescript@${ts.version} @toolwright/cli @toolwright/transformer @toolwright/language-service && npm run build`,
     );
     expect(formatInitResult(result)).toContain('created    tsconfig.json\n');
+    // Clients start servers in / or ignore "cwd" (found by a review): the entry names every path absolutely.
+    expect(result.mcpServer).toEqual({ command: 'npm', args: ['--prefix', dir, 'run', '--silent', 'serve', '--', '--workspace', dir] });
+    expect(formatInitResult(result)).toContain(JSON.stringify(result.mcpServer));
   });
 
   it('changes nothing when run again', () => {

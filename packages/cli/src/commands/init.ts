@@ -47,6 +47,11 @@ export interface InitResult {
   notes: string[];
   /** The command to run next: install what the project lacks, then build. */
   next: string;
+  /**
+   * The entry an MCP client's `mcpServers` takes to serve the project, with absolute paths only: clients start
+   * servers in `/` (Claude Desktop) or ignore `cwd` (Claude Code).
+   */
+  mcpServer: { command: string; args: string[] };
 }
 
 interface PlannedStep extends InitStep {
@@ -93,7 +98,13 @@ export function init(options: InitOptions): InitResult {
           ]
         : compiledFilesNote(dir),
     next: nextCommand(packageJson.manifest, version, major),
+    mcpServer: mcpServerEntry(dir),
   };
+}
+
+/** `npm --prefix <dir> run serve` runs the project's `serve` script in <dir>, wherever the client starts it; the workspace is named too. */
+export function mcpServerEntry(dir: string): InitResult['mcpServer'] {
+  return { command: 'npm', args: ['--prefix', dir, 'run', '--silent', 'serve', '--', '--workspace', dir] };
 }
 
 /** TypeScript 7 loads no plugin entries: a tsconfig is written when there is none, and an existing one is left as it is. */
@@ -113,7 +124,9 @@ export function formatInitResult(result: InitResult): string {
     '',
     'Next:',
     `  ${result.next}`,
-    'Then `npx toolwright list -p tsconfig.json` lists your tools, and an MCP host can run `npm run --silent serve`.',
+    'Then `npx toolwright list -p tsconfig.json` lists your tools. An MCP client serves them with this entry in its',
+    '"mcpServers" (absolute paths: clients start servers in / or ignore "cwd"):',
+    `  ${JSON.stringify({ [path.basename(result.mcpServer.args[1] ?? 'tools') || 'tools']: result.mcpServer })}`,
     '',
   ].join('\n');
 }

@@ -1,5 +1,4 @@
 import { defineCommand } from '../cli-command.js';
-import { preloadTypeScript } from '../typescript-code-cache.js';
 import { configFlags } from './config-flags.js';
 
 /** `toolwright list`: the registered tools' declarations, in a provider's format. */
@@ -12,7 +11,6 @@ export const listCommand = defineCommand({
     config: { type: 'string' },
   },
   async run(values, _positionals, io) {
-    if (values.project !== undefined) preloadTypeScript();
     const { openToolEnvironment } = await import('../call-environment.js');
     const { listTools } = await import('./list.js');
     const { registry } = await openToolEnvironment({ ...configFlags(values), ...(values['no-core'] ? { core: false } : {}) }, io);

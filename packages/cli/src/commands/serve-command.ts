@@ -1,6 +1,5 @@
 import { defineCommand } from '../cli-command.js';
 import { CliError } from '../cli-error.js';
-import { preloadTypeScript } from '../typescript-code-cache.js';
 import { USAGE } from '../usage.js';
 import { configFlags } from './config-flags.js';
 
@@ -30,14 +29,21 @@ export const serveCommand = defineCommand({
     if (mode !== 'stdio' && mode !== 'http') throw new CliError(`toolwright serve needs --mcp stdio or --mcp http.\n\n${USAGE}`, 2);
     const { httpServeOptions } = await import('./serve.js');
     const httpOptions = httpServeOptions(values);
-    if (values.project !== undefined) preloadTypeScript();
     const { openCallEnvironment } = await import('../call-environment.js');
     const { McpToolServer, serveHttp, serveStdio, HttpServeError } = await import('@toolwright/mcp');
     const environment = await openCallEnvironment(
-      { ...configFlags(values), defaultAuditName: `audit-serve-${process.pid}.jsonl`, stateless: mode === 'http' && !httpOptions.sessions },
+      {
+        ...configFlags(values),
+        defaultAuditName: `audit-serve-${process.pid}.jsonl`,
+        stateless: mode === 'http' && !httpOptions.sessions,
+        onCompile: (why) => io.err(`toolwright: compiling ${values.project ?? 'the project'} (${why})\n`),
+      },
       io,
     );
-    if (environment.registry.has('shell_exec')) await environment.warnWithoutSandbox();
+    // Probed beside the start (the shell's first command waits for the same probe): the warning, if any, follows
+    // shortly on stderr, and the first tools/list does not wait for a sandbox to be tried.
+    if (environment.registry.has('shell_exec'))
+      void environment.warnWithoutSandbox().catch((error: unknown) => io.err(`warning: the kernel sandbox could not be probed: ${String(error)}\n`));
     const tools = new McpToolServer({ registry: environment.registry, executor: environment.executorOptions });
     for (const toolkit of environment.sessionToolkits) {
       tools.onSessionClosed((id) => {

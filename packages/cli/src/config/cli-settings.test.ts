@@ -11,7 +11,7 @@ const loaded = (config: ToolwrightConfig): LoadedConfig => ({ file: path.join(DI
 
 describe(settingsOf, () => {
   it('without a file: the current directory, the core tools, no policy and the default audit log', () => {
-    expect(settingsOf(undefined, {}, {}, CWD)).toEqual({ workspace: { root: CWD }, coreTools: {}, executor: {}, tools: { core: true } });
+    expect(settingsOf(undefined, {}, {}, CWD)).toEqual({ workspace: { root: CWD }, workspaceFrom: 'cwd', coreTools: {}, executor: {}, tools: { core: true } });
   });
 
   it("resolves the file's paths against its directory and maps every section", () => {

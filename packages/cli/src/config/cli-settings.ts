@@ -34,6 +34,8 @@ export interface CliSettings {
   /** The config file read, if any. */
   configFile?: string;
   workspace: WorkspaceConfig;
+  /** Where the workspace came from: `--workspace`, the config file, or the current directory (implicitly). */
+  workspaceFrom: 'flag' | 'config' | 'cwd';
   /** The core tools' settings besides the workspace. */
   coreTools: Omit<CoreToolsEnvironment, 'workspace'>;
   policy?: PolicySource;
@@ -95,7 +97,17 @@ export function settingsOf(loaded: LoadedConfig | undefined, flags: ConfigFlags,
     ...(config.tools?.exclude ? { exclude: config.tools.exclude } : {}),
     ...(config.tools?.perSession ? { perSession: config.tools.perSession } : {}),
   };
-  return { ...(loaded ? { configFile: loaded.file } : {}), workspace, coreTools, ...(policy ? { policy } : {}), ...(audit ? { audit } : {}), executor, tools };
+  const workspaceFrom = flags.workspace !== undefined ? 'flag' : ws.root !== undefined ? 'config' : 'cwd';
+  return {
+    ...(loaded ? { configFile: loaded.file } : {}),
+    workspace,
+    workspaceFrom,
+    coreTools,
+    ...(policy ? { policy } : {}),
+    ...(audit ? { audit } : {}),
+    executor,
+    tools,
+  };
 }
 
 /** `allow` adds to the default allowlist unless `defaultAllow` is false; `permit` replaces the default `["glob"]`. */
