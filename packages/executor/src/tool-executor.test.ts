@@ -289,6 +289,17 @@ describe('hooks and events', () => {
     expect(events.map((e) => e.type)).toEqual(['tool_call_start', 'tool_call_update', 'tool_call_end']);
     expect(events[2]).toMatchObject({ state: 'completed' });
   });
+
+  // `{ heartbeatMs: 1000, ...options }` let an explicit undefined erase the default: a heartbeat every millisecond.
+  it.for([undefined, 0, Number.NaN])('keeps the one-second heartbeat when heartbeatMs is %s', async (heartbeatMs) => {
+    const registry = new ToolRegistry();
+    registry.register(defineTool(async () => new Promise((resolve) => setTimeout(() => resolve('done'), 80)), declaration('slow', {})));
+    const executor = new ToolExecutor({ registry, heartbeatMs });
+    const events: ExecutorEvent[] = [];
+    executor.on((event) => events.push(event));
+    await executor.executeToolCall(call('slow', {}));
+    expect(events.filter((e) => e.type === 'tool_call_heartbeat')).toHaveLength(0);
+  });
 });
 
 describe('any argument string an LLM can produce', () => {

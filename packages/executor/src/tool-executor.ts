@@ -42,7 +42,12 @@ export class ToolExecutor {
     this.approvals = options.approvals ?? new SessionApprovals();
     const doomLoop = options.doomLoop === false ? undefined : (options.doomLoop ?? {});
     this.services = {
-      options: { heartbeatMs: 1000, ...options, maxOutputChars: options.maxOutputChars ?? options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_CHARS },
+      options: {
+        ...options,
+        // After the spread: an explicit `heartbeatMs: undefined` (or 0, NaN) meant a heartbeat every millisecond.
+        heartbeatMs: typeof options.heartbeatMs === 'number' && options.heartbeatMs >= 1 ? options.heartbeatMs : 1000,
+        maxOutputChars: options.maxOutputChars ?? options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_CHARS,
+      },
       registry: this.registry,
       audit: this.audit,
       events: this.events,

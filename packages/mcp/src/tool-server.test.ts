@@ -158,4 +158,19 @@ describe(McpToolServer, () => {
     expect(seen[6]!.progress).toBeLessThan(1.001);
     await client.close();
   });
+
+  // MCP's 2025 revisions want an object: an array or primitive result had no outputSchema and no structuredContent.
+  it('gives a string result an outputSchema and structuredContent wrapped as { result }', async () => {
+    const { client } = await connected();
+    const { tools } = await client.listTools();
+    expect(tools.find((tool) => tool.name === 'plain')!.outputSchema).toEqual({
+      type: 'object',
+      properties: { result: { type: 'string' } },
+      required: ['result'],
+      additionalProperties: false,
+    });
+    const result = (await client.callTool({ name: 'plain', arguments: { text: 'x' } })) as CallToolResult;
+    expect(result.structuredContent).toEqual({ result: expect.stringMatching(/x$/) });
+    await client.close();
+  });
 });

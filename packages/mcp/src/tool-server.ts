@@ -18,7 +18,7 @@ import {
   type ApprovalRequest,
   type ExecutorOptions,
 } from '@toolwright/executor';
-import { toMcpTools, type ToolRegistry } from '@toolwright/registry';
+import { structuredContentOf, toMcpTools, type ToolRegistry } from '@toolwright/registry';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -147,10 +147,8 @@ export class McpToolServer {
       );
       if (result.status !== 'completed') return failure(result.content);
       const declaration = this.registry.get(name)?.declaration;
-      const structured =
-        declaration && toMcpTools([declaration])[0]!.outputSchema && isObject(result.output)
-          ? { structuredContent: escapeTerminalControlsDeep(result.output) as Record<string, unknown> }
-          : {};
+      const content = declaration ? structuredContentOf(declaration, result.output) : undefined;
+      const structured = content ? { structuredContent: escapeTerminalControlsDeep(content) as Record<string, unknown> } : {};
       return { content: [{ type: 'text', text: escapeTerminalControls(result.content) }], ...structured };
     } finally {
       this.active.delete(callId);
@@ -285,8 +283,4 @@ function safeListing<T extends { description?: string; title?: string }>(tool: T
     ...(tool.description !== undefined ? { description: escapeTerminalControls(tool.description) } : {}),
     ...(tool.title !== undefined ? { title: escapeTerminalControls(tool.title) } : {}),
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -14,6 +14,7 @@ export {
   toAnthropicTools,
   toGeminiFunctionDeclarations,
   lowerForGemini,
+  structuredContentOf,
   toMcpTools,
 } from './export/index.js';
 export type {

@@ -7,7 +7,7 @@ import { decodeOpenAIStrictArguments, isMap, isOpaque, lowerForOpenAIStrict } fr
 import { toOpenAIChatTools, toOpenAIResponsesTools } from './openai.js';
 import { toAnthropicTools } from './anthropic.js';
 import { lowerForGemini, toGeminiFunctionDeclarations } from './gemini.js';
-import { toMcpTools } from './mcp.js';
+import { structuredContentOf, toMcpTools } from './mcp.js';
 
 /** Every valid transformer fixture: real declarations with samples the original schema accepts. */
 const FIXTURES = path.resolve(__dirname, '../../../transformer/fixtures');
@@ -283,11 +283,15 @@ describe('Anthropic and MCP', () => {
     expect(make({ tier: 'privileged', sideEffects: ['process-spawn'] }).destructiveHint).toBe(true);
   });
 
-  it('gives an outputSchema only for object results, inlining a named one', () => {
+  it('gives an object result its schema, inlining a named one, and wraps an array or a primitive as { result }', () => {
     for (const { declaration } of corpus) {
       const tool = toMcpTools([declaration])[0]!;
       if (tool.outputSchema) expect(tool.outputSchema.type).toBe('object');
-      if (declaration.returns?.type === 'array' || declaration.returns?.type === 'string') expect(tool.outputSchema).toBeUndefined();
+      if (declaration.returns?.type === 'array' || declaration.returns?.type === 'string') {
+        const { $defs: _defs, ...result } = declaration.returns;
+        expect(tool.outputSchema).toMatchObject({ type: 'object', properties: { result }, required: ['result'], additionalProperties: false });
+        expect(structuredContentOf(declaration, ['x'])).toEqual({ result: ['x'] });
+      }
     }
     const recursive = corpus.find((c) => c.id.includes('recursive-return'))!;
     expect(toMcpTools([recursive.declaration])[0]!.outputSchema).toMatchObject({ type: 'object', $defs: { Entry: expect.any(Object) } });

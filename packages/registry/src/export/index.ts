@@ -5,5 +5,5 @@ export { toAnthropicTools } from './anthropic.js';
 export type { AnthropicTool } from './anthropic.js';
 export { toGeminiFunctionDeclarations, lowerForGemini } from './gemini.js';
 export type { GeminiFunctionDeclaration, GeminiSchema, GeminiTypeName, GeminiTypes } from './gemini.js';
-export { toMcpTools } from './mcp.js';
+export { structuredContentOf, toMcpTools } from './mcp.js';
 export type { McpTool } from './mcp.js';

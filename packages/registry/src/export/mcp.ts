@@ -17,7 +17,9 @@ const WRITES = new Set(['fs-write', 'db-write', 'net-write', 'process-spawn']);
  * MCP `tools/list` entries. Annotations come from the metadata: read-only tier → readOnlyHint;
  * a non-read-only tool that writes files, databases or the network, or spawns processes →
  * destructiveHint; pure or deterministic → idempotentHint; any network effect → openWorldHint.
- * `outputSchema` is given only when the result is an object (MCP requires one).
+ * `outputSchema` is the result's schema when it is an object (MCP's 2025 revisions require one); any other result
+ * but a union of objects (an array, a string, a number, a union of those) is wrapped as `{ "result": ... }`, as
+ * `structuredContentOf` sends it. A union with an object member, and no result at all, get none.
  */
 export function toMcpTools(declarations: readonly ToolDeclaration[]): McpTool[] {
   return declarations.map((d) => {
@@ -47,8 +49,31 @@ function objectOutput(returns: JsonSchema | undefined): McpTool['outputSchema'] 
   if (returns.type === 'object') return { ...returns, type: 'object' };
   // A named result type is a $ref into the schema's own $defs: inline the root, keep the $defs.
   const target = returns.$ref && returns.$defs ? returns.$defs[returns.$ref.replace('#/$defs/', '')] : undefined;
-  if (target?.type !== 'object') return undefined;
-  return { ...target, ...(returns.description ? { description: returns.description } : {}), type: 'object', $defs: returns.$defs };
+  if (target?.type === 'object')
+    return { ...target, ...(returns.description ? { description: returns.description } : {}), type: 'object', $defs: returns.$defs };
+  if (!wrapsResult(returns)) return undefined;
+  const { $defs, ...result } = returns;
+  return { type: 'object', properties: { result }, required: ['result'], additionalProperties: false, ...($defs ? { $defs } : {}) };
+}
+
+/** Whether a result is sent wrapped as `{ "result": ... }`: one that is no object, nor a union with an object in it, nor nothing. */
+function wrapsResult(returns: JsonSchema): boolean {
+  const target = returns.$ref && returns.$defs ? returns.$defs[returns.$ref.replace('#/$defs/', '')] : returns;
+  if (!target || target.type === 'object' || target.type === 'null') return false;
+  if (Array.isArray(target.type) && target.type.includes('object')) return false;
+  const members = target.anyOf ?? [];
+  if (members.some((member) => member.type === 'object' || member.$ref !== undefined || member.properties !== undefined)) return false;
+  return target.type !== undefined || members.length > 0 || target.const !== undefined || target.enum !== undefined;
+}
+
+/**
+ * A result as MCP's `structuredContent` (for a tool that has an `outputSchema`): an object as it is, anything else
+ * wrapped as `{ "result": ... }`; undefined for a tool without one.
+ */
+export function structuredContentOf(declaration: ToolDeclaration, output: unknown): Record<string, unknown> | undefined {
+  if (!declaration.returns || !objectOutput(declaration.returns)) return undefined;
+  if (wrapsResult(declaration.returns)) return output === undefined ? undefined : { result: output };
+  return typeof output === 'object' && output !== null && !Array.isArray(output) ? (output as Record<string, unknown>) : undefined;
 }
 
 /** `file_read` → "File read", `getForecast` → "Get forecast". */
