@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { getToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
@@ -60,7 +61,7 @@ describe('core tool declarations ("what the model sees")', () => {
 describe('what the model reads back', () => {
   it('every core tool renders its output as text for the model', () => {
     const registry = new ToolRegistry();
-    const tools = registerCoreTools(registry, { workspace: new WorkspacePolicy({ root: os.tmpdir() }) });
+    const tools = registerCoreTools(registry, { workspace: new WorkspacePolicy({ root: fs.mkdtempSync(path.join(os.tmpdir(), 'tw-ws-')) }) });
     expect(tools.filter((t) => typeof t.renderForModel !== 'function').map((t) => t.declaration.name)).toEqual([]);
   });
 });

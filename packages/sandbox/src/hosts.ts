@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { startTime } from './process-groups.js';
+import { sharedDirectory, sharedDirectoryPath, sharedSubdirectory } from './shared-directory.js';
 import { takeTurn as takeTheTurn } from './turn.js';
 
 // What the Toolwright hosts of one user on one machine share (several `serve`s, a `call` beside a
@@ -15,29 +15,6 @@ import { takeTurn as takeTheTurn } from './turn.js';
 
 /** This process, as the record names it: its id and its start time (an id alone is reused). */
 const SELF = `${process.pid}-${startTime(process.pid) ?? 'unknown'}`;
-
-let shared: string | undefined;
-
-/** The folder the hosts share, made on first use (mode 0700) and refused when another user could write it. */
-export function sharedDirectory(): string {
-  if (shared) return shared;
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  // The user's runtime folder (/run/user/<uid>: one per user, made by the system, shared by the user's services
-  // whatever their private /tmp or /dev), else /tmp.
-  const base = [`/run/user/${uid}`, '/tmp'].find((candidate) => isDirectory(candidate)) ?? os.tmpdir();
-  const dir = path.join(base, `toolwright-${uid}`);
-  try {
-    fs.mkdirSync(dir, { mode: 0o700 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
-      throw new Error(`the folder Toolwright processes share (${dir}) cannot be made: ${message(error)}`, { cause: error });
-  }
-  const stat = fs.lstatSync(dir);
-  if (!stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o022) !== 0)
-    throw new Error(`${dir}, the folder Toolwright processes of this user share, is not a folder only this user may write; remove it`);
-  for (const sub of ['hosts', 'holds']) fs.mkdirSync(path.join(dir, sub), { recursive: true, mode: 0o700 });
-  return (shared = dir);
-}
 
 /** Whether the process a record names (`<pid>-<start>`) still runs. */
 function alive(name: string): boolean {
@@ -58,19 +35,19 @@ export { holdsTurn } from './turn.js';
 /** Records this host's parent control groups (where its commands' groups are), for the others to pause. */
 export function recordHostGroups(groups: readonly string[]): void {
   try {
-    fs.writeFileSync(path.join(sharedDirectory(), 'hosts', SELF), JSON.stringify(groups), { mode: 0o600 });
+    fs.writeFileSync(path.join(sharedSubdirectory('hosts'), SELF), JSON.stringify(groups), { mode: 0o600 });
   } catch {
     // Without the record, other hosts cannot pause this one's commands: their turns still exclude each other.
   }
 }
 
 export function forgetHostGroups(): void {
-  if (shared) removeFile(path.join(shared, 'hosts', SELF));
+  removeFile(path.join(sharedDirectoryPath(), 'hosts', SELF));
 }
 
 /** The parent control groups of the other hosts that still run (records of those that died are removed). */
 export function otherHostsGroups(): string[] {
-  const dir = path.join(sharedDirectory(), 'hosts');
+  const dir = sharedSubdirectory('hosts');
   const groups: string[] = [];
   for (const name of readDirectory(dir)) {
     if (name === SELF) continue;
@@ -102,15 +79,7 @@ function holdsOf(target: string): string {
     folder = path.dirname(target); // gone: recorded by its spelling, as nothing can be mounted there anyway
   }
   const key = `${folder}/${path.basename(target)}`;
-  return path.join(sharedDirectory(), 'holds', crypto.createHash('sha256').update(key).digest('hex').slice(0, 32));
-}
-
-function isDirectory(candidate: string): boolean {
-  try {
-    return fs.statSync(candidate).isDirectory();
-  } catch {
-    return false;
-  }
+  return path.join(sharedSubdirectory('holds'), crypto.createHash('sha256').update(key).digest('hex').slice(0, 32));
 }
 
 /** What a placeholder was made as, recorded by the host that made it. */
@@ -220,7 +189,7 @@ let lastSweep = 0;
 export function sweepOrphanedPlaceholders(remove: (target: string, kind: PlaceholderRecord['kind']) => void, now = Date.now()): void {
   if (now - lastSweep < SWEEP_EVERY_MS) return;
   lastSweep = now;
-  const holds = path.join(sharedDirectory(), 'holds');
+  const holds = sharedSubdirectory('holds');
   for (const name of readDirectory(holds)) {
     const dir = path.join(holds, name);
     if (liveHolders(dir).length > 0) continue;
@@ -260,8 +229,4 @@ function removeFile(file: string): void {
   } catch {
     // gone already
   }
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

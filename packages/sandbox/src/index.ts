@@ -18,3 +18,5 @@ export { holdPlaceholders, isPlaceholder } from './placeholders.js';
 export { watchCovers } from './cover-watch.js';
 export type { PlaceholderRequest } from './placeholders.js';
 export { ProcessGroups, signalGroup, startTime } from './process-groups.js';
+export { holdsSharedDirectory } from './shared-directory.js';
+export { HELPER_ENV, systemProgram } from './system-programs.js';

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { bwrapArguments, type BubblewrapFeatures } from './bwrap-arguments.js';
 import { DEFAULT_LIMITS } from './resource-limits.js';
 import { sandboxAssets } from './sandbox-assets.js';
+import { HELPER_ENV } from './system-programs.js';
 
 /** Whether commands can run in a kernel sandbox here, and with what. */
 export type SandboxSupport =
@@ -107,7 +108,7 @@ async function tryProbe(given: string | undefined): Promise<SandboxSupport> {
 
 function run(file: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin' } });
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], env: HELPER_ENV });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { sharedSubdirectory } from './shared-directory.js';
+import { HELPER_ENV } from './system-programs.js';
 
 /**
  * The watchdog: a bash that reads group ids from a pipe only this process holds, and kills every
@@ -104,7 +105,7 @@ export class ProcessGroups {
   private ensureWatchdog(): ChildProcess | undefined {
     if (this.watchdog && this.watchdog.exitCode === null && this.watchdog.signalCode === null) return this.watchdog;
     try {
-      const watchdog = spawn('/bin/bash', ['--noprofile', '--norc', '-c', WATCHDOG], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+      const watchdog = spawn('/bin/bash', ['--noprofile', '--norc', '-c', WATCHDOG], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: HELPER_ENV });
       watchdog.on('error', () => undefined);
       watchdog.stdin.on('error', () => undefined);
       // Neither the watchdog nor its pipe may keep this process alive.
@@ -143,9 +144,9 @@ function registration(group: GroupRecord): string {
   return `+ ${group.pgid} ${group.start ?? 'unknown'}\n`;
 }
 
+/** In the user's own folder at a fixed place (`shared-directory.ts`): never in TMPDIR, which may lie in a workspace. */
 function recordDirectory(): string {
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
-  return path.join(os.tmpdir(), `toolwright-processes-${uid}`);
+  return sharedSubdirectory('processes');
 }
 
 /** Kills the groups recorded by hosts that are no longer running, then removes their records. */

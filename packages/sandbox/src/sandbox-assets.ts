@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { onHostExit } from './host-exit.js';
+import { sharedSubdirectory } from './shared-directory.js';
 import { copyEtcEntries, ETC_ENTRIES, NETWORK_ETC_ENTRIES } from './system-view.js';
 
 /** Files of this process that sandboxes mount read-only in place of the host's. */
@@ -14,31 +15,18 @@ export interface SandboxAssets {
   empty: string;
 }
 
-const PREFIX = 'toolwright-sandbox-';
-
-/** Removes the assets of processes that ended without removing them (killed, or before they were named by process). */
-function removeStale(): void {
+/** Removes the assets of processes that ended without removing them (killed). */
+function removeStale(folder: string): void {
   let names: string[];
   try {
-    names = fs.readdirSync(os.tmpdir());
+    names = fs.readdirSync(folder);
   } catch {
     return;
   }
-  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
   for (const name of names) {
-    if (!name.startsWith(PREFIX)) continue;
-    const owner = /^(\d+)-/.exec(name.slice(PREFIX.length))?.[1];
-    if (owner !== undefined && (Number(owner) === process.pid || fs.existsSync(`/proc/${owner}`))) continue;
-    const dir = path.join(os.tmpdir(), name);
-    try {
-      const stat = fs.lstatSync(dir);
-      // Only this user's own directories; one named without a process only once a day old (another process may use it).
-      if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid)) continue;
-      if (owner === undefined && Date.now() - stat.mtimeMs < 86_400_000) continue;
-      fs.rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // gone meanwhile, or not ours to remove
-    }
+    const owner = /^(\d+)-/.exec(name)?.[1];
+    if (owner === undefined || Number(owner) === process.pid || fs.existsSync(`/proc/${owner}`)) continue;
+    fs.rmSync(path.join(folder, name), { recursive: true, force: true });
   }
 }
 
@@ -61,11 +49,14 @@ const directories: string[] = [];
 export function sandboxAssets(home: string): SandboxAssets {
   const existing = made.get(home);
   if (existing && fs.existsSync(existing.empty)) return existing;
+  // In the user's own folder at a fixed place (`shared-directory.ts`), never in TMPDIR, which may lie in a workspace:
+  // bubblewrap mounts these by path, and a command that could swap /etc for a link would be shown the host's.
+  const folder = sharedSubdirectory('assets');
   if (directories.length === 0) {
-    removeStale();
+    removeStale(folder);
     onHostExit(() => directories.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
+  const dir = fs.mkdtempSync(path.join(folder, `${process.pid}-`));
   directories.push(dir);
   let withNetwork: EtcView | undefined;
   const assets: SandboxAssets = {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { HELPER_ENV, systemProgram } from './system-programs.js';
 
 // The hosts' turn to make a sandbox (`hosts.ts` says why they take turns) is an exclusive `flock` on a file in
 // the hosts' folder, which only this user can open and no sandbox sees. The kernel grants it to one holder at a
@@ -20,8 +21,8 @@ trap '' INT TERM HUP QUIT PIPE
 exec 9>>"$1" || exit 1
 while read -r op; do
   case "$op" in
-    take) if flock -x -w "$2" 9; then echo taken; else echo "failed $?"; fi ;;
-    give) flock -u 9 ;;
+    take) if "$3" -x -w "$2" 9; then echo taken; else echo "failed $?"; fi ;;
+    give) "$3" -u 9 ;;
   esac
 done`;
 
@@ -95,9 +96,13 @@ function tell(op: string): void {
 }
 
 function startKeeper(lock: string): Keeper {
-  const child = spawn('/bin/bash', ['-c', KEEPER, 'toolwright-turn', lock, String(TURN_WAIT_SECONDS)], {
+  // `flock` from the system's program folders, never through PATH (a workspace's node_modules/.bin comes first under
+  // npx), and bash without start-up files or an inherited environment (BASH_ENV).
+  const flock = systemProgram('flock') ?? 'flock-not-installed';
+  const child = spawn('/bin/bash', ['--noprofile', '--norc', '-c', KEEPER, 'toolwright-turn', lock, String(TURN_WAIT_SECONDS), flock], {
     stdio: ['pipe', 'pipe', 'ignore'],
     detached: true,
+    env: HELPER_ENV,
   });
   const started: Keeper = { child, answers: [] };
   let buffered = '';

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import os from 'node:os';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -50,7 +52,7 @@ function setup() {
   // What core-tools' risk hook reports for a protected path; the shell's is core-tools' own (escalation).
   const riskLevel: ExecutorOptions['riskLevel'] = {
     file_write: (args) => (String(args.path).startsWith('.git/') ? { level: 'risky', protectedPaths: [String(args.path)] } : 'safe'),
-    shell_exec: coreToolsRiskLevels({ workspace: new WorkspacePolicy({ root: os.tmpdir() }) }).shell_exec!,
+    shell_exec: coreToolsRiskLevels({ workspace: new WorkspacePolicy({ root: fs.mkdtempSync(path.join(os.tmpdir(), 'tw-ws-')) }) }).shell_exec!,
   };
   return { registry, written, executor: { riskLevel, riskMode: 'autorun_none' as const } };
 }

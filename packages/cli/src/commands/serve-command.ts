@@ -4,6 +4,9 @@ import { USAGE } from '../usage.js';
 import { configFlags } from './config-flags.js';
 
 /** `toolwright serve --mcp stdio|http`: the registry over MCP until interrupted (or stdin ends, for stdio). */
+/** How long after its start `serve` probes the kernel sandbox for its warning. */
+const PROBE_DELAY_MS = 1000;
+
 export const serveCommand = defineCommand({
   options: {
     mcp: { type: 'string' },
@@ -40,10 +43,13 @@ export const serveCommand = defineCommand({
       },
       io,
     );
-    // Probed beside the start (the shell's first command waits for the same probe): the warning, if any, follows
-    // shortly on stderr, and the first tools/list does not wait for a sandbox to be tried.
+    // Probed a moment after the start (the shell's first command probes at once if it comes sooner): the warning, if
+    // any, follows shortly on stderr, and the client's first requests do not wait for bubblewrap to be started.
     if (environment.registry.has('shell_exec'))
-      void environment.warnWithoutSandbox().catch((error: unknown) => io.err(`warning: the kernel sandbox could not be probed: ${String(error)}\n`));
+      setTimeout(
+        () => void environment.warnWithoutSandbox().catch((error: unknown) => io.err(`warning: the kernel sandbox could not be probed: ${String(error)}\n`)),
+        PROBE_DELAY_MS,
+      ).unref();
     const tools = new McpToolServer({ registry: environment.registry, executor: environment.executorOptions });
     for (const toolkit of environment.sessionToolkits) {
       tools.onSessionClosed((id) => {

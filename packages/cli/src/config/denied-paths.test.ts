@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { loadPolicy } from '@toolwright/executor';
@@ -39,7 +41,7 @@ describe(deniedPathsOf, () => {
 
   it("knows each reading tool's subject as its declaration states it", () => {
     const registry = new ToolRegistry();
-    registerCoreTools(registry, { workspace: new WorkspacePolicy({ root: os.tmpdir() }) });
+    registerCoreTools(registry, { workspace: new WorkspacePolicy({ root: fs.mkdtempSync(path.join(os.tmpdir(), 'tw-ws-')) }) });
     for (const [tool, subject] of Object.entries(READING_TOOL_SUBJECTS)) {
       const declaration = registry.get(tool)!.declaration;
       // Each argument holds its own name: a rule `tool(name)` denies the call only when `name` is the subject.

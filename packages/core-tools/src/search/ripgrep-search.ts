@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
+import { HELPER_ENV, systemProgram } from '@toolwright/sandbox';
 import { hasDescriptorPaths, openDirectory } from '../workspace/directory-descriptor.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
 import { openCheckedFile } from '../workspace/confined-file.js';
@@ -8,19 +9,28 @@ import { ignoresCase, MAX_MATCHED_LINES, type MatchedLine, type MatchLines, type
 
 let detected: { version: string } | false | undefined;
 
-/** The ripgrep on PATH's version line (`ripgrep 14.1.0`), if the machine has one; asked once. */
+let binary: string | undefined;
+
+/**
+ * The version line (`ripgrep 14.1.0`) of the ripgrep in the system's program folders, if the machine has one; asked
+ * once. Never looked up on PATH: `npx`/`npm run` put the workspace's node_modules/.bin first, where a command could
+ * plant an `rg` the host would run (found by a tenth pass).
+ */
 export function ripgrepVersion(): string | undefined {
   if (detected === undefined) {
-    const probe = spawnSync('rg', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 });
-    const first = probe.stdout?.split('\n')[0] ?? '';
-    detected = probe.status === 0 && /^ripgrep \d/.test(first) ? { version: first } : false;
+    binary = systemProgram('rg');
+    const probe = binary
+      ? spawnSync(binary, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000, env: HELPER_ENV })
+      : undefined;
+    const first = probe?.stdout?.split('\n')[0] ?? '';
+    detected = probe?.status === 0 && /^ripgrep \d/.test(first) ? { version: first } : false;
   }
   return detected ? detected.version : undefined;
 }
 
-/** The ripgrep binary on PATH, if the machine has one. */
+/** The ripgrep binary (an absolute path in the system's program folders), if the machine has one. */
 export function findRipgrep(): string | false {
-  return ripgrepVersion() !== undefined ? 'rg' : false;
+  return ripgrepVersion() !== undefined && binary !== undefined ? binary : false;
 }
 
 /**
@@ -82,7 +92,7 @@ export function ripgrepSearch(
       child = spawn(binary, args, {
         cwd: dirFd === undefined ? root : '/proc/self/fd/3',
         stdio: ['ignore', 'pipe', 'pipe', ...(dirFd === undefined ? [] : [dirFd])],
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        env: HELPER_ENV,
         ...(signal ? { signal } : {}),
       }) as ChildProcessByStdio<null, Readable, Readable>;
     } finally {

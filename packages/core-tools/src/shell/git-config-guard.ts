@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { systemProgram } from '@toolwright/sandbox';
 import { GIT_OVERRIDES } from './shell-config.js';
 
 /**
@@ -45,9 +46,13 @@ export async function gitConfigGuard(cwds: readonly string[], env: Record<string
 }
 
 function listConfig(cwd: string, env: Record<string, string>): Promise<string | { problem: string }> {
+  // The host runs this git itself: from the system's program folders (a class found by a tenth pass: helpers looked
+  // up on the host's PATH, where npx puts the workspace's node_modules/.bin first), else on the command's PATH,
+  // which holds no workspace folder (`safePath`).
+  const git = systemProgram('git') ?? 'git';
   return new Promise((resolve) => {
     execFile(
-      'git',
+      git,
       ['config', '--list', '--includes', '--show-origin', '--null'],
       { cwd, env, timeout: 5000, maxBuffer: 4 * 1024 * 1024, encoding: 'utf8' },
       (error, stdout, stderr) => {

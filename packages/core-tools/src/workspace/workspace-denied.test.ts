@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ripgrepExclusions } from '../search/ripgrep-exclusions.js';
 import { hiddenPathsUnder, pathsUnder, walkWorkspace } from './tree-scan.js';
+import { holdsSharedDirectory } from '@toolwright/sandbox';
 import { WorkspacePolicy } from './workspace-policy.js';
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-denied-')));
@@ -95,5 +96,14 @@ describe(ripgrepExclusions, () => {
     ['shared', ['--iglob', '!/**/*.pem', '--iglob', '!/secrets']],
   ] as const)('searching %j passes %j', ([dir, expected]) => {
     expect(ripgrepExclusions(workspace, path.join(root, dir))).toEqual(expected);
+  });
+});
+
+describe('a workspace that holds the folder Toolwright processes share (found by a tenth pass)', () => {
+  // Its tools could change the turn's lock, the record of placeholders, the files sandboxes are built from.
+  it('is refused, naming the folder', () => {
+    const shared = holdsSharedDirectory('/');
+    expect(shared).toBeDefined();
+    expect(() => new WorkspacePolicy({ root: '/' })).toThrow(/The private:\/ root cannot be used: the workspace \/ holds .*toolwright-\d+/);
   });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { holdsSharedDirectory } from '@toolwright/sandbox';
 import { canonicalise } from './canonical-path.js';
 import { deniedPathMatcher, type DeniedPaths } from './denied-paths.js';
 import { toWorkspaceError } from './fs-error.js';
@@ -100,6 +101,10 @@ export class WorkspacePolicy {
       const given = scope === 'private' ? config.root : config[scope];
       if (!given) continue;
       const canonical = canonicalRoot(given, scope);
+      // Its tools would reach the folder where Toolwright keeps what its processes share (the turn's lock, the
+      // record of placeholders, the files sandboxes are built from): refused (found by a tenth pass).
+      const holds = holdsSharedDirectory(canonical);
+      if (holds) throw new WorkspaceError('invalid_path', `The ${scope}:/ root cannot be used: ${holds}.`);
       this.roots[scope] = canonical;
       for (const spelling of new Set([path.resolve(given), canonical])) this.spellings.push({ scope, spelling });
     }

@@ -1,12 +1,32 @@
-import { Ajv2020, _, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type * as AjvModule from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type addFormatsPlugin from 'ajv-formats';
 import type { JsonSchema } from '@toolwright/schema';
 import type { ArgumentIssue } from '../tool-error.js';
 import { formatJsonPath } from './json-path.js';
 import { jsonType } from './json-type.js';
 import { SAFE_INTEGER_KEYWORD, withSafeIntegers } from './safe-integer-schema.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+/**
+ * AJV and its formats, loaded at the first validation (~120 ms of module loading a server would otherwise spend
+ * before it can answer its first `tools/list`).
+ */
+function makeAjv(): Ajv2020 {
+  const load = createRequire(__filename);
+  const { Ajv2020: Ajv, _ } = load('ajv/dist/2020.js') as typeof AjvModule;
+  const addFormats = load('ajv-formats') as typeof addFormatsPlugin;
+  const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false, strictNumbers: true, validateFormats: true });
+  addFormats(ajv);
+  ajv.addKeyword({
+    keyword: SAFE_INTEGER_KEYWORD,
+    type: 'number',
+    schemaType: 'boolean',
+    error: { message: 'must be a safe integer (between -9007199254740991 and 9007199254740991)' },
+    code: (cxt) => cxt.fail(_`!Number.isSafeInteger(${cxt.data})`),
+  });
+  return ajv;
+}
 
 /**
  * Compiles schemas once (by identity) into validators that report every violation with its JSON path.
@@ -15,25 +35,13 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
  * hands in can hold them), and an `integer` must be a safe integer (|n| ≤ 2^53 − 1).
  */
 export class SchemaValidator {
-  private readonly ajv: Ajv2020;
+  private ajv: Ajv2020 | undefined;
   private readonly cache = new WeakMap<object, ValidateFunction>();
-
-  constructor() {
-    this.ajv = new Ajv2020({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false, strictNumbers: true, validateFormats: true });
-    addFormats(this.ajv);
-    this.ajv.addKeyword({
-      keyword: SAFE_INTEGER_KEYWORD,
-      type: 'number',
-      schemaType: 'boolean',
-      error: { message: 'must be a safe integer (between -9007199254740991 and 9007199254740991)' },
-      code: (cxt) => cxt.fail(_`!Number.isSafeInteger(${cxt.data})`),
-    });
-  }
 
   validate(schema: JsonSchema, value: unknown): ArgumentIssue[] {
     let validate = this.cache.get(schema);
     if (!validate) {
-      validate = this.ajv.compile(withSafeIntegers(schema));
+      validate = (this.ajv ??= makeAjv()).compile(withSafeIntegers(schema));
       this.cache.set(schema, validate);
     }
     if (validate(value)) return [];
