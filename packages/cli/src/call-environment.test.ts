@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PROTECTED_PATHS, WorkspacePolicy } from '@toolwright/core-tools';
 import { withOwnFilesProtected } from './call-environment.js';
+import { hostCodePaths } from './host-code.js';
 import type { CliSettings } from './config/cli-settings.js';
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-own-')));
@@ -36,5 +37,23 @@ describe(withOwnFilesProtected, () => {
     const config = withOwnFilesProtected(settings({ workspace: { root, protectedPaths: ['/build'] }, configFile: path.join(base, 'toolwright.config.json') }));
     expect(config.protectedPaths).toEqual(['/build', 'toolwright.config.json', 'toolwright.policy.json']);
     expect(withOwnFilesProtected(settings({})).protectedPaths).toEqual([...DEFAULT_PROTECTED_PATHS]);
+  });
+
+  // A sandboxed command appended to a dependency a worker of the host loaded later, and to the -p project's compiled
+  // cache, and the host ran it (found by an eleventh pass): what the host runs code from is protected in a workspace.
+  it("protects the folders the host runs code from when the workspace holds them, and a -p project's tsconfig and package.json", () => {
+    const repository = path.resolve(import.meta.dirname, '..', '..', '..');
+    const project = path.join(root, 'tsconfig.json');
+    fs.writeFileSync(project, '{}');
+    fs.writeFileSync(path.join(root, 'package.json'), '{}');
+    const code = hostCodePaths(project);
+    expect(code).toEqual(expect.arrayContaining([fs.realpathSync(path.join(repository, 'node_modules')), project, path.join(root, 'package.json')]));
+    const inRepository = new WorkspacePolicy(withOwnFilesProtected(settings({ workspace: { root: repository } }), code));
+    for (const file of ['node_modules/turndown/lib/turndown.cjs.js', 'node_modules/.cache/toolwright/x/tools.js', 'packages/cli/dist/bin.js'])
+      expect(inRepository.resolve(file).protected, file).toBe(true);
+    expect(inRepository.resolve('docs/index.md').protected).toBe(false);
+    const inProject = new WorkspacePolicy(withOwnFilesProtected(settings({}), code));
+    for (const file of ['tsconfig.json', 'package.json']) expect(inProject.resolve(file).protected, file).toBe(true);
+    expect(inProject.resolve('conf/other.json').protected).toBe(false);
   });
 });

@@ -18,6 +18,7 @@ import { emptyFileProblem } from './config/empty-file.js';
 import { CliError } from './cli-error.js';
 import { loadCliSettings, type CliSettings, type ConfigFlags, type PolicySource } from './config/cli-settings.js';
 import { implicitWorkspaceProblem } from './config/implicit-workspace.js';
+import { hostCodePaths } from './host-code.js';
 import { formatConfigIssues } from './config/config-issues.js';
 import { perSessionIssues } from './config/per-session-issues.js';
 import { selectTools } from './config/select-tools.js';
@@ -161,7 +162,7 @@ export async function openToolEnvironment(flags: EnvironmentFlags, io: Io): Prom
   const implicit = settings.workspaceFrom === 'cwd' ? implicitWorkspaceProblem(settings.workspace.root) : undefined;
   if (implicit) throw new CliError(implicit, 2);
   const deniedPaths = deniedPathsOf(policyDocumentOf(settings.policy));
-  const workspace = openWorkspace({ ...withOwnFilesProtected(settings), ...(deniedPaths.length > 0 ? { deniedPaths } : {}) });
+  const workspace = openWorkspace({ ...withOwnFilesProtected(settings, hostCodePaths(flags.project)), ...(deniedPaths.length > 0 ? { deniedPaths } : {}) });
   const env: CoreToolsEnvironment = { ...settings.coreTools, workspace };
   const built = await buildRegistry(
     {
@@ -209,12 +210,13 @@ export function coreToolHooks(env: CoreToolsEnvironment): Pick<ExecutorOptions, 
 }
 
 /** The workspace config with Toolwright's own files added to its protected paths (anchored where they lie). */
-export function withOwnFilesProtected(settings: CliSettings): WorkspaceConfig {
+export function withOwnFilesProtected(settings: CliSettings, hostCode: readonly string[] = []): WorkspaceConfig {
   const config = settings.workspace;
   const files = [
     settings.configFile,
     settings.policy !== undefined && 'file' in settings.policy ? settings.policy.file : undefined,
     typeof settings.audit === 'object' ? settings.audit.path : undefined,
+    ...hostCode,
   ].filter((file): file is string => file !== undefined);
   const roots = [config.root, config.shared, config.public].filter((root): root is string => root !== undefined).map(realOrResolved);
   const anchored = files.flatMap((file) => {

@@ -95,7 +95,20 @@ export class AuditLog implements AuditSink {
     const rotation = rotationOf(options.rotate);
     const release = acquireLock(path, (owner) => notice(`broke the stale lock of dead process ${owner.pid} on ${path}`));
     try {
-      const fd = fs.openSync(path, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, 0o644);
+      // Never through a link: a log in a workspace whose name a command freed (a rotation) and filled with a link
+      // to a file of the host's would have the records written there (found by an eleventh pass).
+      // A link to a device (/dev/null, /dev/full) writes nothing of the host's: it is followed, and checked once open.
+      let fd: number;
+      try {
+        fd = fs.openSync(path, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW, 0o644);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+        fd = fs.openSync(path, fs.constants.O_RDWR | fs.constants.O_APPEND);
+        if (!fs.fstatSync(fd).isCharacterDevice()) {
+          fs.closeSync(fd);
+          throw new AuditWriteError(`the audit log ${path} is a symbolic link to a file; give the file itself`, 'ELOOP');
+        }
+      }
       // A device (e.g. /dev/full in tests) has no records to scan, and reading it may never end.
       const stat = fs.fstatSync(fd);
       if (stat.isFIFO() || stat.isSocket()) {
@@ -106,10 +119,15 @@ export class AuditLog implements AuditSink {
           'EBADTYPE',
         );
       }
-      const scan = stat.isFile() ? scanLog(fs.readFileSync(path), path) : { records: [], validLength: 0, lastSeq: 0 };
+      const scan = stat.isFile() ? scanLog(fs.readFileSync(fd), path) : { records: [], validLength: 0, lastSeq: 0 };
       if ('tornBytes' in scan && scan.tornBytes) {
         const keep = `${path}.torn-${Date.now()}`;
-        fs.writeFileSync(keep, scan.tornBytes);
+        const kept = fs.openSync(keep, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
+        try {
+          fs.writeFileSync(kept, scan.tornBytes);
+        } finally {
+          fs.closeSync(kept);
+        }
         fs.ftruncateSync(fd, scan.validLength);
         fs.fdatasyncSync(fd);
         notice(`repaired a torn last line of ${path} (${scan.tornBytes.length} bytes kept in ${keep})`);
@@ -297,7 +315,9 @@ export class AuditLog implements AuditSink {
     }
     rotateFiles(this.path, this.rotation!.keep);
     const old = this.fd;
-    this.fd = fs.openSync(this.path, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_APPEND, 0o644);
+    // The name was just freed: made afresh, never opened through whatever a process put there meanwhile (a link to a
+    // file of the host's: found by an eleventh pass). Something there fails the write, and the log with it.
+    this.fd = fs.openSync(this.path, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW, 0o644);
     this.size = 0;
     const closeOld = () => {
       try {

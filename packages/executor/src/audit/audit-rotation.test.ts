@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { AuditLog } from './audit-log.js';
 import { readAuditLog } from './read-audit-log.js';
 import { rotatedFiles } from './rotated-files.js';
@@ -100,5 +100,35 @@ describe(rotatedFiles, () => {
     const file = fresh();
     for (const suffix of ['.1', '.2', '.10', '.lock', '.torn-123', '.01', '.x']) fs.writeFileSync(`${file}${suffix}`, '');
     expect(rotatedFiles(file)).toEqual([`${file}.10`, `${file}.2`, `${file}.1`]);
+  });
+});
+
+describe("a link put where a rotation freed the log's name (found by an eleventh pass)", () => {
+  // A log in a workspace: a sandboxed command made the freed name a link to a file outside, and the records went there.
+  it('is never written through: the write fails, the file it leads to is untouched', async () => {
+    const file = fresh();
+    const outside = path.join(fresh.dir(), 'outside.sh');
+    fs.writeFileSync(outside, "# the host's own\n");
+    const log = await AuditLog.open(file, { rotate: { maxBytes: 1024, keep: 2 } });
+    const rename = fs.renameSync;
+    const planted = vi.spyOn(fs, 'renameSync').mockImplementation((from, to) => {
+      rename(from, to);
+      if (from === file) fs.symlinkSync(outside, file);
+    });
+    try {
+      let failed: unknown;
+      for (let i = 1; i <= 40 && failed === undefined; i++) await log.append(entry(i)).catch((error: unknown) => (failed = error));
+      expect(failed).toBeInstanceOf(Error);
+      expect(fs.readFileSync(outside, 'utf8')).toBe("# the host's own\n");
+    } finally {
+      planted.mockRestore();
+      await log.close().catch(() => undefined);
+    }
+    // Opened anew, the link is refused too; one to a device (/dev/null) is not.
+    await expect(AuditLog.open(file)).rejects.toThrow(/is a symbolic link to a file/);
+    fs.rmSync(file);
+    fs.symlinkSync('/dev/null', file);
+    const devNull = await AuditLog.open(file);
+    await devNull.close();
   });
 });

@@ -1,6 +1,5 @@
-import fs from 'node:fs';
 import type { AuditRecord } from './audit-record.js';
-import { rotatedFiles } from './rotated-files.js';
+import { readNoFollow, rotatedFiles } from './rotated-files.js';
 import { scanLog } from './scan-log.js';
 
 /**
@@ -12,13 +11,14 @@ export function readAuditLog(path: string): { records: AuditRecord[]; torn: bool
   const records: AuditRecord[] = [];
   let torn = false;
   for (const file of [...rotatedFiles(path), path]) {
-    let bytes: Buffer;
+    let bytes: Buffer | undefined;
     try {
-      bytes = fs.readFileSync(file);
+      bytes = readNoFollow(file); // a link in a log's place is no log (its records would be another file's)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue; // rotated away, or never written
       throw error;
     }
+    if (bytes === undefined) continue;
     const scan = scanLog(bytes, file);
     records.push(...scan.records);
     torn ||= scan.tornBytes !== undefined;

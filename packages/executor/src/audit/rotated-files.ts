@@ -49,8 +49,26 @@ function syncDirectory(dir: string): void {
 /** The last `seq` written before the current file: that of the newest rotated file holding records (0 if none). */
 export function lastRotatedSeq(logPath: string): number {
   for (const file of rotatedFiles(logPath).reverse()) {
-    const scan = scanLog(fs.readFileSync(file), file);
+    const bytes = readNoFollow(file);
+    if (bytes === undefined) continue;
+    const scan = scanLog(bytes, file);
     if (scan.lastSeq > 0) return scan.lastSeq;
   }
   return 0;
+}
+
+/** A rotated file's bytes, never through a link (a link in its place is no rotated file). */
+export function readNoFollow(file: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
+    throw error;
+  }
+  try {
+    return fs.fstatSync(fd).isFile() ? fs.readFileSync(fd) : undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
