@@ -27,7 +27,9 @@ function project(name: string, label: string, typescript: 6 | 7): string {
 }
 
 /** The output without the line that times the run. */
-const untimed = (output: string) => output.replace(/ in \d+ ms/g, ' in N ms');
+// The native compiler writes to the inherited stderr itself: a "context canceled" line when the client closes its
+// connection while it is still winding down (seen under load). It is tsgo's, not Toolwright's output.
+const untimed = (output: string) => output.replace(/ in \d+ ms/g, ' in N ms').replace(/^context canceled\n/gm, '');
 
 describe.skipIf(!installed)('toolwright emit on a TypeScript 7 project', () => {
   it('finds TypeScript 7 in the project, and writes the manifest TypeScript 6 writes', () => {
@@ -50,7 +52,7 @@ describe.skipIf(!installed)('toolwright emit on a TypeScript 7 project', () => {
     const six = project('broken-project', 'broken', 6);
     const [byNative, byCompilerApi] = [toolwright(['emit'], seven), toolwright(['emit'], six)];
     expect(byNative.status, byNative.output).toBe(1);
-    // Both outputs in full when they differ (seen once under load, not explained yet).
+    // Both outputs in full when they differ.
     expect(untimed(byNative.output), `TypeScript 6 printed:\n${byCompilerApi.output}`).toBe(untimed(byCompilerApi.output));
     expect(byNative.output).toContain('error TW1002');
     expect(fs.existsSync(path.join(seven, 'tools.json'))).toBe(false);

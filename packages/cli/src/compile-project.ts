@@ -6,10 +6,13 @@ import { CliError } from './cli-error.js';
 import { createCompilerHost } from './compiler-host.js';
 import { strictJsonOf } from './transformer-settings.js';
 import type { LoadedProject } from './load-project.js';
+import { commonRoot } from './common-root.js';
 import { buildFolder, recordBuild, type ModuleFormat, type ProjectBuild } from './project-build-cache.js';
 
 /** Module kinds whose emit follows each file's own format (package.json `type`, `.mts`/`.cts`). */
-const NODE_MODULE_KINDS: readonly (ts.ModuleKind | undefined)[] = [ts.ModuleKind.Node16, ts.ModuleKind.Node18, ts.ModuleKind.Node20, ts.ModuleKind.NodeNext];
+function followsEachFile(kind: ts.ModuleKind | undefined): boolean {
+  return kind === ts.ModuleKind.Node16 || kind === ts.ModuleKind.Node18 || kind === ts.ModuleKind.Node20 || kind === ts.ModuleKind.NodeNext;
+}
 
 /**
  * The module system a project runs as: ES modules when the package.json nearest its tsconfig says `"type": "module"`
@@ -43,7 +46,7 @@ export function compileProject(project: LoadedProject): ProjectBuild {
   const modules: ts.CompilerOptions =
     format === 'commonjs'
       ? { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }
-      : NODE_MODULE_KINDS.includes(own.module)
+      : followsEachFile(own.module)
         ? { module: own.module!, ...(own.moduleResolution !== undefined ? { moduleResolution: own.moduleResolution } : {}) }
         : {
             module: ts.ModuleKind.ESNext,
@@ -124,12 +127,4 @@ function sourceFolders(project: LoadedProject): string[] {
     walk(path.resolve(dir), 0);
   }
   return [...folders];
-}
-
-/** The deepest folder holding every file (tsc's default rootDir). */
-export function commonRoot(files: readonly string[]): string {
-  if (files.length === 0) return process.cwd();
-  let root = path.dirname(files[0]!);
-  for (const file of files) while (!file.startsWith(`${root}${path.sep}`) && root !== path.dirname(root)) root = path.dirname(root);
-  return root;
 }

@@ -6,7 +6,7 @@ import { ToolRegistry } from '@toolwright/registry';
 import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
 import { analyzeTypeScript7, formatDiagnostics, loadTypeScript7 } from '@toolwright/transformer';
 import { CliError } from './cli-error.js';
-import { commonRoot } from './compile-project.js';
+import { commonRoot } from './common-root.js';
 import { registerToolModules, type LoadedTools } from './load-tools.js';
 import type { ProjectTypeScript } from './project-typescript.js';
 import { strictJsonOf } from './transformer-settings.js';
