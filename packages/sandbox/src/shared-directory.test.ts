@@ -29,6 +29,17 @@ describe('what the host keeps for itself (found by a tenth pass)', () => {
     expect(holdsSharedDirectory(path.dirname(sharedDirectoryPath()))).toMatch(/holds .*toolwright-\d+, where Toolwright keeps what its processes share/);
     expect(holdsSharedDirectory('/')).toBeDefined();
     expect(holdsSharedDirectory(base)).toBeUndefined();
+    // Every folder on the way to it holds it; a folder beside it, or named like a way up (`..x`), does not.
+    const shared = sharedDirectoryPath();
+    for (let dir = path.dirname(shared); ; dir = path.dirname(dir)) {
+      expect(holdsSharedDirectory(dir), dir).toBeDefined();
+      if (dir === path.dirname(dir)) break;
+    }
+    for (const name of ['..x', '...', 'toolwright-x']) {
+      const beside = path.join(base, name);
+      fs.mkdirSync(beside, { recursive: true });
+      expect(holdsSharedDirectory(beside), beside).toBeUndefined();
+    }
   });
 
   // `npx` puts the workspace's node_modules/.bin first on PATH: a `flock` or `rg` planted there ran on the host.

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isWithin } from './is-within.js';
 
 // Everything a Toolwright process keeps for itself on the host — the hosts' record (`hosts.ts`), the turn's lock
 // (`turn.ts`), the process registry (`process-groups.ts`), the files sandboxes are built from (`sandbox-assets.ts`)
@@ -55,8 +56,8 @@ export function holdsSharedDirectory(root: string): string | undefined {
   } catch {
     return undefined;
   }
-  const relative = path.relative(real, dir);
-  if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative)))
+  // The package's one comparison of paths: a hand-made `startsWith('..')` took a folder named `..x` for outside.
+  if (isWithin(real, dir))
     return `the workspace ${root} holds ${dir}, where Toolwright keeps what its processes share (locks, records, the files sandboxes are built from), which its tools must not reach; choose the project's own folder`;
   return undefined;
 }
