@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runWithToolContext } from '@toolwright/tool';
+import { getToolDeclaration, runWithToolContext } from '@toolwright/tool';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
 import { ShellTool, renderShellJob, renderShellResult, type ShellJobStarted, type ShellResult } from './shell-exec.js';
 import { withBudget } from '../test-support/with-budget.js';
@@ -23,6 +23,14 @@ function shell(
 const run = async (tool: ShellTool, command: string, timeoutSeconds?: number) => (await tool.shellExec(command, timeoutSeconds)) as ShellResult;
 
 describe('shell_exec (host backend)', () => {
+  it('gives the model examples the default configuration runs (not one the allowlist refuses)', async () => {
+    const parameter = getToolDeclaration(ShellTool.prototype.shellExec)?.parameters.properties?.command as { description?: string } | undefined;
+    const examples = [...(parameter?.description ?? '').matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
+    expect(examples.length).toBeGreaterThan(0);
+    const tool = new ShellTool({ ...ws.env, shell: { backend: 'host', sandbox: testSandboxMode() } });
+    for (const example of examples) await expect(tool.shellExec(example), example).resolves.toMatchObject({ timedOut: false });
+  });
+
   it('runs an allowed command in the workspace and reports exit code and output', async () => {
     const result = await run(shell(), 'cat notes.txt | wc -l');
     expect(result).toMatchObject({ exitCode: 0, signal: null, stdout: '3\n', stderr: '', truncated: false, timedOut: false });

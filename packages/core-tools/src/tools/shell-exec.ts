@@ -60,7 +60,7 @@ export class ShellTool {
    * configured) `cd` and permitted variables persist between calls and the working directory is
    * reported. With `background: true` it returns a job id at once; read the output with
    * shell_job_output and stop it with shell_job_kill.
-   * @param command The command line, e.g. `npm test -- --run` or `git diff --stat | tail -5`.
+   * @param command The command line, e.g. `grep -rn TODO src | head -20` or `git diff --stat | tail -5`.
    * @param timeoutSeconds Kill the command after this many seconds (default 120).
    * @param background Start the command and return a job id instead of waiting for it.
    * @param escalate Run outside the sandbox. Only for a command that failed inside it because it needs
