@@ -21,7 +21,7 @@ export { jsonExpression } from './emit/json-expression.js';
 export { DIAGNOSTICS, POSITION_ROLES, TS_CODE_OFFSET, toTsDiagnostic, formatTemplate } from './diagnostics.js';
 export type { DiagnosticDefinition, DiagnosticId, DiagnosticKey, DiagnosticReason, PositionRole, ToolwrightDiagnostic } from './diagnostics.js';
 export { TYPE_MAPPERS } from './type-mappers/map-type.js';
-export type { TypeMapper, MapContext, TypePosition } from './type-mappers/type-mapper.js';
+export type { TypeMapper, TypeOnlyMapper, PositionReadingMapper, MapContext, TypePosition } from './type-mappers/type-mapper.js';
 export { formatDiagnostic, formatDiagnostics } from './format-diagnostic.js';
 export { loadTypeScript7, SUPPORTED_TYPESCRIPT_7 } from './front-end/typescript-7/typescript-7-api.js';
 export type { Diagnostic7, TypeScript7, OpenProject7, Project7, SourceFile7 } from './front-end/typescript-7/typescript-7-api.js';

@@ -105,22 +105,22 @@ export function mapTypeAt(type: ts.Type, position: TypePosition, root: RootMapOp
   return schema;
 }
 
-const UNION_RANK = TYPE_MAPPERS.indexOf(unionMapper);
+/** The mappers whose choice depends on the position, with their place in `TYPE_MAPPERS`. */
+const POSITION_READERS = TYPE_MAPPERS.flatMap((mapper, rank) => (mapper.readsPosition ? [{ mapper, rank }] : []));
 
 /**
- * The first mapper in `TYPE_MAPPERS` that supports the type here. Every `supports` reads the type
- * alone but the union mapper's, which also takes a union written at the position whose members the
- * checker collapsed (`BuiltInRole | CustomRole`). So the choice by type (the union mapper taking
- * unions only) is kept per program, and the position is asked only when it comes after the union mapper.
+ * The first mapper in `TYPE_MAPPERS` that supports the type here. The choice by type alone (each position-reading
+ * mapper answering by `supportsType`) is kept per program; then a mapper that reads the position and comes before
+ * that choice is asked with the position, and takes the type if it supports it there.
  */
 function mapperAt(type: ts.Type, ctx: MapContext, cache: SchemaCache | undefined): TypeMapper | undefined {
   const byType = cache ? cache.mapperOf(type, () => mapperByType(type, ctx)) : mapperByType(type, ctx);
-  if (byType && TYPE_MAPPERS.indexOf(byType) <= UNION_RANK) return byType;
-  return unionMapper.supports(type, ctx) ? unionMapper : byType;
+  const rank = byType ? TYPE_MAPPERS.indexOf(byType) : TYPE_MAPPERS.length;
+  return POSITION_READERS.find((reader) => reader.rank < rank && reader.mapper.supports(type, ctx))?.mapper ?? byType;
 }
 
 function mapperByType(type: ts.Type, ctx: MapContext): TypeMapper | undefined {
-  return TYPE_MAPPERS.find((candidate) => (candidate === unionMapper ? type.isUnion() : candidate.supports(type, ctx)));
+  return TYPE_MAPPERS.find((candidate) => (candidate.readsPosition ? candidate.supportsType(type) : candidate.supports(type, ctx)));
 }
 
 /** Named types' docs apply to every use; a reference takes only the summary (its constraints live in the definition). */

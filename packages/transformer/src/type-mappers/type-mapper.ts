@@ -50,8 +50,25 @@ export interface MapContext {
  * One TypeScript type kind and its JSON Schema. Mappers are tried in the order of `TYPE_MAPPERS`;
  * the first whose `supports` answers true maps the type.
  */
-export interface TypeMapper {
+export type TypeMapper = TypeOnlyMapper | PositionReadingMapper;
+
+interface MapperBase {
   readonly name: string;
   supports(type: ts.Type, ctx: MapContext): boolean;
   map(type: ts.Type, ctx: MapContext): JsonSchema;
+}
+
+/** A mapper whose `supports` reads the type alone: the choice is the same at every position, and is kept per program. */
+export interface TypeOnlyMapper extends MapperBase {
+  readonly readsPosition?: false;
+}
+
+/**
+ * A mapper whose `supports` also reads the position (the union mapper takes a union written there whose members the
+ * checker collapsed). `supportsType` is its answer from the type alone, with which the choice kept per program is
+ * made; at each position it is asked again, with the position, when it comes before the mapper chosen by type.
+ */
+export interface PositionReadingMapper extends MapperBase {
+  readonly readsPosition: true;
+  supportsType(type: ts.Type): boolean;
 }

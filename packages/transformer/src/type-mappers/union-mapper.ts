@@ -1,7 +1,7 @@
 import { ts } from '../front-end/typescript.js';
 import type { JsonSchema, JsonSchemaTypeName, JsonValue } from '@toolwright/schema';
 import { booleanLiteralValue, jsonTypeOf, literalValue } from './literal-mapper.js';
-import type { MapContext, TypeMapper, TypePosition } from './type-mapper.js';
+import type { MapContext, PositionReadingMapper, TypePosition } from './type-mapper.js';
 import { hasDocs, namedTypeDocs, resolveSyntax, unionMemberNodes } from './type-syntax.js';
 
 /**
@@ -20,8 +20,10 @@ import { hasDocs, namedTypeDocs, resolveSyntax, unionMemberNodes } from './type-
  * the checker (the literals are absorbed), but keeps both alternatives here.
  * @example async function f(role: BuiltInRole | CustomRole) {}  // { "anyOf": [ { "enum": [...] }, { "pattern": "^x-" } ] }
  */
-export const unionMapper: TypeMapper = {
+export const unionMapper: PositionReadingMapper = {
   name: 'union',
+  readsPosition: true,
+  supportsType: (type) => type.isUnion(),
   supports: (type, ctx) => type.isUnion() || documentedMemberNodes(ctx) !== undefined,
   map: (type, ctx) => {
     const nodes = documentedMemberNodes(ctx);
