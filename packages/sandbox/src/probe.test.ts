@@ -38,6 +38,30 @@ describe(probeSandbox, () => {
     expect(await probeSandbox({ bwrap: busy })).toMatchObject({ available: false, transient: true });
   });
 
+  // Found by a twelfth pass: on a full disk the probe's own command failed inside the sandbox with the shell's
+  // "I/O error", which no list of shortages named, and the next process fell back to the judge alone. Only bubblewrap
+  // saying the machine refuses a sandbox is lasting.
+  it.for([
+    ['the probe command failing inside', 'echo "/bin/sh: 1: echo: echo: I/O error" >&2; exit 2'],
+    ['a bubblewrap message no one listed', 'echo "bwrap: Can\'t find source path /tmp/x: No such file or directory" >&2; exit 1'],
+    ['no output at all', 'exit 1'],
+    ['a sandbox that ran but printed something else', 'echo nope; exit 0'],
+  ])('takes what does not say the machine refuses a sandbox (%s) as transient', async ([label, failure]) => {
+    const odd = fakeBwrap(`bwrap-odd-${label.length}`, `case "$1" in --version) echo "bubblewrap 0.8.0";; *) ${failure};; esac`);
+    expect(await probeSandbox({ bwrap: odd })).toMatchObject({ available: false, transient: true });
+  });
+
+  it.for([
+    'bwrap: Creating new namespace failed: Operation not permitted',
+    'bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces.',
+    'bwrap: loopback: Failed RTM_NEWADDR: Operation not permitted',
+  ])('takes bubblewrap saying the machine refuses it (%s) as lasting', async (message) => {
+    const refusing = fakeBwrap(`bwrap-refusing-${message.length}`, `case "$1" in --version) echo "bubblewrap 0.8.0";; *) echo '${message}' >&2; exit 1;; esac`);
+    const support = await probeSandbox({ bwrap: refusing });
+    expect(support).toMatchObject({ available: false, reason: expect.stringContaining(message) });
+    expect(support).not.toHaveProperty('transient');
+  });
+
   it('takes a probe that cannot write its own files as transient', async () => {
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = path.join(dir, 'no-such-folder');

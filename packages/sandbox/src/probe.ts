@@ -64,9 +64,23 @@ async function probe(given: string | undefined): Promise<SandboxSupport> {
   }
 }
 
-/** Bubblewrap failed: lasting, unless what it said (or how it ended) is a failure of the moment. */
+/**
+ * What bubblewrap says when this machine will not let it make a sandbox: the kernel or a container refusing its
+ * namespaces, mounts or maps (`bwrap: Creating new namespace failed: Operation not permitted`, `bwrap: No permissions
+ * to create new namespace`, `bwrap: setting up uid map: Permission denied`, an option it does not know).
+ */
+const REFUSED_HERE = /^bwrap: .*(operation not permitted|permission denied|no permissions|not supported|namespace|unknown option|invalid argument)/im;
+
+/**
+ * Bubblewrap failed. Lasting only when bubblewrap itself says the machine refuses what a sandbox needs; anything else
+ * is a failure of the moment and refuses this command without turning the sandbox off: how it ended (killed, timed
+ * out), a shortage it names, and whatever the probe's own command met inside the sandbox (found by a twelfth pass:
+ * on a full disk the probe's `echo ok > probe` failed with the shell's "I/O error", which no list of shortages named,
+ * and the next Toolwright process fell back to the judge alone).
+ */
 function failed(reason: string, result: { code: number | null; stderr: string }): SandboxSupport {
-  return result.code === null || TRANSIENT.test(result.stderr) ? { available: false, reason, transient: true } : { available: false, reason };
+  const lasting = result.code !== null && !TRANSIENT.test(result.stderr) && REFUSED_HERE.test(result.stderr);
+  return lasting ? { available: false, reason } : { available: false, reason, transient: true };
 }
 
 async function tryProbe(given: string | undefined): Promise<SandboxSupport> {
@@ -78,7 +92,11 @@ async function tryProbe(given: string | undefined): Promise<SandboxSupport> {
       reason: bwrap ? `${bwrap} is not an executable file` : "bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap; it provides 'bwrap')",
     };
   const version = await run(bwrap, ['--version']);
-  if (version.code !== 0) return failed(`${bwrap} --version failed: ${version.stderr.trim() || `exit code ${String(version.code)}`}`, version);
+  if (version.code !== 0) {
+    // Nothing in the workspace or on the disk decides whether `--version` runs: lasting unless it was cut short.
+    const reason = `${bwrap} --version failed: ${version.stderr.trim() || `exit code ${String(version.code)}`}`;
+    return version.code === null || TRANSIENT.test(version.stderr) ? { available: false, reason, transient: true } : { available: false, reason };
+  }
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-probe-'));
   try {
     for (const disableUserns of [true, false]) {
