@@ -17,9 +17,29 @@ describe(approvalCallText, () => {
     ['newlines', '\n'.repeat(50), '⟪50 newlines⟫'],
     ['tabs', '\t'.repeat(33), '⟪33 tabs⟫'],
     ['mixed', ' \n\u00a0\u2003'.repeat(10), '⟪40 whitespace characters⟫'],
-    ['zero-width', '\u200b'.repeat(100), '⟪100 whitespace characters⟫'],
+    ['zero-width', '\u200b'.repeat(100), '⟪100 blank or invisible characters⟫'],
   ] as const)('collapses runs of %s', ([, run, marker]) => {
     expect(approvalCallText('t', { a: `x${run}y` })).toBe(`t {"a":"x${marker}y"} (a: ${run.length + 2} characters, whitespace collapsed)`);
+  });
+
+  // Found by a twelfth pass: 110 × (32 spaces + U+00AD) hid `; echo HIDDEN` 3,600 blank columns to the right, each
+  // soft hyphen cutting the run of spaces short. Whatever shows nothing counts toward a run.
+  it.for([
+    ['soft hyphen', '\u00ad'],
+    ['zero-width joiner', '\u200d'],
+    ['word joiner', '\u2060'],
+    ['variation selector', '\ufe0f'],
+    ['tag space', '\u{e0020}'],
+    ['Hangul filler', '\u3164'],
+    ['braille blank', '\u2800'],
+    ['Mongolian vowel separator', '\u180e'],
+    ['left-to-right mark', '\u200e'],
+  ] as const)('collapses padding interleaved with a character that shows nothing (%s)', ([, invisible]) => {
+    for (const unit of [`${' '.repeat(32)}${invisible}`, `${invisible}${' '.repeat(5)}`, invisible.repeat(3)]) {
+      const text = approvalCallText('shell_exec', { command: `ls${unit.repeat(110)}; echo HIDDEN` });
+      expect(text.indexOf('; echo HIDDEN'), text).toBeLessThan(80);
+      expect(text).toMatch(/\(command: [\d,]+ characters, whitespace collapsed\)$/);
+    }
   });
 
   it('keeps short runs (indentation) as they are', () => {

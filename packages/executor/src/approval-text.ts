@@ -1,10 +1,16 @@
 import { escapeTerminalControls } from './terminal-safe.js';
 
 /**
- * A run of more than 32 whitespace characters (deeper than any indentation): blanks, newlines, Unicode
- * spaces, and the zero-width characters that show nothing (U+180E, U+200B–U+200D, U+2060, U+FEFF).
+ * A character that shows nothing, or nothing but blank space: whitespace (blanks, newlines, Unicode spaces), every
+ * default-ignorable code point (soft hyphen, zero-width characters, variation selectors, tags, fillers), format
+ * characters, and the blank glyphs that are neither (U+2800 braille blank, the Hangul fillers). A twelfth pass hid
+ * the end of a command behind 110 × (32 spaces + U+00AD): each soft hyphen broke a run of spaces into runs too short
+ * to collapse.
  */
-const RUN = /[\s\u180e\u200b-\u200d\u2060\ufeff]{33,}/g;
+const BLANK = String.raw`[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cf}\u2800\u115f\u1160\u3164\uffa0]`;
+
+/** A run of more than 32 characters that show nothing (deeper than any indentation). */
+const RUN = new RegExp(`${BLANK}{33,}`, 'gu');
 
 /**
  * A call awaiting approval as the person asked should see it: the tool and its arguments as JSON on
@@ -56,5 +62,5 @@ function kind(run: string): string {
   if (/^ +$/.test(run)) return 'spaces';
   if (/^\n+$/.test(run)) return 'newlines';
   if (/^\t+$/.test(run)) return 'tabs';
-  return 'whitespace characters';
+  return /^\s+$/.test(run) ? 'whitespace characters' : 'blank or invisible characters';
 }
