@@ -16,6 +16,8 @@ export interface BubblewrapFeatures {
   userNamespace: boolean;
   /** `--bind-fd` (0.5.0+): the workspace is mounted from a descriptor opened and checked by the host (see `openWorkspace`). */
   bindFd?: boolean;
+  /** The kernel loads the seccomp filter (`seccomp-filter.ts`) bubblewrap is given with `--seccomp`. */
+  seccomp?: boolean;
 }
 
 /**
@@ -73,7 +75,13 @@ export function procMaskedFiles(): string[] {
  * root keeps them otherwise, and with CAP_SYS_ADMIN a command could remount a read-only bind
  * writable. `--die-with-parent` ends the sandbox with the host.
  */
-export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, features: BubblewrapFeatures, workspaceDescriptor?: number): string[] {
+export function bwrapArguments(
+  policy: SandboxPolicy,
+  assets: SandboxAssets,
+  features: BubblewrapFeatures,
+  workspaceDescriptor?: number,
+  seccompDescriptor?: number,
+): string[] {
   const args: string[] = [];
   const system = systemMounts();
   for (const mount of system) {
@@ -134,6 +142,8 @@ export function bwrapArguments(policy: SandboxPolicy, assets: SandboxAssets, fea
   if (policy.network) args.push('--share-net');
   if (features.disableUserns) args.push('--unshare-user', '--disable-userns');
   args.push('--cap-drop', 'ALL', '--die-with-parent', '--hostname', 'toolwright-sandbox');
+  // What the command may make where it can write (no set-ID or world-writable files): see `seccomp-filter.ts`.
+  if (seccompDescriptor !== undefined) args.push('--seccomp', String(seccompDescriptor));
   if (args.length > BWRAP_MAX_OPTIONS)
     throw new Error(
       `it would cover ${readOnly.length + hidden.length} paths one by one, more than bubblewrap takes (${BWRAP_MAX_ARGUMENTS} arguments in all): narrow the deny rules, keep such files in a folder a rule hides whole (e.g. "secrets/**"), or remove them`,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from './probe.js';
 import { decideSandbox } from './sandbox-mode.js';
+import { seccompFilter } from './seccomp-filter.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-probe-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -90,8 +91,24 @@ describe(probeSandbox, () => {
       version: 'bubblewrap 0.6.1',
       // A user namespace other than this process's: the process limit counts the sandbox's processes alone.
       // It can mount the workspace from a descriptor (its --help lists --bind-fd).
-      features: { disableUserns: false, userNamespace: true, bindFd: true },
+      features: { disableUserns: false, userNamespace: true, bindFd: true, seccomp: seccompFilter() !== undefined },
     });
+  });
+
+  it('runs sandboxes without the seccomp filter where the kernel takes none, and says so in its features', async () => {
+    const unfiltered = fakeBwrap(
+      'bwrap-no-seccomp',
+      'case "$1" in --version) echo "bubblewrap 0.8.0"; exit 0;; --help) exit 0;; esac; for a in "$@"; do [ "$a" = --seccomp ] && { echo "bwrap: prctl(PR_SET_SECCOMP): Invalid argument" >&2; exit 1; }; done; echo ok; echo "user:[1]"',
+    );
+    expect(await probeSandbox({ bwrap: unfiltered })).toMatchObject({ available: true, features: { disableUserns: true, seccomp: false } });
+  });
+
+  it.skipIf(seccompFilter() === undefined)('gives bubblewrap the seccomp filter, on a descriptor it can read', async () => {
+    const reading = fakeBwrap(
+      'bwrap-reads-filter',
+      'case "$1" in --version) echo "bubblewrap 0.8.0"; exit 0;; --help) exit 0;; esac; prev=; for a in "$@"; do [ "$prev" = --seccomp ] && { [ "$(head -c 8 <&"$a" | od -An -tx1 | tr -d " \\n")" = "2000000004000000" ] || { echo "bwrap: bad filter" >&2; exit 1; }; }; prev=$a; done; echo ok; echo "user:[1]"',
+    );
+    expect(await probeSandbox({ bwrap: reading })).toMatchObject({ available: true, features: { seccomp: true } });
   });
 });
 

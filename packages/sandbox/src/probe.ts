@@ -99,11 +99,19 @@ async function tryProbe(given: string | undefined): Promise<SandboxSupport> {
   }
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'toolwright-probe-'));
   try {
-    for (const disableUserns of [true, false]) {
-      const policy = { workspace, readOnly: [], hidden: [], readable: [], network: false, home: '/tmp/home', cwd: workspace, limits: DEFAULT_LIMITS };
+    const policy = { workspace, readOnly: [], hidden: [], readable: [], network: false, home: '/tmp/home', cwd: workspace, limits: DEFAULT_LIMITS };
+    const filter = sandboxAssets(policy.home).seccomp;
+    const tries = [true, false].flatMap((disableUserns) => (filter ? [true, false] : [false]).map((seccomp) => ({ disableUserns, seccomp })));
+    for (let i = 0; i < tries.length; i++) {
+      const { disableUserns, seccomp } = tries[i]!;
       const tried = { disableUserns, userNamespace: true };
       const script = 'echo ok > probe && cat probe && readlink /proc/self/ns/user';
-      const result = await run(bwrap, [...bwrapArguments(policy, sandboxAssets(policy.home), tried), '--', '/bin/sh', '-c', script]);
+      const filterFd = seccomp && filter ? fs.openSync(filter, 'r') : undefined;
+      const result = await run(
+        bwrap,
+        [...bwrapArguments(policy, sandboxAssets(policy.home), tried, undefined, filterFd === undefined ? undefined : 3), '--', '/bin/sh', '-c', script],
+        filterFd,
+      );
       const [ok, userNamespace] = result.stdout.trim().split('\n');
       if (result.code === 0 && ok === 'ok') {
         // Without a user namespace of its own (a setuid bubblewrap), the process limit counts the user's processes outside too.
@@ -111,11 +119,17 @@ async function tryProbe(given: string | undefined): Promise<SandboxSupport> {
           disableUserns,
           userNamespace: userNamespace !== undefined && userNamespace !== hostUserNamespace(),
           bindFd: (await run(bwrap, ['--help'])).stdout.includes('--bind-fd'),
+          seccomp,
         };
         return { available: true, kind: 'bubblewrap', path: bwrap, version: version.stdout.trim(), features };
       }
-      // Older bubblewrap has no --disable-userns: try once without it.
-      if (disableUserns && /disable-userns|unknown option/i.test(result.stderr)) continue;
+      // A kernel without seccomp filters: the sandbox without the filter (`toolwright doctor` says so).
+      if (seccomp && /seccomp|PR_SET_SECCOMP/i.test(result.stderr)) continue;
+      // Older bubblewrap has no --disable-userns: try without it.
+      if (disableUserns && /disable-userns|unknown option/i.test(result.stderr)) {
+        while (tries[i + 1]?.disableUserns) i++;
+        continue;
+      }
       return failed(`bubblewrap is installed but cannot make a sandbox here: ${firstLine(result.stderr) || `exit code ${String(result.code)}`}`, result);
     }
     return { available: false, reason: 'bubblewrap cannot make a sandbox here' };
@@ -124,13 +138,19 @@ async function tryProbe(given: string | undefined): Promise<SandboxSupport> {
   }
 }
 
-function run(file: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs `file`, with `descriptor` (closed here once the program has it) as its descriptor 3. */
+function run(file: string, args: string[], descriptor?: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], env: HELPER_ENV });
+    let child;
+    try {
+      child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe', ...(descriptor === undefined ? [] : [descriptor])], env: HELPER_ENV });
+    } finally {
+      if (descriptor !== undefined) fs.closeSync(descriptor);
+    }
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const timer = setTimeout(() => {
       stderr += '\n(timed out after 10 s)';
       child.kill('SIGKILL');

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { onHostExit } from './host-exit.js';
 import { sharedSubdirectory } from './shared-directory.js';
+import { seccompFilter } from './seccomp-filter.js';
 import { copyEtcEntries, ETC_ENTRIES, NETWORK_ETC_ENTRIES } from './system-view.js';
 
 /** Files of this process that sandboxes mount read-only in place of the host's. */
@@ -13,6 +14,8 @@ export interface SandboxAssets {
   readonly etcWithNetwork: EtcView;
   /** An empty file, mounted over a hidden file. */
   empty: string;
+  /** The seccomp filter (`seccomp-filter.ts`) as bubblewrap reads it, where one is written for this architecture. */
+  seccomp?: string;
 }
 
 /** Removes the assets of processes that ended without removing them (killed). */
@@ -67,6 +70,11 @@ export function sandboxAssets(home: string): SandboxAssets {
     },
     empty: path.join(dir, 'empty'),
   };
+  const filter = seccompFilter();
+  if (filter) {
+    assets.seccomp = path.join(dir, 'seccomp.bpf');
+    fs.writeFileSync(assets.seccomp, filter, { mode: 0o444 });
+  }
   // Offline, names resolve to loopback only, and the host's name stays out of sight.
   fs.rmSync(path.join(assets.etc.dir, 'hosts'), { force: true });
   fs.writeFileSync(path.join(assets.etc.dir, 'hosts'), '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\ttoolwright-sandbox\n', {

@@ -18,7 +18,8 @@ export interface Launch {
    */
   input?: Buffer;
   /**
-   * Open descriptors the program gets from descriptor 5 on (the workspace, for bubblewrap's `--bind-fd`):
+   * Open descriptors the program gets from descriptor 5 on (the workspace, for bubblewrap's `--bind-fd`; the
+   * seccomp filter, for `--seccomp`):
    * pass them with `launchStdio` and close them with `closeLaunchDescriptors` once the program is started.
    */
   descriptors?: number[];
@@ -62,7 +63,15 @@ export function sandboxedCommand(
   const descriptors = support.features.bindFd ? [workspace] : [];
   if (!support.features.bindFd) fs.closeSync(workspace);
   try {
-    const options = bwrapArguments(policy, sandboxAssets(policy.home), support.features, support.features.bindFd ? WORKSPACE_DESCRIPTOR : undefined);
+    const assets = sandboxAssets(policy.home);
+    const workspaceDescriptor = support.features.bindFd ? FIRST_DESCRIPTOR : undefined;
+    // The filter is read by bubblewrap from a descriptor, after the workspace's.
+    let seccompDescriptor: number | undefined;
+    if (support.features.seccomp && assets.seccomp) {
+      seccompDescriptor = FIRST_DESCRIPTOR + descriptors.length;
+      descriptors.push(fs.openSync(assets.seccomp, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW));
+    }
+    const options = bwrapArguments(policy, assets, support.features, workspaceDescriptor, seccompDescriptor);
     const input = Buffer.from(options.map((option) => `${option}\0`).join(''));
     const args = ['--args', '4', '--', ...argv];
     return { ...(group ? joinGroupCommand(group, support.path, args) : { file: support.path, args }), input, descriptors };
@@ -72,12 +81,12 @@ export function sandboxedCommand(
   }
 }
 
-/** Where the workspace's descriptor lies in bubblewrap (the first of `Launch.descriptors`). */
-const WORKSPACE_DESCRIPTOR = 5;
+/** Where the first of `Launch.descriptors` lies in bubblewrap (the workspace's, where it is passed). */
+const FIRST_DESCRIPTOR = 5;
 
 /** The bash line that sets the policy's resource limits (see `limitsPrelude`), to begin the sandboxed script with. */
 export function sandboxLimitsPrelude(support: Extract<SandboxSupport, { available: true }>, policy: SandboxPolicy): string {
-  return `${CLOSE_INHERITED}${limitsPrelude(policy.limits, support.features.userNamespace ? 0 : runningProcessesOfUser())}`;
+  return `${CLOSE_INHERITED}${OTHERS_CANNOT_WRITE}${limitsPrelude(policy.limits, support.features.userNamespace ? 0 : runningProcessesOfUser())}`;
 }
 
 /**
@@ -88,6 +97,12 @@ export function sandboxLimitsPrelude(support: Extract<SandboxSupport, { availabl
  */
 const CLOSE_INHERITED =
   'set +f; for __tw_fd in /proc/self/fd/*; do __tw_fd=${__tw_fd##*/}; [ "$__tw_fd" -gt 3 ] 2>/dev/null && eval "exec $__tw_fd<&-"; done; set -f; unset __tw_fd; ';
+
+/**
+ * Whatever mask the host runs with, files and folders the command makes are not writable by every user (the seccomp
+ * filter refuses a mask that would let them be; see `seccomp-filter.ts`).
+ */
+const OTHERS_CANNOT_WRITE = 'umask o-w; ';
 
 /** `argv` as it is, for commands run outside the sandbox. */
 export function unsandboxedCommand(argv: readonly string[]): Launch {

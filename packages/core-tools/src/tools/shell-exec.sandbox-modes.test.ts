@@ -1,0 +1,111 @@
+// What a command may make where it can write, with the judge switched off: never a file that runs as its owner or
+// group (set-user-ID, set-group-ID), and nothing every local user may write. Found by a twelfth pass: a command (root
+// in the sandbox, and owner of what it makes) ran `cp /bin/bash x; chmod 4755 x` in the workspace, and another local
+// user ran `x` as root on the host; after `chmod 0777 .` any local user replaced the workspace's config. The mounts
+// decide where a command writes; the seccomp filter (`@toolwright/sandbox`'s `seccomp-filter.ts`) decides what.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { probeSandbox } from '@toolwright/sandbox';
+import { runWithToolContext } from '@toolwright/tool';
+import { ShellTool, type ShellResult } from './shell-exec.js';
+import { WorkspacePolicy } from '../workspace/workspace-policy.js';
+import type { ShellConfig } from '../shell/shell-config.js';
+
+const support = await probeSandbox();
+if (!support.available && (process.env.CI || process.env.TOOLWRIGHT_SANDBOX_TESTS === 'required'))
+  throw new Error(`CI must run the sandbox suite, but: ${support.reason}`);
+const filtered = support.available && support.features.seccomp === true;
+
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-modes-')));
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+let made = 0;
+
+function setUp(backend: 'host' | 'session') {
+  const root = path.join(base, `ws${++made}`);
+  fs.mkdirSync(root);
+  fs.writeFileSync(path.join(root, 'ok.txt'), 'inside\n');
+  const tool = new ShellTool({ workspace: new WorkspacePolicy({ root }), shell: { backend, unjudged: true, timeoutMs: 20_000 } as ShellConfig });
+  const run = async (command: string): Promise<string> => {
+    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+    try {
+      const result = (await runWithToolContext(context, () => tool.shellExec(command, 20))) as ShellResult;
+      return `${result.stdout}\n${result.stderr}`;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  return { root, tool, run };
+}
+
+/** Every entry under `root` (itself included) whose mode has a set-ID bit or the others' write bit, links aside. */
+function looseModes(root: string): string[] {
+  const found: string[] = [];
+  const visit = (entry: string) => {
+    const stat = fs.lstatSync(entry);
+    if (stat.isSymbolicLink()) return;
+    if (stat.mode & 0o6002) found.push(`${path.relative(root, entry) || '.'} ${(stat.mode & 0o7777).toString(8)}`);
+    if (stat.isDirectory()) for (const name of fs.readdirSync(entry)) visit(path.join(entry, name));
+  };
+  visit(root);
+  return found;
+}
+
+/** Each way of asking for a set-ID bit, a world-writable mode or another user's access, by program and by system call. */
+const ATTEMPTS = [
+  'cp /bin/bash x && chmod 4755 x',
+  'cp /bin/bash x2 && chmod u+s,g+s x2',
+  'cp /bin/bash x3 && chmod 2755 x3',
+  'mkdir -m 6777 d',
+  'mkdir d2 && chmod g+s d2',
+  'install -m 4755 /bin/true y',
+  'for f in /usr/bin/*; do [ -u "$f" ] && cp -p "$f" p && break; done',
+  'cp /bin/bash t && tar --mode=4755 -cf /tmp/t.tar t && mkdir u && tar -xpf /tmp/t.tar -C u',
+  `python3 -c "import os; os.close(os.open('z', os.O_CREAT | os.O_WRONLY, 0o4755))"`,
+  `python3 -c "import os; os.mkdir('z2', 0o2777)"`,
+  'chmod 0777 .',
+  'chmod o+w ok.txt',
+  'umask 0; mkdir w; touch w/f; mkdir -p deep/er',
+  `python3 -c "import os; os.umask(0); os.mkdir('w2', 0o777)"`,
+  `node -e "process.umask(0); require('fs').mkdirSync('w3', 0o777); require('fs').writeFileSync('w3/f', '', { mode: 0o666 })"`,
+  `python3 -c "import os; os.setxattr('ok.txt', 'system.posix_acl_access', bytes.fromhex('02000000010006000000000002000700fe00000004000400000000001000070000000000200004000000000000'))"`,
+  `python3 -c "import os; os.setxattr('ok.txt', 'user.note', b'1')"`,
+];
+
+describe.skipIf(!filtered)('what a sandboxed command may make where it can write (judge off)', () => {
+  it.for(['host', 'session'] as const)('no set-ID file, and nothing every user may write (%s backend)', async (backend) => {
+    const { root, tool, run } = setUp(backend);
+    try {
+      for (const command of ATTEMPTS) {
+        await run(command);
+        expect(looseModes(root), command).toEqual([]);
+      }
+      expect(await run(`python3 -c "import os; print(os.listxattr('ok.txt'))"`)).toContain('[]');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('still lets commands make, copy, unpack and run ordinary files', async () => {
+    const { root, tool, run } = setUp('host');
+    try {
+      const output = await run(
+        [
+          'cp /bin/true run-me && chmod 755 run-me && ./run-me && echo ran',
+          'chmod 600 ok.txt && chmod 644 ok.txt && mkdir m && chmod -R go-w m && echo modes',
+          'mkdir -p a/b && cp -a a c && tar -cf /tmp/a.tar a && mkdir x && tar -xf /tmp/a.tar -C x && echo copied',
+          `python3 -c "import os; os.close(os.open('p.txt', os.O_CREAT | os.O_WRONLY, 0o644)); print('python')"`,
+          `node -e "require('fs').writeFileSync('n.txt', '1'); console.log('node')"`,
+          'umask 077; mkdir private && echo masked',
+        ].join('; '),
+      );
+      for (const said of ['ran', 'modes', 'copied', 'python', 'node', 'masked']) expect(output).toContain(said);
+      expect(fs.statSync(path.join(root, 'run-me')).mode & 0o777).toBe(0o755);
+      expect(fs.statSync(path.join(root, 'private')).mode & 0o777).toBe(0o700);
+      expect(looseModes(root)).toEqual([]);
+    } finally {
+      tool.dispose();
+    }
+  });
+});

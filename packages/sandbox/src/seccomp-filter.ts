@@ -1,0 +1,155 @@
+// The seccomp filter every sandboxed command runs under (bubblewrap's `--seccomp FD` loads it), written out as
+// classic BPF: the kernel checks each system call's number and arguments against it. Why it exists: the mounts
+// decide *where* a command may write, not *what* it may make there. A twelfth pass had a command (root in the
+// sandbox, owner of its files) `cp /bin/bash x; chmod 4755 x` in the workspace, and another local user ran `x` as
+// root on the host; `chmod 0777 .` let any local user replace the workspace's config. So the filter refuses
+// exactly what makes a file run as its owner or its group (set-user-ID, set-group-ID), or writable by every user,
+// however it is asked for, and the ways around argument checks:
+// - `chmod`, `fchmod`, `fchmodat`, `fchmodat2` with a set-ID bit or the others' write bit: EPERM;
+// - `open`, `openat`, `creat`, `mkdir(at)`, `mknod(at)` asking for a set-ID bit: EPERM;
+// - `umask` without the others' write bit masked (a mask that lets `mkdir` make world-writable folders) is not
+//   carried out and answers 0, as if the mask had been 0 — not EPERM: `umask` cannot fail, and callers that read
+//   the mask by setting 0 and restoring it (coreutils' `mkdir -p`) took -1 for a mask of 0777 and made folders no
+//   one could enter; the mask stays what it was (the sandbox starts with `umask o-w`);
+// - extended attributes (`setxattr` and its kin: ACLs granting others access, file capabilities): EOPNOTSUPP,
+//   which `cp -a` and `tar` take as "not kept here";
+// - calls whose mode the filter cannot read (`openat2` takes it in a structure, io_uring submits opens from a
+//   queue): ENOSYS, which C libraries and runtimes answer by falling back to `openat`;
+// - `bpf`, `perf_event_open`, `userfaultfd` (kernel attack surface no command needs): EPERM;
+// - a call through another architecture's table (32-bit `int 0x80`, x32) ends the process: its numbers differ.
+// Only x86-64 and arm64 are written out; elsewhere `seccompFilter` answers undefined and the sandbox runs without.
+
+/** seccomp_data: the call's number, the architecture, then six 64-bit arguments (their low halves at 16 + 8·i). */
+const NR = 0;
+const ARCH = 4;
+const argLow = (index: number) => 16 + 8 * index;
+
+const RET_ALLOW = 0x7fff0000;
+const RET_KILL_PROCESS = 0x80000000;
+const retErrno = (errno: number) => 0x00050000 | errno;
+const EPERM = 1;
+const ENOSYS = 38;
+const EOPNOTSUPP = 95;
+
+/** Set-user-ID and set-group-ID. */
+const SET_ID = 0o6000;
+/** The others' write bit. */
+const OTHERS_WRITE = 0o0002;
+
+interface Table {
+  readonly audit: number;
+  /** Calls whose `arg` (an index) is a mode that may carry no bit of `mask`. */
+  readonly modes: readonly { nr: number; arg: number; mask: number }[];
+  readonly umask?: number;
+  readonly unsupported: readonly number[];
+  readonly unimplemented: readonly number[];
+  readonly forbidden: readonly number[];
+  /** Numbers at or above this belong to another table (x32). */
+  readonly foreignFrom?: number;
+}
+
+const CHMOD = SET_ID | OTHERS_WRITE;
+
+const TABLES: Record<string, Table> = {
+  x64: {
+    audit: 0xc000003e,
+    modes: [
+      { nr: 2, arg: 2, mask: SET_ID }, // open
+      { nr: 85, arg: 1, mask: SET_ID }, // creat
+      { nr: 83, arg: 1, mask: SET_ID }, // mkdir
+      { nr: 133, arg: 1, mask: SET_ID }, // mknod
+      { nr: 257, arg: 3, mask: SET_ID }, // openat
+      { nr: 258, arg: 2, mask: SET_ID }, // mkdirat
+      { nr: 259, arg: 2, mask: SET_ID }, // mknodat
+      { nr: 90, arg: 1, mask: CHMOD }, // chmod
+      { nr: 91, arg: 1, mask: CHMOD }, // fchmod
+      { nr: 268, arg: 2, mask: CHMOD }, // fchmodat
+      { nr: 452, arg: 2, mask: CHMOD }, // fchmodat2
+    ],
+    umask: 95,
+    unsupported: [188, 189, 190, 463], // setxattr, lsetxattr, fsetxattr, setxattrat
+    unimplemented: [437, 425, 426, 427], // openat2, io_uring_setup, io_uring_enter, io_uring_register
+    forbidden: [321, 298, 323], // bpf, perf_event_open, userfaultfd
+    foreignFrom: 0x40000000,
+  },
+  arm64: {
+    audit: 0xc00000b7,
+    modes: [
+      { nr: 56, arg: 3, mask: SET_ID }, // openat
+      { nr: 34, arg: 2, mask: SET_ID }, // mkdirat
+      { nr: 33, arg: 2, mask: SET_ID }, // mknodat
+      { nr: 52, arg: 1, mask: CHMOD }, // fchmod
+      { nr: 53, arg: 2, mask: CHMOD }, // fchmodat
+      { nr: 452, arg: 2, mask: CHMOD }, // fchmodat2
+    ],
+    umask: 166,
+    unsupported: [5, 6, 7, 463],
+    unimplemented: [437, 425, 426, 427],
+    forbidden: [280, 241, 282],
+  },
+};
+
+type Instruction = { code: number; jt: number | string; jf: number | string; k: number; label?: string };
+
+const LD_W_ABS = 0x20;
+const JEQ_K = 0x15;
+const JGE_K = 0x35;
+const JSET_K = 0x45;
+const RET_K = 0x06;
+
+/** The filter for `arch` (Node's `process.arch`) as bubblewrap reads it (struct sock_filter, host byte order), or undefined. */
+export function seccompFilter(arch: string = process.arch): Buffer | undefined {
+  const table = TABLES[arch];
+  if (!table) return undefined;
+  const program: Instruction[] = [];
+  const at = (label: string) => label;
+  const emit = (code: number, k: number, jt: number | string = 0, jf: number | string = 0, label?: string) =>
+    program.push({ code, jt, jf, k, ...(label ? { label } : {}) });
+  emit(LD_W_ABS, ARCH);
+  emit(JEQ_K, table.audit, 0, at('kill'));
+  emit(LD_W_ABS, NR);
+  if (table.foreignFrom !== undefined) emit(JGE_K, table.foreignFrom, at('kill'), 0);
+  table.modes.forEach((call, i) => emit(JEQ_K, call.nr, at(`mode${i}`), 0));
+  if (table.umask !== undefined) emit(JEQ_K, table.umask, at('umask'), 0);
+  for (const nr of table.unsupported) emit(JEQ_K, nr, at('unsupported'), 0);
+  for (const nr of table.unimplemented) emit(JEQ_K, nr, at('unimplemented'), 0);
+  for (const nr of table.forbidden) emit(JEQ_K, nr, at('eperm'), 0);
+  emit(RET_K, RET_ALLOW);
+  // Jumps go forward only: each check ends in its own `allow`.
+  table.modes.forEach((call, i) => {
+    emit(LD_W_ABS, argLow(call.arg), 0, 0, `mode${i}`);
+    emit(JSET_K, call.mask, at('eperm'), 0);
+    emit(RET_K, RET_ALLOW);
+  });
+  if (table.umask !== undefined) {
+    emit(LD_W_ABS, argLow(0), 0, 0, 'umask');
+    emit(JSET_K, OTHERS_WRITE, 0, at('ignored'));
+    emit(RET_K, RET_ALLOW);
+  }
+  emit(RET_K, retErrno(0), 0, 0, 'ignored');
+  emit(RET_K, retErrno(EPERM), 0, 0, 'eperm');
+  emit(RET_K, retErrno(EOPNOTSUPP), 0, 0, 'unsupported');
+  emit(RET_K, retErrno(ENOSYS), 0, 0, 'unimplemented');
+  emit(RET_K, RET_KILL_PROCESS, 0, 0, 'kill');
+  return assemble(program);
+}
+
+/** Resolves labels to the relative jumps of classic BPF (forward only, at most 255 instructions ahead). */
+function assemble(program: readonly Instruction[]): Buffer {
+  const labels = new Map<string, number>();
+  program.forEach((instruction, index) => instruction.label && labels.set(instruction.label, index));
+  const offset = (target: number | string, from: number) => {
+    if (typeof target === 'number') return target;
+    const to = labels.get(target);
+    if (to === undefined || to <= from || to - from - 1 > 255) throw new Error(`seccomp filter: bad jump to ${target}`);
+    return to - from - 1;
+  };
+  const out = Buffer.alloc(program.length * 8);
+  program.forEach((instruction, index) => {
+    out.writeUInt16LE(instruction.code, index * 8);
+    out.writeUInt8(offset(instruction.jt, index), index * 8 + 2);
+    out.writeUInt8(offset(instruction.jf, index), index * 8 + 3);
+    out.writeUInt32LE(instruction.k >>> 0, index * 8 + 4);
+  });
+  return out;
+}
