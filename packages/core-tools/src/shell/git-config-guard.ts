@@ -9,7 +9,7 @@ import { GIT_OVERRIDES } from './shell-config.js';
  * (`filter.<x>.clean`, `diff.<x>.textconv`), or because they move git elsewhere (`core.worktree`).
  * Any key whose name ends in command, program, helper, hook, driver, editor, pager or path counts.
  */
-const RUNS_PROGRAM =
+export const RUNS_PROGRAM =
   /^(?:core\.(?:worktree|gitproxy|fsmonitor|hookspath)|diff\.external|filter\..+\.(?:clean|smudge|process)|pager\..+|remote\..+\.(?:uploadpack|receivepack|proxy|vcs)|include(?:if\..+)?\.path|.+\.[a-z]*(?:command|cmd|program|helper|hook|driver|textconv|editor|pager|difffilter|browser|path))$/;
 
 const OVERRIDDEN = new Set(GIT_OVERRIDES.map(([key]) => key.toLowerCase()));

@@ -16,6 +16,8 @@ import { CoreToolError } from '../core-tool-error.js';
 import { hiddenPathsUnder } from '../workspace/tree-scan.js';
 import { undecodableMatch } from '../workspace/undecodable-names.js';
 import { walk, type WalkOptions } from '../workspace/walk.js';
+import { gitReferencedPaths } from './git-referenced-paths.js';
+import { LinksOnTheWay, lstatOrUndefined } from './links-on-the-way.js';
 import { ListedDirectories } from './listed-directories.js';
 import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { isWithin } from '../workspace/workspace-policy.js';
@@ -55,7 +57,8 @@ export interface SandboxPlan {
  * The workspace as a sandboxed command sees it, worked out for every command (found again
  * whenever a directory changed since the last look: a rename moves what must be covered): the protected paths are read-only — those the
  * configuration names at the root always (a missing one held by a placeholder, see
- * `holdPlaceholders`), deeper ones wherever a bounded scan finds them — and every path a deny rule
+ * `holdPlaceholders`), deeper ones wherever a bounded scan finds them, and the workspace paths their
+ * repositories' configuration has git read or run (`gitReferencedPaths`) — and every path a deny rule
  * hides is hidden, or the command is refused when the workspace is too large to find them all.
  * Program directories outside the system's are readable.
  */
@@ -114,8 +117,12 @@ export class SandboxView {
     }
     // A protected path that another Toolwright process's placeholder stands for is held by this sandbox too (its
     // last holder removes it, which would take it from every sandbox that mounted it).
-    const held = holdPlaceholders(missing, [...present, ...known]);
-    const readOnly = [...new Set([...present, ...held.placeholders, ...known])];
+    // What the protected repositories' configuration has git read or run in the workspace (husky's hooks, an included file).
+    const dotGits = [...present, ...known].filter((entry) => path.basename(entry) === '.git');
+    const referenced = gitReferencedPaths(root, dotGits, [...present, ...known, ...hidden]);
+    const requests = new Map([...missing, ...referenced.missing].map((request) => [request.path, request]));
+    const held = holdPlaceholders([...requests.values()], [...present, ...known, ...referenced.present]);
+    const readOnly = [...new Set([...present, ...referenced.present, ...held.placeholders, ...known])];
     const policy: SandboxPolicy = {
       workspace: root,
       ...(this.identity ? { workspaceIdentity: this.identity } : {}),
@@ -175,11 +182,7 @@ export class SandboxView {
       const absolute = path.join(root, relative);
       // The protected path or a folder on its way (`config` of `config/deploy.json`): its mount, or its placeholder, would be made where the link leads.
       const link = onTheWay.first(absolute);
-      if (link !== undefined)
-        throw new CoreToolError(
-          'sandbox_unavailable',
-          `Shell commands cannot run: ${link === absolute ? `the protected path '${relative}' is` : `'${path.relative(root, link)}', on the way to the protected path '${relative}', is`} a symbolic link, which a command inside the sandbox could replace (a mount keeps what a link leads to read-only, not the link). Put the file or folder it leads to in its place, or leave it out of protectedPaths.`,
-        );
+      if (link !== undefined) throw protectedLinkRefusal(root, absolute, link);
       const stat = isPlaceholder(absolute) ? undefined : lstatOrUndefined(absolute);
       if (stat) {
         present.push(absolute);
@@ -196,6 +199,7 @@ export class SandboxView {
   /** Protected paths deeper in the workspace (`packages/app/.git`), breadth-first, the first `SCAN_ENTRIES` entries; each is covered whole. */
   private protectedBelow(root: string, onDirectory: NonNullable<WalkOptions['onDirectory']>): string[] {
     const found: string[] = [];
+    const linked: string[] = [];
     const hides = this.workspace.hidingUnder(root);
     const result = walk(root, {
       gitignore: false,
@@ -206,8 +210,10 @@ export class SandboxView {
       maxVisited: SCAN_ENTRIES,
       judge: (relative, kind) => {
         // A walk never enters what it left as a leaf, so each path's parents were looked at on the way down.
-        if (kind === 'symlink' || hides?.(relative) !== undefined) return 'leaf';
-        if (!this.workspace.protects(relative)) return undefined;
+        if (hides?.(relative) !== undefined) return 'leaf';
+        if (!this.workspace.protects(relative)) return kind === 'symlink' ? 'leaf' : undefined;
+        // A protected name that is a link (`apps/web/.env -> ../../.env`) refuses the command, as at the root.
+        if (kind === 'symlink') linked.push(path.join(root, relative));
         found.push(path.join(root, relative));
         // A denied path inside a protected one must still be found by `hiddenPaths`, which walks on its own.
         return 'leaf';
@@ -223,8 +229,21 @@ export class SandboxView {
           `Shell commands cannot run: the protected path '${behind.found}' lies at or below a name that is not UTF-8, which the sandbox cannot name to keep it read-only. Rename it (the \\x bytes) or remove it.`,
         );
     }
+    if (linked.length > 0) throw protectedLinkRefusal(root, linked[0]!, linked[0]!);
     return found;
   }
+}
+
+/**
+ * The refusal for a protected path that is a symbolic link, or has one on its way (`link`): a mount holds what
+ * a link leads to, not the link, which a command inside the sandbox could replace.
+ */
+function protectedLinkRefusal(root: string, entry: string, link: string): CoreToolError {
+  const relative = path.relative(root, entry);
+  return new CoreToolError(
+    'sandbox_unavailable',
+    `Shell commands cannot run: ${link === entry ? `the protected path '${relative}' is` : `'${path.relative(root, link)}', on the way to the protected path '${relative}', is`} a symbolic link, which a command inside the sandbox could replace (a mount keeps what a link leads to read-only, not the link). Put the file or folder it leads to in its place, or leave it out of protectedPaths.`,
+  );
 }
 
 /**
@@ -265,38 +284,6 @@ function gitDirectoryOf(gitFile: string, root: string): string[] {
     return real !== root && isWithin(root, real) ? [real] : [];
   } catch {
     return [];
-  }
-}
-
-/** Finds symbolic links among the paths from a root down to a path (itself included), each looked at once. */
-class LinksOnTheWay {
-  private readonly looked = new Map<string, boolean>();
-
-  constructor(private readonly root: string) {}
-
-  /** The first path from below the root down to `entry` that is a symbolic link, or undefined (a missing one ends the search). */
-  first(entry: string): string | undefined {
-    const relative = path.relative(this.root, entry);
-    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-    let at = this.root;
-    for (const segment of relative.split(path.sep)) {
-      at = path.join(at, segment);
-      let link = this.looked.get(at);
-      if (link === undefined) {
-        link = lstatOrUndefined(at)?.isSymbolicLink() ?? false;
-        this.looked.set(at, link);
-      }
-      if (link) return at;
-    }
-    return undefined;
-  }
-}
-
-function lstatOrUndefined(entry: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(entry);
-  } catch {
-    return undefined;
   }
 }
 

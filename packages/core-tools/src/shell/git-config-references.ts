@@ -1,0 +1,201 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HELPER_ENV, systemProgram } from '@toolwright/sandbox';
+import { RUNS_PROGRAM } from './git-config-guard.js';
+
+/** A path a repository's configuration has git read configuration from, or run. */
+export interface GitConfigReference {
+  /** Absolute, spelled as the configuration names it (not resolved through links). */
+  path: string;
+  kind: 'directory' | 'file';
+  /** What names it, for messages: `core.hookspath in /ws/.git/config`. */
+  setting: string;
+}
+
+/** How deep includes are followed: git's own limit. */
+const MAX_INCLUDE_DEPTH = 10;
+const INCLUDE = /^include(?:if\..+)?\.path$/;
+/** Folders git runs or copies programs from, relative to the top of the work tree. */
+const DIRECTORIES = /^(?:core\.hookspath|init\.templatedir)$/;
+/** Settings that run a program besides those `RUNS_PROGRAM` names (`alias.*` with `!` too). */
+const MORE_PROGRAMS = /^(?:core\.askpass|sendemail\.smtpserver)$/;
+/** Cuts a command into words (quotes, operators and `name=` assignments apart). */
+const WORD_BREAKS = /[\s;&|()<>'"`=]+/;
+
+/** Settings of configuration files read before, by file, kept while the file's status is the same. */
+const readBefore = new Map<string, { stamp: string; settings: ReadonlyArray<readonly [string, string]> }>();
+
+/**
+ * Every path the configuration of the repository at `dotGit` (a `.git` folder, or a `.git` file's
+ * `gitdir:`) has git read or run: its configuration files as they really are (a `config` that is a
+ * link), every file `include.path` and `includeIf.*.path` name whatever their condition (and what
+ * those include), the hooks folder `core.hooksPath` names and `init.templateDir`, the programs and
+ * scripts of settings that run one (`core.fsmonitor`, `filter.<x>.clean`, `alias.x = !...`; each word
+ * spelled as a path, or naming an entry at the top of the work tree), and what the hooks that are
+ * links lead to. Relative paths are resolved as git does: includes from their file's folder, the rest
+ * from the top of the work tree (where git runs them). The configuration is read with the system's git
+ * (none there: nothing is found).
+ */
+export function gitConfigReferences(dotGit: string): GitConfigReference[] {
+  const top = path.dirname(dotGit);
+  const gitDir = repositoryOf(dotGit);
+  if (gitDir === undefined) return [];
+  const common = commonDirectoryOf(gitDir);
+  const found: GitConfigReference[] = [];
+  let hooks = path.join(common, 'hooks');
+  const visit = (file: string, depth: number) => {
+    const real = realOrSelf(file);
+    if (real !== file) found.push({ path: real, kind: 'file', setting: `the configuration file ${file}, a link` });
+    for (const [key, value] of settingsOf(real)) {
+      const setting = `${key} in ${file}`;
+      if (INCLUDE.test(key)) {
+        const included = expand(value, path.dirname(file));
+        if (included === undefined) continue;
+        found.push({ path: included, kind: 'file', setting });
+        if (depth < MAX_INCLUDE_DEPTH) visit(included, depth + 1);
+      } else if (DIRECTORIES.test(key)) {
+        const folder = expand(value, top);
+        if (folder === undefined) continue;
+        found.push({ path: folder, kind: 'directory', setting });
+        if (key === 'core.hookspath') hooks = folder;
+      } else if (runsProgram(key, value)) {
+        for (const program of programPaths(value, top)) found.push({ path: program, kind: 'file', setting });
+      }
+    }
+  };
+  visit(path.join(common, 'config'), 0);
+  visit(path.join(gitDir, 'config.worktree'), 0);
+  for (const target of linkedHooks(hooks)) found.push({ path: target, kind: 'file', setting: `a hook in ${hooks} that is a link` });
+  return found;
+}
+
+/** The repository a `.git` folder is, or a `.git` file's `gitdir:` names (relative to the file's folder). */
+function repositoryOf(dotGit: string): string | undefined {
+  try {
+    const stat = fs.lstatSync(dotGit);
+    if (stat.isDirectory()) return dotGit;
+    if (!stat.isFile()) return undefined;
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(dotGit, 'utf8').slice(0, 4096));
+    return match ? path.resolve(path.dirname(dotGit), match[1]!) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A linked work tree's repository keeps its configuration and hooks in the main one (`commondir`). */
+function commonDirectoryOf(gitDir: string): string {
+  try {
+    const common = fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
+    return common === '' ? gitDir : path.resolve(gitDir, common);
+  } catch {
+    return gitDir;
+  }
+}
+
+function runsProgram(key: string, value: string): boolean {
+  if (key.startsWith('alias.')) return value.trimStart().startsWith('!');
+  return key !== 'core.worktree' && (RUNS_PROGRAM.test(key) || MORE_PROGRAMS.test(key));
+}
+
+/**
+ * The words of a command that are workspace paths: the program when spelled with a `/`, any word spelled as
+ * one (`./x`, `../x`, `/x`, `~/x`), and any other word that names an entry where git runs it.
+ * A word made at run time (`$VAR`, `%f`, a glob) is not followed.
+ */
+function programPaths(command: string, top: string): string[] {
+  const words = command
+    .replace(/^\s*!/, '')
+    .split(WORD_BREAKS)
+    .filter((word) => word !== '' && word !== '.' && word !== '..' && !word.startsWith('-') && !/[$%*?[\]{}\\]/.test(word));
+  const paths: string[] = [];
+  words.forEach((word, index) => {
+    const spelledAsPath = /^(?:\.{1,2}\/|\/|~\/)/.test(word) || (index === 0 && word.includes('/'));
+    const resolved = expand(word, top);
+    if (resolved === undefined) return;
+    if (spelledAsPath || fs.existsSync(resolved) || isLink(resolved)) paths.push(resolved);
+  });
+  return paths;
+}
+
+/** A configured path made absolute as git does (`~/` is the user's home); undefined for what git fills in itself (`%(prefix)/`). */
+function expand(value: string, base: string): string | undefined {
+  if (value === '' || value.startsWith('%(')) return undefined;
+  if (value === '~') return os.homedir();
+  if (value.startsWith('~/')) return path.join(os.homedir(), value.slice(2));
+  if (value.startsWith('~')) return undefined; // another user's home
+  return path.resolve(base, value);
+}
+
+/** Where the hooks that are links lead (a hook in a protected folder cannot be replaced, but what it leads to may). */
+function linkedHooks(folder: string): string[] {
+  try {
+    return fs
+      .readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isSymbolicLink())
+      .map((entry) => path.resolve(folder, fs.readlinkSync(path.join(folder, entry.name))))
+      .map(realOrSelf);
+  } catch {
+    return [];
+  }
+}
+
+/** The settings a configuration file holds (its own, not those it includes), lower-case names; none when missing or unreadable. */
+function settingsOf(file: string): ReadonlyArray<readonly [string, string]> {
+  let stamp: string;
+  try {
+    const stat = fs.statSync(file, { bigint: true });
+    if (!stat.isFile()) return [];
+    stamp = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+  } catch {
+    return [];
+  }
+  const known = readBefore.get(file);
+  if (known?.stamp === stamp) return known.settings;
+  const settings = readSettings(file);
+  if (readBefore.size > 256) readBefore.clear();
+  readBefore.set(file, { stamp, settings });
+  return settings;
+}
+
+function readSettings(file: string): Array<readonly [string, string]> {
+  const git = systemProgram('git');
+  if (git === undefined) return [];
+  let listing: string;
+  try {
+    listing = execFileSync(git, ['config', '--file', file, '--list', '--null'], {
+      cwd: '/',
+      env: { ...HELPER_ENV, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+      maxBuffer: 4 * 1024 * 1024,
+    });
+  } catch {
+    return []; // a file git cannot parse: git stops on it too, running nothing it names
+  }
+  return listing
+    .split('\0')
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const newline = entry.indexOf('\n');
+      return newline === -1 ? ([entry, ''] as const) : ([entry.slice(0, newline), entry.slice(newline + 1)] as const);
+    });
+}
+
+function realOrSelf(entry: string): string {
+  try {
+    return fs.realpathSync(entry);
+  } catch {
+    return entry;
+  }
+}
+
+function isLink(entry: string): boolean {
+  try {
+    return fs.lstatSync(entry).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

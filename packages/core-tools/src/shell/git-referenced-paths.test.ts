@@ -1,0 +1,173 @@
+// What a protected repository configuration has the host's git read or run, and protected names below the
+// root that are links (found by a twelfth pass): with the judge switched off, no command may change them.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { probeSandbox, systemProgram } from '@toolwright/sandbox';
+import { runWithToolContext } from '@toolwright/tool';
+import { ShellTool, type ShellResult } from '../tools/shell-exec.js';
+import { WorkspacePolicy } from '../workspace/workspace-policy.js';
+import type { ShellConfig } from './shell-config.js';
+import { gitConfigReferences } from './git-config-references.js';
+
+const support = await probeSandbox();
+if (!support.available && (process.env.CI || process.env.TOOLWRIGHT_SANDBOX_TESTS === 'required'))
+  throw new Error(`CI must run the sandbox suite, but: ${support.reason}`);
+const hasGit = systemProgram('git') !== undefined;
+
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-gitrefs-')));
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+let made = 0;
+
+/** A fresh workspace with `files` (and `links`: name to target), and a judge-less shell on it. */
+function setUp(backend: 'host' | 'session', files: Record<string, string>, links: Record<string, string> = {}) {
+  const root = path.join(base, `ws${++made}`);
+  fs.mkdirSync(root);
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    fs.writeFileSync(path.join(root, name), text, { mode: 0o755 });
+  }
+  for (const [name, target] of Object.entries(links)) {
+    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    fs.symlinkSync(target, path.join(root, name));
+  }
+  const tool = new ShellTool({
+    workspace: new WorkspacePolicy({ root }),
+    shell: { backend, unjudged: true, timeoutMs: 20_000, killGraceMs: 200 } as ShellConfig,
+  });
+  const run = async (command: string): Promise<string> => {
+    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+    try {
+      const result = (await runWithToolContext(context, () => tool.shellExec(command, 20))) as ShellResult;
+      return `${result.stdout}\n${result.stderr}`;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const read = (name: string) => (fs.existsSync(path.join(root, name)) ? fs.readFileSync(path.join(root, name), 'utf8') : undefined);
+  return { root, tool, run, read };
+}
+
+/** Every way a command tries to change a file: write, append, replace, remove, and the folder it is in. */
+function tamper(file: string): string {
+  const dir = path.dirname(file);
+  return `echo evil > ${file}; echo evil >> ${file}; rm -f ${file}; echo evil > ${file}; mv ${dir} ${dir}-moved; rm -rf ${dir}; mkdir -p ${dir}; echo evil > ${file}`;
+}
+
+describe.skipIf(!support.available)('protected names below the root that are links', () => {
+  it.for(['host', 'session'] as const)('refuses to run, as at the root (%s backend)', async (backend) => {
+    const { root, tool, run, read } = setUp(backend, { '.env': 'KEY=1\n', 'config/app.env': 'DB=prod\n', 'ok.txt': 'x' }, { 'apps/web/.env': '../../.env' });
+    try {
+      const text = await run('rm -f apps/web/.env && echo evil > apps/web/.env; echo evil > config/app.env; echo done');
+      expect(text).toMatch(/^Shell commands cannot run: the protected path 'apps\/web\/\.env' is a symbolic link/);
+      expect(fs.readlinkSync(path.join(root, 'apps', 'web', '.env'))).toBe('../../.env');
+      expect(read('config/app.env')).toBe('DB=prod\n');
+    } finally {
+      tool.dispose();
+    }
+  });
+});
+
+describe.skipIf(!support.available || !hasGit)("what the repository's configuration has git read or run", () => {
+  it.for(['host', 'session'] as const)(
+    "keeps core.hooksPath's hooks (husky's .husky) read-only, and a missing one uncreatable (%s backend)",
+    async (backend) => {
+      const { tool, run, read } = setUp(backend, {
+        '.git/config': '[core]\n\thooksPath = .husky\n',
+        '.husky/pre-commit': '#!/bin/sh\nnpm test\n',
+        'pkg/.git/config': '[core]\n\thooksPath = hooks/_\n',
+        'ok.txt': 'x',
+      });
+      try {
+        const text = await run(`${tamper('.husky/pre-commit')}; echo evil > .husky/post-checkout; ${tamper('pkg/hooks/_/pre-push')}; echo done`);
+        expect(text).toContain('done');
+        expect(read('.husky/pre-commit')).toBe('#!/bin/sh\nnpm test\n');
+        expect(read('.husky/post-checkout')).toBeUndefined();
+        expect(read('pkg/hooks/_/pre-push') ?? '').toBe('');
+        expect(await run('echo made > ok.txt; cat ok.txt')).toContain('made');
+      } finally {
+        tool.dispose();
+      }
+    },
+  );
+
+  it.for(['host', 'session'] as const)('keeps the files include.path and includeIf name read-only, and what they include (%s backend)', async (backend) => {
+    const { tool, run, read } = setUp(backend, {
+      '.git/config': '[include]\n\tpath = ../.gitconfig\n[includeIf "onbranch:feature/**"]\n\tpath = ../conf/branch.gitconfig\n',
+      '.gitconfig': '[include]\n\tpath = conf/more.gitconfig\n',
+      'conf/more.gitconfig': '[user]\n\tname = x\n',
+    });
+    try {
+      const fsmonitor = '[core]\\n\\tfsmonitor = touch PWNED\\n';
+      const text = await run(`printf '${fsmonitor}' >> .gitconfig; ${tamper('conf/more.gitconfig')}; printf '${fsmonitor}' > conf/branch.gitconfig; echo done`);
+      expect(text).toContain('done');
+      expect(read('.gitconfig')).toBe('[include]\n\tpath = conf/more.gitconfig\n');
+      expect(read('conf/more.gitconfig')).toBe('[user]\n\tname = x\n');
+      expect(read('conf/branch.gitconfig') ?? '').toBe('');
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it.for(['host', 'session'] as const)(
+    'keeps the fsmonitor, filter driver and alias scripts read-only, and a missing one uncreatable (%s backend)',
+    async (backend) => {
+      const { tool, run, read } = setUp(backend, {
+        '.git/config': [
+          '[core]\n\tfsmonitor = ./scripts/fsmonitor.sh\n',
+          '[filter "crypt"]\n\tclean = ./bin/clean.sh %f\n\tsmudge = sh bin/smudge.sh\n\tprocess = "tools/filter process"\n',
+          '[diff "pdf"]\n\ttextconv = ./tools/missing-textconv.sh\n',
+          '[alias]\n\tship = "!./ship.sh --fast"\n',
+        ].join(''),
+        'scripts/fsmonitor.sh': 'original\n',
+        'bin/clean.sh': 'original\n',
+        'bin/smudge.sh': 'original\n',
+        'tools/filter': 'original\n',
+        'ship.sh': 'original\n',
+      });
+      try {
+        const files = ['scripts/fsmonitor.sh', 'bin/clean.sh', 'bin/smudge.sh', 'tools/filter', 'ship.sh'];
+        const text = await run(`${files.map(tamper).join('; ')}; echo evil > tools/missing-textconv.sh; echo done`);
+        expect(text).toContain('done');
+        for (const file of files) expect(read(file), file).toBe('original\n');
+        expect(read('tools/missing-textconv.sh') ?? '').toBe('');
+      } finally {
+        tool.dispose();
+      }
+    },
+  );
+
+  it.for(['host', 'session'] as const)('refuses to run while a hooks folder the configuration names is a link (%s backend)', async (backend) => {
+    const { root, tool, run } = setUp(
+      backend,
+      { '.git/config': '[core]\n\thooksPath = .husky\n', 'tools/hooks/pre-commit': 'original\n' },
+      { '.husky': 'tools/hooks' },
+    );
+    try {
+      const text = await run('rm .husky; mkdir .husky; echo evil > .husky/pre-commit');
+      expect(text).toMatch(/^Shell commands cannot run: '\.husky' is a symbolic link, and the repository configuration \(core\.hookspath in /);
+      expect(fs.readlinkSync(path.join(root, '.husky'))).toBe('tools/hooks');
+    } finally {
+      tool.dispose();
+    }
+  });
+});
+
+describe.skipIf(!hasGit)('gitConfigReferences', () => {
+  it('finds what a worktree file, its common configuration and linked hooks lead to, and leaves plain words and variables alone', () => {
+    const root = path.join(base, `refs${++made}`);
+    fs.mkdirSync(path.join(root, 'main', '.git', 'worktrees', 'w', 'x'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'main', '.git', 'hooks'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'w'));
+    fs.writeFileSync(path.join(root, 'w', '.git'), `gitdir: ../main/.git/worktrees/w\n`);
+    fs.writeFileSync(path.join(root, 'main', '.git', 'worktrees', 'w', 'commondir'), '../..\n');
+    fs.writeFileSync(
+      path.join(root, 'main', '.git', 'config'),
+      '[filter "lfs"]\n\tprocess = git-lfs filter-process\n[alias]\n\tco = "!f() { git checkout $1; }; f"\n[credential]\n\thelper = ~/bin/helper\n',
+    );
+    fs.symlinkSync('../../w/hook.sh', path.join(root, 'main', '.git', 'hooks', 'pre-commit'));
+    const found = gitConfigReferences(path.join(root, 'w', '.git')).map((reference) => reference.path);
+    expect(found).toEqual([path.join(os.homedir(), 'bin', 'helper'), path.join(root, 'main', 'w', 'hook.sh')]);
+  });
+});

@@ -1,0 +1,47 @@
+import path from 'node:path';
+import { isPlaceholder, type PlaceholderRequest } from '@toolwright/sandbox';
+import { CoreToolError } from '../core-tool-error.js';
+import { isWithin } from '../workspace/workspace-policy.js';
+import { gitConfigReferences } from './git-config-references.js';
+import { LinksOnTheWay, lstatOrUndefined } from './links-on-the-way.js';
+
+/**
+ * The workspace paths the protected repositories' configuration has git read or run (`gitConfigReferences`:
+ * a `core.hooksPath` such as husky's `.husky`, an `include.path`, a `core.fsmonitor` or filter script), kept
+ * read-only like the protected paths: `.git/config` is, but the host's next `git status` or `git commit` would
+ * run what a command wrote there. Those already covered (`covered`: inside `.git`, hidden) are left out; a
+ * missing one is held by a placeholder at its first missing folder, as a missing protected path is; one that
+ * is a symbolic link, or has one on its way, refuses the command (a mount would keep what it leads to, not
+ * the link), as a protected path does. `dotGits` are the `.git` entries the sandbox protects.
+ */
+export function gitReferencedPaths(root: string, dotGits: readonly string[], covered: readonly string[]): { present: string[]; missing: PlaceholderRequest[] } {
+  const present = new Set<string>();
+  const missing = new Map<string, PlaceholderRequest>();
+  const onTheWay = new LinksOnTheWay(root);
+  for (const dotGit of dotGits) {
+    for (const reference of gitConfigReferences(dotGit)) {
+      const entry = path.resolve(reference.path);
+      if (!isWithin(root, entry) || covered.some((dir) => isWithin(dir, entry))) continue;
+      const relative = path.relative(root, entry);
+      if (relative === '')
+        throw new CoreToolError(
+          'sandbox_unavailable',
+          `Shell commands cannot run: the repository configuration (${reference.setting}) names the workspace root itself as what git reads or runs, which commands must be able to change. Point it to a folder inside the workspace.`,
+        );
+      const link = onTheWay.first(entry);
+      if (link !== undefined)
+        throw new CoreToolError(
+          'sandbox_unavailable',
+          `Shell commands cannot run: ${link === entry ? `'${relative}' is` : `'${path.relative(root, link)}', on the way to '${relative}', is`} a symbolic link, and the repository configuration (${reference.setting}) has git read or run '${relative}': a command inside the sandbox could replace the link (a mount keeps what a link leads to read-only, not the link). Put the file or folder it leads to in its place, or change the setting.`,
+        );
+      if (!isPlaceholder(entry) && lstatOrUndefined(entry) !== undefined) {
+        present.add(entry);
+        continue;
+      }
+      let first = entry;
+      while (path.dirname(first) !== root && !isPlaceholder(path.dirname(first)) && !lstatOrUndefined(path.dirname(first))) first = path.dirname(first);
+      missing.set(first, { path: first, kind: first !== entry ? 'directory' : reference.kind });
+    }
+  }
+  return { present: [...present], missing: [...missing.values()] };
+}
