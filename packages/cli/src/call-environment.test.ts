@@ -52,8 +52,11 @@ describe(withOwnFilesProtected, () => {
     for (const file of ['node_modules/turndown/lib/turndown.cjs.js', 'node_modules/.cache/toolwright/x/tools.js', 'packages/cli/dist/bin.js'])
       expect(inRepository.resolve(file).protected, file).toBe(true);
     expect(inRepository.resolve('docs/index.md').protected).toBe(false);
+    // The project had no node_modules when the list was made: -p compiles into node_modules/.cache after (a twelfth pass).
+    expect(fs.existsSync(path.join(root, 'node_modules'))).toBe(false);
     const inProject = new WorkspacePolicy(withOwnFilesProtected(settings({}), code));
-    for (const file of ['tsconfig.json', 'package.json']) expect(inProject.resolve(file).protected, file).toBe(true);
+    for (const file of ['tsconfig.json', 'package.json', 'node_modules/.cache/toolwright/k/tools.js'])
+      expect(inProject.resolve(file).protected, file).toBe(true);
     expect(inProject.resolve('conf/other.json').protected).toBe(false);
   });
 });

@@ -36,7 +36,9 @@ export function hostCodePaths(project?: string): string[] {
     found.add(tsconfig);
     const folder = path.dirname(tsconfig);
     found.add(path.join(folder, 'package.json'));
-    if (isDirectory(path.join(folder, 'node_modules'))) found.add(real(path.join(folder, 'node_modules')));
+    // Whether or not it is there yet: `-p` compiles the project into `node_modules/.cache` once this list is made
+    // (a twelfth pass edited a build made in a node_modules the first start created, and the next start ran it).
+    found.add(real(path.join(folder, 'node_modules')));
   }
   return [...found];
 }
