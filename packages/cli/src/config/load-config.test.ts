@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { holdPlaceholders } from '@toolwright/sandbox';
 import { CONFIG_TEMPLATE } from '../commands/init-templates.js';
 import { findConfigFile, loadConfigFile } from './load-config.js';
 
@@ -191,6 +192,23 @@ describe(loadConfigFile, () => {
 
   it('reports JSON that does not parse with the file and where it stopped', () => {
     expect(errorOf('{ "shell": { "allow": ["id"], } }')).toMatch(/^FILE: \$: is not valid JSON: .*line 1 column 31/);
+  });
+
+  // Found by a twelfth pass: a host killed outright left the sandbox's empty placeholder for a missing config file,
+  // and every later `toolwright call` there was refused on it. It stands for no file.
+  it("takes the sandbox's placeholder for a missing config file as no file, and an empty file of the user's as empty", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'toolwright.config.json');
+    const held = holdPlaceholders([{ path: file, kind: 'file' }]);
+    try {
+      expect(held.placeholders).toEqual([file]);
+      expect(findConfigFile({ cwd: dir })).toBeUndefined();
+      expect(() => findConfigFile({ cwd: dir, config: 'toolwright.config.json' })).toThrow('--config toolwright.config.json: no such file.');
+    } finally {
+      await held.release();
+    }
+    fs.writeFileSync(file, '');
+    expect(findConfigFile({ cwd: dir })).toBe(file);
   });
 
   it('says where an empty file comes from and what to do', () => {

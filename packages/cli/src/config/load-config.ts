@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SchemaValidator } from '@toolwright/executor';
+import { isPlaceholder } from '@toolwright/sandbox';
 import { emptyFileProblem } from './empty-file.js';
 import { CliError } from '../cli-error.js';
 import { checkConfig } from './check-config.js';
@@ -19,20 +20,22 @@ export interface LoadedConfig {
 
 /**
  * The config file to use: `--config <file>` (which must exist), else `toolwright.config.json` in
- * the current directory, else in the workspace given by `--workspace`; none is fine.
+ * the current directory, else in the workspace given by `--workspace`; none is fine. The empty placeholder the
+ * shell's sandbox holds a missing config file with (and a host killed outright leaves behind until another sweeps
+ * it) stands for no file: it is not there (a twelfth pass found every later `toolwright call` refused on one).
  */
 export function findConfigFile(options: { config?: string; workspace?: string; cwd?: string }): string | undefined {
   const cwd = options.cwd ?? process.cwd();
   if (options.config !== undefined) {
     const file = path.resolve(cwd, options.config);
-    if (!fs.existsSync(file)) throw new CliError(`--config ${options.config}: no such file.`, 2);
+    if (!fs.existsSync(file) || isPlaceholder(file)) throw new CliError(`--config ${options.config}: no such file.`, 2);
     return file;
   }
   const candidates = [
     path.join(cwd, CONFIG_FILE_NAME),
     ...(options.workspace !== undefined ? [path.join(path.resolve(cwd, options.workspace), CONFIG_FILE_NAME)] : []),
   ];
-  return candidates.find((file) => fs.statSync(file, { throwIfNoEntry: false })?.isFile());
+  return candidates.find((file) => fs.statSync(file, { throwIfNoEntry: false })?.isFile() && !isPlaceholder(file));
 }
 
 /** Reads, parses and checks a config file; every problem is a usage error naming the file and the key. */
