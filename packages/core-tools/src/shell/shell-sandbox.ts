@@ -1,6 +1,8 @@
+import os from 'node:os';
 import path from 'node:path';
 import {
   decideSandbox,
+  DEFAULT_LIMITS,
   limitsProblem,
   makeCommandGroup,
   pauseCommands,
@@ -93,6 +95,22 @@ export class ShellSandbox {
     const decision = await this.decide();
     if (decision.run === 'refused') throw new CoreToolError('sandbox_unavailable', `Shell commands cannot run: ${decision.reason}.`);
     if (decision.run === 'unsandboxed') return { launch: unsandboxedCommand, ranIn: 'host', release: () => {} };
+    const release = admit(this.settings.limits?.memoryBytes ?? DEFAULT_LIMITS.memoryBytes);
+    try {
+      return await this.sandboxedLauncher(decision, cwd, env, granted, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  private async sandboxedLauncher(
+    decision: Extract<SandboxDecision, { run: 'sandboxed' }>,
+    cwd: string,
+    env: Record<string, string>,
+    granted: readonly string[] | undefined,
+    admitted: () => void,
+  ): Promise<CommandLauncher> {
     // Commands running beside this one are paused from the look at the workspace until the sandbox stands
     // (see pauseCommands): none can swap a folder for a link between the plan and bubblewrap's mounts.
     let resume: () => void;
@@ -154,6 +172,7 @@ export class ShellSandbox {
       release: () => {
         resume();
         unwatch();
+        admitted();
         if (group) group.remove(release);
         else release();
       },
@@ -168,4 +187,32 @@ export class ShellSandbox {
       ready: resume,
     };
   }
+}
+
+/** Sandboxed commands running in this process (foreground, background jobs, session shells). */
+let running = 0;
+
+/**
+ * Admits one more sandboxed command, or refuses it: each may use up to `memoryBytes`, and together they may use the
+ * machine's memory at most (at least two at once). The limits of one command bound that command; a twelfth pass ran
+ * 30 at once from one MCP client, five of them 5.3–6.7 GiB together. Returns its release (once).
+ */
+function admit(memoryBytes: number): () => void {
+  const most = Math.max(2, Math.floor(os.totalmem() / Math.max(1, memoryBytes)));
+  if (running >= most)
+    throw new CoreToolError(
+      'sandbox_unavailable',
+      `The command was not run: ${running} sandboxed commands are running in this Toolwright process already, the most at once (each may use up to ${gib(memoryBytes)} of memory, and this machine has ${gib(os.totalmem())}). Wait for one to end, or stop a background job with shell_job_kill.`,
+    );
+  running++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    running--;
+  };
+}
+
+function gib(bytes: number): string {
+  return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
 }
