@@ -16,7 +16,7 @@ export interface CoreToolsEnvironment {
   shell?: ShellConfig;
   /** Limits, internal-address exceptions and the search provider of the web tools. */
   web?: WebConfig;
-  /** The ripgrep binary file_search uses (default: `rg` when on PATH); `false` forces the built-in engine. */
+  /** The ripgrep binary file_search runs inside the kernel sandbox (default: `rg` in the system's program folders); `false` forces the built-in engine. */
   ripgrep?: string | false;
   /** Entries one walk of `glob`, `file_list` or the built-in `file_search` looks at before it stops and says so (default 200,000). */
   maxWalkEntries?: number;

@@ -91,15 +91,17 @@ export function bwrapArguments(
   const etc = policy.network ? assets.etcWithNetwork : assets.etc;
   args.push('--ro-bind', etc.dir, '/etc');
   for (const folder of etc.folders) args.push('--ro-bind', path.join('/etc', folder), path.join('/etc', folder));
-  args.push('--proc', '/proc');
-  for (const entry of procMaskedFiles()) args.push('--ro-bind', '/dev/null', entry);
-  // The whole kernel interface read-only, not a list of what is known to be dangerous: a command run by root is
-  // root to the kernel's permission checks even with every capability dropped, and `/proc/sys/kernel/core_pattern`
-  // names a program the kernel runs as root on the host (`|/workspace/x.sh`), `/proc/sysrq-trigger` reboots it —
-  // whatever a kernel adds under /proc is covered too. Writes through `/proc/self/fd` reach the file itself, not /proc.
-  args.push('--remount-ro', '/proc');
   const size = String(policy.limits.memoryBytes);
-  args.push('--dev', '/dev', '--size', size, '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
+  if (!policy.reader) {
+    args.push('--proc', '/proc');
+    for (const entry of procMaskedFiles()) args.push('--ro-bind', '/dev/null', entry);
+    // The whole kernel interface read-only, not a list of what is known to be dangerous: a command run by root is
+    // root to the kernel's permission checks even with every capability dropped, and `/proc/sys/kernel/core_pattern`
+    // names a program the kernel runs as root on the host (`|/workspace/x.sh`), `/proc/sysrq-trigger` reboots it —
+    // whatever a kernel adds under /proc is covered too. Writes through `/proc/self/fd` reach the file itself, not /proc.
+    args.push('--remount-ro', '/proc');
+    args.push('--dev', '/dev', '--size', size, '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
+  }
   args.push('--size', size, '--tmpfs', '/tmp', '--dir', '/var', '--symlink', '../tmp', '/var/tmp');
   for (const dir of byDepth(policy.readable)) {
     const problem = readableProblem(dir, policy.workspace);
@@ -109,18 +111,21 @@ export function bwrapArguments(
   args.push('--dir', policy.home);
   // From the descriptor the host opened and checked, where it has one: a folder renamed into the workspace's
   // place after the check is not what is mounted.
-  if (workspaceDescriptor !== undefined) args.push('--bind-fd', String(workspaceDescriptor), policy.workspace);
-  else args.push('--bind', policy.workspace, policy.workspace);
-  for (const spelling of policy.workspaceSpellings ?? []) {
+  // A reader's workspace is read-only as a whole: nothing in it needs keeping read-only on its own, and no
+  // folder on the way to a covered path is bound from the host (nothing inside can rename it).
+  const bind = policy.reader ? '--ro-bind' : '--bind';
+  if (workspaceDescriptor !== undefined) args.push(`${bind}-fd`, String(workspaceDescriptor), policy.workspace);
+  else args.push(bind, policy.workspace, policy.workspace);
+  for (const spelling of policy.reader ? [] : (policy.workspaceSpellings ?? [])) {
     if (spelling !== policy.workspace && mayLinkAt(spelling, policy, system)) args.push('--symlink', policy.workspace, spelling);
   }
-  const readOnly = byDepth(policy.readOnly.flatMap((entry) => protectedEntry(entry, policy.workspace)));
+  const readOnly = policy.reader ? [] : byDepth(policy.readOnly.flatMap((entry) => protectedEntry(entry, policy.workspace)));
   const hidden = byDepth(policy.hidden.filter((entry) => isInside(policy.workspace, entry) && !isLink(entry)));
   // Each folder on the way to a covered path is bound onto itself: a mount point cannot be renamed or
   // replaced, so `mv conf conf2` cannot carry `conf/prod.key` out from under `conf/*.key` for the next command.
   // bubblewrap mounts by name and follows links (the source from the host's root): a folder on the way that is a
   // link would mount what it leads to, read-write (the planner refuses such plans; this is the last check).
-  const ancestors = byDepth(ancestorsWithin(policy.workspace, [...readOnly, ...hidden]));
+  const ancestors = policy.reader ? [] : byDepth(ancestorsWithin(policy.workspace, [...readOnly, ...hidden]));
   for (const entry of ancestors) {
     let stat: fs.Stats | undefined;
     try {

@@ -32,6 +32,13 @@ export interface SandboxPolicy {
   /** Where the command starts (inside the workspace). */
   cwd: string;
   limits: ResourceLimits;
+  /**
+   * A reader's view (file_search's ripgrep): the workspace read-only and nothing else made for a
+   * command — no `/dev` (no endless `/dev/zero`), no `/proc` (no `/proc/self/fd/1`, the program's own
+   * output to wait on), no folders bound from the host on the way to covered paths. What a link in the
+   * workspace names can then lead only to the system's files, the sandbox's `/etc` or the workspace.
+   */
+  reader?: boolean;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import { HELPER_ENV, systemProgram } from '@toolwright/sandbox';
-import { hasDescriptorPaths, openDirectory } from '../workspace/directory-descriptor.js';
-import { WorkspaceError } from '../workspace/workspace-error.js';
+import { closeLaunchDescriptors, HELPER_ENV, launchStdio, systemProgram } from '@toolwright/sandbox';
+import { writeInput } from '../shell/run-process.js';
 import { openCheckedFile } from '../workspace/confined-file.js';
+import { STATUS_OFFSET, type SearchSandbox } from './search-sandbox.js';
 import { ignoresCase, MAX_MATCHED_LINES, type MatchedLine, type MatchLines, type SearchFindings, type SearchQuery } from './search-query.js';
 
 let detected: { version: string } | false | undefined;
@@ -40,16 +40,19 @@ export function findRipgrep(): string | false {
  * as the bytes of the file without their line ending, as the built-in engine reports them.
  * Each line carries its byte offset, for `confirmReportedLines`. `exclusions` (`ripgrepExclusions`)
  * keep it out of what the workspace hides.
- * Resolves undefined when ripgrep cannot run the pattern (its regex dialect differs), so the caller
- * falls back to the built-in engine. Where `/proc/self/fd` exists, ripgrep starts in the checked
- * directory itself (handed over as its fd 3), not in whatever the path names by then; what it
- * reports from inside is still only a claim, which `confirmReportedLines` checks. ripgrep is stopped
- * once it has reported `MAX_MATCHED_LINES` lines (`linesCapped`).
+ * ripgrep runs only inside the kernel sandbox (`SearchSandbox`: a reader's view of the workspace, the
+ * shell's limits), never on the host: it opens what the workspace names by path, following links (a
+ * `.gitignore` linked to `/dev/zero` or to a file outside, found by a twelfth pass). Resolves undefined
+ * when no sandbox can be made, when a `.gitignore` is not a plain file within the built-in engine's cap,
+ * when ripgrep cannot run the pattern (its regex dialect differs) or did not finish, so the caller falls
+ * back to the built-in engine. What it reports is still only a claim, which `confirmReportedLines`
+ * checks. ripgrep is stopped once it has reported `MAX_MATCHED_LINES` lines (`linesCapped`).
  */
-export function ripgrepSearch(
+export async function ripgrepSearch(
   binary: string,
   root: string,
   query: SearchQuery,
+  sandbox: SearchSandbox,
   signal?: AbortSignal,
   exclusions: readonly string[] = [],
 ): Promise<SearchFindings | undefined> {
@@ -83,21 +86,25 @@ export function ripgrepSearch(
     query.pattern,
     './',
   ];
-  const dirFd = hasDescriptorPaths ? openDirectory(root, root, '.') : undefined;
-  if (hasDescriptorPaths && dirFd === undefined) throw new WorkspaceError('changed_during_use', 'The directory to search disappeared during the call.');
+  const run = await sandbox.start(binary, args, root);
+  if (!run) return undefined;
   return new Promise((resolve, reject) => {
+    const { launch } = run;
     let child: ChildProcessByStdio<null, Readable, Readable>;
     try {
-      // libuv sets up the child's descriptors before it changes directory, so fd 3 is ours there.
-      child = spawn(binary, args, {
-        cwd: dirFd === undefined ? root : '/proc/self/fd/3',
-        stdio: ['ignore', 'pipe', 'pipe', ...(dirFd === undefined ? [] : [dirFd])],
+      child = spawn(launch.file, launch.args, {
+        cwd: '/',
+        stdio: launchStdio(launch, ['ignore', 'pipe', 'pipe', 'ignore']),
         env: HELPER_ENV,
         ...(signal ? { signal } : {}),
       }) as ChildProcessByStdio<null, Readable, Readable>;
+    } catch (error) {
+      run.release();
+      throw error;
     } finally {
-      if (dirFd !== undefined) fs.closeSync(dirFd);
+      closeLaunchDescriptors(launch); // the child holds its own copies
     }
+    writeInput(child, launch);
     const found: MatchLines = new Map();
     let reported = 0;
     let linesCapped = false;
@@ -138,11 +145,19 @@ export function ripgrepSearch(
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < 4096) stderr += chunk.toString('utf8');
     });
-    child.on('error', (error) => (signal?.aborted ? resolve({ found, linesCapped }) : reject(error)));
+    child.on('error', (error) => {
+      run.release();
+      if (signal?.aborted) resolve({ found, linesCapped });
+      else reject(error);
+    });
     child.on('close', (code) => {
-      // 0 = matches, 1 = none, 2 = error (a pattern its dialect rejects, or unreadable files)
-      if (code === 2 && /regex parse error|error parsing|unrecognized/i.test(stderr)) return resolve(undefined);
-      resolve({ found, linesCapped });
+      run.release();
+      if (linesCapped || signal?.aborted) return resolve({ found, linesCapped });
+      // ripgrep's status, raised by STATUS_OFFSET: 0 = matches, 1 = none, 2 = error (a pattern its dialect
+      // rejects, or unreadable files). Anything else is the sandbox's (not made, a limit reached, an odd .gitignore).
+      const status = code === null ? undefined : code - STATUS_OFFSET;
+      if (status === 2 && /regex parse error|error parsing|unrecognized/i.test(stderr)) return resolve(undefined);
+      resolve(status === 0 || status === 1 || status === 2 ? { found, linesCapped } : undefined);
     });
   });
 }

@@ -6,6 +6,8 @@ import { builtinSearch, readSearchedFile } from '../search/builtin-search.js';
 import { LineIndex } from '../search/line-index.js';
 import { confirmReportedLines, findRipgrep, ripgrepSearch } from '../search/ripgrep-search.js';
 import { ripgrepExclusions } from '../search/ripgrep-exclusions.js';
+import { SearchSandbox } from '../search/search-sandbox.js';
+import { resolvedShellConfig } from '../shell/shell-config.js';
 import {
   compileQuery,
   MAX_FILE_BYTES,
@@ -41,7 +43,7 @@ export interface FileSearchResult {
   truncated: boolean;
   /** Number of the first match returned, counting from 1 (the `offset` asked for). */
   offset: Integer;
-  /** Which engine ran: ripgrep when the machine has it, else the built-in search (same results). */
+  /** Which engine ran: ripgrep where the machine has it and the kernel sandbox to run it in, else the built-in search (same results). */
   engine: 'ripgrep' | 'builtin';
   /**
    * What was not searched: files over the 10 MiB limit (named by the built-in engine; ripgrep skips
@@ -56,7 +58,17 @@ const FOOTER_ROOM = 300;
 
 /** Searches file contents in the workspace. */
 export class FileSearchTool {
-  constructor(private readonly env: CoreToolsEnvironment) {}
+  /** Where ripgrep runs: the kernel sandbox, in the shell's mode and limits (without it, the built-in engine searches). */
+  private readonly sandbox: SearchSandbox;
+
+  constructor(private readonly env: CoreToolsEnvironment) {
+    // A disabled shell has no sandbox settings: the sandbox is used where it works, with its default limits.
+    const shell = resolvedShellConfig(env.shell);
+    this.sandbox =
+      shell.backend === 'disabled'
+        ? new SearchSandbox(env.workspace, 'auto')
+        : new SearchSandbox(env.workspace, shell.unjudged ? 'required' : (shell.sandbox ?? 'auto'), shell.limits ?? {});
+  }
 
   /**
    * Searches the text of files under `path` for a regular expression (JavaScript syntax) or, with
@@ -100,7 +112,7 @@ export class FileSearchTool {
       let engine: FileSearchResult['engine'] = 'builtin';
       let findings: SearchFindings | undefined;
       if (binary) {
-        findings = await ripgrepSearch(binary, root, query, signal, ripgrepExclusions(this.env.workspace, root));
+        findings = await ripgrepSearch(binary, root, query, this.sandbox, signal, ripgrepExclusions(this.env.workspace, root));
         if (findings) engine = 'ripgrep';
       }
       const tooLarge: string[] = [];
