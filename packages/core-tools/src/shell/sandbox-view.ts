@@ -300,11 +300,15 @@ export function networkFor(settings: SandboxSettings, granted: readonly string[]
   return granted.some((grant) => grant === '*' || grant === NETWORK_CAPABILITY || (grant.endsWith('.*') && NETWORK_CAPABILITY.startsWith(grant.slice(0, -1))));
 }
 
+/** What a program in `<prefix>/bin` may read of its prefix. */
+const PROGRAM_LIBRARIES = ['lib', 'lib64', 'libexec'];
+
 /**
  * PATH directories a command needs beyond the system's (a toolchain in `/opt/node/bin` is readable,
- * with its `lib` beside it — `/opt/node`). Whether each may be shown at all (never a home — `~/.cargo/bin`
- * stays out of sight —, the workspace or the sandbox's own places) is `readableProblem`'s to say.
+ * with `lib`, `lib64` and `libexec` beside it, not the rest of `/opt/node`). Whether each may be shown at all (never a
+ * home — `~/.cargo/bin` stays out of sight —, the workspace or the sandbox's own places) is `readableProblem`'s to say.
  */
+
 export function programDirectories(pathVariable: string): string[] {
   const dirs = new Set<string>();
   for (const entry of pathVariable.split(':')) {
@@ -313,7 +317,10 @@ export function programDirectories(pathVariable: string): string[] {
     if (['/usr', '/bin', '/sbin', '/lib', '/lib64'].some((system) => isWithin(system, dir))) continue;
     const base = path.basename(dir);
     const parent = path.dirname(dir);
-    dirs.add((base === 'bin' || base === 'sbin') && parent !== '/' ? parent : dir);
+    dirs.add(dir);
+    // A toolchain's programs find their libraries beside them (`/opt/node/bin/npm` -> `../lib/node_modules`); the rest
+    // of its prefix stays out of sight (a twelfth pass read a marker in `/opt/x` through `/opt/x/bin` on PATH).
+    if ((base === 'bin' || base === 'sbin') && parent !== '/') for (const beside of PROGRAM_LIBRARIES) dirs.add(path.join(parent, beside));
   }
   return [...dirs];
 }
