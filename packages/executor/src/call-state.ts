@@ -1,4 +1,5 @@
 import type { RegisteredTool } from '@toolwright/registry';
+import type { JudgedPaths } from '@toolwright/tool';
 import type { CallAudit } from './call-audit.js';
 import type { CallContext } from './executor-options.js';
 import type { PolicyProof } from './ports.js';
@@ -25,6 +26,8 @@ export class CallState {
   proof: PolicyProof | undefined = undefined;
   /** safety gate: a person confirmed this call's escalation (`confirmEscalation`), so its tool may leave its sandbox */
   escalationConfirmed = false;
+  /** safety gate: the path spellings and protected paths the call was judged by, which its tool holds its use to */
+  judgedPaths: JudgedPaths | undefined = undefined;
   /** run, after-hooks */
   output: unknown = undefined;
   /** normalise output */

@@ -46,6 +46,26 @@ export interface ToolCallContext {
    * (`shell_exec` with `escalate`) does so only when this is `true`.
    */
   readonly escalationConfirmed?: boolean;
+  /**
+   * What the executor's safety gate judged this call's paths by (set only by the executor, from its
+   * gate). A tool that resolves a path again when it uses it holds the file it really touches to this:
+   * a link flipped between the gate and the use must not carry the call to a file nobody judged.
+   */
+  readonly judgedPaths?: JudgedPaths;
+}
+
+/** The paths a call was judged by at the safety gate (see `ToolCallContext.judgedPaths`). */
+export interface JudgedPaths {
+  /**
+   * Per path argument the policy's path rules looked at: the spellings the tool host's resolver gave
+   * for it at the gate (empty when it resolved to nothing). An argument no rule looked at is absent.
+   */
+  readonly resolved: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The protected paths the tool's risk hook named, which the call's approval covered (the call would
+   * not run otherwise); absent when the tool has no risk hook, so nothing was judged protected.
+   */
+  readonly protectedPaths?: readonly string[];
 }
 
 /** The size of the text the model will read back from one call. */

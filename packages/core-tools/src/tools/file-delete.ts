@@ -6,6 +6,7 @@ import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
 import { hiddenInTree, isRealDirectory } from '../workspace/tree-scan.js';
 import { renderName } from '../model-text/render-name.js';
+import { useAsJudged } from '../as-judged.js';
 
 export interface FileDeleteResult {
   path: string;
@@ -29,7 +30,7 @@ export class FileDeleteTool {
   async fileDelete(path: string, recursive: boolean = false): Promise<FileDeleteResult> {
     return withWorkspaceErrors(path, () => {
       // Resolve the parent, not the target: a symlink is removed itself, never followed to its target.
-      const resolved = this.env.workspace.resolveLink(path);
+      const resolved = useAsJudged(this.env.workspace.resolveLink(path), 'path', path);
       if (resolved.relative === '') throw new WorkspaceError('workspace_root', 'The workspace root cannot be deleted.', path);
       const hidden = recursive && isRealDirectory(resolved.absolute) ? hiddenInTree(this.env.workspace, resolved.absolute) : undefined;
       if (hidden) throw new WorkspaceError('path_denied', `'${path}' cannot be deleted: ${hidden}.`, path);

@@ -13,6 +13,7 @@ import { checkWellFormedContent } from '../workspace/text-rules.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
 import { closestRegion, exactMatches, lineOf, tolerantMatches, type Match } from './edit-matching.js';
 import { CoreToolError } from '../core-tool-error.js';
+import { useAsJudged } from '../as-judged.js';
 
 export interface FileEditResult {
   path: string;
@@ -86,7 +87,7 @@ export class FileEditTool {
     expectedHash?: string,
   ): Promise<FileEditResult> {
     checkWellFormedContent(newText, '`newText`', path);
-    const resolved = this.env.workspace.resolve(path, { kind: 'file' });
+    const resolved = useAsJudged(this.env.workspace.resolve(path, { kind: 'file' }), 'path', path);
     if (oldText === '') {
       if (resolved.exists && fs.lstatSync(resolved.absolute).size > 0) {
         throw new WorkspaceError(

@@ -7,6 +7,7 @@ import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { walkWorkspaceAsync } from '../workspace/tree-scan.js';
 import type { WalkEntry } from '../workspace/walk.js';
 import { walkCap, walkCapNote } from '../workspace/walk-cap.js';
+import { useAsJudged } from '../as-judged.js';
 
 /** One entry of a listing. */
 export interface ListedEntry {
@@ -55,7 +56,7 @@ export class FileListTool {
     /** @minimum 1 @maximum 5000 */ limit: Integer = 500,
   ): Promise<FileListResult> {
     return withWorkspaceErrors(path, async () => {
-      const resolved = this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' });
+      const resolved = useAsJudged(this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' }), 'path', path);
       const entries: WalkEntry[] = [];
       let truncated = false;
       const options = { maxDepth: depth, exclude, maxVisited: walkCap(this.env), signal: getToolContext()?.signal };

@@ -6,6 +6,7 @@ import { openForReading } from '../workspace/confined-file.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { readLinePage } from './file-read-lines.js';
 import { outputBudget } from '../model-text/output-budget.js';
+import { useAsJudged } from '../as-judged.js';
 
 /** What `file_read` returns. */
 export interface FileReadResult {
@@ -56,7 +57,7 @@ export class FileReadTool {
     /** @minimum 1 @maximum 10000 */ limit: Integer = DEFAULT_LIMIT,
   ): Promise<FileReadResult> {
     return withWorkspaceErrors(path, async () => {
-      const resolved = this.env.workspace.resolve(path, { mustExist: true, kind: 'file' });
+      const resolved = useAsJudged(this.env.workspace.resolve(path, { mustExist: true, kind: 'file' }), 'path', path);
       const fd = openForReading(resolved);
       let page;
       try {

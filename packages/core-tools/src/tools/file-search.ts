@@ -20,6 +20,7 @@ import {
 import { renderName } from '../model-text/render-name.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { walkCap } from '../workspace/walk-cap.js';
+import { useAsJudged } from '../as-judged.js';
 
 /** One matching line. */
 export interface SearchMatch {
@@ -104,7 +105,7 @@ export class FileSearchTool {
     /** @minimum 1 */ offset: Integer = 1,
   ): Promise<FileSearchResult> {
     return withWorkspaceErrors(path, async () => {
-      const root = this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' }).absolute;
+      const root = useAsJudged(this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' }), 'path', path).absolute;
       const query: SearchQuery = { pattern, literal, caseMode, include, exclude, maxFileBytes: MAX_FILE_BYTES };
       compileQuery(query); // the same patterns are refused whichever engine runs
       const signal = getToolContext()?.signal;

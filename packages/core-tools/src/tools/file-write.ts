@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../workspace/confined-file.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
 import { checkWellFormedContent } from '../workspace/text-rules.js';
 import { renderName } from '../model-text/render-name.js';
+import { useAsJudged } from '../as-judged.js';
 
 export interface FileWriteResult {
   path: string;
@@ -31,7 +32,7 @@ export class FileWriteTool {
   async fileWrite(path: string, content: string): Promise<FileWriteResult> {
     return withWorkspaceErrors(path, () => {
       checkWellFormedContent(content, '`content`', path);
-      const resolved = this.env.workspace.resolve(path, { kind: 'file' });
+      const resolved = useAsJudged(this.env.workspace.resolve(path, { kind: 'file' }), 'path', path);
       writeFileAtomic(resolved, content);
       this.env.readHashes?.delete(resolved.absolute);
       return { path: resolved.relative, bytes: Buffer.byteLength(content), created: !resolved.exists };

@@ -7,6 +7,7 @@ import { GlobFilter, PATHS_PER_JOB } from '../search/glob-filter.js';
 import { walkWorkspaceAsync } from '../workspace/tree-scan.js';
 import { walkCap, walkCapNote } from '../workspace/walk-cap.js';
 import { CoreToolError } from '../core-tool-error.js';
+import { useAsJudged } from '../as-judged.js';
 
 export interface GlobResult {
   /** Matching file paths, relative to the searched directory, newest first. */
@@ -45,7 +46,7 @@ export class GlobTool {
   })
   async glob(pattern: string, path: string = '.', /** @minimum 1 @maximum 5000 */ limit: Integer = 200): Promise<GlobResult> {
     if (pattern.trim() === '') throw new CoreToolError('invalid_pattern', 'The pattern is empty; give a glob such as `**/*.ts`.');
-    const resolved = this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' });
+    const resolved = useAsJudged(this.env.workspace.resolve(path, { mustExist: true, kind: 'directory' }), 'path', path);
     const filter = new GlobFilter([pattern], [], { basename: 'never' });
     const signal = getToolContext()?.signal;
     const files: { relative: string; mtimeMs: number }[] = [];

@@ -6,6 +6,7 @@ import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { CoreToolError } from '../core-tool-error.js';
 import { WorkspaceError } from '../workspace/workspace-error.js';
 import { renderName } from '../model-text/render-name.js';
+import { useAsJudged } from '../as-judged.js';
 
 /** What `vault_copyto` returns. */
 export interface VaultCopyResult {
@@ -61,7 +62,7 @@ export class VaultTool {
       { shown: name },
     );
     const target = destination === 'shared' ? `shared:/${name}` : `tmp/${name}`;
-    const resolved = this.env.workspace.resolve(target, { kind: 'file' });
+    const resolved = useAsJudged(this.env.workspace.resolve(target, { kind: 'file' }), undefined, target);
     if (resolved.exists && !overwrite) throw new WorkspaceError('already_exists', `'${target}' already exists; pass overwrite: true to replace it.`, target);
     writeFileAtomic(resolved, content);
     return { name, path: target, bytes: content.length };

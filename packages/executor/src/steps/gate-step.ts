@@ -5,6 +5,7 @@ import type { CallState, PipelineStep, StepOutcome } from '../call-state.js';
 import type { ApprovalHandler, PathResolver, PolicyPort } from '../ports.js';
 import { bindPathResolver } from '../policy/path-subject.js';
 import { assessCallRisk, type RiskSettings } from './assess-risk.js';
+import { judgingGate } from './judged-paths.js';
 import { passSafetyGate, type GateInput, type GateOutcome } from './safety-gate.js';
 
 /** What the safety gate consults: the policy, the risk settings, remembered approvals and the approver. */
@@ -46,7 +47,8 @@ export function gateInput(
 /**
  * Step: policy and approval (`passSafetyGate`), recorded as a `PolicyDecision` (with `escalation` for a
  * call that asked to run outside the sandbox; `approval: 'escalation'` when a person confirmed it, which
- * the tool's context then carries as `escalationConfirmed`); a refused call ends here.
+ * the tool's context then carries as `escalationConfirmed`); a refused call ends here. What the gate judged
+ * the call's paths by goes to the tool's context as `judgedPaths` (`judgingGate`).
  */
 export function safetyGateStep(services: GateServices): PipelineStep {
   return {
@@ -65,8 +67,13 @@ export function safetyGateStep(services: GateServices): PipelineStep {
         state.audit,
         approvedOutOfBand,
       );
-      const gate = passSafetyGate(input, services.approve);
-      return gate instanceof Promise ? gate.then((outcome) => settle(state, outcome)) : settle(state, gate);
+      const judging = judgingGate(input, services.risk.riskLevel?.[state.tool.declaration.name] !== undefined);
+      const gate = passSafetyGate(judging.input, services.approve);
+      const done = (outcome: GateOutcome): StepOutcome | Promise<StepOutcome> => {
+        if (outcome.ok) state.judgedPaths = judging.judged();
+        return settle(state, outcome);
+      };
+      return gate instanceof Promise ? gate.then(done) : done(gate);
     },
   };
 }

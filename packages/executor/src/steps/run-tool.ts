@@ -1,4 +1,4 @@
-import { runWithToolContext, type OutputBudget, type ToolCallContext, type ToolProgress } from '@toolwright/tool';
+import { runWithToolContext, type JudgedPaths, type OutputBudget, type ToolCallContext, type ToolProgress } from '@toolwright/tool';
 import type { CallState, PipelineStep } from '../call-state.js';
 import type { EventBus } from '../events.js';
 import { runWithTimeout, type LazySignal, type RunOutcome } from './run-with-timeout.js';
@@ -28,7 +28,7 @@ export function runToolStep(services: RunServices): PipelineStep {
 }
 
 /** What running a call reads of its state: the call, its tool and arguments, the caller's context, the gate's confirmation. */
-export type RunInput = Pick<CallState, 'call' | 'tool' | 'args' | 'context' | 'escalationConfirmed'>;
+export type RunInput = Pick<CallState, 'call' | 'tool' | 'args' | 'context' | 'escalationConfirmed'> & Partial<Pick<CallState, 'judgedPaths'>>;
 
 /**
  * Runs the tool under the shorter of its own limit and the caller's, inside its tool context
@@ -74,12 +74,14 @@ class RunningCall implements ToolCallContext {
   capabilities?: readonly string[];
   /** Only from the gate's outcome (`RunInput.escalationConfirmed`): neither the arguments nor the caller's context reach it. */
   readonly escalationConfirmed?: boolean;
+  /** Only from the gate (`RunInput.judgedPaths`): what it judged the call's paths by. */
+  readonly judgedPaths?: JudgedPaths;
   readonly #lazy: LazySignal;
   readonly #events: EventBus;
   #reporter: ((update: ToolProgress) => void) | undefined;
 
   constructor(
-    { call, context, escalationConfirmed }: RunInput,
+    { call, context, escalationConfirmed, judgedPaths }: RunInput,
     lazy: LazySignal,
     events: EventBus,
     services: Pick<RunServices, 'outputBudget' | 'capabilities'>,
@@ -87,6 +89,7 @@ class RunningCall implements ToolCallContext {
     this.callId = call.id;
     this.toolName = call.name;
     if (escalationConfirmed === true) this.escalationConfirmed = true;
+    if (judgedPaths !== undefined) this.judgedPaths = judgedPaths;
     this.outputBudget = services.outputBudget;
     const granted = context.capabilities ?? services.capabilities;
     if (granted !== undefined) this.capabilities = Object.freeze([...granted]);
