@@ -32,6 +32,22 @@ describe(holdPlaceholders, () => {
     expect(fs.readFileSync(path.join(root, '.env'), 'utf8')).toBe('KEY=1');
   });
 
+  // Found by a twelfth pass: a placeholder that could not be made (the disk full) was taken as made by someone else,
+  // and the command ran with `.git`, `.env` and the config creatable inside. It refuses, and lets go of the rest.
+  it('throws when a placeholder cannot be made, and lets go of those it made for the same launch', async () => {
+    const dir = fs.mkdtempSync(path.join(root, 'unmakeable-'));
+    const made = path.join(dir, '.git');
+    const impossible = path.join(dir, 'no-such-folder', '.env');
+    expect(() =>
+      holdPlaceholders([
+        { path: made, kind: 'directory' },
+        { path: impossible, kind: 'file' },
+      ]),
+    ).toThrow(`the missing protected path '${impossible}' could not be held read-only (ENOENT); try again`);
+    for (let i = 0; i < 50 && fs.existsSync(made); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fs.existsSync(made)).toBe(false);
+  });
+
   it('leaves a placeholder that someone filled meanwhile', async () => {
     const held = holdPlaceholders([
       { path: path.join(root, '.toolwright'), kind: 'directory' },

@@ -37,15 +37,17 @@ let removeAtExit = false;
  * a process recorded it. The last release removes the placeholder if it is still empty (a person who
  * put something there meanwhile keeps it), in the hosts' turn (`takeTurn`); placeholders whose holders all died are
  * swept in a later turn. Call it in the hosts' turn (while the sandbox is planned, `pauseCommands`).
- * @returns the placeholders to mount read-only (those missing, made now or held already), and their release
+ * @returns the placeholders to mount read-only (those missing, made now or held already), the requested paths found
+ *   there after all (made meanwhile: to mount read-only as they are), and their release
  *   (once; it resolves when what it let go of is removed, or kept because another holds it).
  */
 export function holdPlaceholders(
   requests: readonly PlaceholderRequest[],
   covered: readonly string[] = [],
-): { placeholders: string[]; release: () => Promise<void> } {
+): { placeholders: string[]; existing: string[]; release: () => Promise<void> } {
   sweepOrphanedPlaceholders(remove);
   const placeholders: string[] = [];
+  const existing: string[] = [];
   const holding: string[] = [];
   const hold = (target: string, kind: PlaceholderRequest['kind']) => {
     const entry = held.get(target);
@@ -57,18 +59,29 @@ export function holdPlaceholders(
     }
     holding.push(target);
   };
-  for (const request of requests) {
-    if (held.has(request.path) || isRecordedPlaceholder(request.path)) {
-      // Another process's (or this one's): made again should it have gone meanwhile.
-      if (!fs.existsSync(request.path) && make(request)) recordPlaceholder(request.path, request.kind);
-      if (!fs.existsSync(request.path)) continue;
-      hold(request.path, request.kind);
-      placeholders.push(request.path);
-    } else if (make(request)) {
-      recordPlaceholder(request.path, request.kind);
-      hold(request.path, request.kind);
-      placeholders.push(request.path);
+  try {
+    for (const request of requests) {
+      if (held.has(request.path) || isRecordedPlaceholder(request.path)) {
+        // Another process's (or this one's): made again should it have gone meanwhile.
+        if (!fs.existsSync(request.path) && make(request)) recordPlaceholder(request.path, request.kind);
+        hold(request.path, request.kind);
+        placeholders.push(request.path);
+      } else if (make(request)) {
+        recordPlaceholder(request.path, request.kind);
+        hold(request.path, request.kind);
+        placeholders.push(request.path);
+      } else existing.push(request.path);
     }
+  } catch (error) {
+    // What was held for this launch is let go of, as its release would.
+    for (const target of holding) {
+      const entry = held.get(target);
+      if (!entry || --entry.count > 0) continue;
+      held.delete(target);
+      letGo.set(target, entry.kind);
+    }
+    if (letGo.size > 0) void takeTurn().then(letGoInTurn, () => undefined);
+    throw error;
   }
   for (const target of covered) {
     if (!held.has(target) && !isRecordedPlaceholder(target)) continue;
@@ -82,6 +95,7 @@ export function holdPlaceholders(
   let released = false;
   return {
     placeholders,
+    existing,
     release: async () => {
       if (released) return;
       released = true;
@@ -146,13 +160,21 @@ function lstatOrUndefined(target: string): fs.Stats | undefined {
 }
 
 /** Makes the placeholder; false when something exists there already (it is protected as it is). */
+/**
+ * Makes the placeholder (false: something is there already), or throws: a protected path that could not be held (no
+ * room, no inode, no permission) would be left for the sandbox to make, writable — the command must not run (a
+ * twelfth pass filled the disk before a call, and `.git`, `.env` and the config were then creatable inside).
+ */
 function make(request: PlaceholderRequest): boolean {
   try {
     if (request.kind === 'directory') fs.mkdirSync(request.path, { mode: 0o555 });
     else fs.closeSync(fs.openSync(request.path, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o444));
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // There after all (the caller's or someone's): it is covered as it is (`existing`).
+    if (code === 'EEXIST') return false;
+    throw new Error(`the missing protected path '${request.path}' could not be held read-only (${code ?? String(error)}); try again`, { cause: error });
   }
 }
 

@@ -122,7 +122,7 @@ export class SandboxView {
     const referenced = gitReferencedPaths(root, dotGits, [...present, ...known, ...hidden]);
     const requests = new Map([...missing, ...referenced.missing].map((request) => [request.path, request]));
     const held = holdPlaceholders([...requests.values()], [...present, ...known, ...referenced.present]);
-    const readOnly = [...new Set([...present, ...referenced.present, ...held.placeholders, ...known])];
+    const readOnly = [...new Set([...present, ...referenced.present, ...held.placeholders, ...held.existing, ...known])];
     const policy: SandboxPolicy = {
       workspace: root,
       ...(this.identity ? { workspaceIdentity: this.identity } : {}),

@@ -124,7 +124,8 @@ export class ShellSandbox {
       planned = this.view.plan(cwd, env, networkFor(this.settings, granted));
     } catch (error) {
       resume();
-      throw error;
+      if (error instanceof CoreToolError) throw error;
+      throw new CoreToolError('sandbox_unavailable', `The command was not run: ${error instanceof Error ? error.message : String(error)}.`);
     }
     const { policy, release } = planned;
     // The command's control group, made when it is first started (a session's later launchers start nothing)
