@@ -34,6 +34,10 @@ describe(approvalCallText, () => {
     ['braille blank', '\u2800'],
     ['Mongolian vowel separator', '\u180e'],
     ['left-to-right mark', '\u200e'],
+    ['combining acute accent', '\u0301'],
+    ['unassigned code point', '\u0378'],
+    ['private-use character', '\ue000'],
+    ['noncharacter', '\uffff'],
   ] as const)('collapses padding interleaved with a character that shows nothing (%s)', ([, invisible]) => {
     for (const unit of [`${' '.repeat(32)}${invisible}`, `${invisible}${' '.repeat(5)}`, invisible.repeat(3)]) {
       const text = approvalCallText('shell_exec', { command: `ls${unit.repeat(110)}; echo HIDDEN` });

@@ -3,11 +3,12 @@ import { escapeTerminalControls } from './terminal-safe.js';
 /**
  * A character that shows nothing, or nothing but blank space: whitespace (blanks, newlines, Unicode spaces), every
  * default-ignorable code point (soft hyphen, zero-width characters, variation selectors, tags, fillers), format
- * characters, and the blank glyphs that are neither (U+2800 braille blank, the Hangul fillers). A twelfth pass hid
+ * characters, combining marks (drawn onto the character before), unassigned and private-use code points (whatever
+ * a font makes of them), and the blank glyphs that are neither (U+2800 braille blank, the Hangul fillers). A twelfth pass hid
  * the end of a command behind 110 × (32 spaces + U+00AD): each soft hyphen broke a run of spaces into runs too short
  * to collapse.
  */
-const BLANK = String.raw`[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cf}\u2800\u115f\u1160\u3164\uffa0]`;
+const BLANK = String.raw`[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cf}\p{M}\p{Cn}\p{Co}\u2800\u115f\u1160\u3164\uffa0]`;
 
 /** A run of more than 32 characters that show nothing (deeper than any indentation). */
 const RUN = new RegExp(`${BLANK}{33,}`, 'gu');

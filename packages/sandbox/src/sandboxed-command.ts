@@ -99,10 +99,10 @@ const CLOSE_INHERITED =
   'set +f; for __tw_fd in /proc/self/fd/*; do __tw_fd=${__tw_fd##*/}; [ "$__tw_fd" -gt 3 ] 2>/dev/null && eval "exec $__tw_fd<&-"; done; set -f; unset __tw_fd; ';
 
 /**
- * Whatever mask the host runs with, files and folders the command makes are not writable by every user (the seccomp
+ * Whatever mask the host runs with, files and folders the command makes are not writable by other users (the seccomp
  * filter refuses a mask that would let them be; see `seccomp-filter.ts`).
  */
-const OTHERS_CANNOT_WRITE = 'umask o-w; ';
+const OTHERS_CANNOT_WRITE = 'umask go-w; ';
 
 /** `argv` as it is, for commands run outside the sandbox. */
 export function unsandboxedCommand(argv: readonly string[]): Launch {

@@ -3,14 +3,15 @@
 // decide *where* a command may write, not *what* it may make there. A twelfth pass had a command (root in the
 // sandbox, owner of its files) `cp /bin/bash x; chmod 4755 x` in the workspace, and another local user ran `x` as
 // root on the host; `chmod 0777 .` let any local user replace the workspace's config. So the filter refuses
-// exactly what makes a file run as its owner or its group (set-user-ID, set-group-ID), or writable by every user,
-// however it is asked for, and the ways around argument checks:
-// - `chmod`, `fchmod`, `fchmodat`, `fchmodat2` with a set-ID bit or the others' write bit: EPERM;
+// exactly what makes a file run as its owner or its group (set-user-ID, set-group-ID), or writable by other users
+// (the group may be shared), however it is asked for, and the ways around argument checks:
+// - `chmod`, `fchmod`, `fchmodat`, `fchmodat2` with a set-ID bit or the group's or others' write bit: EPERM;
 // - `open`, `openat`, `creat`, `mkdir(at)`, `mknod(at)` asking for a set-ID bit: EPERM;
-// - `umask` without the others' write bit masked (a mask that lets `mkdir` make world-writable folders) is not
+// - `umask` without the group's and others' write bits masked (a mask that lets `mkdir` make folders others may
+//   write) is not
 //   carried out and answers 0, as if the mask had been 0 — not EPERM: `umask` cannot fail, and callers that read
 //   the mask by setting 0 and restoring it (coreutils' `mkdir -p`) took -1 for a mask of 0777 and made folders no
-//   one could enter; the mask stays what it was (the sandbox starts with `umask o-w`);
+//   one could enter; the mask stays what it was (the sandbox starts with `umask go-w`);
 // - extended attributes (`setxattr` and its kin: ACLs granting others access, file capabilities): EOPNOTSUPP,
 //   which `cp -a` and `tar` take as "not kept here";
 // - calls whose mode the filter cannot read (`openat2` takes it in a structure, io_uring submits opens from a
@@ -33,8 +34,8 @@ const EOPNOTSUPP = 95;
 
 /** Set-user-ID and set-group-ID. */
 const SET_ID = 0o6000;
-/** The others' write bit. */
-const OTHERS_WRITE = 0o0002;
+/** The group's and the others' write bits: the user's group may be shared (a gid 100 `users`, a gid 0 in OpenShift). */
+const SHARED_WRITE = 0o0022;
 
 interface Table {
   readonly audit: number;
@@ -48,7 +49,7 @@ interface Table {
   readonly foreignFrom?: number;
 }
 
-const CHMOD = SET_ID | OTHERS_WRITE;
+const CHMOD = SET_ID | SHARED_WRITE;
 
 const TABLES: Record<string, Table> = {
   x64: {
@@ -96,6 +97,7 @@ const JEQ_K = 0x15;
 const JGE_K = 0x35;
 const JSET_K = 0x45;
 const RET_K = 0x06;
+const AND_K = 0x54;
 
 /** The filter for `arch` (Node's `process.arch`) as bubblewrap reads it (struct sock_filter, host byte order), or undefined. */
 export function seccompFilter(arch: string = process.arch): Buffer | undefined {
@@ -123,7 +125,8 @@ export function seccompFilter(arch: string = process.arch): Buffer | undefined {
   });
   if (table.umask !== undefined) {
     emit(LD_W_ABS, argLow(0), 0, 0, 'umask');
-    emit(JSET_K, OTHERS_WRITE, 0, at('ignored'));
+    emit(AND_K, SHARED_WRITE);
+    emit(JEQ_K, SHARED_WRITE, 0, at('ignored'));
     emit(RET_K, RET_ALLOW);
   }
   emit(RET_K, retErrno(0), 0, 0, 'ignored');

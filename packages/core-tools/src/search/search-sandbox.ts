@@ -16,6 +16,7 @@ import {
   type SandboxPolicy,
   type SandboxSupport,
 } from '@toolwright/sandbox';
+import { admit } from '../shell/sandbox-admission.js';
 import { hiddenPathsUnder } from '../workspace/tree-scan.js';
 import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
 
@@ -27,6 +28,9 @@ const MAX_GITIGNORE_BYTES = 1 << 20;
 
 /** The exit status of the script when a `.gitignore` is not a plain file within the cap: the built-in engine searches instead. */
 export const GITIGNORE_REFUSED = 86;
+
+/** The memory a search's sandbox may use at most (less where the shell's limits say so). */
+const SEARCH_MEMORY_BYTES = 1024 ** 3;
 
 /**
  * What a sandboxed program's exit status is raised by, so that bubblewrap's own failures (1), the limits'
@@ -92,21 +96,38 @@ export class SearchSandbox {
       network: false,
       home: '/tmp/home',
       cwd,
-      limits: { ...DEFAULT_LIMITS, ...definedOnly(this.limits) },
+      // A search needs far less than a command; a planted ignore file a search is made to read stays small.
+      limits: {
+        ...DEFAULT_LIMITS,
+        ...definedOnly(this.limits),
+        memoryBytes: Math.min(this.limits.memoryBytes ?? DEFAULT_LIMITS.memoryBytes, SEARCH_MEMORY_BYTES),
+      },
       reader: true,
     };
-    const script = `${sandboxLimitsPrelude(decision.support, policy)}${refuseOddGitignores(find)}"$0" "$@"; exit $(($? + ${STATUS_OFFSET}))`;
-    const group = makeCommandGroup(policy.limits);
+    // Counted with the shell's commands: past what the machine holds, the built-in engine searches instead.
+    let admitted: () => void;
     try {
+      admitted = admit(policy.limits.memoryBytes);
+    } catch {
+      return undefined;
+    }
+    const script = `${sandboxLimitsPrelude(decision.support, policy)}${refuseOddGitignores(find)}"$0" "$@"; exit $(($? + ${STATUS_OFFSET}))`;
+    let group: ReturnType<typeof makeCommandGroup>;
+    try {
+      group = makeCommandGroup(policy.limits);
       const launch = sandboxedCommand(decision.support, policy, ['/bin/bash', '--noprofile', '--norc', '-f', '-c', script, program, ...args], group);
       let released = false;
       const release = () => {
-        if (!released) group?.remove();
+        if (!released) {
+          group?.remove();
+          admitted();
+        }
         released = true;
       };
       return { launch, release };
     } catch {
       group?.remove(); // the workspace is gone or replaced, or the plan is too large: the built-in engine says what it finds
+      admitted();
       return undefined;
     }
   }

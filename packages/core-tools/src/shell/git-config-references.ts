@@ -65,10 +65,51 @@ export function gitConfigReferences(dotGit: string): GitConfigReference[] {
       }
     }
   };
+  // The user's and the system's configuration apply to every repository too (a twelfth pass: `~/.gitconfig` naming
+  // `core.hooksPath = .githooks` had the user's next commit run a hook a command planted there).
+  for (const file of userConfigurationFiles()) visit(file, 0);
   visit(path.join(common, 'config'), 0);
   visit(path.join(gitDir, 'config.worktree'), 0);
   for (const target of linkedHooks(hooks)) found.push({ path: target, kind: 'file', setting: `a hook in ${hooks} that is a link` });
+  // husky 9 points `core.hooksPath` at `.husky/_`, whose stubs run the hook of the same name in `.husky`.
+  if (path.basename(hooks) === '_') found.push({ path: path.dirname(hooks), kind: 'directory', setting: `the folder of the hooks ${hooks} runs (husky)` });
+  // A hook that runs a script of the work tree (`exec sh ./scripts/pre-commit.sh`, as pre-commit and lefthook write
+  // them) runs what that script says: the scripts its hooks name by path are read-only too — those there (a hook's
+  // text names many things, `./node_modules/.bin/x` before an install: no placeholder is made for them).
+  for (const folder of path.basename(hooks) === '_' ? [hooks, path.dirname(hooks)] : [hooks])
+    for (const [hook, script] of hookScripts(folder))
+      for (const named of programPaths(script, top))
+        if (fs.existsSync(named) || isLink(named)) found.push({ path: named, kind: 'file', setting: `the hook ${hook}` });
   return found;
+}
+
+/** The configuration files git reads for every repository of this user: the user's (`GIT_CONFIG_GLOBAL`, `~/.gitconfig`, XDG) and the system's. */
+function userConfigurationFiles(): string[] {
+  const xdg = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  const global = process.env.GIT_CONFIG_GLOBAL;
+  return ['/etc/gitconfig', ...(global ? [global] : [path.join(xdg, 'git', 'config'), path.join(os.homedir(), '.gitconfig')])];
+}
+
+/** The hooks of a folder (plain files up to 64 KiB), each with its text. */
+function hookScripts(folder: string): Array<readonly [string, string]> {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const scripts: Array<readonly [string, string]> = [];
+  for (const entry of entries.slice(0, 64)) {
+    if (!entry.isFile() || entry.name.endsWith('.sample')) continue;
+    const file = path.join(folder, entry.name);
+    try {
+      if (fs.statSync(file).size > 64 * 1024) continue;
+      scripts.push([file, fs.readFileSync(file, 'utf8')]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return scripts;
 }
 
 /** The repository a `.git` folder is, or a `.git` file's `gitdir:` names (relative to the file's folder). */
@@ -99,19 +140,47 @@ function runsProgram(key: string, value: string): boolean {
   return key !== 'core.worktree' && (RUNS_PROGRAM.test(key) || MORE_PROGRAMS.test(key));
 }
 
+/** Programs whose next word is the script they run (`sh tools/fsmon.sh`). */
+const INTERPRETERS = new Set([
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'fish',
+  'node',
+  'deno',
+  'bun',
+  'python',
+  'python3',
+  'perl',
+  'ruby',
+  'php',
+  'exec',
+  'source',
+  '.',
+  'npx',
+  'tsx',
+  'ts-node',
+]);
+
 /**
- * The words of a command that are workspace paths: the program when spelled with a `/`, any word spelled as
- * one (`./x`, `../x`, `/x`, `~/x`), and any other word that names an entry where git runs it.
- * A word made at run time (`$VAR`, `%f`, a glob) is not followed.
+ * The words of a command that are workspace paths: any word spelled as one (`./x`, `../x`, `/x`, `~/x`), the program
+ * and the script an interpreter runs (`sh tools/fsmon.sh`: a twelfth pass had `core.fsmonitor` name a missing
+ * `tools/fsmon.sh` a command then made) when spelled with a `/`, and any other word that names an entry where git
+ * runs it. A word made at run time (`$VAR`, `%f`, a glob) or a URL is not followed.
  */
 function programPaths(command: string, top: string): string[] {
   const words = command
     .replace(/^\s*!/, '')
     .split(WORD_BREAKS)
-    .filter((word) => word !== '' && word !== '.' && word !== '..' && !word.startsWith('-') && !/[$%*?[\]{}\\]/.test(word));
+    .filter((word) => word !== '' && !word.startsWith('-') && !word.includes('://') && !/[$%*?[\]{}\\]/.test(word));
   const paths: string[] = [];
   words.forEach((word, index) => {
-    const spelledAsPath = /^(?:\.{1,2}\/|\/|~\/)/.test(word) || (index === 0 && word.includes('/'));
+    if (word === '.' && index < words.length - 1) return; // `. ./script`: the next word is the script
+    if (word === '.' || word === '..') return;
+    const runs = index === 0 || INTERPRETERS.has(path.basename(words[index - 1]!));
+    const spelledAsPath = /^(?:\.{1,2}\/|\/|~\/)/.test(word) || (runs && word.includes('/'));
     const resolved = expand(word, top);
     if (resolved === undefined) return;
     if (spelledAsPath || fs.existsSync(resolved) || isLink(resolved)) paths.push(resolved);

@@ -171,3 +171,47 @@ describe.skipIf(!hasGit)('gitConfigReferences', () => {
     expect(found).toEqual([path.join(os.homedir(), 'bin', 'helper'), path.join(root, 'main', 'w', 'hook.sh')]);
   });
 });
+
+// Found by the twelfth pass's re-check: husky 9's `.husky/_` stubs run `.husky/<hook>`; a hook that runs a script of
+// the work tree; `core.fsmonitor = "sh tools/fsmon.sh"` with the script missing; the user's own `~/.gitconfig`.
+describe.skipIf(!hasGit)('gitConfigReferences, what hooks and settings run', () => {
+  it("finds husky 9's hook folder, the scripts hooks run by path, and an interpreter's missing script", () => {
+    const root = path.join(base, `refs${++made}`);
+    fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+    fs.mkdirSync(path.join(root, '.husky', '_'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'scripts'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.husky', '_', 'pre-commit'), '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n');
+    fs.writeFileSync(path.join(root, '.husky', 'pre-commit'), 'exec sh ./scripts/pre-commit.sh\nnpm test\n');
+    fs.writeFileSync(path.join(root, 'scripts', 'pre-commit.sh'), 'echo ok\n');
+    fs.writeFileSync(
+      path.join(root, '.git', 'config'),
+      '[core]\n\thooksPath = .husky/_\n\tfsmonitor = sh tools/fsmon.sh\n[alias]\n\tlg = !git log origin/main\n',
+    );
+    const found = gitConfigReferences(path.join(root, '.git')).map((reference) => reference.path);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        path.join(root, '.husky', '_'),
+        path.join(root, '.husky'),
+        path.join(root, 'scripts', 'pre-commit.sh'),
+        path.join(root, 'tools', 'fsmon.sh'),
+      ]),
+    );
+    expect(found).not.toContain(path.join(root, 'origin', 'main'));
+  });
+
+  it("reads the user's own configuration too", () => {
+    const root = path.join(base, `refs${++made}`);
+    fs.mkdirSync(path.join(root, '.git'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.git', 'config'), '');
+    const global = path.join(root, 'global.gitconfig');
+    fs.writeFileSync(global, '[core]\n\thooksPath = .githooks\n');
+    const saved = process.env.GIT_CONFIG_GLOBAL;
+    process.env.GIT_CONFIG_GLOBAL = global;
+    try {
+      expect(gitConfigReferences(path.join(root, '.git')).map((reference) => reference.path)).toContain(path.join(root, '.githooks'));
+    } finally {
+      if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+      else process.env.GIT_CONFIG_GLOBAL = saved;
+    }
+  });
+});

@@ -1,4 +1,3 @@
-import os from 'node:os';
 import path from 'node:path';
 import {
   decideSandbox,
@@ -18,6 +17,7 @@ import {
   type SandboxSupport,
 } from '@toolwright/sandbox';
 import { CoreToolError } from '../core-tool-error.js';
+import { admit } from './sandbox-admission.js';
 import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { networkFor, SandboxView, type SandboxSettings } from './sandbox-view.js';
 
@@ -188,32 +188,4 @@ export class ShellSandbox {
       ready: resume,
     };
   }
-}
-
-/** Sandboxed commands running in this process (foreground, background jobs, session shells). */
-let running = 0;
-
-/**
- * Admits one more sandboxed command, or refuses it: each may use up to `memoryBytes`, and together they may use the
- * machine's memory at most (at least two at once). The limits of one command bound that command; a twelfth pass ran
- * 30 at once from one MCP client, five of them 5.3–6.7 GiB together. Returns its release (once).
- */
-function admit(memoryBytes: number): () => void {
-  const most = Math.max(2, Math.floor(os.totalmem() / Math.max(1, memoryBytes)));
-  if (running >= most)
-    throw new CoreToolError(
-      'sandbox_unavailable',
-      `The command was not run: ${running} sandboxed commands are running in this Toolwright process already, the most at once (each may use up to ${gib(memoryBytes)} of memory, and this machine has ${gib(os.totalmem())}). Wait for one to end, or stop a background job with shell_job_kill.`,
-    );
-  running++;
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    running--;
-  };
-}
-
-function gib(bytes: number): string {
-  return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
 }

@@ -1,5 +1,5 @@
 // What a command may make where it can write, with the judge switched off: never a file that runs as its owner or
-// group (set-user-ID, set-group-ID), and nothing every local user may write. Found by a twelfth pass: a command (root
+// group (set-user-ID, set-group-ID), and nothing other local users may write (the group may be shared). Found by a twelfth pass: a command (root
 // in the sandbox, and owner of what it makes) ran `cp /bin/bash x; chmod 4755 x` in the workspace, and another local
 // user ran `x` as root on the host; after `chmod 0777 .` any local user replaced the workspace's config. The mounts
 // decide where a command writes; the seccomp filter (`@toolwright/sandbox`'s `seccomp-filter.ts`) decides what.
@@ -39,13 +39,13 @@ function setUp(backend: 'host' | 'session') {
   return { root, tool, run };
 }
 
-/** Every entry under `root` (itself included) whose mode has a set-ID bit or the others' write bit, links aside. */
+/** Every entry under `root` (itself included) whose mode has a set-ID bit or the group's or others' write bit, links aside. */
 function looseModes(root: string): string[] {
   const found: string[] = [];
   const visit = (entry: string) => {
     const stat = fs.lstatSync(entry);
     if (stat.isSymbolicLink()) return;
-    if (stat.mode & 0o6002) found.push(`${path.relative(root, entry) || '.'} ${(stat.mode & 0o7777).toString(8)}`);
+    if (stat.mode & 0o6022) found.push(`${path.relative(root, entry) || '.'} ${(stat.mode & 0o7777).toString(8)}`);
     if (stat.isDirectory()) for (const name of fs.readdirSync(entry)) visit(path.join(entry, name));
   };
   visit(root);
@@ -66,6 +66,9 @@ const ATTEMPTS = [
   `python3 -c "import os; os.mkdir('z2', 0o2777)"`,
   'chmod 0777 .',
   'chmod o+w ok.txt',
+  'chmod 0775 .',
+  'chmod g+w ok.txt',
+  'umask 002; mkdir g; touch g/f',
   'umask 0; mkdir w; touch w/f; mkdir -p deep/er',
   `python3 -c "import os; os.umask(0); os.mkdir('w2', 0o777)"`,
   `node -e "process.umask(0); require('fs').mkdirSync('w3', 0o777); require('fs').writeFileSync('w3/f', '', { mode: 0o666 })"`,
@@ -74,7 +77,7 @@ const ATTEMPTS = [
 ];
 
 describe.skipIf(!filtered)('what a sandboxed command may make where it can write (judge off)', () => {
-  it.for(['host', 'session'] as const)('no set-ID file, and nothing every user may write (%s backend)', async (backend) => {
+  it.for(['host', 'session'] as const)('no set-ID file, and nothing other users may write (%s backend)', async (backend) => {
     const { root, tool, run } = setUp(backend);
     try {
       for (const command of ATTEMPTS) {
