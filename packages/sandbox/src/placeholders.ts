@@ -74,13 +74,7 @@ export function holdPlaceholders(
     }
   } catch (error) {
     // What was held for this launch is let go of, as its release would.
-    for (const target of holding) {
-      const entry = held.get(target);
-      if (!entry || --entry.count > 0) continue;
-      held.delete(target);
-      letGo.set(target, entry.kind);
-    }
-    if (letGo.size > 0) void takeTurn().then(letGoInTurn, () => undefined);
+    void letGoOfHeld(holding);
     throw error;
   }
   for (const target of covered) {
@@ -99,15 +93,20 @@ export function holdPlaceholders(
     release: async () => {
       if (released) return;
       released = true;
-      for (const target of holding) {
-        const entry = held.get(target);
-        if (!entry || --entry.count > 0) continue;
-        held.delete(target);
-        letGo.set(target, entry.kind);
-      }
-      if (letGo.size > 0) await takeTurn().then(letGoInTurn, () => undefined);
+      await letGoOfHeld(holding);
     },
   };
+}
+
+/** One launch's holding ends: what no launch holds any more is let go of in the hosts' turn. */
+async function letGoOfHeld(holding: readonly string[]): Promise<void> {
+  for (const target of holding) {
+    const entry = held.get(target);
+    if (!entry || --entry.count > 0) continue;
+    held.delete(target);
+    letGo.set(target, entry.kind);
+  }
+  if (letGo.size > 0) await takeTurn().then(letGoInTurn, () => undefined);
 }
 
 /**

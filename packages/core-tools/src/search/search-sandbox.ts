@@ -2,7 +2,6 @@ import path from 'node:path';
 import {
   DEFAULT_LIMITS,
   decideSandbox,
-  identityOf,
   makeCommandGroup,
   probeSandbox,
   sandboxedCommand,
@@ -17,6 +16,7 @@ import {
   type SandboxSupport,
 } from '@toolwright/sandbox';
 import { admit } from '../shell/sandbox-admission.js';
+import { definedOnly, identityIfPresent } from '../shell/sandbox-view.js';
 import { hiddenPathsUnder } from '../workspace/tree-scan.js';
 import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
 
@@ -137,16 +137,4 @@ export class SearchSandbox {
 function refuseOddGitignores(find: string): string {
   const odd = `\\( -name .git -o -name .toolwright \\) -prune -o -name .gitignore \\( ! -type f -o -size +${MAX_GITIGNORE_BYTES}c \\) -print -quit`;
   return `[ -z "$(${find} . ${odd})" ] || exit ${GITIGNORE_REFUSED}; `;
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function identityIfPresent(dir: string): DirectoryIdentity | undefined {
-  try {
-    return identityOf(dir);
-  } catch {
-    return undefined;
-  }
 }

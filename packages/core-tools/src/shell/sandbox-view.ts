@@ -325,11 +325,13 @@ export function programDirectories(pathVariable: string): string[] {
   return [...dirs];
 }
 
-function definedOnly<T extends object>(value: T): Partial<T> {
+/** `value` without its undefined members (a setting left out keeps the default). */
+export function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function identityIfPresent(dir: string): DirectoryIdentity | undefined {
+/** The directory's identity, or undefined where there is none (yet). */
+export function identityIfPresent(dir: string): DirectoryIdentity | undefined {
   try {
     return identityOf(dir);
   } catch {
