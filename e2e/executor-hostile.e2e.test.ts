@@ -21,7 +21,7 @@ function workspace(policy?: object): string {
 
 const report = (stdout: string) => JSON.parse(stdout) as Record<string, any>;
 
-describe('the executor under hostile calls (issue 10)', () => {
+describe('the executor under hostile calls', () => {
   it.for([
     ['{"path":"a.txt","offset":1e400}', '$.offset'],
     ['{"path":"a.txt","limit":12345678901234567890}', '$.limit'],

@@ -184,7 +184,7 @@ describe.skipIf(!support.available)('a control group per command (this host can 
   );
 
   it.skipIf(!support.available || !support.controllers.includes('freezer'))(
-    "pauses the commands of the user's other Toolwright processes too, and takes turns with them (found by a seventh pass)",
+    "pauses the commands of the user's other Toolwright processes too, and takes turns with them",
     async () => {
       // Another host (a second `serve` on the same workspace): a command of its own runs, and it pauses when told to.
       const dir = fs.mkdtempSync('/tmp/tw-other-host-');
@@ -229,7 +229,7 @@ describe.skipIf(!support.available)('a control group per command (this host can 
   );
 
   it.skipIf(!support.available || !support.controllers.includes('freezer'))(
-    'thaws, in its turn, parent groups a host that died in its turn left frozen (found by an eighth pass)',
+    'thaws, in its turn, parent groups a host that died in its turn left frozen',
     async () => {
       const group = makeCommandGroup({ processes: 16, memoryBytes: 64 * 1024 * 1024 })!;
       const counter = path.join(fs.mkdtempSync('/tmp/tw-left-frozen-'), 'count');

@@ -73,7 +73,7 @@ function holderProcess(requests: { path: string; kind: 'directory' | 'file' }[])
   return { child, held, ended };
 }
 
-describe('placeholders other processes hold (found by a seventh pass)', () => {
+describe('placeholders other processes hold', () => {
   // Removed on the host, a placeholder is gone from every sandbox that mounted it, and can be made there.
   it('are kept while another process holds them: made by it, or by this one and joined by it', async () => {
     const dir = fs.mkdtempSync(path.join(root, 'shared-'));
@@ -112,7 +112,7 @@ describe('placeholders other processes hold (found by a seventh pass)', () => {
   });
 });
 
-describe('placeholders other processes hold by another spelling (found by an eighth pass)', () => {
+describe('placeholders other processes hold by another spelling', () => {
   // Two hosts reaching one workspace by different paths (a link, a bind mount) hold one placeholder together.
   it('are kept while a process that reached the folder through a link holds them', async () => {
     const dir = fs.mkdtempSync(path.join(root, 'spelled-'));
@@ -149,7 +149,7 @@ describe('placeholders of an interrupted process', () => {
   });
 });
 
-describe('records of placeholders left behind (found by an eighth pass)', () => {
+describe('records of placeholders left behind', () => {
   // A record outlives a killed host; a `.git` file made later under it, taken for a placeholder, had its `gitdir:` left writable.
   it('make nothing but the very placeholder made, still empty, a placeholder', async () => {
     const dir = fs.mkdtempSync(path.join(root, 'stale-'));

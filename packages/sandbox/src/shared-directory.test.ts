@@ -10,7 +10,7 @@ import { systemProgram } from './system-programs.js';
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-shared-'));
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
-describe('what the host keeps for itself (found by a tenth pass)', () => {
+describe('what the host keeps for itself', () => {
   // With TMPDIR in the workspace, a command replaced the sandbox's /etc copy by a link to the host's /etc.
   it('keeps the files sandboxes are built from in its own folder, wherever TMPDIR points', () => {
     const saved = process.env.TMPDIR;

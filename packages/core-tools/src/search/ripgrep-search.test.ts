@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-rg-'));
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
-describe('the ripgrep the host runs (found by a tenth pass)', () => {
+describe('the ripgrep the host runs', () => {
   // `npx` puts the workspace's node_modules/.bin first on PATH, where a command could plant an `rg` the host ran.
   it('is the one in the system folders, never one found on PATH', () => {
     const planted = path.join(base, 'node_modules', '.bin');

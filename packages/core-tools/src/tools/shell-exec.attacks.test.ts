@@ -133,7 +133,7 @@ describe('what the program receives: every word is passed exactly as judged', ()
   });
 });
 
-describe('red-team findings: arguments that never looked like paths', () => {
+describe('arguments that never looked like paths', () => {
   const outsideOf = () => path.dirname(ws.root);
   it.for([
     'mkdir -- --x && cp -- notes.txt --x/../../victim-planted',
@@ -182,7 +182,7 @@ describe('red-team findings: arguments that never looked like paths', () => {
   });
 });
 
-describe('red-team round 2: .. after a symbolic link is read as the kernel reads it', () => {
+describe('.. after a symbolic link is read as the kernel reads it', () => {
   // npm and pnpm workspaces hold links like node_modules/@scope/pkg -> ../../packages/pkg: `link/..` is
   // the parent of the link's target, so a chain of them climbs out of a text-normalised check.
   const setUp = () => {

@@ -248,7 +248,7 @@ describe('resource limits given to the library', () => {
   });
 });
 
-describe.skipIf(!support.available)('classes of escape found by a second pass', () => {
+describe.skipIf(!support.available)('protected paths under overlapping calls, links, renames and other repository layouts', () => {
   it('keeps a placeholder held while any command holds it, however calls overlap', async () => {
     const { root, tool, run } = setUp({ 'ok.txt': 'x' });
     try {
@@ -383,7 +383,7 @@ while time.time() < end:
   except OSError: pass
 "`;
 
-describe.skipIf(!support.available)('links on the way to what the sandbox mounts (found by a third pass)', () => {
+describe.skipIf(!support.available)('links on the way to what the sandbox mounts', () => {
   const spellings = (root: string, target: string) => ({ absolute: target, relative: path.relative(root, target) });
 
   it.for(['absolute', 'relative'] as const)(
@@ -427,7 +427,7 @@ describe.skipIf(!support.available)('links on the way to what the sandbox mounts
   );
 });
 
-describe.skipIf(!support.available)('a session shell that ends while a command waits (found by a fourth pass)', () => {
+describe.skipIf(!support.available)('a session shell that ends while a command waits', () => {
   // A command queued behind one that ends the session shell (exit, a timeout) started it again from the plan the
   // session began with, unpaused and unchecked: a job had meanwhile swapped a folder that plan binds for a link.
   it.for(['exit 3', 'sleep 30'] as const)('starts it afresh from a new plan when the command before ends it with `%s`', async (ender) => {
@@ -452,7 +452,7 @@ describe.skipIf(!support.available)('a session shell that ends while a command w
   });
 });
 
-describe.skipIf(!support.available)('descriptors the host inherited (found by a fifth pass)', () => {
+describe.skipIf(!support.available)('descriptors the host inherited', () => {
   // An editor, CI runner or service manager may leave a descriptor open without close-on-exec: it passed through
   // Node and bubblewrap, and a directory's reached the host's files through /proc/self/fd/N.
   it.for(['host', 'session'] as const)('reach no %s backend command', (backend) => {
@@ -481,7 +481,7 @@ describe.skipIf(!support.available)('descriptors the host inherited (found by a 
   });
 });
 
-describe.skipIf(!support.available)('a workspace another tool set can rename (found by a sixth pass)', () => {
+describe.skipIf(!support.available)('a workspace another tool set can rename', () => {
   // Two tool sets whose workspaces nest: the outer one's commands may rename the inner workspace (or a folder on its
   // way) and put a link to elsewhere, or another folder, in its place. No sandbox is made on what took its place.
   it.for([
@@ -545,7 +545,7 @@ describe.skipIf(!support.available)('a sandbox that cannot be made', () => {
   });
 });
 
-describe.skipIf(!support.available)('names that are not UTF-8 (found by a third pass)', () => {
+describe.skipIf(!support.available)('names that are not UTF-8', () => {
   /** Makes `parts` (each a string or raw bytes) as nested folders under `root`, the last holding `file`. */
   const makeRaw = (root: string, parts: (string | Buffer)[], file: string) => {
     let at = Buffer.from(root);
@@ -585,7 +585,7 @@ describe.skipIf(!support.available)('names that are not UTF-8 (found by a third 
   });
 });
 
-describe.skipIf(!support.available)('a command running beside another (found by a third pass)', () => {
+describe.skipIf(!support.available)('a command running beside another', () => {
   // A folder made after a job started is not pinned in the job's sandbox: it swaps it for a link while a later
   // call's sandbox is planned and mounted, so bubblewrap would mount the host directory the link leads to
   // (resolved from its old root) or make its mount point there.

@@ -47,7 +47,7 @@ async function until(condition: () => boolean, ms: number): Promise<boolean> {
   return condition();
 }
 
-describe.skipIf(!support.available)('what a sandbox holds is held until its last process is gone (found by a seventh pass)', () => {
+describe.skipIf(!support.available)('what a sandbox holds is held until its last process is gone', () => {
   // A process in a session of its own (`setsid`) is not in the command's process group: it outlives the group's
   // kill until the sandbox's first process has died. While it lives it must not see a placeholder it had mounted
   // go — with `.git` gone it could make one, whose `core.fsmonitor` the host's git would run.
@@ -66,7 +66,7 @@ describe.skipIf(!support.available)('what a sandbox holds is held until its last
   });
 });
 
-describe.skipIf(!support.available)('a covered file the host replaces while a sandbox runs (found by a seventh pass)', () => {
+describe.skipIf(!support.available)('a covered file the host replaces while a sandbox runs', () => {
   // A mount holds the file it was made on: an editor's save by rename, `sed -i` or `git checkout` puts a new file in
   // its place, which a sandbox made before would see as plain workspace content (a denied file readable, a
   // protected one writable). Such a sandbox is ended.
@@ -126,7 +126,7 @@ describe.skipIf(!support.available)('a covered file the host replaces while a sa
   });
 });
 
-describe.skipIf(!support.available)('what a crash inside would make the host run (found by a seventh pass)', () => {
+describe.skipIf(!support.available)('what a crash inside would make the host run', () => {
   // A `core_pattern` that pipes to a program (apport, systemd-coredump) is run on the host, as root, with the crashed
   // command's memory on its input, whatever the core file limit — unless that limit is exactly 1 byte.
   it.for(['host', 'session'] as const)('gives %s backend commands a core size limit of 1 byte, soft and hard', async (backend) => {

@@ -99,7 +99,7 @@ describe(ripgrepExclusions, () => {
   });
 });
 
-describe('a workspace that holds the folder Toolwright processes share (found by a tenth pass)', () => {
+describe('a workspace that holds the folder Toolwright processes share', () => {
   // Its tools could change the turn's lock, the record of placeholders, the files sandboxes are built from.
   it('is refused, naming the folder', () => {
     const shared = holdsSharedDirectory('/');

@@ -103,7 +103,7 @@ describe(rotatedFiles, () => {
   });
 });
 
-describe("a link put where a rotation freed the log's name (found by an eleventh pass)", () => {
+describe("a link put where a rotation freed the log's name", () => {
   // A log in a workspace: a sandboxed command made the freed name a link to a file outside, and the records went there.
   it('is never written through: the write fails, the file it leads to is untouched', async () => {
     const file = fresh();
