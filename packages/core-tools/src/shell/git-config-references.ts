@@ -25,7 +25,9 @@ const MORE_PROGRAMS = /^(?:core\.askpass|sendemail\.smtpserver)$/;
 const WORD_BREAKS = /[\s;&|()<>'"`=]+/;
 
 /** Settings of configuration files read before, by file, kept while the file's status is the same. */
-const readBefore = new Map<string, { stamp: string; settings: ReadonlyArray<readonly [string, string]> }>();
+const readBefore = new Map<string, { stamp: string; value: ReadonlyArray<readonly [string, string]> | undefined }>();
+/** Hooks' texts read before, the same way. */
+const hookTexts = new Map<string, { stamp: string; value: string | undefined }>();
 
 /**
  * Every path the configuration of the repository at `dotGit` (a `.git` folder, or a `.git` file's
@@ -90,7 +92,7 @@ function userConfigurationFiles(): string[] {
   return ['/etc/gitconfig', ...(global ? [global] : [path.join(xdg, 'git', 'config'), path.join(os.homedir(), '.gitconfig')])];
 }
 
-/** The hooks of a folder (plain files up to 64 KiB), each with its text. */
+/** The hooks of a folder (plain files up to 64 KiB), each with its text (read again only when the file changed). */
 function hookScripts(folder: string): Array<readonly [string, string]> {
   let entries: fs.Dirent[];
   try {
@@ -102,12 +104,8 @@ function hookScripts(folder: string): Array<readonly [string, string]> {
   for (const entry of entries.slice(0, 64)) {
     if (!entry.isFile() || entry.name.endsWith('.sample')) continue;
     const file = path.join(folder, entry.name);
-    try {
-      if (fs.statSync(file).size > 64 * 1024) continue;
-      scripts.push([file, fs.readFileSync(file, 'utf8')]);
-    } catch {
-      // gone meanwhile
-    }
+    const text = readByStatus(hookTexts, file, (stat) => (stat.size > 64 * 1024 ? undefined : fs.readFileSync(file, 'utf8')));
+    if (text !== undefined) scripts.push([file, text]);
   }
   return scripts;
 }
@@ -212,20 +210,37 @@ function linkedHooks(folder: string): string[] {
 
 /** The settings a configuration file holds (its own, not those it includes), lower-case names; none when missing or unreadable. */
 function settingsOf(file: string): ReadonlyArray<readonly [string, string]> {
-  let stamp: string;
+  return readByStatus(readBefore, file, () => readSettings(file)) ?? [];
+}
+
+/**
+ * What `read` makes of a plain file, kept while the file's status (device, inode, size, times) is the same: planning
+ * each command looks at the same configuration files and hooks, which seldom change. Undefined when it is not there.
+ */
+function readByStatus<T>(
+  cache: Map<string, { stamp: string; value: T | undefined }>,
+  file: string,
+  read: (stat: fs.BigIntStats) => T | undefined,
+): T | undefined {
+  let stat: fs.BigIntStats;
   try {
-    const stat = fs.statSync(file, { bigint: true });
-    if (!stat.isFile()) return [];
-    stamp = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+    stat = fs.statSync(file, { bigint: true });
+    if (!stat.isFile()) return undefined;
   } catch {
-    return [];
+    return undefined;
   }
-  const known = readBefore.get(file);
-  if (known?.stamp === stamp) return known.settings;
-  const settings = readSettings(file);
-  if (readBefore.size > 256) readBefore.clear();
-  readBefore.set(file, { stamp, settings });
-  return settings;
+  const stamp = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+  const known = cache.get(file);
+  if (known?.stamp === stamp) return known.value;
+  let value: T | undefined;
+  try {
+    value = read(stat);
+  } catch {
+    value = undefined; // gone or unreadable meanwhile
+  }
+  if (cache.size > 256) cache.clear();
+  cache.set(file, { stamp, value });
+  return value;
 }
 
 function readSettings(file: string): Array<readonly [string, string]> {
