@@ -90,6 +90,30 @@ describe.skipIf(!filtered)('what a sandboxed command may make where it can write
     }
   });
 
+  // Generated: modes with a set-ID or a group/others' write bit, spread over all 4,096, asked for by chmod (octal
+  // and symbolic), mkdir -m, mkfifo -m, install -m and python's os.open/os.mkdir/os.chmod.
+  it.for(['host', 'session'] as const)('refuses every generated loose mode, however it is asked for (%s backend)', async (backend) => {
+    const { root, tool, run } = setUp(backend);
+    const loose = Array.from({ length: 4096 }, (_, mode) => mode).filter((mode) => mode & 0o6022);
+    const modes = Array.from({ length: 48 }, (_, i) => loose[(i * 2654435761) % loose.length]!.toString(8).padStart(4, '0'));
+    const symbolic = ['u+s', 'g+s', 'ug+s', 'o+w', 'g+w', 'a+w', 'go+w', 'a=rwx', 'u=rwxs', 'g=rws'];
+    try {
+      const python = `import os, sys\nfor i, m in enumerate(sys.argv[1:]):\n  m = int(m, 8)\n  for f in (lambda: os.close(os.open(f'po{i}', os.O_CREAT | os.O_WRONLY, m)), lambda: os.mkdir(f'pd{i}', m), lambda: os.chmod('ok.txt', m)):\n    try: f()\n    except OSError: pass\n`;
+      fs.writeFileSync(path.join(root, 'modes.py'), python);
+      await run(
+        [
+          'touch f; mkdir d',
+          `for m in ${modes.join(' ')}; do chmod $m f; chmod $m d; mkdir -m $m d$m; mkfifo -m $m p$m; install -m $m /bin/true i$m; done`,
+          `for m in ${symbolic.join(' ')}; do chmod $m f; chmod $m d; done`,
+          `python3 modes.py ${modes.join(' ')}`,
+        ].join('; '),
+      );
+      expect(looseModes(root)).toEqual([]);
+    } finally {
+      tool.dispose();
+    }
+  });
+
   it('still lets commands make, copy, unpack and run ordinary files', async () => {
     const { root, tool, run } = setUp('host');
     try {
