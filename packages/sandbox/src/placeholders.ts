@@ -53,9 +53,9 @@ export function holdPlaceholders(
     const entry = held.get(target);
     if (entry) entry.count++;
     else {
-      addHolder(target);
+      // Let go of but not yet removed, this host is still recorded as its holder.
+      if (!letGo.delete(target)) addHolder(target);
       held.set(target, { count: 1, kind });
-      letGo.delete(target);
     }
     holding.push(target);
   };
@@ -98,7 +98,11 @@ export function holdPlaceholders(
   };
 }
 
-/** One launch's holding ends: what no launch holds any more is let go of in the hosts' turn. */
+/**
+ * One launch's holding ends: what no launch holds any more is let go of in the hosts' turn, a moment later
+ * (`LET_GO_AFTER_MS`), so a command that follows at once (a batch, a script, the next step of a plan) holds it
+ * again instead of it being removed and made again; at the latest when this process has nothing else to do.
+ */
 async function letGoOfHeld(holding: readonly string[]): Promise<void> {
   for (const target of holding) {
     const entry = held.get(target);
@@ -106,8 +110,41 @@ async function letGoOfHeld(holding: readonly string[]): Promise<void> {
     held.delete(target);
     letGo.set(target, entry.kind);
   }
-  if (letGo.size > 0) await takeTurn().then(letGoInTurn, () => undefined);
+  if (letGo.size > 0) await letGoSoon();
 }
+
+/** How long a placeholder no launch holds stays before it is let go of. */
+const LET_GO_AFTER_MS = 250;
+/** The let-go to come: when it runs, and running it now. */
+let soon: { done: Promise<void>; run: () => void } | undefined;
+
+/** Lets go of `letGo` in the hosts' turn after `LET_GO_AFTER_MS`, or as soon as this process would end by itself. */
+function letGoSoon(): Promise<void> {
+  if (soon) return soon.done;
+  let resolve!: () => void;
+  const done = new Promise<void>((settle) => (resolve = settle));
+  const run = () => {
+    if (soon?.done !== done) return;
+    soon = undefined;
+    clearTimeout(timer);
+    if (letGo.size === 0) resolve();
+    else
+      void takeTurn()
+        .then(letGoInTurn, () => undefined)
+        .then(resolve);
+  };
+  // The timer keeps nothing alive: a process about to end lets go at once ('beforeExit', when its work is done;
+  // the turn it takes keeps it alive until the placeholders are removed), and one ended by a signal at exit (`removeAll`).
+  const timer = setTimeout(run, LET_GO_AFTER_MS);
+  timer.unref();
+  soon = { done, run };
+  if (!letGoAtEnd) {
+    letGoAtEnd = true;
+    process.on('beforeExit', () => soon?.run());
+  }
+  return done;
+}
+let letGoAtEnd = false;
 
 /**
  * Whether `path` is a placeholder (made by this process or another's, not removed yet, and still the empty file or

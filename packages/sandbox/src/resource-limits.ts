@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { systemProgram } from './system-programs.js';
 
 /**
  * What a sandboxed command may use. Each process's limits are set with `setrlimit` before the command
@@ -50,13 +51,11 @@ export function limitsProblem(limits: Partial<ResourceLimits>): string | undefin
  * refuses (a hard limit already lower) stops the command rather than running it unlimited.
  * `runningProcesses`: the user's processes that count against the process limit besides the
  * command's own (undefined: no process limit, as for root).
- * No core files: where `prlimit` is there the core size is 1 byte, the value at which the kernel
- * also skips a `core_pattern` that pipes to a program (which it would run on the host, as root, with
- * the crashed command's memory on its input; a limit of 0 stops only core files), else 0 (`ulimit`
- * counts in KiB).
- * @example prlimit --pid $$ --core=1:1 2>/dev/null && ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 256 || ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 256 -c 0 || exit 126;
+ * No core files: where the command was started through `withoutCoreFiles` the core size is 1 byte already, else
+ * the line sets 0 (`ulimit` counts in KiB, so it cannot ask for 1 byte).
+ * @example ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 256 || exit 126;
  */
-export function limitsPrelude(limits: ResourceLimits, runningProcesses: number | undefined, hard: HardLimits = hostHardLimits()): string {
+export function limitsPrelude(limits: ResourceLimits, runningProcesses: number | undefined, hard: HardLimits = hostHardLimits(), coreLimited = false): string {
   const kib = (bytes: number) => Math.max(1, Math.floor(bytes / 1024));
   const within = (value: number, cap: number | undefined) => (cap !== undefined ? Math.min(value, cap) : value);
   const flags = [
@@ -66,11 +65,33 @@ export function limitsPrelude(limits: ResourceLimits, runningProcesses: number |
     `-n ${within(limits.openFiles, hard.nofile)}`,
     ...(runningProcesses !== undefined ? [`-u ${within(runningProcesses + limits.processes, hard.nproc)}`] : []),
   ].join(' ');
-  return `prlimit --pid $$ --core=1:1 2>/dev/null && ulimit -H -S ${flags} || ulimit -H -S ${flags} -c 0 || exit 126;`;
+  return `ulimit -H -S ${flags}${coreLimited ? '' : ' -c 0'} || exit 126;`;
+}
+
+/**
+ * `file` with `args`, started with no core files through `prlimit --core=1:1` (`prlimit` from util-linux sets the
+ * limit and then runs the program): a core size of 1 byte is the value at which the kernel also skips a
+ * `core_pattern` that pipes to a program (which it would run on the host, as root, with the crashed command's
+ * memory on its input; a limit of 0 stops only core files). Set before bubblewrap starts, hard and soft, it holds
+ * for everything inside, and costs no program started inside. Undefined where the system has no `prlimit` or
+ * the host's hard limit is 0 (it cannot be raised to 1): the prelude sets 0 then.
+ */
+export function withoutCoreFiles(file: string, args: readonly string[], hard: HardLimits = hostHardLimits()): { file: string; args: string[] } | undefined {
+  if (hard.core === 0) return undefined;
+  const prlimit = prlimitProgram();
+  return prlimit ? { file: prlimit, args: ['--core=1:1', '--', file, ...args] } : undefined;
+}
+
+let prlimit: { file: string | undefined } | undefined;
+
+/** `prlimit` from the system's program folders (never through PATH), looked for once. */
+function prlimitProgram(): string | undefined {
+  return (prlimit ??= { file: systemProgram('prlimit') }).file;
 }
 
 /** The host's hard limits that a command cannot be given more than (undefined: unlimited or unknown). */
 export interface HardLimits {
+  core?: number;
   cpu?: number;
   data?: number;
   fsize?: number;
@@ -79,6 +100,7 @@ export interface HardLimits {
 }
 
 const LIMIT_ROWS: Record<string, keyof HardLimits> = {
+  'Max core file size': 'core',
   'Max cpu time': 'cpu',
   'Max data size': 'data',
   'Max file size': 'fsize',

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { bwrapArguments } from './bwrap-arguments.js';
 import { joinGroupCommand, type CommandGroup } from './control-groups.js';
 import type { SandboxSupport } from './probe.js';
-import { limitsPrelude } from './resource-limits.js';
+import { limitsPrelude, withoutCoreFiles } from './resource-limits.js';
 import { sandboxAssets } from './sandbox-assets.js';
 import type { SandboxPolicy } from './sandbox-policy.js';
 import { openWorkspace } from './workspace-identity.js';
@@ -23,6 +23,12 @@ export interface Launch {
    * pass them with `launchStdio` and close them with `closeLaunchDescriptors` once the program is started.
    */
   descriptors?: number[];
+  /**
+   * Nothing the program starts outlives it: it is bubblewrap, whose sandbox has a PID namespace of its own, and the
+   * kernel kills what is left in it before bubblewrap learns that the sandbox's first process ended. No process
+   * outside is left to look for once it has exited.
+   */
+  contained?: boolean;
 }
 
 /** The `stdio` option of `spawn` for a launch: the caller's first descriptors (0–3), then its input's and its descriptors. */
@@ -74,7 +80,8 @@ export function sandboxedCommand(
     const options = bwrapArguments(policy, assets, support.features, workspaceDescriptor, seccompDescriptor);
     const input = Buffer.from(options.map((option) => `${option}\0`).join(''));
     const args = ['--args', '4', '--', ...argv];
-    return { ...(group ? joinGroupCommand(group, support.path, args) : { file: support.path, args }), input, descriptors };
+    const bwrap = withoutCoreFiles(support.path, args) ?? { file: support.path, args };
+    return { ...(group ? joinGroupCommand(group, bwrap.file, bwrap.args) : bwrap), input, descriptors, contained: true };
   } catch (error) {
     for (const fd of descriptors) fs.closeSync(fd);
     throw error;
@@ -86,7 +93,8 @@ const FIRST_DESCRIPTOR = 5;
 
 /** The bash line that sets the policy's resource limits (see `limitsPrelude`), to begin the sandboxed script with. */
 export function sandboxLimitsPrelude(support: Extract<SandboxSupport, { available: true }>, policy: SandboxPolicy): string {
-  return `${CLOSE_INHERITED}${OTHERS_CANNOT_WRITE}${limitsPrelude(policy.limits, support.features.userNamespace ? 0 : runningProcessesOfUser())}`;
+  const coreLimited = withoutCoreFiles(support.path, []) !== undefined;
+  return `${CLOSE_INHERITED}${OTHERS_CANNOT_WRITE}${limitsPrelude(policy.limits, support.features.userNamespace ? 0 : runningProcessesOfUser(), undefined, coreLimited)}`;
 }
 
 /**

@@ -12,8 +12,9 @@ import { HELPER_ENV, systemProgram } from './system-programs.js';
 // `/proc/net/unix` and held the turn from every host, and a host in another network namespace held it at once.
 //
 // Node has no `flock`, so a keeper holds it: a bash, one per host, started at the first turn, that holds the
-// file open and locks and unlocks it when told (`flock(1)` from util-linux on its descriptor: the lock belongs to
-// the open file, which the keeper keeps). It reads from a pipe only this process holds: when this process ends,
+// file open and locks it when told (`flock(1)` from util-linux on its descriptor: the lock belongs to the open
+// file, which the keeper keeps) and lets go of it by closing the file and opening it afresh (no program to start:
+// the lock dies with the last descriptor of the open file, and the next one is of whatever file has that name now). It reads from a pipe only this process holds: when this process ends,
 // however it ends, the pipe closes, the keeper exits and the lock is gone. It ignores the terminal's signals and
 // sits in a process group of its own, so a Ctrl-C that stops the host does not end the keeper first.
 const KEEPER = `# toolwright turn keeper
@@ -22,7 +23,7 @@ exec 9>>"$1" || exit 1
 while read -r op; do
   case "$op" in
     take) if "$3" -x -w "$2" 9; then echo taken; else echo "failed $?"; fi ;;
-    give) "$3" -u 9 ;;
+    give) exec 9>&- 9>>"$1" || exit 1 ;;
   esac
 done`;
 

@@ -81,6 +81,7 @@ export class RunningProcess {
       closeLaunchDescriptors(launch); // the child holds its own copies
     }
     writeInput(this.child, launch);
+    const contained = launch.contained === true;
     const pid = this.child.pid;
     this.leaderStart = pid !== undefined ? startTime(pid) : undefined;
     // fd 3 is a socket pair: the shell's first byte says it runs, the host's byte opens the gate.
@@ -132,9 +133,10 @@ export class RunningProcess {
         onReady();
         exit = { code, signal };
         this.exited = true;
-        // Nothing the command started may outlive it: descendants still holding the pipes are killed,
-        // and the group leaves the registry at once (its leader is reaped: its number may be reused).
-        this.signalGroup('SIGKILL');
+        // Nothing the command started may outlive it: descendants still holding the pipes are killed (in a
+        // sandbox the kernel has killed them: see `Launch.contained`), and the group leaves the registry at once
+        // (its leader is reaped: its number may be reused).
+        if (!contained) this.signalGroup('SIGKILL');
         if (pid !== undefined) groups.remove(pid);
       });
       this.child.on('close', () => finish());

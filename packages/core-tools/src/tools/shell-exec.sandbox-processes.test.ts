@@ -66,6 +66,34 @@ describe.skipIf(!support.available)('what a sandbox holds is held until its last
   });
 });
 
+describe.skipIf(!support.available)('what a command started when it has ended', () => {
+  /** Processes on the host whose command line is `sleep <seconds>`. */
+  const sleeping = (seconds: number) =>
+    fs.readdirSync('/proc').filter((entry) => {
+      if (!/^\d+$/.test(entry)) return false;
+      try {
+        return fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8') === `sleep\0${seconds}\0`;
+      } catch {
+        return false;
+      }
+    });
+
+  // The host does not look for them (the sandbox's PID namespace ends with its first process, `Launch.contained`):
+  // by the time the command's result is back, the kernel has killed every one, whichever group or session it made.
+  it('is gone by the time the result is back, in the same group, a new group or a session of its own', async () => {
+    const { tool, run } = setUp();
+    try {
+      const text = await run(
+        'sleep 4301 >/dev/null 2>&1 & setsid sleep 4302 >/dev/null 2>&1 < /dev/null & (set -m; sleep 4303 >/dev/null 2>&1 &) ; nohup sleep 4304 >/dev/null 2>&1 & sleep 0.2; echo started',
+      );
+      expect(text).toContain('started');
+      expect([4301, 4302, 4303, 4304].flatMap(sleeping)).toEqual([]);
+    } finally {
+      tool.dispose();
+    }
+  });
+});
+
 describe.skipIf(!support.available)('a covered file the host replaces while a sandbox runs', () => {
   // A mount holds the file it was made on: an editor's save by rename, `sed -i` or `git checkout` puts a new file in
   // its place, which a sandbox made before would see as plain workspace content (a denied file readable, a
