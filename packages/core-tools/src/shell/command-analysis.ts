@@ -4,6 +4,7 @@ import type { ShellConstruct, ShellPolicy } from './shell-policy.js';
 import type { AnalysisState } from './analysis/statement-visitor.js';
 import { visitStatement } from './analysis/statement-visitors.js';
 import { parseDivergence } from './parse-parity.js';
+import { MAX_GLOB_ENTRIES } from './glob-expansion.js';
 
 export type { CommandVerdict, PathConfinement, SimpleCommand } from './command-verdict.js';
 export { judgeCommand } from './judge-command.js';
@@ -72,6 +73,7 @@ export function analyzeCommand(
     wordContext: { permit, variables: new Map(variables) },
     literalOnly: { permit: new Set(), variables: new Map() },
     maxCommands: policy.maxCommands ?? 16,
+    globBudget: { entries: MAX_GLOB_ENTRIES },
     visit: (node) => visitStatement(node, state),
   };
   const problem = state.visit(root);

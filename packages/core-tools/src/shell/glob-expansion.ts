@@ -4,6 +4,18 @@ import picomatch from 'picomatch';
 /** Most words one glob may expand to; more is refused rather than truncated. */
 export const MAX_GLOB_MATCHES = 4096;
 
+/**
+ * Most directory entries the globs of one command line may look at, together. Expanding runs on the host's event
+ * loop before the command starts: without a bound, a glob matching nothing (`dir/*` then `nomatch*`) over a tree the model made of a million files
+ * (four `cp -r` calls) would hold every other call for seconds. Past it the line is refused, saying so.
+ */
+export const MAX_GLOB_ENTRIES = 200_000;
+
+/** What the globs of one command line may still look at (entries), shared by its words. */
+export interface GlobBudget {
+  entries: number;
+}
+
 export type GlobExpansion = { ok: true; words: string[] } | { ok: false; reason: string };
 
 // bash's rules without extglob, globstar or brace expansion: `*` and `?` never match a leading dot
@@ -27,7 +39,13 @@ const OPTIONS: picomatch.PicomatchOptions = {
  * into an option of the program (`find -de*` with a file named `-delete`).
  * @example `src/*.ts` from the root → `['src/a.ts', 'src/b.ts']`
  */
-export function expandGlob(pattern: string, literal: string, cwd: string, canRead: (dir: string) => string | undefined): GlobExpansion {
+export function expandGlob(
+  pattern: string,
+  literal: string,
+  cwd: string,
+  canRead: (dir: string) => string | undefined,
+  budget: GlobBudget = { entries: MAX_GLOB_ENTRIES },
+): GlobExpansion {
   const absolute = pattern.startsWith('/');
   const segments = pattern.split('/').filter((s, i) => s !== '' || i === 0);
   let found: string[] = [absolute ? '/' : ''];
@@ -49,14 +67,13 @@ export function expandGlob(pattern: string, literal: string, cwd: string, canRea
         const dir = located(cwd, prefix || '.');
         const refused = canRead(dir);
         if (refused) return { ok: false, reason: `the glob '${literal}' would list a directory that is refused: ${refused}` };
-        let names: string[];
-        try {
-          names = fs.readdirSync(dir);
-        } catch {
-          continue;
-        }
-        for (const name of names.sort()) {
-          if (!matches.test(name)) continue;
+        const listed = matchingNames(dir, matches, budget);
+        if (listed === 'over budget')
+          return {
+            ok: false,
+            reason: `the globs of this command would look at more than ${MAX_GLOB_ENTRIES} directory entries ('${literal}' among them); narrow them or name the files`,
+          };
+        for (const name of listed.sort()) {
           next.push(join(prefix, name));
           if (next.length > MAX_GLOB_MATCHES) return { ok: false, reason: `the glob '${literal}' matches more than ${MAX_GLOB_MATCHES} files; narrow it` };
         }
@@ -68,6 +85,28 @@ export function expandGlob(pattern: string, literal: string, cwd: string, canRea
   const words = found.filter((word) => word !== '/' && exists(located(cwd, word)));
   if (words.length === 0) return { ok: true, words: [literal] };
   return { ok: true, words: words.map((word) => (word.startsWith('-') ? `./${word}` : word)) };
+}
+
+/** The names in `dir` that `matches` takes, read a batch at a time and counted against `budget`; none where it cannot be listed. */
+function matchingNames(dir: string, matches: RegExp, budget: GlobBudget): string[] | 'over budget' {
+  let handle: fs.Dir;
+  try {
+    handle = fs.opendirSync(dir, { bufferSize: 1024 });
+  } catch {
+    return [];
+  }
+  const names: string[] = [];
+  try {
+    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
+      if (--budget.entries < 0) return 'over budget';
+      if (matches.test(entry.name)) names.push(entry.name);
+    }
+  } catch {
+    // unreadable part way: what was read is what bash would have had at best
+  } finally {
+    handle.closeSync();
+  }
+  return names;
 }
 
 function hasMeta(segment: string): boolean {

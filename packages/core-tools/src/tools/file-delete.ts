@@ -1,5 +1,5 @@
 import { renderedAs } from '@toolwright/registry';
-import { tool } from '@toolwright/tool';
+import { getToolContext, tool } from '@toolwright/tool';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { deleteConfined } from '../workspace/confined-delete.js';
 import { withWorkspaceErrors } from '../workspace/fs-error.js';
@@ -28,13 +28,13 @@ export class FileDeleteTool {
   @renderedAs(renderFileDelete)
   @tool({ tier: 'side-effecting', group: 'edit', sideEffects: ['fs-write'], capabilities: ['fs.write'], determinism: 'deterministic', timeout: '30s' })
   async fileDelete(path: string, recursive: boolean = false): Promise<FileDeleteResult> {
-    return withWorkspaceErrors(path, () => {
+    return withWorkspaceErrors(path, async () => {
       // Resolve the parent, not the target: a symlink is removed itself, never followed to its target.
       const resolved = useAsJudged(this.env.workspace.resolveLink(path), 'path', path);
       if (resolved.relative === '') throw new WorkspaceError('workspace_root', 'The workspace root cannot be deleted.', path);
       const hidden = recursive && isRealDirectory(resolved.absolute) ? hiddenInTree(this.env.workspace, resolved.absolute) : undefined;
       if (hidden) throw new WorkspaceError('path_denied', `'${path}' cannot be deleted: ${hidden}.`, path);
-      const kind = deleteConfined(resolved, recursive);
+      const kind = await deleteConfined(resolved, recursive, getToolContext()?.signal);
       this.env.readHashes?.delete(resolved.absolute);
       return { path: resolved.relative, kind };
     });

@@ -1,6 +1,7 @@
 import type { SyntaxNode } from '../bash-parser.js';
 import type { PathConfinement, SimpleCommand } from '../command-verdict.js';
 import type { ShellConstruct, ShellPolicy } from '../shell-policy.js';
+import type { GlobBudget } from '../glob-expansion.js';
 import type { WordContext } from '../shell-word.js';
 
 /** What judging one command line has gathered so far, shared by the statement visitors. */
@@ -26,6 +27,8 @@ export interface AnalysisState {
   /** The script being rebuilt from the judged words, piece by piece. */
   readonly out: string[];
   readonly maxCommands: number;
+  /** What the line's globs may still look at (`MAX_GLOB_ENTRIES` for the whole line). */
+  readonly globBudget: GlobBudget;
   /** Judges a nested statement through the visitor table. */
   visit(node: SyntaxNode): string | undefined;
 }

@@ -14,7 +14,7 @@ export function wordsOf(
   if (!word.ok) return word;
   if (word.pattern === undefined) return { ok: true, words: [word.value], expanded: word.fromVariable };
   const cwd = state.cwds[state.cwds.length - 1]!;
-  const globbed = expandGlob(word.pattern, word.value, cwd, (dir) => state.confinement.check(dir, cwd));
+  const globbed = expandGlob(word.pattern, word.value, cwd, (dir) => state.confinement.check(dir, cwd), state.globBudget);
   return globbed.ok ? { ok: true, words: globbed.words, expanded: true } : globbed;
 }
 
