@@ -1,17 +1,13 @@
 export { main } from './cli.js';
-export { emit, writeOutputs } from './commands/emit.js';
+export { emit } from './commands/emit.js';
 export type { EmitOptions, EmitResult } from './commands/emit.js';
 export { emitWatch } from './commands/emit-watch.js';
-export { emitTypeScript7, emitWatchTypeScript7 } from './commands/emit-typescript-7.js';
+export { emitWatchTypeScript7 } from './commands/emit-typescript-7.js';
 export { projectTypeScript } from './project-typescript.js';
 export { EMITTING_AFTER_CHANGE } from './watch-sources.js';
 export type { ProjectTypeScript } from './project-typescript.js';
 export type { WatchHandle } from './commands/emit-watch.js';
-export { renderManifest, manifestDrift } from './manifest.js';
-export { renderModule } from './generated-module.js';
 export type { ModuleEntry } from './generated-module.js';
-export { loadProject } from './load-project.js';
-export { CliError } from './cli-error.js';
 export { findConfigFile, loadConfigFile, CONFIG_FILE_NAME } from './config/load-config.js';
 export type { LoadedConfig } from './config/load-config.js';
 export type {

@@ -1,10 +1,9 @@
 export { ToolExecutor } from './tool-executor.js';
 export { MemoryAuditSink } from './memory-audit-sink.js';
-export { errorResult } from './error-result.js';
 export type { ExecutorOptions, CallContext, BatchOptions, RiskLevelFn, ArgumentDecoder } from './executor-options.js';
 export type { ToolCall, ToolCallResult, CompletedToolCall, FailedToolCall, ToolCallStatus } from './tool-call.js';
 export type { ToolError, ToolErrorCode, ArgumentIssue, PipelineStage } from './tool-error.js';
-export { formatModelMessage, describeIssue, describeOmission } from './model-message.js';
+export { formatModelMessage, describeIssue } from './model-message.js';
 export type { Omission } from './steps/omission.js';
 export { escapeTerminalControls, escapeTerminalControlsDeep } from './terminal-safe.js';
 export { approvalCallText, approvalText } from './approval-text.js';
@@ -36,12 +35,10 @@ export { SchemaValidator } from './steps/schema-validator.js';
 export type { ArgumentRepairs, ArgumentRepair } from './steps/repair-arguments.js';
 export { truncateOutput, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_OUTPUT_BYTES } from './steps/truncate-output.js';
 export type { Truncation } from './steps/truncate-output.js';
-export { normaliseOutput, canonicalJson, sha256Hex } from './steps/normalize-output.js';
-export { runWithTimeout } from './steps/run-with-timeout.js';
+export { normaliseOutput } from './steps/normalize-output.js';
 export { nearestNames } from './steps/lookup.js';
 export { defaultRiskAssessment } from './steps/assess-risk.js';
 export { defaultCapabilityCheck } from './steps/capability-check.js';
-export { resourcesOf, conflicts } from './call-resources.js';
 export { toToolResultMessages, fillDanglingCalls, repairOpenAIChatHistory, repairAnthropicHistory } from './conversation.js';
 export type {
   ConversationFormat,
@@ -50,18 +47,9 @@ export type {
   AnthropicToolResultMessage,
   GeminiFunctionResponseContent,
 } from './conversation.js';
-export { AuditLog, readAuditLog, planRecovery, markInterrupted, AuditLogLockedError, AuditWriteError, AuditLogCorruptError } from './audit/index.js';
+export { AuditLog, readAuditLog, planRecovery, AuditLogLockedError, AuditWriteError, AuditLogCorruptError } from './audit/index.js';
 export type { AuditLogOptions, AuditRecord, AuditRotation, Durability, RecoveryAction } from './audit/index.js';
-export {
-  Policy,
-  loadPolicy,
-  parseRule,
-  PolicyError,
-  explainDecision,
-  formatExplanation,
-  approvalPatternMatcher,
-  ruleNamesProtectedPath,
-} from './policy/index.js';
+export { Policy, loadPolicy, parseRule, PolicyError, explainDecision, formatExplanation } from './policy/index.js';
 export type {
   PolicyDocument,
   PolicyRuleSource,

@@ -4,7 +4,6 @@ export { serveStdio } from './transports.js';
 export { serveHttp } from './serve-http.js';
 export type { HttpServeOptions, HttpServer } from './serve-http.js';
 export { HttpServeError } from './http-serve-error.js';
-export { LOOPBACK_NAMES } from './http-access.js';
 export { DEFAULT_SESSION_LIMITS } from './session-store.js';
 export type { SessionLimits } from './session-store.js';
 export { importMcpTools } from './import-tools.js';
