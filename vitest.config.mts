@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFilesReporter } from './tools/vitest/slowest-files-reporter.mjs';
 import { toolwrightVitePlugin } from './tools/vitest/toolwright-vite-plugin.mjs';
 
 // Tests import each package's TypeScript source through the `@toolwright/source` export condition,
@@ -19,5 +20,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    setupFiles: ['./tools/vitest/property-limits.mts'],
+    reporters: ['default', new SlowestFilesReporter()],
   },
 });

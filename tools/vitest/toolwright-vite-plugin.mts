@@ -20,9 +20,19 @@ export function toolwrightVitePlugin(options: { include: RegExp }): Plugin {
     const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
     const compilerOptions: ts.CompilerOptions = {
       ...parsed.options,
-      module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, target: ts.ScriptTarget.ES2022,
-      customConditions: ['@toolwright/source'], noEmit: false, declaration: false, declarationMap: false, composite: false,
-      incremental: false, sourceMap: false, inlineSourceMap: true, inlineSources: true, verbatimModuleSyntax: false,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      target: ts.ScriptTarget.ES2022,
+      customConditions: ['@toolwright/source'],
+      noEmit: false,
+      declaration: false,
+      declarationMap: false,
+      composite: false,
+      incremental: false,
+      sourceMap: false,
+      inlineSourceMap: true,
+      inlineSources: true,
+      verbatimModuleSyntax: false,
     };
     const program = ts.createProgram({ rootNames: parsed.fileNames, options: compilerOptions, ...(previous ? { oldProgram: previous } : {}) });
     programs.set(configPath, program);
@@ -39,9 +49,15 @@ export function toolwrightVitePlugin(options: { include: RegExp }): Plugin {
       const sourceFile = program.getSourceFile(file);
       if (!sourceFile) return null;
       let output: string | undefined;
-      program.emit(sourceFile, (name, text) => {
-        if (name.endsWith('.js')) output = text;
-      }, undefined, false, { before: [createSourceTransformer(program)] });
+      program.emit(
+        sourceFile,
+        (name, text) => {
+          if (name.endsWith('.js')) output = text;
+        },
+        undefined,
+        false,
+        { before: [createSourceTransformer(program)] },
+      );
       return output === undefined ? null : { code: output, map: null };
     },
   };
