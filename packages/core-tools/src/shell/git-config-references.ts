@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HELPER_ENV, systemProgram } from '@toolwright/sandbox';
+import { CoreToolError } from '../core-tool-error.js';
 import { RUNS_PROGRAM } from './git-config-guard.js';
+import { readPlainFile } from './host-read.js';
 
 /** A path a repository's configuration has git read configuration from, or run. */
 export interface GitConfigReference {
@@ -16,6 +18,14 @@ export interface GitConfigReference {
 
 /** How deep includes are followed: git's own limit. */
 const MAX_INCLUDE_DEPTH = 10;
+/**
+ * Most configuration files one repository's configuration may have read (its own, the user's, what they include):
+ * past it the command is refused. Each is read once however often it is included (a thirteenth pass had a `config`
+ * include itself twelve times, and the host followed 10^12 includes until its heap ran out).
+ */
+export const MAX_CONFIG_FILES = 256;
+/** Largest configuration file read; a larger one counts as unreadable (git itself would read it). */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 const INCLUDE = /^include(?:if\..+)?\.path$/;
 /** Folders git runs or copies programs from, relative to the top of the work tree. */
 const DIRECTORIES = /^(?:core\.hookspath|init\.templatedir)$/;
@@ -47,9 +57,17 @@ export function gitConfigReferences(dotGit: string): GitConfigReference[] {
   const common = commonDirectoryOf(gitDir);
   const found: GitConfigReference[] = [];
   let hooks = path.join(common, 'hooks');
+  const read = new Set<string>();
   const visit = (file: string, depth: number) => {
     const real = realOrSelf(file);
     if (real !== file) found.push({ path: real, kind: 'file', setting: `the configuration file ${file}, a link` });
+    if (read.has(real)) return;
+    read.add(real);
+    if (read.size > MAX_CONFIG_FILES)
+      throw new CoreToolError(
+        'sandbox_unavailable',
+        `Shell commands cannot run: the configuration of the repository at '${dotGit}' has git read more than ${MAX_CONFIG_FILES} files (through include.path), too many to check for what they have git run. Remove the includes, or the repository.`,
+      );
     for (const [key, value] of settingsOf(real)) {
       const setting = `${key} in ${file}`;
       if (INCLUDE.test(key)) {
@@ -104,7 +122,7 @@ function hookScripts(folder: string): Array<readonly [string, string]> {
   for (const entry of entries.slice(0, 64)) {
     if (!entry.isFile() || entry.name.endsWith('.sample')) continue;
     const file = path.join(folder, entry.name);
-    const text = readByStatus(hookTexts, file, (stat) => (stat.size > 64 * 1024 ? undefined : fs.readFileSync(file, 'utf8')));
+    const text = readByStatus(hookTexts, file, () => readPlainFile(file, 64 * 1024));
     if (text !== undefined) scripts.push([file, text]);
   }
   return scripts;
@@ -116,7 +134,7 @@ function repositoryOf(dotGit: string): string | undefined {
     const stat = fs.lstatSync(dotGit);
     if (stat.isDirectory()) return dotGit;
     if (!stat.isFile()) return undefined;
-    const match = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(dotGit, 'utf8').slice(0, 4096));
+    const match = /^gitdir:\s*(.+?)\s*$/m.exec(readPlainFile(dotGit, 4096) ?? '');
     return match ? path.resolve(path.dirname(dotGit), match[1]!) : undefined;
   } catch {
     return undefined;
@@ -126,7 +144,7 @@ function repositoryOf(dotGit: string): string | undefined {
 /** A linked work tree's repository keeps its configuration and hooks in the main one (`commondir`). */
 function commonDirectoryOf(gitDir: string): string {
   try {
-    const common = fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
+    const common = (readPlainFile(path.join(gitDir, 'commondir'), 4096) ?? '').trim();
     return common === '' ? gitDir : path.resolve(gitDir, common);
   } catch {
     return gitDir;
@@ -186,13 +204,42 @@ function programPaths(command: string, top: string): string[] {
   return paths;
 }
 
-/** A configured path made absolute as git does (`~/` is the user's home); undefined for what git fills in itself (`%(prefix)/`). */
+/**
+ * A configured path made absolute as git does (`~/` is the user's home, `~name/` the home of the user `name`);
+ * undefined for what git fills in itself (`%(prefix)/`) and for the home of a user this machine does not know (git
+ * cannot expand it either). A thirteenth pass had `core.hooksPath = ~root/ws/hooks` name the workspace's hooks.
+ */
 function expand(value: string, base: string): string | undefined {
   if (value === '' || value.startsWith('%(')) return undefined;
-  if (value === '~') return os.homedir();
-  if (value.startsWith('~/')) return path.join(os.homedir(), value.slice(2));
-  if (value.startsWith('~')) return undefined; // another user's home
+  const tilde = /^~([^/]*)(?:\/(.*))?$/s.exec(value);
+  if (tilde) {
+    const home = tilde[1] === '' ? os.homedir() : homeOf(tilde[1]!);
+    return home === undefined ? undefined : path.join(home, tilde[2] ?? '');
+  }
   return path.resolve(base, value);
+}
+
+/** The home folder of the user `name`, as git's `getpwnam` finds it: the user database (`/etc/passwd`, else `getent`). */
+function homeOf(name: string): string | undefined {
+  if (!/^[A-Za-z0-9._][A-Za-z0-9._-]*\$?$/.test(name)) return undefined;
+  const fromLine = (line: string | undefined) => {
+    const fields = line?.split(':');
+    return fields && fields[0] === name && fields[5] && path.isAbsolute(fields[5]) ? fields[5] : undefined;
+  };
+  const local = (readPlainFile('/etc/passwd', 16 * 1024 * 1024) ?? '')
+    .split('\n')
+    .map(fromLine)
+    .find((home) => home !== undefined);
+  if (local !== undefined) return local;
+  const getent = systemProgram('getent');
+  if (getent === undefined) return undefined;
+  try {
+    return fromLine(
+      execFileSync(getent, ['passwd', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000, env: HELPER_ENV }).split('\n')[0],
+    );
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where the hooks that are links lead (a hook in a protected folder cannot be replaced, but what it leads to may). */
@@ -243,16 +290,23 @@ function readByStatus<T>(
   return value;
 }
 
+/**
+ * The settings of a configuration file as git parses them: the text is read here (`readPlainFile`: never a FIFO or
+ * a device, which git would wait on) and handed to git on its input, includes not followed (`visit` follows them).
+ */
 function readSettings(file: string): Array<readonly [string, string]> {
   const git = systemProgram('git');
   if (git === undefined) return [];
+  const text = readPlainFile(file, MAX_CONFIG_BYTES);
+  if (text === undefined) return [];
   let listing: string;
   try {
-    listing = execFileSync(git, ['config', '--file', file, '--list', '--null'], {
+    listing = execFileSync(git, ['config', '--no-includes', '--file', '-', '--list', '--null'], {
       cwd: '/',
       env: { ...HELPER_ENV, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
       encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
+      input: text,
+      stdio: ['pipe', 'pipe', 'ignore'],
       timeout: 5000,
       maxBuffer: 4 * 1024 * 1024,
     });

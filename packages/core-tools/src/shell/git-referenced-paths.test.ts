@@ -215,3 +215,90 @@ describe.skipIf(!hasGit)('gitConfigReferences, what hooks and settings run', () 
     }
   });
 });
+
+// Found by a thirteenth pass: what a command writes where the host reads while it plans the next sandbox — a nested
+// repository's `commondir`, `config`, `.git` file or hooks — is read on the host's event loop, with every other
+// command paused. A FIFO there hung the host for good, holding the hosts' turn; a `config` that included itself a
+// dozen times had it follow 10^12 includes until its heap ran out. Every such read is of a plain, bounded file, and
+// each configuration file is read once.
+describe.skipIf(!support.available || !hasGit)('what a command leaves where the host reads while it plans', () => {
+  const CONFIG_FILES = ['sub/.git/commondir', 'sub/.git/config', 'sub/.git/config.worktree', 'sub/.git/hooks/pre-commit'];
+  it.for(['host', 'session'] as const)('never waits on a FIFO or a device there, or reads past a bound (%s backend)', async (backend) => {
+    const { tool, run } = setUp(backend, {});
+    try {
+      const fifos = CONFIG_FILES.map((file) => `mkfifo ${file}`).join(' && ');
+      const devices = 'mkdir -p dev/.git && ln -s /dev/zero dev/.git/commondir && ln -s /dev/zero dev/.git/config.worktree && ln -s /dev/zero dev/.git/config';
+      expect(
+        await run(`mkdir -p sub/.git/hooks work && ${fifos} && mkfifo other.git && echo 'gitdir: ../other.git' > work/.git && ${devices} && echo made`),
+      ).toContain('made');
+      const started = performance.now();
+      expect(await run('echo still-runs')).toContain('still-runs');
+      expect(await run('echo still-runs')).toContain('still-runs');
+      expect(performance.now() - started).toBeLessThan(15_000);
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it.for(['host', 'session'] as const)('reads a configuration that includes itself, or includes in a ring, once each (%s backend)', async (backend) => {
+    const { tool, run } = setUp(backend, {});
+    try {
+      const includes = Array.from({ length: 12 }, () => '[include]\\n\\tpath = config\\n').join('');
+      const ring = '[include]\\n\\tpath = b\\n[core]\\n\\thooksPath = hooks-a\\n';
+      expect(
+        await run(
+          `mkdir -p sub/.git deep/.git && printf '${includes}' > sub/.git/config && printf '${ring}' > deep/.git/config && printf '[include]\\n\\tpath = config\\n' > deep/.git/b && echo made`,
+        ),
+      ).toContain('made');
+      const started = performance.now();
+      expect(await run('echo still-runs')).toContain('still-runs');
+      expect(performance.now() - started).toBeLessThan(15_000);
+      // The ring was read: the hooks folder its first file names is protected now (in a session, from its next shell).
+      if (backend === 'host')
+        expect(await run('mkdir -p deep/hooks-a 2>&1; echo x > deep/hooks-a/pre-commit 2>&1 || echo refused')).toMatch(/refused|Read-only|read-only/);
+    } finally {
+      tool.dispose();
+    }
+  });
+});
+
+describe.skipIf(!hasGit)('gitConfigReferences, paths spelled as git expands them', () => {
+  // Found by a thirteenth pass: `core.hooksPath` spelled through a link outside the workspace, or as `~user/`, named
+  // the workspace's hooks folder, which stayed writable, and the host's next commit ran what a command put there.
+  it("names the workspace's folder however the setting spells it: through an outside link, or from ~user", async () => {
+    const { physicalPath } = await import('./git-referenced-paths.js');
+    const root = fs.mkdtempSync(path.join(base, 'spelled-'));
+    const outside = fs.mkdtempSync(path.join(base, 'outside-'));
+    fs.mkdirSync(path.join(root, 'hooks'));
+    fs.symlinkSync(root, path.join(outside, 'ws-link'));
+    fs.mkdirSync(path.join(outside, 'sub'));
+    fs.symlinkSync('../ws-link/hooks', path.join(outside, 'sub', 'nested-link'));
+    expect(physicalPath(path.join(outside, 'ws-link', 'hooks', 'pre-commit'), root)).toEqual({ path: path.join(root, 'hooks', 'pre-commit') });
+    expect(physicalPath(path.join(outside, 'sub', 'nested-link', 'missing', 'x'), root)).toEqual({ path: path.join(root, 'hooks', 'missing', 'x') });
+    expect(physicalPath(path.join(outside, 'ws-link', 'hooks', '..', 'x'), root)).toEqual({ path: path.join(root, 'x') });
+    // A link inside the workspace on the way: a command could replace it, so it is named.
+    fs.symlinkSync('hooks', path.join(root, 'h'));
+    expect(physicalPath(path.join(outside, 'ws-link', 'h', 'pre-commit'), root)).toEqual({ path: path.join(root, 'h'), link: path.join(root, 'h') });
+
+    fs.mkdirSync(path.join(root, '.git'));
+    const user = os.userInfo();
+    fs.writeFileSync(path.join(root, '.git', 'config'), `[core]\n\thooksPath = ~${user.username}/${path.relative(user.homedir, root)}/hooks\n`);
+    const spelledFromHome = !path.relative(user.homedir, root).startsWith('..');
+    const hooks = gitConfigReferences(path.join(root, '.git')).filter((reference) => reference.setting.startsWith('core.hookspath'));
+    if (spelledFromHome) expect(hooks.map((reference) => reference.path)).toEqual([path.join(root, 'hooks')]);
+    else expect(hooks.map((reference) => reference.path)).toEqual([path.join(user.homedir, path.relative(user.homedir, root), 'hooks')]);
+  });
+
+  it.for(['host', 'session'] as const)('keeps a hooks folder named through an outside link read-only (%s backend)', async (backend) => {
+    const { root, tool, run, read } = setUp(backend, { '.git/hooks/.keep': '', 'hooks-a/pre-commit': '#!/bin/sh\necho ok\n' });
+    const outside = fs.mkdtempSync(path.join(base, 'link-'));
+    fs.symlinkSync(root, path.join(outside, 'ws-link'));
+    fs.writeFileSync(path.join(root, '.git', 'config'), `[core]\n\thooksPath = ${path.join(outside, 'ws-link', 'hooks-a')}\n`);
+    try {
+      await run(tamper('hooks-a/pre-commit'));
+      expect(read('hooks-a/pre-commit')).toBe('#!/bin/sh\necho ok\n');
+    } finally {
+      tool.dispose();
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { isPlaceholder, type PlaceholderRequest } from '@toolwright/sandbox';
 import { CoreToolError } from '../core-tool-error.js';
@@ -20,7 +21,15 @@ export function gitReferencedPaths(root: string, dotGits: readonly string[], cov
   const onTheWay = new LinksOnTheWay(root);
   for (const dotGit of dotGits) {
     for (const reference of gitConfigReferences(dotGit)) {
-      const entry = path.resolve(reference.path);
+      // Where git will open it: a spelling through a link outside the workspace (`/tmp/ws-link/hooks`) names the
+      // workspace's folder all the same (a thirteenth pass ran a hook planted that way).
+      const physical = physicalPath(path.resolve(reference.path), root);
+      if (physical.link !== undefined && physical.link !== path.resolve(reference.path))
+        throw new CoreToolError(
+          'sandbox_unavailable',
+          `Shell commands cannot run: '${path.relative(root, physical.link)}', a symbolic link in the workspace, is on the way to '${reference.path}', which the repository configuration (${reference.setting}) has git read or run: a command inside the sandbox could replace the link. Put what it leads to in its place, or change the setting.`,
+        );
+      const entry = physical.path;
       if (!isWithin(root, entry) || covered.some((dir) => isWithin(dir, entry))) continue;
       const relative = path.relative(root, entry);
       if (relative === '')
@@ -44,4 +53,40 @@ export function gitReferencedPaths(root: string, dotGits: readonly string[], cov
     }
   }
   return { present: [...present], missing: [...missing.values()] };
+}
+
+/**
+ * `spelled` (absolute) as the kernel will resolve it when git opens it: each link on the way replaced by what it
+ * leads to, `..` taken from where a link led, the missing rest kept as spelled. Stops at the first link inside the
+ * workspace (`link`): a command can replace that one, so what it leads to now says nothing of later.
+ */
+export function physicalPath(spelled: string, root: string): { path: string; link?: string } {
+  const parts = spelled.split('/').filter((part) => part !== '');
+  let current = '/';
+  for (let hops = 0; parts.length > 0;) {
+    const part = parts.shift()!;
+    if (part === '.') continue;
+    if (part === '..') {
+      current = path.dirname(current);
+      continue;
+    }
+    const next = path.join(current, part);
+    const stat = lstatOrUndefined(next);
+    if (stat === undefined) return { path: path.join(next, ...parts) };
+    if (!stat.isSymbolicLink()) {
+      current = next;
+      continue;
+    }
+    if (isWithin(root, next)) return { path: next, link: next };
+    if (++hops > 40) return { path: spelled }; // ELOOP: git cannot open it either
+    let target: string;
+    try {
+      target = fs.readlinkSync(next);
+    } catch {
+      return { path: path.join(next, ...parts) };
+    }
+    parts.unshift(...target.split('/').filter((piece) => piece !== ''));
+    if (target.startsWith('/')) current = '/';
+  }
+  return { path: current };
 }

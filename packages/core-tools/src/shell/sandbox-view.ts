@@ -21,6 +21,7 @@ import { LinksOnTheWay, lstatOrUndefined } from './links-on-the-way.js';
 import { ListedDirectories } from './listed-directories.js';
 import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { isWithin } from '../workspace/workspace-policy.js';
+import { readPlainFile } from './host-read.js';
 
 /** How the shell's sandbox is set up, from the shell configuration. */
 export interface SandboxSettings {
@@ -277,7 +278,7 @@ function rootProtectedNames(workspace: WorkspacePolicy): string[] {
 /** Where a `.git` file (`gitdir: <path>`, a worktree's or a `.bare` layout's) says the repository is, when that is in the workspace. */
 function gitDirectoryOf(gitFile: string, root: string): string[] {
   try {
-    const text = fs.readFileSync(gitFile, 'utf8').slice(0, 4096);
+    const text = readPlainFile(gitFile, 4096) ?? '';
     const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
     if (!match) return [];
     const real = fs.realpathSync(path.resolve(root, match[1]!));

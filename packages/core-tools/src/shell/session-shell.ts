@@ -35,6 +35,9 @@ interface Pending {
  * deadline or is cancelled takes the session down (the whole process group, TERM then KILL); the
  * next call starts a fresh shell, and says so.
  */
+/** Most the control pipe may hold before a line ends: a status line (nonce, status, a path of at most PATH_MAX). */
+const MAX_CONTROL_CHARS = 8192;
+
 export class SessionShell {
   private child: ChildProcess | undefined;
   /** Settles once the current shell's group is registered with the watchdog: no command is sent before. */
@@ -125,6 +128,10 @@ export class SessionShell {
     child.stdout.on('data', (chunk: Buffer) => this.onOutput('stdout', chunk));
     child.stderr.on('data', (chunk: Buffer) => this.onOutput('stderr', chunk));
     (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => this.onControl(chunk.toString('utf8')));
+    // Output is read while a command waits for it; between commands what the session's background processes print
+    // waits in the pipe (which then holds them up) for the next command, instead of the host reading and dropping a
+    // flood at full speed for the session's life.
+    this.hold(child);
     child.stdin.on('error', () => undefined); // EPIPE when the shell died: reported through 'exit'
     // Its first line says it runs (a line on the control pipe, before any command may write there).
     child.stdin.write(`printf 'ready\\n' >&3\n`);
@@ -132,6 +139,9 @@ export class SessionShell {
     child.on('exit', (code, signal) => {
       this.ready();
       this.exitReason = { code, signal };
+      // Read what is left to its end, so the pipes close (held, they would stay open with the shell gone).
+      child.stdout.resume();
+      child.stderr.resume();
       this.signalGroup('SIGKILL', pid, true);
       if (pid !== undefined) groups.remove(pid);
       if (this.child === child) this.child = undefined;
@@ -180,6 +190,8 @@ export class SessionShell {
         },
       };
       this.pending = pending;
+      child.stdout!.resume();
+      child.stderr!.resume();
       const end = () => this.terminate();
       const timer = setTimeout(() => {
         timedOut = true;
@@ -194,7 +206,7 @@ export class SessionShell {
       const script =
         `${reset}IFS= read -r -d '' __tw_cmd <<'__TW_${nonce}'\n${command}\n__TW_${nonce}\n` +
         `eval "$__tw_cmd" </dev/null 3>&-; __tw_s=$?\n` +
-        `printf '\\n\\0TW:%s\\n' ${nonce}; printf '\\n\\0TW:%s\\n' ${nonce} >&2; printf '%s\\t%s\\n' "$__tw_s" "$(pwd -P)" >&3\n`;
+        `printf '\\n\\0TW:%s\\n' ${nonce}; printf '\\n\\0TW:%s\\n' ${nonce} >&2; printf '%s\\t%s\\t%s\\n' ${nonce} "$__tw_s" "$(pwd -P)" >&3\n`;
       void this.registered.then(() => child.stdin!.write(script));
       if (opts.signal?.aborted) onAbort();
     });
@@ -227,20 +239,45 @@ export class SessionShell {
     this.options.onReady?.();
   }
 
+  /**
+   * The shell's status line after each command (`<nonce>\t<status>\t<pwd -P>`). A command's background process can
+   * write to the control pipe too (bash keeps copies of the descriptor): a thirteenth pass flooded it with `yes`,
+   * and the host buffered a gigabyte at full CPU while every later call came back without a status. Only the line
+   * the waiting command's nonce opens counts; anything else — a line no command waits for, another nonce, more
+   * than a status line holds — means the session's channel is not the shell's alone any more, and it is ended
+   * (the next call gets a fresh shell, and says so).
+   */
   private onControl(text: string): void {
     this.control += text;
+    if (this.control.length > MAX_CONTROL_CHARS) return this.forged();
     if (this.awaitingReady) {
       const newline = this.control.indexOf('\n');
       if (newline === -1) return;
+      if (this.control.slice(0, newline) !== 'ready') return this.forged();
       this.control = this.control.slice(newline + 1);
       this.ready();
     }
     const newline = this.control.indexOf('\n');
-    if (newline === -1 || !this.pending) return;
-    const [code, cwd] = this.control.slice(0, newline).split('\t');
+    if (newline === -1) return;
+    const pending = this.pending;
+    const [nonce, code, ...place] = this.control.slice(0, newline).split('\t');
+    const cwd = place.join('\t');
     this.control = this.control.slice(newline + 1);
-    this.pending.done.status = { code: Number(code), cwd: cwd ?? this.options.root };
+    if (!pending || nonce !== pending.nonce || !/^\d{1,3}$/.test(code ?? '') || !cwd.startsWith('/') || this.control !== '') return this.forged();
+    pending.done.status = { code: Number(code), cwd };
     this.finish(false);
+  }
+
+  /** Stops reading the shell's output until a command waits for it. */
+  private hold(child: ChildProcess): void {
+    child.stdout?.pause();
+    child.stderr?.pause();
+  }
+
+  /** Something besides the shell wrote to its control pipe: the session is ended (see `onControl`). */
+  private forged(): void {
+    this.control = '';
+    this.terminate();
   }
 
   private finish(shellEnded: boolean): void {
@@ -250,6 +287,7 @@ export class SessionShell {
     if (!shellEnded && !(done.stdout && done.stderr && done.status)) return;
     this.pending = undefined;
     for (const stream of ['stdout', 'stderr'] as const) if (!done[stream] && pending.held[stream].length) pending[stream].push(pending.held[stream]);
+    if (this.child) this.hold(this.child);
     pending.resolve({
       exitCode: done.status?.code ?? this.exitReason?.code ?? null,
       signal: done.status ? null : (this.exitReason?.signal ?? null),

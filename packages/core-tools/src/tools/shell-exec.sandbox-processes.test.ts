@@ -168,3 +168,53 @@ describe.skipIf(!support.available)('what a crash inside would make the host run
     }
   });
 });
+
+describe.skipIf(!support.available)("a session's control pipe", () => {
+  // Found by a thirteenth pass: a background process wrote to the session's control pipe through bash's saved copy of
+  // it (`>&11`), and the host buffered everything it wrote — a gigabyte at full CPU — while every later call came back
+  // without its status. Only the shell's own status line counts; anything else ends the session.
+  it('ends the session when something besides the shell writes there, and the next call runs in a fresh one', async () => {
+    const { tool } = setUp({}, { backend: 'session' });
+    const call = (command: string) =>
+      runWithToolContext({ callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} }, () =>
+        tool.shellExec(command, 20),
+      ) as Promise<ShellResult>;
+    try {
+      const flood = 'for n in 10 11 12 13; do ( yes floodfloodflood | tr -d "\\n" >&$n ) 2>/dev/null & done; echo started';
+      expect((await call(flood)).stdout).toContain('started');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const next = await call('echo next');
+      expect(next.stdout).toContain('next');
+      expect(next.exitCode).toBe(0);
+      const flooding = fs.readdirSync('/proc').filter((entry) => {
+        try {
+          return /^\d+$/.test(entry) && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8') === 'yes\0floodfloodflood\0';
+        } catch {
+          return false;
+        }
+      });
+      expect(flooding).toEqual([]);
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  it('takes a status line forged by a background process for what it is', async () => {
+    const { tool } = setUp({}, { backend: 'session' });
+    const call = (command: string) =>
+      runWithToolContext({ callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} }, () =>
+        tool.shellExec(command, 20),
+      ) as Promise<ShellResult>;
+    try {
+      // A line for whichever command runs next, with a made-up status and folder, written while it runs.
+      const forge = `for n in 10 11 12 13; do ( sleep 0.3; printf '0\\t/\\n' >&$n ) 2>/dev/null & done; echo started`;
+      expect((await call(forge)).stdout).toContain('started');
+      const next = await call('sleep 1; exit 3');
+      expect(next.exitCode).not.toBe(0); // never the forged 0: the session ended (no status), or the real 3
+      const after = await call('pwd; exit 4');
+      expect(after.exitCode).toBe(4);
+    } finally {
+      tool.dispose();
+    }
+  });
+});
