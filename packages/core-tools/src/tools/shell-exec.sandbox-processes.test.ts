@@ -169,16 +169,19 @@ describe.skipIf(!support.available)('what a crash inside would make the host run
   });
 });
 
+/** One call of `shell_exec` on `tool` in session `s`, its result as the tool returns it. */
+function callIn(tool: ShellTool, command: string): Promise<ShellResult> {
+  const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+  return runWithToolContext(context, () => tool.shellExec(command, 20)) as Promise<ShellResult>;
+}
+
 describe.skipIf(!support.available)("a session's control pipe", () => {
   // Found by a thirteenth pass: a background process wrote to the session's control pipe through bash's saved copy of
   // it (`>&11`), and the host buffered everything it wrote — a gigabyte at full CPU — while every later call came back
   // without its status. Only the shell's own status line counts; anything else ends the session.
   it('ends the session when something besides the shell writes there, and the next call runs in a fresh one', async () => {
     const { tool } = setUp({}, { backend: 'session' });
-    const call = (command: string) =>
-      runWithToolContext({ callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} }, () =>
-        tool.shellExec(command, 20),
-      ) as Promise<ShellResult>;
+    const call = (command: string) => callIn(tool, command);
     try {
       const flood = 'for n in 10 11 12 13; do ( yes floodfloodflood | tr -d "\\n" >&$n ) 2>/dev/null & done; echo started';
       expect((await call(flood)).stdout).toContain('started');
@@ -201,10 +204,7 @@ describe.skipIf(!support.available)("a session's control pipe", () => {
 
   it('takes a status line forged by a background process for what it is', async () => {
     const { tool } = setUp({}, { backend: 'session' });
-    const call = (command: string) =>
-      runWithToolContext({ callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} }, () =>
-        tool.shellExec(command, 20),
-      ) as Promise<ShellResult>;
+    const call = (command: string) => callIn(tool, command);
     try {
       // A line for whichever command runs next, with a made-up status and folder, written while it runs.
       const forge = `for n in 10 11 12 13; do ( sleep 0.3; printf '0\\t/\\n' >&$n ) 2>/dev/null & done; echo started`;
