@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Import circles inside each package's src/ (tests included), found with the TypeScript parser. A
 // circle through `import type` counts too: a reader following it goes round in the same circle.
-// Package-to-package imports are a DAG already (check-boundaries.mjs); this follows relative ones.
+// Package-to-package imports are a DAG already (check-boundaries.mjs); this follows relative ones, file to file and
+// folder to folder inside a package.
 // Usage: node tools/scripts/check-import-cycles.mjs [dir ...]   (default: packages/*/src)
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,6 +24,46 @@ const known = new Set(files);
 const graph = new Map(files.map((file) => [file, importsOf(file)]));
 const cycles = stronglyConnected(graph).filter((group) => group.length > 1 || graph.get(group[0]).includes(group[0]));
 
+// One level up: the rooms of a package — each folder of its src/ and each file beside them — must not import each
+// other round either. A file of `steps/` importing the root's `call-state.ts` while the root imports `steps/` is an
+// arrow back up: the folders no longer read from the top down. Tests are not rooms (they may reach anywhere).
+const roomOf = (file) => {
+  const dir = dirs.find((candidate) => file.startsWith(`${candidate}${path.sep}`));
+  return dir === undefined ? file : path.join(dir, path.relative(dir, file).split(path.sep)[0]);
+};
+const isTest = (file) => /\.test\.(c|m)?tsx?$/.test(file) || file.split(path.sep).includes('test-support');
+const roomArrows = new Map();
+for (const [file, targets] of graph) {
+  if (isTest(file)) continue;
+  for (const target of targets) {
+    if (isTest(target) || roomOf(file) === roomOf(target)) continue;
+    const key = `${roomOf(file)}\0${roomOf(target)}`;
+    if (!roomArrows.has(key)) roomArrows.set(key, []);
+    roomArrows.get(key).push([file, target]);
+  }
+}
+const roomGraph = new Map();
+for (const key of roomArrows.keys()) {
+  const [from, to] = key.split('\0');
+  if (!roomGraph.has(from)) roomGraph.set(from, []);
+  if (!roomGraph.has(to)) roomGraph.set(to, []);
+  roomGraph.get(from).push(to);
+}
+const roomCircles = stronglyConnected(roomGraph).filter((group) => group.length > 1);
+
+if (roomCircles.length > 0) {
+  console.error(`check-import-cycles: ${roomCircles.length} circle${roomCircles.length > 1 ? 's' : ''} of folders (arrows back up inside a package):`);
+  for (const group of roomCircles) {
+    const members = new Set(group);
+    console.error(`- ${group.map((room) => path.relative(root, room)).join(', ')} import each other:`);
+    for (const [key, arrows] of roomArrows) {
+      const [from, to] = key.split('\0');
+      if (members.has(from) && members.has(to))
+        for (const [file, target] of arrows) console.error(`    ${path.relative(root, file)} -> ${path.relative(root, target)}`);
+    }
+  }
+}
+
 if (cycles.length > 0) {
   console.error(`check-import-cycles: ${cycles.length} import circle${cycles.length > 1 ? 's' : ''}:`);
   for (const group of cycles) {
@@ -35,7 +76,8 @@ if (cycles.length > 0) {
   }
   process.exit(1);
 }
-console.log(`check-import-cycles: no import circle in ${files.length} files`);
+if (roomCircles.length > 0) process.exit(1);
+console.log(`check-import-cycles: no import circle in ${files.length} files, and none between the folders of a package`);
 
 function* walk(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -33,7 +33,7 @@ describe('check-import-cycles', () => {
       'b.ts': "import type { C } from './steps/c.js';\nexport const b: C = 1;",
       'steps/c.ts': 'export type C = number;',
     });
-    expect(result).toMatchObject({ status: 0, output: expect.stringContaining('no import circle in 3 files') });
+    expect(result).toMatchObject({ status: 0, output: expect.stringContaining('no import circle in 3 files, and none between the folders of a package') });
   });
 
   it.for([
@@ -58,5 +58,29 @@ describe('check-import-cycles', () => {
     });
     expect(result.status).toBe(1);
     expect(result.output).toContain('4 files import each other round');
+  });
+
+  it('finds folders that import each other without a file circle: an arrow back up', () => {
+    const result = check({
+      'a.ts': "import { x } from './steps/x.js';\nexport const a = x;",
+      'steps/x.ts': "import type { B } from '../b.js';\nexport const x: B = 1;",
+      'b.ts': 'export type B = number;',
+      'steps/y.ts': "import { a } from '../a.js';\nexport const y = a;",
+      'steps/y.test.ts': "import { a } from '../a.js';",
+    });
+    expect(result.status).toBe(1);
+    expect(result.output).toContain('1 circle of folders (arrows back up inside a package)');
+    expect(result.output).toContain('steps/y.ts -> a.ts');
+    expect(result.output).toContain('a.ts -> steps/x.ts');
+    expect(result.output).not.toContain('steps/x.ts -> b.ts'); // b.ts is not in the circle
+  });
+
+  it('lets tests reach anywhere', () => {
+    const result = check({
+      'a.ts': "import { x } from './steps/x.js';\nexport const a = x;",
+      'steps/x.ts': 'export const x = 1;',
+      'steps/x.test.ts': "import { a } from '../a.js';",
+    });
+    expect(result.status).toBe(0);
   });
 });

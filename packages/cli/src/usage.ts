@@ -1,4 +1,4 @@
-import { LIST_FORMATS } from './commands/list-formats.js';
+import { LIST_FORMATS } from './list-formats.js';
 
 /** The usage text: `toolwright --help`, and each command's `--help` is its section (see help/command-help.ts). */
 export const USAGE = `Usage: toolwright <command> [options]

@@ -3,7 +3,7 @@ import { ToolRegistry } from '@toolwright/registry';
 import { ApprovalTokens } from './approval-token.js';
 import { ToolExecutor } from './tool-executor.js';
 import { MemoryAuditSink } from './memory-audit-sink.js';
-import { canonicalJson, sha256Hex } from './steps/normalize-output.js';
+import { canonicalJson, sha256Hex } from './output/normalize-output.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
 
 const call = { tool: 'shell_exec', callId: 'call_1', argsHash: sha256Hex(canonicalJson({ command: 'make' })) };

@@ -4,8 +4,8 @@ import { conflicts, resourcesOf, type CallResources } from './call-resources.js'
 import { errorResult } from './error-result.js';
 import type { EventBus } from './events.js';
 import type { BatchOptions, CallContext } from './executor-options.js';
-import { parseArguments, type ParseLimits } from './steps/parse-arguments.js';
-import { describeThrown } from './steps/describe-thrown.js';
+import { parseArguments, type ParseLimits } from './arguments/parse-arguments.js';
+import { describeThrown } from './output/describe-thrown.js';
 import { sanitiseCall } from './sanitise-call.js';
 
 /** What a batch needs: the registry and parse limits to plan calls, events to announce it, and how to run or skip a call. */

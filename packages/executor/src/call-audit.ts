@@ -2,14 +2,14 @@ import type { ToolDeclaration } from '@toolwright/schema';
 import type { EventBus } from './events.js';
 import type { CallContext } from './executor-options.js';
 import { JsonText, type AuditEntry, type AuditSink, type PolicyProof } from './ports.js';
-import type { NormalisedOutput } from './steps/normalize-output.js';
-import type { ArgumentRepair } from './steps/repair-arguments.js';
-import type { Truncation } from './steps/truncate-output.js';
+import type { NormalisedOutput } from './output/normalize-output.js';
+import type { ArgumentRepair } from './arguments/repair-arguments.js';
+import type { Truncation } from './output/truncate-output.js';
 import { escapeTerminalControls } from './terminal-safe.js';
 import type { CompletedToolCall, ToolCall, ToolCallResult } from './tool-call.js';
 import type { PipelineStage, ToolError } from './tool-error.js';
 import { errorResult } from './error-result.js';
-import { describeThrown } from './steps/describe-thrown.js';
+import { describeThrown } from './output/describe-thrown.js';
 
 /**
  * The audit trail of one call. Records of read-only calls are written without waiting (their

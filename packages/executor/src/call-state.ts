@@ -3,8 +3,8 @@ import type { JudgedPaths } from '@toolwright/tool';
 import type { CallAudit } from './call-audit.js';
 import type { CallContext } from './executor-options.js';
 import type { PolicyProof } from './ports.js';
-import type { NormalisedOutput } from './steps/normalize-output.js';
-import type { Truncation } from './steps/truncate-output.js';
+import type { NormalisedOutput } from './output/normalize-output.js';
+import type { Truncation } from './output/truncate-output.js';
 import type { ToolCall, ToolCallResult } from './tool-call.js';
 import type { PipelineStage } from './tool-error.js';
 

@@ -1,3 +1,4 @@
+import { formatModelMessage } from './model-message.js';
 import type { ToolCall, ToolCallResult } from './tool-call.js';
 
 export type ConversationFormat = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini';
@@ -82,7 +83,7 @@ export function fillDanglingCalls(
         tool: call.name,
         status: 'error',
         error: { code: 'interrupted', reason },
-        content: `Tool call interrupted: ${reason}. It was not run again; ask the user to confirm before retrying.`,
+        content: formatModelMessage(call.name, { code: 'interrupted', reason }),
         truncated: false,
         durationMs: 0,
       },

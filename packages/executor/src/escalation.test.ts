@@ -6,10 +6,10 @@ import type { ExecutorOptions } from './executor-options.js';
 import { ToolExecutor } from './tool-executor.js';
 import { MemoryAuditSink } from './memory-audit-sink.js';
 import type { ApprovalAnswer, ApprovalRequest } from './ports.js';
-import { formatExplanation } from './policy/explain.js';
+import { formatExplanation } from './gate/explain.js';
 import { loadPolicy } from './policy/policy.js';
-import { defaultRiskAssessment } from './steps/assess-risk.js';
-import { canonicalJson, sha256Hex } from './steps/normalize-output.js';
+import { defaultRiskAssessment } from './gate/assess-risk.js';
+import { canonicalJson, sha256Hex } from './output/normalize-output.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
 
 // An escalation is a call that asks to run outside the sandbox (core-tools: shell_exec with

@@ -15,7 +15,7 @@ import { lookupStep } from './steps/lookup.js';
 import { modelContentStep } from './steps/model-content.js';
 import { decodeArgumentsStep, readArgumentsStep, validateArgumentsStep } from './steps/read-arguments.js';
 import { hashArgumentsStep, recordRequestStep } from './steps/record-request.js';
-import { repairsOf } from './steps/repair-arguments.js';
+import { repairsOf } from './arguments/repair-arguments.js';
 import { runToolStep } from './steps/run-tool.js';
 import type { ToolCall, ToolCallResult } from './tool-call.js';
 

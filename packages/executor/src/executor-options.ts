@@ -3,8 +3,8 @@ import type { ToolDeclaration } from '@toolwright/schema';
 import type { ApprovalMemory } from './approval-memory.js';
 import type { ToolHooks } from './hooks.js';
 import type { ApprovalHandler, AuditSink, PathResolver, PolicyPort, RiskAssessment, RiskLevel, RiskMode, RiskReport } from './ports.js';
-import type { ParseLimits } from './steps/parse-arguments.js';
-import type { ArgumentRepairs } from './steps/repair-arguments.js';
+import type { ParseLimits } from './arguments/parse-arguments.js';
+import type { ArgumentRepairs } from './arguments/repair-arguments.js';
 import type { ToolCall } from './tool-call.js';
 
 /**

@@ -1,13 +1,13 @@
 import type { ToolRegistry } from '@toolwright/registry';
 import type { CallContext } from './executor-options.js';
 import { Policy } from './policy/policy.js';
-import { explainDecision, type PolicyExplanation } from './policy/explain.js';
+import { explainDecision, type PolicyExplanation } from './gate/explain.js';
 import { bindPathResolver } from './policy/path-subject.js';
-import { assessCallRisk } from './steps/assess-risk.js';
-import { describeThrown } from './steps/describe-thrown.js';
+import { assessCallRisk } from './gate/assess-risk.js';
+import { describeThrown } from './output/describe-thrown.js';
 import { gateInput, type GateServices } from './steps/gate-step.js';
-import { canonicalJson, sha256Hex } from './steps/normalize-output.js';
-import { judgeGate } from './steps/safety-gate.js';
+import { canonicalJson, sha256Hex } from './output/normalize-output.js';
+import { judgeGate } from './gate/safety-gate.js';
 
 /** What the safety gate would do with a call, before anyone is asked. */
 export interface GatePreview {
@@ -34,7 +34,7 @@ export function previewGate(services: PreviewServices, name: string, args: Recor
   const declaration = services.registry.get(name)?.declaration;
   if (!declaration) return { decision: 'allow', reason: 'unknown tools fail at lookup' };
   try {
-    const judged = judgeGate(gateInput(services, '', declaration, args, sha256Hex(canonicalJson(args, 'the arguments')), context));
+    const judged = judgeGate(gateInput(services, { callId: '', declaration, args, argsHash: sha256Hex(canonicalJson(args, 'the arguments')), context }));
     if ('ask' in judged) {
       const { reason, protectedPaths, escalation } = judged.ask;
       return { decision: 'ask', reason, ...(protectedPaths ? { protectedPaths } : {}), ...(escalation !== undefined ? { escalation } : {}) };

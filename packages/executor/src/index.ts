@@ -4,7 +4,7 @@ export type { ExecutorOptions, CallContext, BatchOptions, RiskLevelFn, ArgumentD
 export type { ToolCall, ToolCallResult, CompletedToolCall, FailedToolCall, ToolCallStatus } from './tool-call.js';
 export type { ToolError, ToolErrorCode, ArgumentIssue, PipelineStage } from './tool-error.js';
 export { formatModelMessage, describeIssue } from './model-message.js';
-export type { Omission } from './steps/omission.js';
+export type { Omission } from './omission.js';
 export { escapeTerminalControls, escapeTerminalControlsDeep } from './terminal-safe.js';
 export { approvalCallText, approvalText } from './approval-text.js';
 export type { ExecutorEvent, ExecutorEventListener, ToolCallState } from './events.js';
@@ -26,18 +26,18 @@ export type {
   ApprovalHandler,
 } from './ports.js';
 export type { GatePreview } from './gate-preview.js';
-export { decideGate } from './steps/gate-decision.js';
-export type { GateDecision, GateFacts } from './steps/gate-decision.js';
+export { decideGate } from './gate/gate-decision.js';
+export type { GateDecision, GateFacts } from './gate/gate-decision.js';
 export { SessionApprovals } from './approval-memory.js';
-export { parseArguments, checkArgumentValue, DEFAULT_PARSE_LIMITS } from './steps/parse-arguments.js';
-export type { ParseLimits, ParseResult } from './steps/parse-arguments.js';
-export { SchemaValidator } from './steps/schema-validator.js';
-export type { ArgumentRepairs, ArgumentRepair } from './steps/repair-arguments.js';
-export { truncateOutput, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_OUTPUT_BYTES } from './steps/truncate-output.js';
-export type { Truncation } from './steps/truncate-output.js';
-export { normaliseOutput } from './steps/normalize-output.js';
+export { parseArguments, checkArgumentValue, DEFAULT_PARSE_LIMITS } from './arguments/parse-arguments.js';
+export type { ParseLimits, ParseResult } from './arguments/parse-arguments.js';
+export { SchemaValidator } from './arguments/schema-validator.js';
+export type { ArgumentRepairs, ArgumentRepair } from './arguments/repair-arguments.js';
+export { truncateOutput, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_OUTPUT_BYTES } from './output/truncate-output.js';
+export type { Truncation } from './output/truncate-output.js';
+export { normaliseOutput } from './output/normalize-output.js';
 export { nearestNames } from './steps/lookup.js';
-export { defaultRiskAssessment } from './steps/assess-risk.js';
+export { defaultRiskAssessment } from './gate/assess-risk.js';
 export { defaultCapabilityCheck } from './steps/capability-check.js';
 export { toToolResultMessages, fillDanglingCalls, repairOpenAIChatHistory, repairAnthropicHistory } from './conversation.js';
 export type {
@@ -49,17 +49,10 @@ export type {
 } from './conversation.js';
 export { AuditLog, readAuditLog, planRecovery, AuditLogLockedError, AuditWriteError, AuditLogCorruptError } from './audit/index.js';
 export type { AuditLogOptions, AuditRecord, AuditRotation, Durability, RecoveryAction } from './audit/index.js';
-export { Policy, loadPolicy, parseRule, PolicyError, explainDecision, formatExplanation } from './policy/index.js';
-export type {
-  PolicyDocument,
-  PolicyRuleSource,
-  PolicyExample,
-  PolicyRule,
-  PolicyProof,
-  PolicyExplanation,
-  RuleExplanation,
-  RulePattern,
-} from './policy/index.js';
+export { Policy, loadPolicy, parseRule, PolicyError } from './policy/index.js';
+export { explainDecision, formatExplanation } from './gate/explain.js';
+export type { PolicyExplanation, RuleExplanation } from './gate/explain.js';
+export type { PolicyDocument, PolicyRuleSource, PolicyExample, PolicyRule, PolicyProof, RulePattern } from './policy/index.js';
 export { ApprovalTokens } from './approval-token.js';
 export type { ApprovedCall, TokenCheck } from './approval-token.js';
 export { toolCallsOf, runToolTurn } from './provider-turns.js';

@@ -1,6 +1,6 @@
-import { describeJsonPath } from './steps/json-path.js';
+import { describeJsonPath } from './arguments/json-path.js';
 import type { ArgumentIssue, PipelineStage, ToolError } from './tool-error.js';
-import type { Omission } from './steps/omission.js';
+import type { Omission } from './omission.js';
 
 const STAGE_WORDS: Record<PipelineStage, string> = {
   lookup: 'while looking the tool up',

@@ -5,8 +5,8 @@ import type { ExecutorOptions } from './executor-options.js';
 import type { FullOutputStore } from './full-output-store.js';
 import type { AuditSink } from './ports.js';
 import type { DoomLoopSettings } from './steps/doom-loop.js';
-import type { ParseLimits } from './steps/parse-arguments.js';
-import type { SchemaValidator } from './steps/schema-validator.js';
+import type { ParseLimits } from './arguments/parse-arguments.js';
+import type { SchemaValidator } from './arguments/schema-validator.js';
 
 /** What the pipeline's steps are built from: the executor's options and the services it owns. */
 export interface PipelineServices {

@@ -5,11 +5,11 @@ import { formatModelMessage } from './model-message.js';
 import { errorResult } from './error-result.js';
 import { MemoryAuditSink } from './memory-audit-sink.js';
 import type { AuditSink } from './ports.js';
-import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './steps/parse-arguments.js';
+import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './arguments/parse-arguments.js';
 import { DoomLoopGuard } from './steps/doom-loop.js';
-import { SchemaValidator } from './steps/schema-validator.js';
-import { DEFAULT_MAX_OUTPUT_CHARS } from './steps/truncate-output.js';
-import { describeThrown } from './steps/describe-thrown.js';
+import { SchemaValidator } from './arguments/schema-validator.js';
+import { DEFAULT_MAX_OUTPUT_CHARS } from './output/truncate-output.js';
+import { describeThrown } from './output/describe-thrown.js';
 import type { PipelineStep } from './call-state.js';
 import type { ToolCall, ToolCallResult } from './tool-call.js';
 import type { ToolError } from './tool-error.js';
@@ -19,7 +19,7 @@ import { executeBatch } from './batch.js';
 import { FullOutputStore } from './full-output-store.js';
 import { SessionApprovals, type ApprovalMemory } from './approval-memory.js';
 import { explainCall, previewGate, type GatePreview } from './gate-preview.js';
-import type { PolicyExplanation } from './policy/explain.js';
+import type { PolicyExplanation } from './gate/explain.js';
 import { sanitiseCall } from './sanitise-call.js';
 
 /**

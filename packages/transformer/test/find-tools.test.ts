@@ -3,8 +3,8 @@ import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findTools, mentionsOf } from '../src/analysis/find-tools.js';
-import { JsDocReader } from '../src/analysis/jsdoc-reader.js';
-import { Reporter } from '../src/analysis/reporter.js';
+import { JsDocReader } from '../src/jsdoc-reader.js';
+import { Reporter } from '../src/reporter.js';
 import { ToolCalleeResolver } from '../src/analysis/tool-callee.js';
 import { FIXTURE_OPTIONS } from './compile-fixture.js';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { Reporter } from '../src/analysis/reporter.js';
+import { Reporter } from '../src/reporter.js';
 import { resolveMetadata } from '../src/analysis/tool-options.js';
 import { compileFixture } from './compile-fixture.js';
 

@@ -137,7 +137,9 @@ describe(explainPolicy, () => {
   it('agrees with call: an allow rule runs a privileged tool with nobody to ask', async () => {
     const { registry, executor } = setup();
     const policy = loadPolicy({ rules: [{ allow: 'shell_exec' }] }, (name) => registry.get(name)?.declaration);
-    expect(explainPolicy(registry, policy, 'shell_exec', '{"command":"npm test"}', 'text', executor.riskLevel)).toMatchObject({ decision: 'allow' });
+    expect(
+      explainPolicy({ registry, policy, tool: 'shell_exec', argsText: '{"command":"npm test"}', format: 'text', hooks: { riskLevel: executor.riskLevel } }),
+    ).toMatchObject({ decision: 'allow' });
     const stdin = Object.assign(new PassThrough(), { isTTY: false });
     expect(
       (
@@ -154,7 +156,14 @@ describe(explainPolicy, () => {
   it('says ASK for a protected path no rule names, and why', () => {
     const { registry, executor } = setup();
     const policy = loadPolicy({ rules: [{ allow: 'file_write' }] }, (name) => registry.get(name)?.declaration);
-    const result = explainPolicy(registry, policy, 'file_write', '{"path":".git/config"}', 'text', executor.riskLevel);
+    const result = explainPolicy({
+      registry,
+      policy,
+      tool: 'file_write',
+      argsText: '{"path":".git/config"}',
+      format: 'text',
+      hooks: { riskLevel: executor.riskLevel },
+    });
     expect(result.decision).toBe('ask');
     expect(result.text).toContain('file_write: ASK');
     expect(result.text).toContain('it touches the protected path .git/config, which allow rule file_write does not name');
@@ -163,17 +172,24 @@ describe(explainPolicy, () => {
   it('says ASK for an escalation an allow rule matches, naming it as running outside the sandbox', () => {
     const { registry, executor } = setup();
     const policy = loadPolicy({ rules: [{ allow: 'shell_exec' }] }, (name) => registry.get(name)?.declaration);
-    const result = explainPolicy(registry, policy, 'shell_exec', ESCALATE, 'text', executor.riskLevel);
+    const result = explainPolicy({ registry, policy, tool: 'shell_exec', argsText: ESCALATE, format: 'text', hooks: { riskLevel: executor.riskLevel } });
     expect(result.decision).toBe('ask');
     expect(result.text).toContain('shell_exec: ASK');
     expect(result.text).toContain(`run outside the sandbox: ${OUTSIDE} — only a person confirming it approves that`);
-    expect(JSON.parse(explainPolicy(registry, policy, 'shell_exec', ESCALATE, 'json', executor.riskLevel).text)).toMatchObject({ escalation: OUTSIDE });
-    expect(explainPolicy(registry, policy, 'shell_exec', '{"command":"npm install"}', 'text', executor.riskLevel).decision).toBe('allow');
+    expect(
+      JSON.parse(explainPolicy({ registry, policy, tool: 'shell_exec', argsText: ESCALATE, format: 'json', hooks: { riskLevel: executor.riskLevel } }).text),
+    ).toMatchObject({ escalation: OUTSIDE });
+    expect(
+      explainPolicy({ registry, policy, tool: 'shell_exec', argsText: '{"command":"npm install"}', format: 'text', hooks: { riskLevel: executor.riskLevel } })
+        .decision,
+    ).toBe('allow');
   });
 
   it('refuses an argument number JavaScript cannot hold, naming it', () => {
     const { registry, executor } = setup();
     const policy = loadPolicy({ rules: [] });
-    expect(() => explainPolicy(registry, policy, 'file_write', '{"path":"a","n":1e400}', 'text', executor.riskLevel)).toThrow("'n' is 1e400");
+    expect(() =>
+      explainPolicy({ registry, policy, tool: 'file_write', argsText: '{"path":"a","n":1e400}', format: 'text', hooks: { riskLevel: executor.riskLevel } }),
+    ).toThrow("'n' is 1e400");
   });
 });

@@ -2,7 +2,7 @@ import type { ToolRegistry } from '@toolwright/registry';
 import { toAnthropicTools, toGeminiFunctionDeclarations, toMcpTools, toOpenAIChatTools, toOpenAIResponsesTools } from '@toolwright/registry';
 import { CliError } from '../cli-error.js';
 
-import { LIST_FORMATS, type ListFormat } from './list-formats.js';
+import { LIST_FORMATS, type ListFormat } from '../list-formats.js';
 
 /** `toolwright list`: the registered tools' declarations, as they are or in a provider's format. */
 export function listTools(registry: ToolRegistry, format: string): unknown {

@@ -41,16 +41,14 @@ export const policyExplainCommand = defineCommand({
     if (!settings.policy) throw new CliError('toolwright policy explain needs --policy <file> (or "policy" in toolwright.config.json).', 2);
     const { explainPolicy } = await import('./policy.js');
     const { coreToolsRiskLevels, coreToolsPathResolvers } = await import('@toolwright/core-tools');
-    const result = explainPolicy(
+    const result = explainPolicy({
       registry,
-      loadPolicySource(settings.policy, registry),
+      policy: loadPolicySource(settings.policy, registry),
       tool,
-      values.args,
-      values.format,
-      coreToolsRiskLevels(env),
-      settings.executor.riskMode,
-      coreToolsPathResolvers(env),
-    );
+      argsText: values.args,
+      format: values.format,
+      hooks: { riskLevel: coreToolsRiskLevels(env), riskMode: settings.executor.riskMode, pathResolvers: coreToolsPathResolvers(env) },
+    });
     io.out(`${result.text}\n`);
     return 0;
   },

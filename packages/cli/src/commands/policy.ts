@@ -11,16 +11,20 @@ import { openWorkspace } from '../call-environment.js';
  * bound to the workspace `.` when `riskLevel` is not given, as `toolwright call` binds them — and the
  * config file's risk mode, so explain and `call` agree.
  */
-export function explainPolicy(
-  registry: ToolRegistry,
-  policy: Policy,
-  tool: string,
-  argsText: string,
-  format: string,
-  riskLevel?: ExecutorOptions['riskLevel'],
-  riskMode?: ExecutorOptions['riskMode'],
-  pathResolvers?: ExecutorOptions['pathResolvers'],
-): { text: string; decision: string } {
+/** A `policy explain` question: the call (tool name and argument text), how to answer, and the executor's hooks. */
+export interface PolicyQuestion {
+  registry: ToolRegistry;
+  policy: Policy;
+  tool: string;
+  argsText: string;
+  format: string;
+  /** The risk hooks and path resolvers `call` would use; without `riskLevel`, the core tools' bound to `.`. */
+  hooks?: Pick<ExecutorOptions, 'riskLevel' | 'riskMode' | 'pathResolvers'>;
+}
+
+export function explainPolicy(question: PolicyQuestion): { text: string; decision: string } {
+  const { registry, policy, tool, argsText, format } = question;
+  const { riskLevel, riskMode, pathResolvers } = question.hooks ?? {};
   if (format !== 'text' && format !== 'json') throw new CliError(`Unknown --format '${format}'. Use text or json.`, 2);
   const declaration = registry.get(tool)?.declaration;
   if (!declaration && !/[*?[{]/.test(tool)) {

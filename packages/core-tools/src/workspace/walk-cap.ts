@@ -1,4 +1,3 @@
-import type { CoreToolsEnvironment } from '../environment.js';
 import { count } from '../model-text/output-budget.js';
 
 /**
@@ -9,7 +8,7 @@ import { count } from '../model-text/output-budget.js';
 export const DEFAULT_WALK_CAP = 200_000;
 
 /** The walk cap of an environment (`maxWalkEntries`, else `DEFAULT_WALK_CAP`). */
-export function walkCap(env: CoreToolsEnvironment): number {
+export function walkCap(env: { maxWalkEntries?: number | undefined }): number {
   return env.maxWalkEntries ?? DEFAULT_WALK_CAP;
 }
 

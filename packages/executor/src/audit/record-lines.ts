@@ -1,5 +1,5 @@
 import { JsonText, type AuditEntry } from '../ports.js';
-import { stringJson } from '../steps/normalize-output.js';
+import { stringJson } from '../output/normalize-output.js';
 
 /**
  * Audit records as JSONL lines: `{"seq":N,"time":"…",<the entry's fields in order>}`, numbered from

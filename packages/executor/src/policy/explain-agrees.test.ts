@@ -6,7 +6,7 @@ import type { ExecutorOptions } from '../executor-options.js';
 import { ToolExecutor } from '../tool-executor.js';
 import type { ApprovalAnswer, PathResolver, RiskMode } from '../ports.js';
 import { declaration, defineTool } from '../test-support/declare-tool.js';
-import { explainDecision } from './explain.js';
+import { explainDecision } from '../gate/explain.js';
 import { loadPolicy, type PolicyDocument, type PolicyRuleSource } from './policy.js';
 
 const TOOLS = [

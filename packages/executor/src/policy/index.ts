@@ -3,7 +3,5 @@ export type { PolicyDocument, PolicyRuleSource, PolicyExample, PolicyRule } from
 export type { PolicyProof } from '../ports.js';
 export { parseRule, subjectOf, subjectMatches, toolMatches, isCommandParameter, PolicyError } from './rule-pattern.js';
 export type { RulePattern } from './rule-pattern.js';
-export { explainDecision, formatExplanation } from './explain.js';
-export type { PolicyExplanation, RuleExplanation } from './explain.js';
 export { approvalPatternMatcher } from './approval-pattern.js';
 export { ruleNamesProtectedPath } from './names-protected-path.js';

@@ -4,7 +4,7 @@ import { ToolRegistry } from '@toolwright/registry';
 import { ToolExecutor } from '../tool-executor.js';
 import type { PathResolver } from '../ports.js';
 import { declaration, defineTool } from '../test-support/declare-tool.js';
-import { explainDecision } from './explain.js';
+import { explainDecision } from '../gate/explain.js';
 import { lexicalSpelling, normalisePathPattern, pathSubjectMatches } from './path-subject.js';
 import { loadPolicy } from './policy.js';
 

@@ -3,7 +3,7 @@ import { ToolRegistry } from '@toolwright/registry';
 import { ToolExecutor } from '../tool-executor.js';
 import { MemoryAuditSink } from '../memory-audit-sink.js';
 import { declaration, defineTool } from '../test-support/declare-tool.js';
-import { explainDecision, formatExplanation } from './explain.js';
+import { explainDecision, formatExplanation } from '../gate/explain.js';
 import { loadPolicy, type PolicyDocument } from './policy.js';
 import { PolicyError, parseRule } from './rule-pattern.js';
 import { approvalPatternMatcher } from './approval-pattern.js';

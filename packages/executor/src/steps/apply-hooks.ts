@@ -4,9 +4,9 @@ import type { ToolHooks } from '../hooks.js';
 import { describeIssue } from '../model-message.js';
 import type { ToolError } from '../tool-error.js';
 import type { ToolCall } from '../tool-call.js';
-import { canonicalJson } from './normalize-output.js';
-import { describeThrown } from './describe-thrown.js';
-import type { SchemaValidator } from './schema-validator.js';
+import { canonicalJson } from '../output/normalize-output.js';
+import { describeThrown } from '../output/describe-thrown.js';
+import type { SchemaValidator } from '../arguments/schema-validator.js';
 
 /** Step: the before-hooks (see `applyBeforeHooks`); a blocked call is refused with the hook's reason. */
 export function beforeHooksStep(hooks: readonly ToolHooks[], validator: SchemaValidator): PipelineStep {

@@ -1,8 +1,8 @@
 import type { PipelineStep } from '../call-state.js';
-import { describeThrown } from './describe-thrown.js';
-import { formatJsonPath } from './json-path.js';
-import { MAX_JSON_CHARS, MAX_JSON_NODES, normaliseOutput, OutputTooLargeError, UnrepresentableError } from './normalize-output.js';
-import type { SchemaValidator } from './schema-validator.js';
+import { describeThrown } from '../output/describe-thrown.js';
+import { formatJsonPath } from '../arguments/json-path.js';
+import { MAX_JSON_CHARS, MAX_JSON_NODES, normaliseOutput, OutputTooLargeError, UnrepresentableError } from '../output/normalize-output.js';
+import type { SchemaValidator } from '../arguments/schema-validator.js';
 
 /**
  * Step: the output normalised and hashed (`normaliseOutput`, within its size budget). Too large, or

@@ -4,9 +4,9 @@ import type { CallContext } from '../executor-options.js';
 import type { CallState, PipelineStep, StepOutcome } from '../call-state.js';
 import type { ApprovalHandler, PathResolver, PolicyPort } from '../ports.js';
 import { bindPathResolver } from '../policy/path-subject.js';
-import { assessCallRisk, type RiskSettings } from './assess-risk.js';
-import { judgingGate } from './judged-paths.js';
-import { passSafetyGate, type GateInput, type GateOutcome } from './safety-gate.js';
+import { assessCallRisk, type RiskSettings } from '../gate/assess-risk.js';
+import { judgingGate } from '../gate/judged-paths.js';
+import { passSafetyGate, type GateInput, type GateOutcome } from '../gate/safety-gate.js';
 
 /** What the safety gate consults: the policy, the risk settings, remembered approvals and the approver. */
 export interface GateServices {
@@ -17,18 +17,21 @@ export interface GateServices {
   approve: ApprovalHandler | undefined;
 }
 
+/** What the gate is told of one call: the pipeline takes it from the call's state (`gateCallOf`), a preview makes it. */
+export interface GateCall {
+  callId: string;
+  declaration: ToolDeclaration;
+  args: Record<string, unknown>;
+  argsHash: string;
+  context: CallContext;
+  forceAsk?: string | undefined;
+  progress?: GateInput['progress'];
+  preApproved?: GateInput['preApproved'];
+}
+
 /** The gate's input for one call, as the pipeline and `previewGate` both build it. */
-export function gateInput(
-  services: Omit<GateServices, 'approve'>,
-  callId: string,
-  declaration: ToolDeclaration,
-  args: Record<string, unknown>,
-  argsHash: string,
-  context: CallContext,
-  forceAsk?: string,
-  progress?: GateInput['progress'],
-  preApproved?: GateInput['preApproved'],
-): GateInput {
+export function gateInput(services: Omit<GateServices, 'approve'>, call: GateCall): GateInput {
+  const { callId, declaration, args, argsHash, context, forceAsk, progress, preApproved } = call;
   return {
     callId,
     declaration,
@@ -44,6 +47,21 @@ export function gateInput(
   };
 }
 
+/** The gate's view of a call in the pipeline; an approval given out of band (`preApproved`) counts for this call only. */
+function gateCallOf(state: CallState): GateCall {
+  const { preApproved } = state.context;
+  return {
+    callId: state.call.id,
+    declaration: state.tool.declaration,
+    args: state.args,
+    argsHash: state.argsHash,
+    context: state.context,
+    forceAsk: state.forceAsk,
+    progress: state.audit,
+    preApproved: preApproved && (() => preApproved(state.call, state.argsHash) === true),
+  };
+}
+
 /**
  * Step: policy and approval (`passSafetyGate`), recorded as a `PolicyDecision` (with `escalation` for a
  * call that asked to run outside the sandbox; `approval: 'escalation'` when a person confirmed it, which
@@ -54,19 +72,7 @@ export function safetyGateStep(services: GateServices): PipelineStep {
   return {
     stage: 'policy',
     run(state) {
-      const { preApproved } = state.context;
-      const approvedOutOfBand = preApproved && (() => preApproved(state.call, state.argsHash) === true);
-      const input = gateInput(
-        services,
-        state.call.id,
-        state.tool.declaration,
-        state.args,
-        state.argsHash,
-        state.context,
-        state.forceAsk,
-        state.audit,
-        approvedOutOfBand,
-      );
+      const input = gateInput(services, gateCallOf(state));
       const judging = judgingGate(input, services.risk.riskLevel?.[state.tool.declaration.name] !== undefined);
       const gate = passSafetyGate(judging.input, services.approve);
       const done = (outcome: GateOutcome): StepOutcome | Promise<StepOutcome> => {

@@ -1,6 +1,6 @@
 import type { PipelineStep } from '../call-state.js';
 import type { FullOutputStore } from '../full-output-store.js';
-import { truncateOutput } from './truncate-output.js';
+import { truncateOutput } from '../output/truncate-output.js';
 
 /**
  * Step: the text the model reads. A tool with `renderForModel` words its own output (numbered lines,

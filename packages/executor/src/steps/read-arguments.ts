@@ -1,8 +1,8 @@
 import type { PipelineStep } from '../call-state.js';
 import type { ArgumentDecoder } from '../executor-options.js';
-import { parseArguments, type ParseLimits } from './parse-arguments.js';
-import { repairText, repairValue, type ArgumentRepairs } from './repair-arguments.js';
-import type { SchemaValidator } from './schema-validator.js';
+import { parseArguments, type ParseLimits } from '../arguments/parse-arguments.js';
+import { repairText, repairValue, type ArgumentRepairs } from '../arguments/repair-arguments.js';
+import type { SchemaValidator } from '../arguments/schema-validator.js';
 
 /**
  * Step: the arguments as a checked value (`parseArguments`), or `invalid_json`/`invalid_arguments`. With

@@ -1,5 +1,5 @@
 import type { PipelineStep } from '../call-state.js';
-import { canonicalJson, sha256Hex } from './normalize-output.js';
+import { canonicalJson, sha256Hex } from '../output/normalize-output.js';
 
 /** Step: the arguments' canonical JSON and its sha-256, which the audit, approvals and the doom-loop guard key on. */
 export const hashArgumentsStep: PipelineStep = {

@@ -1,7 +1,7 @@
 import { runWithToolContext, type JudgedPaths, type OutputBudget, type ToolCallContext, type ToolProgress } from '@toolwright/tool';
 import type { CallState, PipelineStep } from '../call-state.js';
 import type { EventBus } from '../events.js';
-import { runWithTimeout, type LazySignal, type RunOutcome } from './run-with-timeout.js';
+import { runWithTimeout, type LazySignal, type RunOutcome } from '../run/run-with-timeout.js';
 
 /** What running a tool needs: where events go, how often a heartbeat, the longest any call may take, the output budget. */
 export interface RunServices {

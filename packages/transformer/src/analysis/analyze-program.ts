@@ -6,8 +6,8 @@ import { SchemaCache } from '../type-mappers/schema-cache.js';
 import { analyzeSignature, type AnalysisServices, type ToolCandidate } from './analyze-signature.js';
 import { findTools } from './find-tools.js';
 import { isGeneratedModule } from '../generated-module.js';
-import { JsDocReader } from './jsdoc-reader.js';
-import { Reporter } from './reporter.js';
+import { JsDocReader } from '../jsdoc-reader.js';
+import { Reporter } from '../reporter.js';
 import { ToolCalleeResolver } from './tool-callee.js';
 
 /** A tool found in the program, with its declaration when it had no errors. */

@@ -6,9 +6,9 @@ import type { SchemaCache } from '../type-mappers/schema-cache.js';
 import { createMapContext, mapTypeAt } from '../type-mappers/map-type.js';
 import { canonicalSchema } from './canonical-schema.js';
 import { flattenParameter } from './flatten-parameter.js';
-import type { JsDocReader } from './jsdoc-reader.js';
+import type { JsDocReader } from '../jsdoc-reader.js';
 import { literalDefault } from './literal-default.js';
-import type { Reporter } from './reporter.js';
+import type { Reporter } from '../reporter.js';
 import { readOptionsLiteral, readOptionsTags, resolveMetadata } from './tool-options.js';
 import { ARGUMENT_NAME_PATTERN, readWireNames } from './wire-names.js';
 

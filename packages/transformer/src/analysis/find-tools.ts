@@ -1,6 +1,6 @@
 import { ts } from '../front-end/typescript.js';
-import { JsDocReader } from './jsdoc-reader.js';
-import type { Reporter } from './reporter.js';
+import { JsDocReader } from '../jsdoc-reader.js';
+import type { Reporter } from '../reporter.js';
 import type { ToolCalleeResolver } from './tool-callee.js';
 import type { ToolCandidate } from './analyze-signature.js';
 import { unwrapExpression } from './tool-options.js';

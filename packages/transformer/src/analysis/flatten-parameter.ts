@@ -4,7 +4,7 @@ import type { DefinitionRegistry } from '../type-mappers/definition-registry.js'
 import { mapMember } from '../type-mappers/map-member.js';
 import type { MapContext } from '../type-mappers/type-mapper.js';
 import { literalDefault } from './literal-default.js';
-import type { Reporter } from './reporter.js';
+import type { Reporter } from '../reporter.js';
 import { ARGUMENT_NAME_PATTERN } from './wire-names.js';
 
 /** The declared arguments of a flattened tool: the properties of its one options object. */

@@ -16,8 +16,8 @@ import {
   type ToolOptions,
 } from '@toolwright/schema';
 import type { DIAGNOSTICS } from '../diagnostics.js';
-import type { DocInfo } from './jsdoc-reader.js';
-import type { Reporter } from './reporter.js';
+import type { DocInfo } from '../jsdoc-reader.js';
+import type { Reporter } from '../reporter.js';
 
 type OptionValue = string | number | boolean | string[];
 type RawOptions = Map<keyof ToolOptions, { value: OptionValue; node: ts.Node }>;

@@ -1,6 +1,6 @@
 import { ts } from '../front-end/typescript.js';
-import type { DocInfo, JsDocReader } from './jsdoc-reader.js';
-import type { Reporter } from './reporter.js';
+import type { DocInfo, JsDocReader } from '../jsdoc-reader.js';
+import type { Reporter } from '../reporter.js';
 
 /** Argument names a provider accepts as property keys. */
 export const ARGUMENT_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;

@@ -1,6 +1,6 @@
 import type { JsonSchema, JsonSchemaTypeName, JsonValue } from '@toolwright/schema';
 import type { DIAGNOSTICS } from '../diagnostics.js';
-import type { DocInfo, DocTag } from '../analysis/jsdoc-reader.js';
+import type { DocInfo, DocTag } from '../jsdoc-reader.js';
 import type { MapContext } from './type-mapper.js';
 
 type Kind = 'number' | 'string' | 'array' | 'any';

@@ -1,8 +1,8 @@
 import type { ts } from '../front-end/typescript.js';
 import type { JsonSchema } from '@toolwright/schema';
 import { POSITION_ROLES, type DiagnosticKey } from '../diagnostics.js';
-import type { Reporter } from '../analysis/reporter.js';
-import type { DocInfo, JsDocReader } from '../analysis/jsdoc-reader.js';
+import type { Reporter } from '../reporter.js';
+import type { DocInfo, JsDocReader } from '../jsdoc-reader.js';
 import { anyJsonMapper, objectKeywordMapper } from './any-json-mappers.js';
 import { arrayLikeMapper, arrayMapper, tupleMapper } from './array-mappers.js';
 import { applyDocTags } from './constraint-tags.js';

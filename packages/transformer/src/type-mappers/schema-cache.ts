@@ -1,6 +1,6 @@
 import type { ts } from '../front-end/typescript.js';
 import type { JsonSchema } from '@toolwright/schema';
-import type { DocInfo } from '../analysis/jsdoc-reader.js';
+import type { DocInfo } from '../jsdoc-reader.js';
 import type { DefinitionRegistry, SharedDefinitions } from './definition-registry.js';
 import type { TypeMapper } from './type-mapper.js';
 

@@ -1,7 +1,7 @@
 import type { ts } from '../front-end/typescript.js';
 import type { JsonSchema } from '@toolwright/schema';
 import type { DIAGNOSTICS, DiagnosticArgs, DiagnosticKey, PositionRole } from '../diagnostics.js';
-import type { JsDocReader } from '../analysis/jsdoc-reader.js';
+import type { JsDocReader } from '../jsdoc-reader.js';
 import type { DefinitionRegistry } from './definition-registry.js';
 
 /** Why a type has no JSON form: a reason of `unsupportedType` in the catalogue. */

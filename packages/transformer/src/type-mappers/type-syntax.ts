@@ -1,5 +1,5 @@
 import { ts } from '../front-end/typescript.js';
-import type { DocInfo } from '../analysis/jsdoc-reader.js';
+import type { DocInfo } from '../jsdoc-reader.js';
 import type { MapContext } from './type-mapper.js';
 
 type SyntaxContext = Pick<MapContext, 'checker' | 'docs' | 'isProjectFile'>;

@@ -1,5 +1,5 @@
-import type { ts } from '../front-end/typescript.js';
-import { createToolwrightDiagnostic, type DiagnosticArgs, type DiagnosticId, type DiagnosticKey, type ToolwrightDiagnostic } from '../diagnostics.js';
+import type { ts } from './front-end/typescript.js';
+import { createToolwrightDiagnostic, type DiagnosticArgs, type DiagnosticId, type DiagnosticKey, type ToolwrightDiagnostic } from './diagnostics.js';
 
 export interface ReporterOptions {
   /** Warnings reported as errors (the `strictJson` option makes `anyJson` one). */

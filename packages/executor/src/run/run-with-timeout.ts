@@ -1,6 +1,6 @@
 import type { ToolError } from '../tool-error.js';
 import { deadlines } from './deadlines.js';
-import { describeThrown } from './describe-thrown.js';
+import { describeThrown } from '../output/describe-thrown.js';
 
 export type RunOutcome<T> = { ok: true; value: T } | { ok: false; error: Extract<ToolError, { code: 'timeout' | 'cancelled' | 'tool_failed' }> };
 

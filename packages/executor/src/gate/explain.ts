@@ -1,10 +1,10 @@
 import type { ToolDeclaration } from '@toolwright/schema';
 import type { PathResolver, PolicyEffect, RiskAssessment } from '../ports.js';
-import { defaultRiskAssessment } from '../steps/assess-risk.js';
-import { decideGate } from '../steps/gate-decision.js';
+import { defaultRiskAssessment } from './assess-risk.js';
+import { decideGate } from './gate-decision.js';
 import type { PolicyProof } from '../ports.js';
-import type { Policy } from './policy.js';
-import { subjectOf, toolMatches } from './rule-pattern.js';
+import type { Policy } from '../policy/policy.js';
+import { subjectOf, toolMatches } from '../policy/rule-pattern.js';
 
 /** How one rule relates to a call, for `toolwright policy explain`. */
 export interface RuleExplanation {

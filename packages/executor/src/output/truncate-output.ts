@@ -1,5 +1,5 @@
 import { describeOmission } from '../model-message.js';
-import type { Omission } from './omission.js';
+import type { Omission } from '../omission.js';
 
 export interface Truncation {
   text: string;

@@ -3,7 +3,7 @@ import type { ApprovalMemory } from '../approval-memory.js';
 import type { PipelineStage, ToolError } from '../tool-error.js';
 import type { ApprovalAnswer, ApprovalHandler, ApprovalRequest, PathResolver, PolicyPort, PolicyVerdict, RiskAssessment } from '../ports.js';
 import { decideGate } from './gate-decision.js';
-import { describeThrown } from './describe-thrown.js';
+import { describeThrown } from '../output/describe-thrown.js';
 
 export interface GateInput {
   callId: string;

@@ -1,4 +1,4 @@
-import { ts } from '../front-end/typescript.js';
+import { ts } from './front-end/typescript.js';
 
 /** The JSDoc of one declaration, reduced to what Toolwright uses. */
 export interface DocInfo {
