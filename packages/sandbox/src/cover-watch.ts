@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isWithin } from './is-within.js';
 
 /**
  * Watches the paths a running sandbox covers (mounted read-only, or hidden under an empty mount)
@@ -7,14 +8,20 @@ import path from 'node:path';
  * holds the file it was made on, not its name: when the host puts another file in its place (an
  * editor saving by rename, `sed -i`, `git checkout`, a write a person approved), the new one is plain
  * workspace content in every sandbox still running — a denied file readable, a protected one
- * writable — so such a sandbox must end. Watched through the kernel (inotify), a folder once
- * however many covered names it holds; paths missing when the watch starts are not watched.
+ * writable — so such a sandbox must end. So must one whose folder on the way from `root` the host replaced
+ * (`mv conf conf.old; mkdir conf`: the sandbox's `conf/prod.key` is then the new folder's, found by a fourteenth
+ * pass). Watched through the kernel (inotify), a folder once however many covered names it holds; paths missing
+ * when the watch starts are not watched.
  * @returns a function that stops the watch.
  */
-export function watchCovers(paths: readonly string[], onBroken: (covered: string) => void): () => void {
+export function watchCovers(paths: readonly string[], onBroken: (covered: string) => void, root?: string): () => void {
   /** Folder → name → identity. */
   const byFolder = new Map<string, Map<string, string>>();
-  for (const covered of paths) {
+  const onTheWay = new Set<string>();
+  for (const covered of paths)
+    if (root !== undefined)
+      for (let folder = path.dirname(covered); folder !== root && isWithin(root, folder); folder = path.dirname(folder)) onTheWay.add(folder);
+  for (const covered of [...paths, ...onTheWay]) {
     const identity = identityOf(covered);
     if (identity === undefined) continue;
     const folder = path.dirname(covered);

@@ -26,6 +26,23 @@ const MAX_INCLUDE_DEPTH = 10;
 export const MAX_CONFIG_FILES = 256;
 /** Largest configuration file read; a larger one counts as unreadable (git itself would read it). */
 const MAX_CONFIG_BYTES = 1024 * 1024;
+/**
+ * Most words of settings that run programs and of hooks one repository's configuration may have looked at, paths
+ * it may name, and other users' homes (`~name/`) the user database is asked for: all of it is done on the host while
+ * every other command waits. A fourteenth pass wrote an alias of 90,000 `~name/x` words, and each asked the user
+ * database in turn: the next command waited 204 s. Past a bound the command is refused, naming the repository.
+ */
+export const CONFIG_WORK_BOUNDS = { words: 20_000, paths: 4096, userLookups: 8 } as const;
+
+/** What the configuration being read has cost so far (`CONFIG_WORK_BOUNDS`); set afresh for each repository. */
+let work = { dotGit: '', words: 0, userLookups: 0 };
+
+function overBound(what: string): CoreToolError {
+  return new CoreToolError(
+    'sandbox_unavailable',
+    `Shell commands cannot run: the configuration of the repository at '${work.dotGit}' has ${what}, too many to check for what it has git run. Shorten its settings or hooks, or remove the repository.`,
+  );
+}
 const INCLUDE = /^include(?:if\..+)?\.path$/;
 /** Folders git runs or copies programs from, relative to the top of the work tree. */
 const DIRECTORIES = /^(?:core\.hookspath|init\.templatedir)$/;
@@ -51,6 +68,13 @@ const hookTexts = new Map<string, { stamp: string; value: string | undefined }>(
  * (none there: nothing is found).
  */
 export function gitConfigReferences(dotGit: string): GitConfigReference[] {
+  work = { dotGit, words: 0, userLookups: 0 };
+  const found = collectReferences(dotGit);
+  if (found.length > CONFIG_WORK_BOUNDS.paths) throw overBound(`settings and hooks naming more than ${CONFIG_WORK_BOUNDS.paths} paths`);
+  return found;
+}
+
+function collectReferences(dotGit: string): GitConfigReference[] {
   const top = path.dirname(dotGit);
   const gitDir = repositoryOf(dotGit);
   if (gitDir === undefined) return [];
@@ -191,6 +215,8 @@ function programPaths(command: string, top: string): string[] {
     .replace(/^\s*!/, '')
     .split(WORD_BREAKS)
     .filter((word) => word !== '' && !word.startsWith('-') && !word.includes('://') && !/[$%*?[\]{}\\]/.test(word));
+  work.words += words.length;
+  if (work.words > CONFIG_WORK_BOUNDS.words) throw overBound(`settings that run programs and hooks of more than ${CONFIG_WORK_BOUNDS.words} words`);
   const paths: string[] = [];
   words.forEach((word, index) => {
     if (word === '.' && index < words.length - 1) return; // `. ./script`: the next word is the script
@@ -222,24 +248,37 @@ function expand(value: string, base: string): string | undefined {
 /** The home folder of the user `name`, as git's `getpwnam` finds it: the user database (`/etc/passwd`, else `getent`). */
 function homeOf(name: string): string | undefined {
   if (!/^[A-Za-z0-9._][A-Za-z0-9._-]*\$?$/.test(name)) return undefined;
-  const fromLine = (line: string | undefined) => {
-    const fields = line?.split(':');
-    return fields && fields[0] === name && fields[5] && path.isAbsolute(fields[5]) ? fields[5] : undefined;
-  };
-  const local = (readPlainFile('/etc/passwd', 16 * 1024 * 1024) ?? '')
-    .split('\n')
-    .map(fromLine)
-    .find((home) => home !== undefined);
+  const local = readByStatus(passwdFiles, '/etc/passwd', () => homesIn(readPlainFile('/etc/passwd', 16 * 1024 * 1024) ?? ''))?.get(name);
   if (local !== undefined) return local;
+  if (askedDatabase.has(name)) return askedDatabase.get(name) ?? undefined;
   const getent = systemProgram('getent');
   if (getent === undefined) return undefined;
+  if (++work.userLookups > CONFIG_WORK_BOUNDS.userLookups)
+    throw overBound(`more than ${CONFIG_WORK_BOUNDS.userLookups} other users' homes (~name/) to look up`);
+  let home: string | undefined;
   try {
-    return fromLine(
-      execFileSync(getent, ['passwd', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000, env: HELPER_ENV }).split('\n')[0],
-    );
+    home = homesIn(execFileSync(getent, ['passwd', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000, env: HELPER_ENV })).get(name);
   } catch {
-    return undefined;
+    home = undefined;
   }
+  if (askedDatabase.size > 256) askedDatabase.clear();
+  askedDatabase.set(name, home ?? null);
+  return home;
+}
+
+/** `/etc/passwd` read before, kept while its status is the same. */
+const passwdFiles = new Map<string, { stamp: string; value: Map<string, string> | undefined }>();
+/** Users the database was asked for (null: unknown there). */
+const askedDatabase = new Map<string, string | null>();
+
+/** Each user's home in `passwd` lines (`name:x:uid:gid:gecos:home:shell`). */
+function homesIn(text: string): Map<string, string> {
+  const homes = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const fields = line.split(':');
+    if (fields.length >= 7 && fields[0] && fields[5] && path.isAbsolute(fields[5]) && !homes.has(fields[0])) homes.set(fields[0], fields[5]);
+  }
+  return homes;
 }
 
 /** Where the hooks that are links lead (a hook in a protected folder cannot be replaced, but what it leads to may). */

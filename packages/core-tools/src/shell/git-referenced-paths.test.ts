@@ -1,5 +1,6 @@
 // What a protected repository configuration has the host's git read or run, and protected names below the
 // root that are links (found by a twelfth pass): with the judge switched off, no command may change them.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -299,6 +300,73 @@ describe.skipIf(!hasGit)('gitConfigReferences, paths spelled as git expands them
       expect(read('hooks-a/pre-commit')).toBe('#!/bin/sh\necho ok\n');
     } finally {
       tool.dispose();
+    }
+  });
+});
+
+// Found by a fourteenth pass: a nested repository whose `.git` is a file (a `.bare` layout, `--separate-git-dir`)
+// had its `.git` file read-only but the folder it names writable, and the user's next commit there ran a hook a
+// command wrote into it.
+describe.skipIf(!support.available || !hasGit)('a nested repository whose .git is a file', () => {
+  it.for(['host', 'session'] as const)('keeps the folder its gitdir names read-only, and a worktree’s common one (%s backend)', async (backend) => {
+    const { root, tool, run, read } = setUp(backend, {
+      'projects/foo/.bare/HEAD': 'ref: refs/heads/main\n',
+      'projects/foo/.bare/config': '[core]\n\tbare = true\n',
+      'projects/foo/.bare/hooks/pre-commit': '#!/bin/sh\necho ok\n',
+      'projects/foo/.git': 'gitdir: ./.bare\n',
+      'main/.git/HEAD': 'ref: refs/heads/main\n',
+      'main/.git/worktrees/wt/commondir': '../..\n',
+      'main/.git/worktrees/wt/HEAD': 'ref: refs/heads/wt\n',
+      'elsewhere/wt/.git': `gitdir: ../../main/.git/worktrees/wt\n`,
+      'main/.git/hooks/post-checkout': '#!/bin/sh\necho ok\n',
+    });
+    try {
+      await run(tamper('projects/foo/.bare/hooks/pre-commit'));
+      await run(tamper('projects/foo/.bare/config'));
+      await run(tamper('main/.git/hooks/post-checkout'));
+      expect(read('projects/foo/.bare/hooks/pre-commit')).toBe('#!/bin/sh\necho ok\n');
+      expect(read('projects/foo/.bare/config')).toBe('[core]\n\tbare = true\n');
+      expect(read('main/.git/hooks/post-checkout')).toBe('#!/bin/sh\necho ok\n');
+      expect(fs.existsSync(path.join(root, 'projects/foo/.bare-moved'))).toBe(false);
+    } finally {
+      tool.dispose();
+    }
+  });
+});
+
+// Found by a fourteenth pass: one configuration file held an alias of 90,000 `~name/x` words, and the host asked the
+// user database for each while every other command waited (204 s). The work a configuration may cause is bounded.
+describe.skipIf(!support.available || !hasGit)("the work a repository's configuration may cause", () => {
+  it.for([
+    ['other users’ homes', '~zzuser%d/x', 500, "other users' homes (~name/) to look up"],
+    ['words', './w%d', 30_000, 'more than 20000 words'],
+  ] as const)('refuses the command past a bound of %s, promptly', async ([, word, count, why]) => {
+    const { tool, run } = setUp('host', {});
+    try {
+      const alias = `{ printf '[alias]\\n\\tx = !sh'; for i in $(seq ${count}); do printf ' ${word}' $i; done; printf '\\n'; } >> sub/.git/config`;
+      expect(await run(`mkdir -p sub/.git && echo "ref: refs/heads/main" > sub/.git/HEAD && ${alias} && echo made`)).toContain('made');
+      const started = performance.now();
+      const next = await run('echo next');
+      expect(next).toMatch(/too many to check for what it has git run/);
+      expect(next).toContain(why);
+      expect(performance.now() - started).toBeLessThan(20_000);
+    } finally {
+      tool.dispose();
+    }
+  });
+});
+
+describe.skipIf(!support.available || !hasGit)('a protected path deeper than the system can name', () => {
+  it('refuses the command rather than leave it writable', async () => {
+    const { root, tool, run } = setUp('host', {});
+    try {
+      const deep = `for i in $(seq 10 34); do d="$i$(printf 'd%.0s' $(seq 198))"; mkdir "$d" && cd "$d" || exit 1; done; mkdir -p .git/hooks && echo made`;
+      expect(await run(deep)).toContain('made');
+      expect(await run('echo next')).toMatch(/deeper than the longest path the system can name/);
+    } finally {
+      tool.dispose();
+      // Node's rm names every path whole; rm(1) goes down folder by folder.
+      for (const entry of fs.readdirSync(root)) if (entry.startsWith('10')) spawnSync('rm', ['-rf', path.join(root, entry)]);
     }
   });
 });

@@ -16,7 +16,7 @@ import { CoreToolError } from '../core-tool-error.js';
 import { hiddenPathsUnder } from '../workspace/tree-scan.js';
 import { undecodableMatch } from '../workspace/undecodable-names.js';
 import { walk, type WalkOptions } from '../workspace/walk.js';
-import { gitReferencedPaths } from './git-referenced-paths.js';
+import { gitReferencedPaths, physicalPath } from './git-referenced-paths.js';
 import { LinksOnTheWay, lstatOrUndefined } from './links-on-the-way.js';
 import { ListedDirectories } from './listed-directories.js';
 import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
@@ -63,6 +63,9 @@ export interface SandboxPlan {
  * hides is hidden, or the command is refused when the workspace is too large to find them all.
  * Program directories outside the system's are readable.
  */
+/** Linux's longest path (PATH_MAX, with its terminating zero). */
+const PATH_MAX = 4096;
+
 export class SandboxView {
   private scanned: { root: string; listed: ListedDirectories; found: { hidden: string[]; protectedBelow: string[] } } | undefined;
   /**
@@ -223,6 +226,14 @@ export class SandboxView {
     // A name that is not UTF-8 cannot be given to bubblewrap (its arguments are text), so a protected path at or
     // below one cannot be covered: the command is refused, naming it, rather than run with a writable `.git`.
     if (result.unreadable) {
+      // A folder deeper than the longest path the kernel takes cannot be opened by its name, nor mounted: a protected
+      // path in it could not be kept read-only (a fourteenth pass made a `.git` 25 folders of 200 characters down).
+      const tooDeep = result.unopened?.find((relative) => Buffer.byteLength(path.join(root, relative)) >= PATH_MAX);
+      if (tooDeep !== undefined)
+        throw new CoreToolError(
+          'sandbox_unavailable',
+          `Shell commands cannot run: the folder '${tooDeep.slice(0, 120)}…' lies deeper than the longest path the system can name (${PATH_MAX} bytes), so a protected path (a .git) in it could not be kept read-only. Move it up or remove it (rm -r works from a folder further down).`,
+        );
       const behind = undecodableMatch(root, (relative) => this.workspace.protects(relative), SCAN_ENTRIES);
       if (behind.found !== undefined)
         throw new CoreToolError(
@@ -231,6 +242,8 @@ export class SandboxView {
         );
     }
     if (linked.length > 0) throw protectedLinkRefusal(root, linked[0]!, linked[0]!);
+    // A nested repository whose `.git` is a file keeps its configuration and hooks where the file says.
+    for (const entry of [...found]) if (path.basename(entry) === '.git' && lstatOrUndefined(entry)?.isFile()) found.push(...gitDirectoryOf(entry, root));
     return found;
   }
 }
@@ -275,17 +288,26 @@ function rootProtectedNames(workspace: WorkspacePolicy): string[] {
   return [...new Set([...names, ...GIT_DISCOVERY_NAMES])];
 }
 
-/** Where a `.git` file (`gitdir: <path>`, a worktree's or a `.bare` layout's) says the repository is, when that is in the workspace. */
+/**
+ * Where a `.git` file (`gitdir: <path>`, a worktree's, a `.bare` layout's, `--separate-git-dir`'s) says the
+ * repository is — and the main repository a worktree's `commondir` names — when that is in the workspace: its
+ * configuration and hooks are what git obeys there, so they are covered as the `.git` is. A link inside the workspace
+ * on the way refuses the command (a command could point it elsewhere). Nested ones too: a fourteenth pass had a
+ * `projects/foo/.git` file point at `.bare`, whose hooks stayed writable and ran at the user's next commit.
+ */
 function gitDirectoryOf(gitFile: string, root: string): string[] {
-  try {
-    const text = readPlainFile(gitFile, 4096) ?? '';
-    const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
-    if (!match) return [];
-    const real = fs.realpathSync(path.resolve(root, match[1]!));
-    return real !== root && isWithin(root, real) ? [real] : [];
-  } catch {
-    return [];
-  }
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(readPlainFile(gitFile, 4096) ?? '');
+  if (!match) return [];
+  const inside = (spelled: string): string[] => {
+    const physical = physicalPath(spelled, root);
+    if (physical.link !== undefined) throw protectedLinkRefusal(root, spelled, physical.link);
+    return physical.path !== root && isWithin(root, physical.path) && lstatOrUndefined(physical.path) ? [physical.path] : [];
+  };
+  const gitDir = path.resolve(path.dirname(gitFile), match[1]!);
+  const found = inside(gitDir);
+  const common = (readPlainFile(path.join(gitDir, 'commondir'), 4096) ?? '').trim();
+  if (common !== '') found.push(...inside(path.resolve(gitDir, common)));
+  return found;
 }
 
 /** The capability a call must hold for network access, where capabilities are granted explicitly. */

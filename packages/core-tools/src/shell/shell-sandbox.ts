@@ -134,10 +134,14 @@ export class ShellSandbox {
     let grouped = false;
     // A covered path the host replaces while the sandbox runs is covered no more in it: the sandbox is ended then.
     let replaced: string | undefined;
-    const unwatch = watchCovers([...policy.readOnly, ...policy.hidden], (covered) => {
-      replaced = path.relative(policy.workspace, covered) || '.';
-      group?.kill();
-    });
+    const unwatch = watchCovers(
+      [...policy.readOnly, ...policy.hidden],
+      (covered) => {
+        replaced = path.relative(policy.workspace, covered) || '.';
+        group?.kill();
+      },
+      policy.workspace,
+    );
     const groupFor = () => {
       if (replaced !== undefined)
         throw new CoreToolError(
@@ -172,10 +176,14 @@ export class ShellSandbox {
       // and must never see a placeholder it had mounted go.
       release: () => {
         resume();
-        unwatch();
         admitted();
-        if (group) group.remove(release);
-        else release();
+        // Watched until none of its processes is left: one in a session of its own outlives the command's end for a moment.
+        const done = () => {
+          unwatch();
+          release();
+        };
+        if (group) group.remove(done);
+        else done();
       },
       limitsReached: () => [
         ...(group?.reachedSinceLast() ?? []),

@@ -135,6 +135,33 @@ describe.skipIf(!support.available)('a covered file the host replaces while a sa
     }
   });
 
+  // Found by a fourteenth pass: the folder on the way replaced (`mv secrets secrets.old; mkdir secrets`), and the new
+  // folder's key read ten times over a quarter of a second, until the twice-a-second look caught it.
+  it('ends a background job whose covered file the host replaced by replacing a folder on its way', async () => {
+    const { root, tool } = setUp({ deniedPaths: ['deep/secrets/*.key'] });
+    fs.mkdirSync(path.join(root, 'deep', 'secrets'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'deep', 'secrets', 'prod.key'), 'DENIED-v1\n');
+    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+    const watcher = 'for i in $(seq 400); do c=$(cat deep/secrets/prod.key 2>/dev/null); [ -n "$c" ] && echo "read: $c"; sleep 0.02; done; echo watcher-end';
+    try {
+      for (const replaced of ['deep/secrets', 'deep']) {
+        const started = (await runWithToolContext(context, () => tool.shellExec(watcher, 30, true))) as { jobId: string };
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        const folder = path.join(root, replaced);
+        fs.renameSync(folder, `${folder}.old`);
+        fs.mkdirSync(path.join(root, 'deep', 'secrets'), { recursive: true });
+        fs.writeFileSync(path.join(root, 'deep', 'secrets', 'prod.key'), `DENIED-new-${replaced}\n`);
+        const status = await runWithToolContext(context, () => tool.shellJobOutput(started.jobId, 20));
+        const text = `${status.result?.stdout ?? ''}${status.result?.stderr ?? ''}`;
+        expect(text).not.toContain('DENIED');
+        expect(text).not.toContain('watcher-end');
+        expect(JSON.stringify(status)).toMatch(/stopped: 'deep(\/secrets)?'.*replaced on the host/);
+      }
+    } finally {
+      tool.dispose();
+    }
+  });
+
   it('ends a session shell whose sandbox covered it: its next line runs in a sandbox that covers the new file', async () => {
     const { root, tool, run } = setUp({ deniedPaths: ['secrets/*.key'] }, { backend: 'session' });
     fs.mkdirSync(path.join(root, 'secrets'));

@@ -71,6 +71,8 @@ export interface WalkProgress {
   hidden: string[];
   /** True when a directory could not be read, or changed under the walk (it went on without it). */
   unreadable: boolean;
+  /** The directories that could not be opened (relative to the start; the first 16). */
+  unopened?: string[];
 }
 
 /** What a walk found: the entries, whether the limit cut it short, and how far it went. */
@@ -169,6 +171,7 @@ function* walkSteps(start: string, options: WalkOptions, progress: WalkProgress)
     const opened = openForListing(path.join(realStart, relative), maxVisited - progress.visited + 1);
     if (!opened) {
       progress.unreadable = true; // unreadable, gone or swapped: skipped, as `find` would report and go on
+      if ((progress.unopened ??= []).length < 16) progress.unopened.push(relative);
       continue;
     }
     try {
