@@ -149,6 +149,29 @@ describe('placeholders of an interrupted process', () => {
   });
 });
 
+describe('placeholders let go of just before the process ends', () => {
+  // Let go of a moment after their launch ended (a following command holds them again), they are removed by a process
+  // that ends at once — `process.exit()` right after its command, or a signal — as no launch holds them any more.
+  it.for(['process.exit()', 'SIGTERM'] as const)('are removed when it ends by %s', async (how) => {
+    const dir = fs.mkdtempSync(path.join(root, 'ended-'));
+    const requests = [
+      { path: path.join(dir, '.git'), kind: 'directory' },
+      { path: path.join(dir, '.env'), kind: 'file' },
+    ];
+    const module = JSON.stringify(path.join(import.meta.dirname, '..', 'dist', 'placeholders.js'));
+    const end = how === 'SIGTERM' ? "console.log('released'); setInterval(() => {}, 1000);" : 'process.exit(0);';
+    const script = `const held = require(${module}).holdPlaceholders(${JSON.stringify(requests)}); void held.release(); ${end}`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const ended = new Promise((resolve) => child.once('exit', resolve));
+    if (how === 'SIGTERM') {
+      await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+      child.kill('SIGTERM');
+    }
+    await ended;
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+});
+
 describe('records of placeholders left behind', () => {
   // A record outlives a killed host; a `.git` file made later under it, taken for a placeholder, had its `gitdir:` left writable.
   it('make nothing but the very placeholder made, still empty, a placeholder', async () => {

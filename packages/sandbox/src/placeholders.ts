@@ -1,15 +1,6 @@
 import fs from 'node:fs';
 import { onHostExit } from './host-exit.js';
-import {
-  addHolder,
-  forgetPlaceholder,
-  holdsTurn,
-  isRecordedPlaceholder,
-  recordPlaceholder,
-  removeHolder,
-  sweepOrphanedPlaceholders,
-  takeTurn,
-} from './hosts.js';
+import { addHolder, forgetPlaceholder, isRecordedPlaceholder, recordPlaceholder, removeHolder, sweepOrphanedPlaceholders, takeTurn } from './hosts.js';
 
 /** A protected path that must not come into being inside the sandbox, and what stands in for it. */
 export interface PlaceholderRequest {
@@ -174,15 +165,16 @@ function letGoOf(target: string, kind: PlaceholderRequest['kind']): void {
 }
 
 /**
- * At exit (a signal; a normal end waits for the releases): what launches let go of and no other process holds is
- * removed if this process holds the turn now (nothing can be waited for at exit); otherwise only its holding ends,
- * and a later host's turn removes it (`sweepOrphanedPlaceholders`). What a launch still holds stays (an empty
- * placeholder) for that sweep too: its sandbox's processes may outlive this process for a moment, and must not see it go.
+ * At exit: what launches let go of (their processes are gone) and no other process holds is removed now — outside
+ * the hosts' turn, as nothing can be waited for at exit (`process.exit()` right after a command, a signal): another
+ * host making a sandbox that holds it has recorded itself as a holder first, and one that had only looked at it
+ * cannot mount it once it is gone (its command is refused). What a launch still holds stays (an empty placeholder)
+ * for a later host's sweep (`sweepOrphanedPlaceholders`): its sandbox's processes may outlive this process for a
+ * moment, and must not see it go.
  */
 function removeAll(): void {
-  const inTurn = holdsTurn();
   for (const [target, kind] of letGo) {
-    if (removeHolder(target) && inTurn) letGoOf(target, kind);
+    if (removeHolder(target)) letGoOf(target, kind);
   }
   letGo.clear();
 }
