@@ -136,20 +136,44 @@ function userConfigurationFiles(): string[] {
 
 /** The hooks of a folder (plain files up to 64 KiB), each with its text (read again only when the file changed). */
 function hookScripts(folder: string): Array<readonly [string, string]> {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(folder, { withFileTypes: true });
-  } catch {
-    return [];
-  }
   const scripts: Array<readonly [string, string]> = [];
-  for (const entry of entries.slice(0, 64)) {
+  for (const entry of hooksIn(folder)) {
     if (!entry.isFile() || entry.name.endsWith('.sample')) continue;
     const file = path.join(folder, entry.name);
     const text = readByStatus(hookTexts, file, () => readPlainFile(file, 64 * 1024));
     if (text !== undefined) scripts.push([file, text]);
   }
   return scripts;
+}
+
+/** Most entries a hooks folder may hold: git's own hooks are a few dozen names. */
+const MAX_HOOK_ENTRIES = 256;
+
+/**
+ * The entries of a hooks folder, read a batch at a time (none when it cannot be listed); more than
+ * `MAX_HOOK_ENTRIES` refuses the command: every hook is read for the scripts it runs, and a folder of a
+ * million names would hold every other command while it is listed.
+ */
+function hooksIn(folder: string): fs.Dirent[] {
+  let handle: fs.Dir;
+  try {
+    handle = fs.opendirSync(folder, { bufferSize: 64 });
+  } catch {
+    return [];
+  }
+  const entries: fs.Dirent[] = [];
+  try {
+    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
+      if (entries.length === MAX_HOOK_ENTRIES) throw overBound(`a hooks folder (${folder}) of more than ${MAX_HOOK_ENTRIES} entries`);
+      entries.push(entry);
+    }
+  } catch (error) {
+    if (error instanceof CoreToolError) throw error;
+    // unreadable part way: what was read
+  } finally {
+    handle.closeSync();
+  }
+  return entries;
 }
 
 /** The repository a `.git` folder is, or a `.git` file's `gitdir:` names (relative to the file's folder). */
@@ -283,9 +307,9 @@ function homesIn(text: string): Map<string, string> {
 
 /** Where the hooks that are links lead (a hook in a protected folder cannot be replaced, but what it leads to may). */
 function linkedHooks(folder: string): string[] {
+  const entries = hooksIn(folder);
   try {
-    return fs
-      .readdirSync(folder, { withFileTypes: true })
+    return entries
       .filter((entry) => entry.isSymbolicLink())
       .map((entry) => path.resolve(folder, fs.readlinkSync(path.join(folder, entry.name))))
       .map(realOrSelf);

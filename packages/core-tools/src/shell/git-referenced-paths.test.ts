@@ -356,6 +356,20 @@ describe.skipIf(!support.available || !hasGit)("the work a repository's configur
   });
 });
 
+describe.skipIf(!support.available || !hasGit)('a hooks folder of very many entries', () => {
+  it('refuses the command rather than list and read them all, or check only some', async () => {
+    const { tool, run } = setUp('host', {});
+    try {
+      expect(await run('mkdir -p sub/.git/hooks && cd sub/.git/hooks && for i in $(seq 300); do echo "exec sh ./s$i.sh" > h$i; done && echo made')).toContain(
+        'made',
+      );
+      expect(await run('echo next')).toMatch(/a hooks folder \(.*sub\/\.git\/hooks\) of more than 256 entries/);
+    } finally {
+      tool.dispose();
+    }
+  });
+});
+
 describe.skipIf(!support.available || !hasGit)('a protected path deeper than the system can name', () => {
   it('refuses the command rather than leave it writable', async () => {
     const { root, tool, run } = setUp('host', {});
