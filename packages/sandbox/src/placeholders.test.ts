@@ -20,6 +20,9 @@ describe(holdPlaceholders, () => {
     const first = holdPlaceholders(requests);
     expect(first.placeholders).toEqual([path.join(root, '.git'), path.join(root, 'toolwright.config.json')]);
     expect(fs.readdirSync(path.join(root, '.git'))).toEqual([]);
+    // The user may fill them on the host (then they are the user's); the sandbox mounts them read-only.
+    expect(fs.statSync(path.join(root, '.git')).mode & 0o200).toBe(0o200);
+    expect(fs.statSync(path.join(root, 'toolwright.config.json')).mode & 0o200).toBe(0o200);
     expect(fs.readFileSync(path.join(root, 'toolwright.config.json'), 'utf8')).toBe('');
     const second = holdPlaceholders(requests);
     expect(second.placeholders).toEqual(first.placeholders);
@@ -53,9 +56,7 @@ describe(holdPlaceholders, () => {
       { path: path.join(root, '.toolwright'), kind: 'directory' },
       { path: path.join(root, 'policy.json'), kind: 'file' },
     ]);
-    fs.chmodSync(path.join(root, '.toolwright'), 0o755);
     fs.writeFileSync(path.join(root, '.toolwright', 'audit.log'), 'kept');
-    fs.chmodSync(path.join(root, 'policy.json'), 0o644);
     fs.writeFileSync(path.join(root, 'policy.json'), '{}');
     await held.release();
     expect(fs.readFileSync(path.join(root, '.toolwright', 'audit.log'), 'utf8')).toBe('kept');
@@ -183,7 +184,6 @@ describe('records of placeholders left behind', () => {
     other.child.kill('SIGKILL');
     await other.ended;
     // Filled on the host: the user's now.
-    fs.chmodSync(git.path, 0o755);
     fs.writeFileSync(path.join(git.path, 'HEAD'), 'ref: refs/heads/main\n');
     expect(isPlaceholder(git.path)).toBe(false);
     // Replaced by a `.git` file, or by another empty folder, under the same record: the user's.

@@ -195,8 +195,11 @@ function lstatOrUndefined(target: string): fs.Stats | undefined {
  */
 function make(request: PlaceholderRequest): boolean {
   try {
-    if (request.kind === 'directory') fs.mkdirSync(request.path, { mode: 0o555 });
-    else fs.closeSync(fs.openSync(request.path, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o444));
+    // Writable by the user on the host (the sandbox mounts it read-only whatever its mode): the user's own `git init`, an
+    // editor saving `.env` or an audit log beside a session fills it and makes it theirs, rather than meeting a folder
+    // they cannot write (a fifteenth pass left a `.toolwright` of mode 0555 holding a `call`'s audit log).
+    if (request.kind === 'directory') fs.mkdirSync(request.path, { mode: 0o755 });
+    else fs.closeSync(fs.openSync(request.path, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o644));
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
