@@ -5,7 +5,8 @@ import path from 'node:path';
 import { HELPER_ENV, systemProgram } from '@toolwright/sandbox';
 import { CoreToolError } from '../core-tool-error.js';
 import { RUNS_PROGRAM } from './git-config-guard.js';
-import { readPlainFile } from './host-read.js';
+import { readPlainFile } from '../workspace/plain-file.js';
+import { readNames } from '../workspace/walk.js';
 
 /** A path a repository's configuration has git read configuration from, or run. */
 export interface GitConfigReference {
@@ -155,25 +156,14 @@ const MAX_HOOK_ENTRIES = 256;
  * million names would hold every other command while it is listed.
  */
 function hooksIn(folder: string): fs.Dirent[] {
-  let handle: fs.Dir;
+  let listed: ReturnType<typeof readNames>;
   try {
-    handle = fs.opendirSync(folder, { bufferSize: 64 });
+    listed = readNames(folder, MAX_HOOK_ENTRIES);
   } catch {
     return [];
   }
-  const entries: fs.Dirent[] = [];
-  try {
-    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
-      if (entries.length === MAX_HOOK_ENTRIES) throw overBound(`a hooks folder (${folder}) of more than ${MAX_HOOK_ENTRIES} entries`);
-      entries.push(entry);
-    }
-  } catch (error) {
-    if (error instanceof CoreToolError) throw error;
-    // unreadable part way: what was read
-  } finally {
-    handle.closeSync();
-  }
-  return entries;
+  if (listed.more) throw overBound(`a hooks folder (${folder}) of more than ${MAX_HOOK_ENTRIES} entries`);
+  return listed.names;
 }
 
 /** The repository a `.git` folder is, or a `.git` file's `gitdir:` names (relative to the file's folder). */

@@ -32,4 +32,25 @@ describe(expandGlob, () => {
       reason: `the globs of this command would look at more than ${MAX_GLOB_ENTRIES} directory entries ('a/*' among them); narrow them or name the files`,
     });
   });
+
+  // bash expands a name that is not UTF-8 as its bytes; decoded, the judge would read another name (U+FFFD) in its
+  // place. Names of every such shape are refused, and counted against the budget like any other.
+  it.for([[0xff], [0xc3, 0x28], [0xe2, 0x82], [0x66, 0x80, 0x6f], [0xed, 0xa0, 0x80]])(
+    'refuses a folder holding the undecodable name %o, and counts it',
+    (bytes) => {
+      const dir = fs.mkdtempSync(path.join(root, 'bytes-'));
+      fs.writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), Buffer.from(bytes)]), '');
+      fs.writeFileSync(path.join(dir, 'plain.txt'), '');
+      const pattern = `${path.basename(dir)}/*`;
+      expect(expandGlob(pattern, pattern, root, anywhere)).toEqual({
+        ok: false,
+        reason: `the glob '${pattern}' would list a folder holding a name that is not UTF-8, which bash would expand as it is and the judge cannot read the same; rename it or name the files`,
+      });
+      for (let i = 0; i < 20; i++) fs.writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), Buffer.from(bytes), Buffer.from(String(i))]), '');
+      expect(expandGlob(pattern, pattern, root, anywhere, { entries: 10 })).toMatchObject({
+        ok: false,
+        reason: expect.stringContaining('more than 200000 directory entries'),
+      });
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import picomatch from 'picomatch';
+import { readNames } from '../workspace/walk.js';
 
 /** Most words one glob may expand to; more is refused rather than truncated. */
 export const MAX_GLOB_MATCHES = 4096;
@@ -73,6 +74,11 @@ export function expandGlob(
             ok: false,
             reason: `the globs of this command would look at more than ${MAX_GLOB_ENTRIES} directory entries ('${literal}' among them); narrow them or name the files`,
           };
+        if (listed === 'undecodable')
+          return {
+            ok: false,
+            reason: `the glob '${literal}' would list a folder holding a name that is not UTF-8, which bash would expand as it is and the judge cannot read the same; rename it or name the files`,
+          };
         for (const name of listed.sort()) {
           next.push(join(prefix, name));
           if (next.length > MAX_GLOB_MATCHES) return { ok: false, reason: `the glob '${literal}' matches more than ${MAX_GLOB_MATCHES} files; narrow it` };
@@ -87,26 +93,22 @@ export function expandGlob(
   return { ok: true, words: words.map((word) => (word.startsWith('-') ? `./${word}` : word)) };
 }
 
-/** The names in `dir` that `matches` takes, read a batch at a time and counted against `budget`; none where it cannot be listed. */
-function matchingNames(dir: string, matches: RegExp, budget: GlobBudget): string[] | 'over budget' {
-  let handle: fs.Dir;
+/**
+ * The names in `dir` that `matches` takes, read a batch at a time and counted against `budget` (none where it cannot
+ * be listed); 'undecodable' when it holds a name that is not UTF-8, which bash would expand as its bytes and the judge
+ * cannot read the same.
+ */
+function matchingNames(dir: string, matches: RegExp, budget: GlobBudget): string[] | 'over budget' | 'undecodable' {
+  let listed: ReturnType<typeof readNames>;
   try {
-    handle = fs.opendirSync(dir, { bufferSize: 1024 });
+    listed = readNames(dir, Math.max(0, budget.entries));
   } catch {
     return [];
   }
-  const names: string[] = [];
-  try {
-    for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
-      if (--budget.entries < 0) return 'over budget';
-      if (matches.test(entry.name)) names.push(entry.name);
-    }
-  } catch {
-    // unreadable part way: what was read is what bash would have had at best
-  } finally {
-    handle.closeSync();
-  }
-  return names;
+  if (listed.more) return 'over budget';
+  budget.entries -= listed.names.length;
+  if (listed.skipped) return 'undecodable';
+  return listed.names.map((entry) => entry.name).filter((name) => matches.test(name));
 }
 
 function hasMeta(segment: string): boolean {

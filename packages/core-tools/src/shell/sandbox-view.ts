@@ -21,7 +21,7 @@ import { LinksOnTheWay, lstatOrUndefined } from './links-on-the-way.js';
 import { ListedDirectories } from './listed-directories.js';
 import type { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { isWithin } from '../workspace/workspace-policy.js';
-import { readPlainFile } from './host-read.js';
+import { readPlainFile } from '../workspace/plain-file.js';
 
 /** How the shell's sandbox is set up, from the shell configuration. */
 export interface SandboxSettings {

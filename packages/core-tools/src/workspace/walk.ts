@@ -3,6 +3,7 @@ import path from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import ignore, { type Ignore } from 'ignore';
 import { at, hasDescriptorPaths, openDirectory } from './directory-descriptor.js';
+import { readPlainFile } from './plain-file.js';
 
 /** Never walked unless `skipInternal` is false: git's internals and Toolwright's own state (audit logs). */
 export const SKIPPED = new Set(['.git', '.toolwright']);
@@ -11,7 +12,6 @@ const MAX_NAMED_HIDDEN = 16;
 
 /** Largest `.gitignore` honoured; a bigger one is skipped rather than read whole. */
 const MAX_GITIGNORE_BYTES = 1 << 20;
-const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 
 export interface WalkEntry {
   /** Path relative to the walk's start, `/`-separated. */
@@ -230,7 +230,7 @@ function openForListing(dir: string, maxNames: number): OpenedDirectory | undefi
         stat,
         ...readNames(`/proc/self/fd/${fd}`, maxNames),
         lstat: (name) => lstatOrUndefined(at(fd, name)),
-        readGitignore: () => readSmallFile(at(fd, '.gitignore')),
+        readGitignore: () => readPlainFile(at(fd, '.gitignore'), MAX_GITIGNORE_BYTES, { followLinks: false }),
         close: () => fs.closeSync(fd),
       };
     } catch {
@@ -250,23 +250,31 @@ function openByPath(dir: string, maxNames: number): OpenedDirectory | undefined 
     stat,
     ...readNames(dir, maxNames),
     lstat: (name) => lstatOrUndefined(path.join(dir, name)),
-    readGitignore: () => readSmallFile(path.join(dir, '.gitignore')),
+    readGitignore: () => readPlainFile(path.join(dir, '.gitignore'), MAX_GITIGNORE_BYTES, { followLinks: false }),
     close: () => {},
   };
 }
 
 /**
- * Up to `maxNames` entries of a directory, read in batches rather than whole. A name that is not
+ * Up to `maxNames` entries of a directory (names left out counted; `more` when it holds more), read in batches
+ * rather than whole. A name that is not
  * UTF-8 is left out and makes the listing incomplete (`skipped`): decoded, it would become another
  * name (U+FFFD), which the walk would open in its place, or fail to.
  */
-function readNames(dir: string, maxNames: number): { names: fs.Dirent[]; skipped: boolean } {
+export function readNames(dir: string, maxNames: number): { names: fs.Dirent[]; skipped: boolean; more: boolean } {
   const names: fs.Dirent[] = [];
   let skipped = false;
+  let more = false;
   // Node reads names as bytes with `encoding: 'buffer'`; its types know only text encodings here.
   const handle = fs.opendirSync(dir, { bufferSize: 1024, encoding: 'buffer' as BufferEncoding });
   try {
-    for (let dirent = handle.readSync(); dirent !== null && names.length < maxNames; dirent = handle.readSync()) {
+    // Every name read counts, those left out too: a folder of millions of undecodable names stays as cheap.
+    let read = 0;
+    for (let dirent = handle.readSync(); dirent !== null; dirent = handle.readSync()) {
+      if (read++ === maxNames) {
+        more = true;
+        break;
+      }
       const raw = dirent.name as unknown as Buffer;
       const name = raw.toString('utf8');
       if (!Buffer.from(name, 'utf8').equals(raw)) skipped = true;
@@ -275,7 +283,7 @@ function readNames(dir: string, maxNames: number): { names: fs.Dirent[]; skipped
   } finally {
     handle.closeSync();
   }
-  return { names, skipped };
+  return { names, skipped, more };
 }
 
 /** An entry's kind from a listing or a status; undefined where a listing cannot say (then its status is looked up). */
@@ -292,24 +300,5 @@ function lstatOrUndefined(pathname: string): fs.Stats | undefined {
     return fs.lstatSync(pathname);
   } catch {
     return undefined;
-  }
-}
-
-/** A regular file's text (never through a link), or undefined if it is anything else or too large. */
-function readSmallFile(pathname: string): string | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(pathname, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_GITIGNORE_BYTES) return undefined;
-    return fs.readFileSync(fd, 'utf8');
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
   }
 }
