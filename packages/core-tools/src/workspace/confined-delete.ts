@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import { setImmediate } from 'node:timers/promises';
 import path from 'node:path';
 import { at, changed, hasDescriptorPaths, openDirectory, openParentDirectory } from './directory-descriptor.js';
 import { errnoOf, toWorkspaceError, lstatOrUndefined } from './fs-error.js';
 import { CoreToolError } from '../core-tool-error.js';
+import { TimeSlices } from './time-slices.js';
 import { WorkspaceError } from './workspace-error.js';
 import type { ResolvedPath } from './workspace-policy.js';
 
@@ -21,31 +21,19 @@ export async function deleteConfined(resolved: ResolvedPath, recursive: boolean,
   const shown = resolved.relative;
   if (shown === '') throw new WorkspaceError('workspace_root', 'The workspace root cannot be deleted.', shown);
   try {
-    return hasDescriptorPaths ? await deleteThroughDescriptor(resolved, recursive, new Slices(signal)) : deleteByPath(resolved, recursive);
+    return hasDescriptorPaths
+      ? await deleteThroughDescriptor(
+          resolved,
+          recursive,
+          new TimeSlices(signal, () => new CoreToolError('cancelled', 'The delete was cancelled; what it had not removed yet is still there.')),
+        )
+      : deleteByPath(resolved, recursive);
   } catch (error) {
     throw toWorkspaceError(error, shown);
   }
 }
 
-/** How long the removal runs before it lets other work run. */
-const SLICE_MS = 10;
-
-/** The removal's turns on the event loop: a pause every `SLICE_MS`, and a stop when the call is. */
-class Slices {
-  private started = performance.now();
-
-  constructor(private readonly signal: AbortSignal | undefined) {}
-
-  async pause(): Promise<void> {
-    if (performance.now() - this.started < SLICE_MS) return;
-    await setImmediate();
-    this.started = performance.now();
-    if (this.signal?.aborted)
-      throw this.signal.reason ?? new CoreToolError('cancelled', 'The delete was cancelled; what it had not removed yet is still there.');
-  }
-}
-
-async function deleteThroughDescriptor(resolved: ResolvedPath, recursive: boolean, slices: Slices): Promise<DeletedKind> {
+async function deleteThroughDescriptor(resolved: ResolvedPath, recursive: boolean, slices: TimeSlices): Promise<DeletedKind> {
   const shown = resolved.relative;
   const parent = openParentDirectory(resolved, false);
   if (parent === undefined) throw notFound(shown);
@@ -70,9 +58,9 @@ async function deleteThroughDescriptor(resolved: ResolvedPath, recursive: boolea
 }
 
 /** Removes everything inside the directory open as `dir` (at `where`), depth first. */
-async function removeContents(dir: number, where: string, shown: string, slices: Slices): Promise<void> {
+async function removeContents(dir: number, where: string, shown: string, slices: TimeSlices): Promise<void> {
   for (const name of fs.readdirSync(`/proc/self/fd/${dir}`)) {
-    await slices.pause();
+    await slices.next();
     const stat = lstatOrUndefined(at(dir, name));
     if (!stat) continue;
     if (!stat.isDirectory()) {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { setImmediate } from 'node:timers/promises';
 import ignore, { type Ignore } from 'ignore';
 import { at, hasDescriptorPaths, openDirectory } from './directory-descriptor.js';
 import { readPlainFile } from './plain-file.js';
+import { TimeSlices } from './time-slices.js';
 
 /** Never walked unless `skipInternal` is false: git's internals and Toolwright's own state (audit logs). */
 export const SKIPPED = new Set(['.git', '.toolwright']);
@@ -95,8 +95,6 @@ interface OpenedDirectory {
 
 /** Entries looked at between the points where an asynchronous walk may let other work run. */
 const CHECKPOINT_EVERY = 256;
-/** Time an asynchronous walk holds the event loop before it lets other work run. */
-const SLICE_MS = 8;
 
 /**
  * The one tree walker: every listing, glob, search and tree scan of the core tools goes through it
@@ -131,13 +129,9 @@ export async function walkAsync(
   visit: (entry: WalkEntry) => void | 'stop' | Promise<void | 'stop'>,
 ): Promise<WalkProgress> {
   const progress = freshProgress();
-  let sliceStart = performance.now();
+  const slices = new TimeSlices(options.signal);
   for (const step of walkSteps(start, options, progress)) {
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await setImmediate();
-      sliceStart = performance.now();
-    }
-    options.signal?.throwIfAborted();
+    await slices.next();
     if (step && (await visit(step)) === 'stop') break;
   }
   return { ...progress };
