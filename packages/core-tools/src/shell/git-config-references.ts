@@ -173,7 +173,7 @@ function repositoryOf(dotGit: string): string | undefined {
     if (stat.isDirectory()) return dotGit;
     if (!stat.isFile()) return undefined;
     const match = /^gitdir:\s*(.+?)\s*$/m.exec(readPlainFile(dotGit, 4096) ?? '');
-    return match ? path.resolve(path.dirname(dotGit), match[1]!) : undefined;
+    return match ? spelledFrom(path.dirname(dotGit), match[1]!) : undefined;
   } catch {
     return undefined;
   }
@@ -183,7 +183,7 @@ function repositoryOf(dotGit: string): string | undefined {
 function commonDirectoryOf(gitDir: string): string {
   try {
     const common = (readPlainFile(path.join(gitDir, 'commondir'), 4096) ?? '').trim();
-    return common === '' ? gitDir : path.resolve(gitDir, common);
+    return common === '' ? gitDir : spelledFrom(gitDir, common);
   } catch {
     return gitDir;
   }
@@ -254,9 +254,9 @@ function expand(value: string, base: string): string | undefined {
   const tilde = /^~([^/]*)(?:\/(.*))?$/s.exec(value);
   if (tilde) {
     const home = tilde[1] === '' ? os.homedir() : homeOf(tilde[1]!);
-    return home === undefined ? undefined : path.join(home, tilde[2] ?? '');
+    return home === undefined ? undefined : spelledFrom(home, tilde[2] ?? '');
   }
-  return path.resolve(base, value);
+  return spelledFrom(base, value);
 }
 
 /** The home folder of the user `name`, as git's `getpwnam` finds it: the user database (`/etc/passwd`, else `getent`). */
@@ -301,7 +301,7 @@ function linkedHooks(folder: string): string[] {
   try {
     return entries
       .filter((entry) => entry.isSymbolicLink())
-      .map((entry) => path.resolve(folder, fs.readlinkSync(path.join(folder, entry.name))))
+      .map((entry) => spelledFrom(folder, fs.readlinkSync(path.join(folder, entry.name))))
       .map(realOrSelf);
   } catch {
     return [];
@@ -377,7 +377,7 @@ function readSettings(file: string): Array<readonly [string, string]> {
 
 function realOrSelf(entry: string): string {
   try {
-    return fs.realpathSync(entry);
+    return fs.realpathSync.native(entry); // realpath(3): `..` after a link as the kernel takes it
   } catch {
     return entry;
   }
@@ -389,4 +389,21 @@ function isLink(entry: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `value` (a path a configuration, a `.git` file or a link names) from `base` as git hands it to the kernel: `.` and
+ * `..` taken out only where no link comes before them — `link/..` is the parent of where the link leads, which
+ * `path.resolve` would read as the folder holding the link, so from the first such `..` on the rest is kept as
+ * spelled for `physicalPath`, which follows links and names one inside the workspace (a command could replace it).
+ */
+export function spelledFrom(base: string, value: string): string {
+  const parts = (value.startsWith('/') ? value : `${base}/${value}`).split('/').filter((part) => part !== '' && part !== '.');
+  let current = '/';
+  for (const [index, part] of parts.entries()) {
+    if (part !== '..') current = path.join(current, part);
+    else if (isLink(current)) return [current, ...parts.slice(index)].join('/');
+    else current = path.dirname(current);
+  }
+  return current;
 }

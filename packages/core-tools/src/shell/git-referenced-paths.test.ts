@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox, systemProgram } from '@toolwright/sandbox';
 import { runWithToolContext } from '@toolwright/tool';
@@ -223,15 +224,34 @@ describe.skipIf(!hasGit)('gitConfigReferences, what hooks and settings run', () 
 // dozen times had it follow 10^12 includes until its heap ran out. Every such read is of a plain, bounded file, and
 // each configuration file is read once.
 describe.skipIf(!support.available || !hasGit)('what a command leaves where the host reads while it plans', () => {
-  const CONFIG_FILES = ['sub/.git/commondir', 'sub/.git/config', 'sub/.git/config.worktree', 'sub/.git/hooks/pre-commit'];
-  it.for(['host', 'session'] as const)('never waits on a FIFO or a device there, or reads past a bound (%s backend)', async (backend) => {
-    const { tool, run } = setUp(backend, {});
+  // Every place the host reads while it plans, as a command could leave it: each role (relative to a nested `.git`)
+  // crossed with each kind of thing that is not a small plain file.
+  const ROLES = ['commondir', 'config', 'config.worktree', 'hooks/pre-commit', 'included', 'gitdir-file/commondir'] as const;
+  const KINDS = {
+    fifo: (file: string) => spawnSync('mkfifo', [file]).status === 0,
+    device: (file: string) => (fs.symlinkSync('/dev/zero', file), true),
+    'link to a FIFO outside': (file: string) => {
+      const outside = path.join(base, `fifo-${made}-${file.replace(/\//g, '_')}`);
+      return spawnSync('mkfifo', [outside]).status === 0 && (fs.symlinkSync(outside, file), true);
+    },
+    'file past the bound': (file: string) => (fs.writeFileSync(file, `${'#'.repeat(1024)}\n`.repeat(2048)), true),
+  } as const;
+  const cases = (['host', 'session'] as const).flatMap((backend) => Object.keys(KINDS).map((kind) => [backend, kind] as [typeof backend, keyof typeof KINDS]));
+  it.for(cases)('never waits on it, or reads past a bound (%s backend, %s)', async ([backend, kind]) => {
+    const { root, tool, run } = setUp(backend, {});
     try {
-      const fifos = CONFIG_FILES.map((file) => `mkfifo ${file}`).join(' && ');
-      const devices = 'mkdir -p dev/.git && ln -s /dev/zero dev/.git/commondir && ln -s /dev/zero dev/.git/config.worktree && ln -s /dev/zero dev/.git/config';
-      expect(
-        await run(`mkdir -p sub/.git/hooks work && ${fifos} && mkfifo other.git && echo 'gitdir: ../other.git' > work/.git && ${devices} && echo made`),
-      ).toContain('made');
+      ROLES.forEach((role, index) => {
+        const dotGit = path.join(root, `r${index}`, '.git');
+        fs.mkdirSync(path.join(dotGit, 'hooks'), { recursive: true });
+        if (role === 'included') fs.writeFileSync(path.join(dotGit, 'config'), '[include]\n\tpath = included\n');
+        if (role === 'gitdir-file/commondir') {
+          fs.rmSync(dotGit, { recursive: true });
+          fs.mkdirSync(path.join(root, `r${index}`, 'store', 'hooks'), { recursive: true });
+          fs.writeFileSync(dotGit, 'gitdir: store\n');
+        }
+        const target = role === 'gitdir-file/commondir' ? path.join(root, `r${index}`, 'store', 'commondir') : path.join(dotGit, role);
+        expect(KINDS[kind](target)).toBe(true);
+      });
       const started = performance.now();
       expect(await run('echo still-runs')).toContain('still-runs');
       expect(await run('echo still-runs')).toContain('still-runs');
@@ -288,6 +308,48 @@ describe.skipIf(!hasGit)('gitConfigReferences, paths spelled as git expands them
     const hooks = gitConfigReferences(path.join(root, '.git')).filter((reference) => reference.setting.startsWith('core.hookspath'));
     if (spelledFromHome) expect(hooks.map((reference) => reference.path)).toEqual([path.join(root, 'hooks')]);
     else expect(hooks.map((reference) => reference.path)).toEqual([path.join(user.homedir, path.relative(user.homedir, root), 'hooks')]);
+  });
+
+  // The kernel is the oracle: every spelling through links outside the workspace (chains of them, relative and absolute,
+  // `..` after a link, `.`) resolves where `realpath` says, and one through a link inside the workspace is named.
+  it('resolves generated spellings as the kernel does', async () => {
+    const { physicalPath } = await import('./git-referenced-paths.js');
+    const { spelledFrom } = await import('./git-config-references.js');
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(base, 'kernel-')));
+    const outside = fs.realpathSync(fs.mkdtempSync(path.join(base, 'links-')));
+    fs.mkdirSync(path.join(root, 'hooks', 'deep'), { recursive: true });
+    fs.mkdirSync(path.join(outside, 'sub'));
+    fs.symlinkSync(root, path.join(outside, 'a')); // absolute
+    fs.symlinkSync('a', path.join(outside, 'b')); // relative, to a link
+    fs.symlinkSync('../b/hooks', path.join(outside, 'sub', 'c')); // `..` then a link
+    fs.symlinkSync(path.join(outside, 'sub', 'c', 'deep'), path.join(outside, 'd')); // through a chain
+    fs.symlinkSync('hooks', path.join(root, 'inside'));
+    const starts = ['a', 'b', 'sub/c', 'd', 'sub/../a', 'b/./hooks'];
+    const tails = ['', 'hooks', 'hooks/deep', '..', 'hooks/..', 'hooks/deep/../deep', 'missing/x', 'inside', 'inside/deep'];
+    fc.assert(
+      fc.property(fc.constantFrom(...starts), fc.array(fc.constantFrom(...tails), { maxLength: 3 }), (start, rest) => {
+        const raw = [outside, start, ...rest].filter((part) => part !== '').join('/');
+        // As a configuration names it relative to a folder: `..` after a link taken out as the kernel does first.
+        const relative = [start, ...rest].filter((part) => part !== '').join('/');
+        const viaSpelling = physicalPath(spelledFrom(outside, relative), root);
+        const found = physicalPath(raw, root);
+        expect(viaSpelling.link === undefined).toBe(found.link === undefined);
+        if (found.link === undefined) expect(viaSpelling.path).toBe(found.path);
+        if (found.link !== undefined) {
+          expect(found.link).toBe(path.join(root, 'inside'));
+          return;
+        }
+        let real: string | undefined;
+        try {
+          real = fs.realpathSync.native(raw); // realpath(3): `..` after a link as the kernel takes it (Node's own is lexical)
+        } catch {
+          real = undefined;
+        }
+        if (real !== undefined) expect(found.path).toBe(real);
+        else expect(found.path.startsWith('/')).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it.for(['host', 'session'] as const)('keeps a hooks folder named through an outside link read-only (%s backend)', async (backend) => {

@@ -23,8 +23,8 @@ export function gitReferencedPaths(root: string, dotGits: readonly string[], cov
     for (const reference of gitConfigReferences(dotGit)) {
       // Where git will open it: a spelling through a link outside the workspace (`/tmp/ws-link/hooks`) names the
       // workspace's folder all the same (a thirteenth pass ran a hook planted that way).
-      const physical = physicalPath(path.resolve(reference.path), root);
-      if (physical.link !== undefined && physical.link !== path.resolve(reference.path))
+      const physical = physicalPath(reference.path, root);
+      if (physical.link !== undefined && physical.link !== path.normalize(reference.path))
         throw new CoreToolError(
           'sandbox_unavailable',
           `Shell commands cannot run: '${path.relative(root, physical.link)}', a symbolic link in the workspace, is on the way to '${reference.path}', which the repository configuration (${reference.setting}) has git read or run: a command inside the sandbox could replace the link. Put what it leads to in its place, or change the setting.`,

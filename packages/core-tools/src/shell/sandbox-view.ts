@@ -16,6 +16,7 @@ import { CoreToolError } from '../core-tool-error.js';
 import { hiddenPathsUnder } from '../workspace/tree-scan.js';
 import { undecodableMatch } from '../workspace/undecodable-names.js';
 import { walk, type WalkOptions } from '../workspace/walk.js';
+import { spelledFrom } from './git-config-references.js';
 import { gitReferencedPaths, physicalPath } from './git-referenced-paths.js';
 import { LinksOnTheWay, lstatOrUndefined } from './links-on-the-way.js';
 import { ListedDirectories } from './listed-directories.js';
@@ -303,10 +304,10 @@ function gitDirectoryOf(gitFile: string, root: string): string[] {
     if (physical.link !== undefined) throw protectedLinkRefusal(root, spelled, physical.link);
     return physical.path !== root && isWithin(root, physical.path) && lstatOrUndefined(physical.path) ? [physical.path] : [];
   };
-  const gitDir = path.resolve(path.dirname(gitFile), match[1]!);
+  const gitDir = spelledFrom(path.dirname(gitFile), match[1]!);
   const found = inside(gitDir);
   const common = (readPlainFile(path.join(gitDir, 'commondir'), 4096) ?? '').trim();
-  if (common !== '') found.push(...inside(path.resolve(gitDir, common)));
+  if (common !== '') found.push(...inside(spelledFrom(gitDir, common)));
   return found;
 }
 
