@@ -31,7 +31,7 @@ export function targetKey(type: Type7): number {
 /**
  * Asks ahead, level by level, what the analysis will ask about the types reachable from `roots`
  * (TypeScript 7.1, whose API answers many questions in one round trip): a union's members, an
- * object's symbol, a reference's type arguments and whether it is an array, then an object's
+ * object's symbol, a reference's type arguments and whether it is an array, then a reference's target, an object's
  * properties, index signatures and signatures, then its properties' types — three round trips per
  * level of the type graph instead of a question per type and kind. A library's interface or
  * reference (`Date`, `Array<T>`, `Promise<T>`, a method) is not opened: the analysis maps it by name
@@ -79,6 +79,9 @@ export function askAhead(roots: readonly (Type7 | undefined)[], ahead: AskAhead7
     for (const type of level) {
       if (!(type.flags & (OBJECT | INTERSECTION))) continue;
       const reference = (type.objectFlags & REFERENCE) !== 0;
+      // A tuple's element flags and a generic instance's kind (does it extend Array?) are read from its
+      // target, which the client keeps once fetched: asked here with the rest.
+      if (reference && type.target && !caches.arrays.get(targetKey(type))) second.push({ ask: 'target', type });
       if (reference && (caches.arrays.get(targetKey(type)) || caches.tuples.get(targetKey(type)))) continue;
       const symbol = symbols.get(type.id);
       if (!(type.objectFlags & MAPPED) && symbol?.declarations?.some((d) => ahead.isLibraryFile(d.path))) {
@@ -91,6 +94,7 @@ export function askAhead(roots: readonly (Type7 | undefined)[], ahead: AskAhead7
     }
     const unknownTypes: Symbol7[] = [];
     answer(askAll, second, (question, result) => {
+      if (question.ask === 'target') return; // kept by the client
       if (question.ask === 'property') caches.propertyByName.set(`${question.type.id}\0then`, result as Symbol7 | undefined);
       else if (question.ask === 'properties') {
         const found = result as readonly Symbol7[];

@@ -152,6 +152,7 @@ export type Question7 =
   | { readonly ask: 'signatures'; readonly type: Type7; readonly kind: number }
   | { readonly ask: 'typeArguments'; readonly type: Type7 }
   | { readonly ask: 'types'; readonly type: Type7 }
+  | { readonly ask: 'target'; readonly type: Type7 }
   | { readonly ask: 'isArray'; readonly type: Type7 }
   | { readonly ask: 'isTuple'; readonly type: Type7 }
   | { readonly ask: 'sourceFile'; readonly fileName: string }
@@ -167,6 +168,7 @@ export interface Answers7 {
   signatures: readonly Signature7[];
   typeArguments: readonly Type7[];
   types: readonly Type7[] | undefined;
+  target: Type7;
   isArray: boolean;
   isTuple: boolean;
   sourceFile: SourceFile7 | undefined;
@@ -393,6 +395,8 @@ function generatorFor(project: Project7, question: Question7): Generator71 {
       return checker.getTypeArguments!.gen(question.type);
     case 'types':
       return type(question.type).getTypes!.gen();
+    case 'target':
+      return type(question.type).getTarget!.gen();
     case 'isArray':
       return checker.isArrayType!.gen(question.type);
     case 'isTuple':
