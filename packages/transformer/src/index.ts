@@ -22,5 +22,5 @@ export type { DiagnosticDefinition, DiagnosticId, DiagnosticKey, DiagnosticReaso
 export type { TypeMapper, TypeOnlyMapper, PositionReadingMapper, MapContext, TypePosition } from './type-mappers/type-mapper.js';
 export { formatDiagnostics } from './format-diagnostic.js';
 export { loadTypeScript7, SUPPORTED_TYPESCRIPT_7 } from './front-end/typescript-7/typescript-7-api.js';
-export type { Diagnostic7, TypeScript7, OpenProject7, Project7, SourceFile7 } from './front-end/typescript-7/typescript-7-api.js';
+export type { Diagnostic7, TypeScript7, OpenProject7, Compiler7, Project7, SourceFile7 } from './front-end/typescript-7/typescript-7-api.js';
 export { analyzeTypeScript7 } from './analysis/analyze-typescript-7.js';

@@ -20,8 +20,28 @@ export const FIXTURE_OPTIONS: ts.CompilerOptions = {
  * with the analysis options of its `options.json` when it has one (e.g. `{ "strictJson": true }`).
  */
 export function compileFixture(dir: string, options: ts.CompilerOptions = FIXTURE_OPTIONS): { program: ts.Program; analysis: ProgramAnalysis } {
-  const program = ts.createProgram([path.join(dir, 'input.ts')], options);
+  const program = ts.createProgram({ rootNames: [path.join(dir, 'input.ts')], options, host: sharingHost(options, dir) });
   const optionsFile = path.join(dir, 'options.json');
   const analyzeOptions = fs.existsSync(optionsFile) ? (JSON.parse(fs.readFileSync(optionsFile, 'utf8')) as Omit<AnalyzeOptions, 'rootDir' | 'previous'>) : {};
   return { program, analysis: analyzeProgram(program, { ...analyzeOptions, rootDir: dir }) };
+}
+
+/**
+ * The files every fixture reads (the default library, `@types/node`, the packages' sources) parsed once per
+ * test file, as an editor's document registry keeps them between programs: a parsed and bound file depends on
+ * nothing outside itself. A fixture's own files are read afresh.
+ */
+const shared = new Map<string, ts.SourceFile | undefined>();
+function sharingHost(options: ts.CompilerOptions, dir: string): ts.CompilerHost {
+  const host = ts.createCompilerHost(options);
+  const own = `${path.resolve(dir)}${path.sep}`;
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
+    if (path.resolve(fileName).startsWith(own)) return getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate);
+    const version = typeof languageVersionOrOptions === 'object' ? languageVersionOrOptions : { languageVersion: languageVersionOrOptions };
+    const key = `${fileName}\0${version.languageVersion}\0${version.impliedNodeFormat ?? ''}\0${version.jsDocParsingMode ?? ''}`;
+    if (!shared.has(key)) shared.set(key, getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate));
+    return shared.get(key);
+  };
+  return host;
 }

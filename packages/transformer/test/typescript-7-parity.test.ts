@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatDiagnostics, type ProgramAnalysis } from '../src/index.js';
+import { formatDiagnostics, type Compiler7, type ProgramAnalysis } from '../src/index.js';
 import { analyzeTypeScript7 } from '../src/analysis/analyze-typescript-7.js';
 import { compileFixture } from './compile-fixture.js';
 import { fixtureTsconfig, typeScript7, typeScript7Installs } from './typescript-7.js';
@@ -50,12 +50,17 @@ function sixOutcome(dir: string): string {
 
 for (const install of installs) {
   describe.skipIf(!install.present)(`TypeScript ${install.line} front end, fixture by fixture against TypeScript 6`, () => {
+    // One compiler per line opens the fixtures one after another (the libraries and @types read once), as an
+    // editor's or a watcher's compiler opens project after project; each fixture is its own project.
+    let compiler: Compiler7 | undefined;
+    afterAll(() => compiler?.close());
     it.for(fixtures)('$name', async ({ dir }) => {
       const typescript = await typeScript7(install.dir);
+      compiler ??= typescript.startCompiler(FIXTURES);
       const options = fs.existsSync(path.join(dir, 'options.json')) ? JSON.parse(fs.readFileSync(path.join(dir, 'options.json'), 'utf8')) : {};
       const config = fixtureTsconfig(dir);
       configs.push(config);
-      const open = typescript.openProject(config);
+      const open = compiler.openProject(config);
       try {
         const seven = analyzeTypeScript7(typescript, open, { ...options, rootDir: dir });
         // As text: the order of properties, members and keys is part of what a model is shown.

@@ -201,8 +201,18 @@ export interface TypeScript7 {
   getLeadingCommentRanges(text: string, pos: number): { pos: number; end: number; kind: number }[] | undefined;
   getTrailingCommentRanges(text: string, pos: number): { pos: number; end: number; kind: number }[] | undefined;
   getTextOfJSDocComment(comment: unknown): string | undefined;
-  /** Starts the native compiler on `tsconfig` (its own process) and opens that project. */
+  /** Starts the native compiler on `tsconfig` (its own process) and opens that project; closing it ends the process. */
   openProject(tsconfig: string): OpenProject7;
+  /** Starts the native compiler (its own process, working in `cwd`) to open projects one after another. */
+  startCompiler(cwd: string): Compiler7;
+}
+
+/** A running native compiler, opening projects one after another (what they share is read once). */
+export interface Compiler7 {
+  /** Opens the project of `tsconfig`; its `close()` releases the project and leaves the compiler running. */
+  openProject(tsconfig: string): OpenProject7;
+  /** Ends the compiler's process. */
+  close(): void;
 }
 
 export interface OpenProject7 {
@@ -259,23 +269,77 @@ export async function loadTypeScript7(packageDir: string): Promise<TypeScript7> 
     getLeadingCommentRanges: ast.getLeadingCommentRanges as TypeScript7['getLeadingCommentRanges'],
     getTrailingCommentRanges: ast.getTrailingCommentRanges as TypeScript7['getTrailingCommentRanges'],
     getTextOfJSDocComment: (ast.getTextOfJSDocComment ?? textOfJSDocComment) as TypeScript7['getTextOfJSDocComment'],
-    openProject: (tsconfig) => (line === '0' ? openProject70 : openProject71)(API as never, tsconfig, version),
+    startCompiler: (cwd) => (line === '0' ? compiler70 : compiler71)(API as never, cwd, version),
+    openProject: (tsconfig) => projectOnItsOwn((line === '0' ? compiler70 : compiler71)(API as never, path.dirname(tsconfig), version), tsconfig),
   };
 }
 
 /** The changes `refresh` passes on (7.0's `fileChanges`, 7.1's `fileNotifications`). */
 type FileChanges7 = { changed?: string[]; created?: string[]; deleted?: string[] } | { invalidateAll: true };
 
-/** 7.0: `updateSnapshot` opens the project, and again after changes. */
-function openProject70(API: new (options: { cwd: string }) => Api70, tsconfig: string, version: string): OpenProject7 {
-  const client = new API({ cwd: path.dirname(tsconfig) });
-  const open = (fileChanges?: FileChanges7) => {
-    const snapshot = client.updateSnapshot({ openProjects: [tsconfig], ...(fileChanges ? { fileChanges } : {}) });
-    const project = snapshot.getProject(tsconfig) ?? snapshot.getProjects()[0];
-    if (!project) throw new Error(`TypeScript ${version} opened no project for ${tsconfig}`);
-    return project;
+/** How one minor line opens a project on a running compiler: `open` again after changes; `release` when done. */
+interface ProjectOpener {
+  open(fileChanges?: FileChanges7): Project7;
+  release(): void;
+}
+
+/**
+ * One native compiler process opening projects one after another: what is read once (the default library,
+ * `@types` packages) is kept between them. A project's `close()` releases that project; `close()` here ends the
+ * process.
+ */
+function startCompiler(client: { close(): void }, opener: (tsconfig: string) => ProjectOpener): Compiler7 {
+  endSilently(client);
+  return {
+    openProject: (tsconfig) => {
+      const project = opener(tsconfig);
+      try {
+        const result: OpenProject7 = {
+          project: project.open(),
+          refresh: (changes) => (result.project = project.open(changes ?? { invalidateAll: true })),
+          close: () => project.release(),
+        };
+        return result;
+      } catch (error) {
+        project.release();
+        throw error;
+      }
+    },
+    close: () => client.close(),
   };
-  return opened(client, open);
+}
+
+/** A compiler of its own for one project: closing the project ends it. */
+function projectOnItsOwn(compiler: Compiler7, tsconfig: string): OpenProject7 {
+  try {
+    const open = compiler.openProject(tsconfig);
+    return {
+      get project() {
+        return open.project;
+      },
+      refresh: (changes) => open.refresh(changes),
+      close: () => compiler.close(),
+    };
+  } catch (error) {
+    compiler.close();
+    throw error;
+  }
+}
+
+/** 7.0: `updateSnapshot` opens the project, and again after changes; `closeProjects` releases it. */
+function compiler70(API: new (options: { cwd: string }) => Api70, cwd: string, version: string): Compiler7 {
+  const client = new API({ cwd });
+  return startCompiler(client, (tsconfig) => ({
+    open: (fileChanges) => {
+      const snapshot = client.updateSnapshot({ openProjects: [tsconfig], ...(fileChanges ? { fileChanges } : {}) });
+      const project = snapshot.getProject(tsconfig) ?? snapshot.getProjects()[0];
+      if (!project) throw new Error(`TypeScript ${version} opened no project for ${tsconfig}`);
+      return project;
+    },
+    release: () => {
+      client.updateSnapshot({ closeProjects: [tsconfig] });
+    },
+  }));
 }
 
 /**
@@ -283,43 +347,38 @@ function openProject70(API: new (options: { cwd: string }) => Api70, tsconfig: s
  * after changes (`fileNotifications`); its options are under `parsedCommandLine`. Its `batch()` runs request
  * generators (each method's `.gen`) together, a round trip per step they take: `askAll`.
  */
-function openProject71(API: new (options: { cwd: string }) => Api71, tsconfig: string, version: string): OpenProject7 {
-  const client = new API({ cwd: path.dirname(tsconfig) });
-  let snapshot: Snapshot71 | undefined;
-  const open = (fileNotifications?: FileChanges7) => {
-    // After changes, the next snapshot is made from the last (`update`): the client keeps the source files that did not
-    // change, the same objects, so the analysis sees which files it can reuse.
-    const next =
-      snapshot && fileNotifications
-        ? snapshot.update({ openProjects: [tsconfig], fileNotifications })
-        : client.createSnapshot({ openProjects: [tsconfig], ...(fileNotifications ? { fileNotifications } : {}) });
-    const project = next.getConfiguredProject(tsconfig) ?? next.getProjects()[0];
-    if (!project) throw new Error(`TypeScript ${version} opened no project for ${tsconfig}`);
-    if (snapshot !== next) snapshot?.dispose(); // an update that changed nothing answers with the same snapshot
-    snapshot = next;
-    if (!('compilerOptions' in project))
-      Object.defineProperty(project, 'compilerOptions', { value: (project as { parsedCommandLine?: { options?: unknown } }).parsedCommandLine?.options ?? {} });
-    const askAll: AskAll7 = (questions) =>
-      questions.length === 0 ? [] : (client.batch(...questions.map((question) => generatorFor(project as Project7, question))) as never[]);
-    Object.defineProperty(project, 'askAll', { value: askAll });
-    return project as Project7;
-  };
-  return opened(client, open);
-}
-
-function opened(client: { close(): void }, open: (changes?: FileChanges7) => Project7): OpenProject7 {
-  endSilently(client);
-  try {
-    const result: OpenProject7 = {
-      project: open(),
-      refresh: (changes) => (result.project = open(changes ?? { invalidateAll: true })),
-      close: () => client.close(),
+function compiler71(API: new (options: { cwd: string }) => Api71, cwd: string, version: string): Compiler7 {
+  const client = new API({ cwd });
+  return startCompiler(client, (tsconfig) => {
+    let snapshot: Snapshot71 | undefined;
+    return {
+      open: (fileNotifications) => {
+        // After changes, the next snapshot is made from the last (`update`): the client keeps the source files that did not
+        // change, the same objects, so the analysis sees which files it can reuse.
+        const next =
+          snapshot && fileNotifications
+            ? snapshot.update({ openProjects: [tsconfig], fileNotifications })
+            : client.createSnapshot({ openProjects: [tsconfig], ...(fileNotifications ? { fileNotifications } : {}) });
+        const project = next.getConfiguredProject(tsconfig) ?? next.getProjects()[0];
+        if (!project) throw new Error(`TypeScript ${version} opened no project for ${tsconfig}`);
+        if (snapshot !== next) snapshot?.dispose(); // an update that changed nothing answers with the same snapshot
+        snapshot = next;
+        if (!('compilerOptions' in project))
+          Object.defineProperty(project, 'compilerOptions', {
+            value: (project as { parsedCommandLine?: { options?: unknown } }).parsedCommandLine?.options ?? {},
+          });
+        const askAll: AskAll7 = (questions) =>
+          questions.length === 0 ? [] : (client.batch(...questions.map((question) => generatorFor(project as Project7, question))) as never[]);
+        Object.defineProperty(project, 'askAll', { value: askAll });
+        return project as Project7;
+      },
+      release: () => {
+        snapshot?.dispose();
+        snapshot = undefined;
+        client.createSnapshot({ closeProjects: [tsconfig] }).dispose();
+      },
     };
-    return result;
-  } catch (error) {
-    client.close();
-    throw error;
-  }
+  });
 }
 
 /**
@@ -348,7 +407,7 @@ export function endSilently(client: unknown): void {
 }
 
 interface Api70 {
-  updateSnapshot(params: { openProjects: string[]; fileChanges?: FileChanges7 }): {
+  updateSnapshot(params: { openProjects?: string[]; closeProjects?: string[]; fileChanges?: FileChanges7 }): {
     getProject(config: string): Project7 | undefined;
     getProjects(): readonly Project7[];
   };
@@ -363,7 +422,7 @@ interface Snapshot71 {
 }
 
 interface Api71 {
-  createSnapshot(params: { openProjects: string[]; fileNotifications?: FileChanges7 }): Snapshot71;
+  createSnapshot(params: { openProjects?: string[]; closeProjects?: string[]; fileNotifications?: FileChanges7 }): Snapshot71;
   batch(...generators: Generator71[]): unknown[];
   close(): void;
 }
