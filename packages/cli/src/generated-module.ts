@@ -35,7 +35,9 @@ export function renderModule(entries: readonly ModuleEntry[], moduleFile: string
   for (const { declaration, fileName, exportName } of sorted) {
     const [binding, ...rest] = exportName.split('.');
     const target = [localFor(fileName, binding!), ...rest].join('.');
-    lines.push(`attachToolDeclaration(${target}, ${JSON.stringify(declaration)});`);
+    // As JSON text: a compiler checks an object literal against the declaration's type, which cost tsgo 1.9 s of
+    // 3.4 s at 2,000 tools; `JSON.parse` of a string is checked at once (and parses faster at run time).
+    lines.push(`attachToolDeclaration(${target}, JSON.parse(${JSON.stringify(JSON.stringify(declaration))}));`);
     // A flattened tool's argument object is its one parameter's type (the object it receives).
     const args =
       declaration.argumentPassing === 'object'
