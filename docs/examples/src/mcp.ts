@@ -1,8 +1,7 @@
 import { tool } from '@toolwright/tool';
 import { ToolRegistry } from '@toolwright/registry';
 import { McpToolServer } from '@toolwright/mcp';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 
 /**
  * Greets someone.

@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { RegisteredTool, ToolRegistry } from '@toolwright/registry';
 import type { ParametersSchema, SafetyTier, ToolDeclaration } from '@toolwright/schema';
 import { getToolContext } from '@toolwright/tool';
@@ -57,7 +56,7 @@ function importedTool(client: Client, tool: Tool, serverName: string, options: I
     declaration,
     invoke: async (args) => {
       const signal = getToolContext()?.signal;
-      const result = await client.callTool({ name: tool.name, arguments: { ...args } }, undefined, { ...(signal ? { signal } : {}), timeout: timeoutMs });
+      const result = await client.callTool({ name: tool.name, arguments: { ...args } }, { ...(signal ? { signal } : {}), timeout: timeoutMs });
       const text = Array.isArray(result.content) ? result.content.map(partText).join('\n') : '';
       if (result.isError) throw new Error(text || `the remote tool ${tool.name} failed`);
       return result.structuredContent ?? text;

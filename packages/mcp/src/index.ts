@@ -1,5 +1,5 @@
 export { McpToolServer } from './tool-server.js';
-export type { CreateServerOptions, McpToolServerOptions } from './tool-server.js';
+export type { CreateServerOptions, McpToolServerOptions, ProtocolEra } from './tool-server.js';
 export { serveStdio } from './transports.js';
 export { serveHttp } from './serve-http.js';
 export type { HttpServeOptions, HttpServer } from './serve-http.js';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ClientV2, InMemoryTransport as InMemoryTransportV2 } from '@modelcontextprotocol/client';
 import { ToolRegistry } from '@toolwright/registry';
 import { MemoryAuditSink, ToolExecutor, loadPolicy } from '@toolwright/executor';
 import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
@@ -37,6 +38,16 @@ async function connected(registry: ToolRegistry) {
   return { tools, client };
 }
 
+/** A v2 client (what `importMcpTools` takes), on a server of either era. */
+async function connectedV2(registry: ToolRegistry) {
+  const tools = new McpToolServer({ registry, executor: { audit: new MemoryAuditSink() } });
+  const [clientSide, serverSide] = InMemoryTransportV2.createLinkedPair();
+  await tools.createServer().connect(serverSide);
+  const client = new ClientV2({ name: 'test', version: '1.0.0' });
+  await client.connect(clientSide);
+  return { tools, client };
+}
+
 describe('McpToolServer', () => {
   it('notifies tools/list_changed when the registry changes', async () => {
     const registry = new ToolRegistry();
@@ -57,7 +68,7 @@ describe('importMcpTools', () => {
   it('registers remote tools that run through the local executor, side-effecting unless trusted', async () => {
     const remote = new ToolRegistry();
     remote.register(attachToolDeclaration(async (text: string) => ({ echoed: text }), declaration('echo')));
-    const { client } = await connected(remote);
+    const { client } = await connectedV2(remote);
     const local = new ToolRegistry();
     const imported = await importMcpTools(client, local, { prefix: 'remote_' });
     expect(imported.map((t) => t.declaration.name)).toEqual(['remote_echo']);
@@ -87,7 +98,7 @@ describe('importMcpTools', () => {
         throw new Error('remote exploded');
       }, declaration('boom')),
     );
-    const { client } = await connected(remote);
+    const { client } = await connectedV2(remote);
     const local = new ToolRegistry();
     await importMcpTools(client, local);
     const result = await new ToolExecutor({ registry: local, audit: new MemoryAuditSink() }).executeToolCall({

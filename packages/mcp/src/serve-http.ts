@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import { type NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
 import { BearerAuth } from './bearer-auth.js';
 import { HttpAccess, isLoopbackAddress } from './http-access.js';
 import { HttpServeError } from './http-serve-error.js';
@@ -53,11 +53,13 @@ export interface HttpServer {
 }
 
 /**
- * Serves Streamable HTTP. Stateless by default: every POST gets its own protocol server and transport,
- * so any number of processes can sit behind a load balancer (no session affinity); audit records
- * carry globally unique call ids, so per-process logs merge by id. A stateless server cannot ask a
- * client's user (it never saw the client's capabilities) nor receive a cancellation sent in another
- * request, except by the connection closing: `sessions: true` gives both, at the price of affinity.
+ * Serves Streamable HTTP, to 2026-07-28 clients (stateless by design: each request carries its protocol version and
+ * capabilities, and an approval is asked with an `input_required` result the client answers by calling again) and to
+ * 2025-11-25 ones. Stateless by default: every POST gets its own protocol server, so any number of processes can sit
+ * behind a load balancer (no session affinity); audit records carry globally unique call ids, so per-process logs
+ * merge by id. A stateless 2025 server cannot ask a client's user (it never saw the client's capabilities) nor
+ * receive a cancellation sent in another request, except by the connection closing: `sessions: true` gives both to
+ * 2025 clients, at the price of affinity.
  *
  * Every request to the endpoint passes, in order: Host and Origin (403; see `HttpAccess`), the bearer
  * token when one is set (401), the path (404), the method (405), then for POST the content type (415)
@@ -85,7 +87,16 @@ export async function serveHttp(tools: McpToolServer, options: HttpServeOptions 
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
   });
-  const store = options.sessions ? new SessionStore<StreamableHTTPServerTransport>(limits) : undefined;
+  const store = options.sessions ? new SessionStore<NodeStreamableHTTPServerTransport>(limits) : undefined;
+  // Requests with no session: every one gets a protocol server of its own, of the era it speaks (2025 ones only
+  // where there are no sessions). The clients cannot be told apart but by the token (one for all who hold it);
+  // without one the repeated-call guard leaves the calls alone.
+  const perRequest = toNodeHandler(
+    createMcpHandler(({ era }) => tools.createServer({ era, repeatScope: auth ? 'bearer-token' : false }), {
+      legacy: store ? 'reject' : 'stateless',
+      maxRequestBodySize: maxBody,
+    }),
+  );
   let port: number | undefined;
 
   const handle = (req: http.IncomingMessage, res: http.ServerResponse, expectsContinue = false): void => {
@@ -140,17 +151,9 @@ export async function serveHttp(tools: McpToolServer, options: HttpServeOptions 
       }
       body = read.value;
     }
-    if (store) return serveSession(tools, store, req, res, body, reply);
-    // Stateless: every request has a server of its own, and the clients cannot be told apart but by the token (one
-    // for all who hold it); without one the repeated-call guard leaves the calls alone.
-    const server = tools.createServer({ repeatScope: auth ? 'bearer-token' : false });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    // With sessions, a 2025 client's requests belong to its session; a 2026 client's carry everything with them.
+    if (store && (await isLegacyRequest(headersOnly(req), body))) return serveSession(tools, store, req, res, body, reply);
+    await perRequest(req, res, body);
   };
 
   const httpServer = http.createServer(
@@ -188,6 +191,16 @@ export async function serveHttp(tools: McpToolServer, options: HttpServeOptions 
       });
     },
   };
+}
+
+/** The request as the SDK's era test reads it: its method, URL and headers (the body is passed parsed). */
+function headersOnly(req: http.IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const each of value) headers.append(name, each);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method ?? 'POST', headers });
 }
 
 function positive(value: number, name: string, integer = false): number {

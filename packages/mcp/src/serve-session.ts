@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { Reply } from './http-replies.js';
 import type { SessionStore } from './session-store.js';
 import type { McpToolServer } from './tool-server.js';
 
-/** Stateful mode: a transport (and protocol server) per session, found by its `Mcp-Session-Id`. */
+/** Stateful mode (2025-11-25 clients): a transport (and protocol server) per session, found by its `Mcp-Session-Id`. */
 export async function serveSession(
   tools: McpToolServer,
-  store: SessionStore<StreamableHTTPServerTransport>,
+  store: SessionStore<NodeStreamableHTTPServerTransport>,
   req: http.IncomingMessage,
   res: http.ServerResponse,
   body: unknown,
@@ -27,7 +27,7 @@ export async function serveSession(
   const reservation = store.reserve();
   if (!reservation) return reply(503, -32000, 'Service unavailable: every session is busy; try again shortly.', { 'retry-after': '5' });
   const server = tools.createServer();
-  const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+  const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     onsessioninitialized: (sessionId) => reservation.fill(sessionId, transport),
   });

@@ -1,6 +1,4 @@
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 
 /** The longest message read from stdin, in bytes (the MCP SDK's own stdio limit). */
 export const MAX_STDIO_MESSAGE_BYTES = 10 * 1024 * 1024;

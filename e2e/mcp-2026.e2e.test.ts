@@ -1,0 +1,235 @@
+// The v2 MCP SDK's client against `toolwright serve` in both protocol eras: 2026-07-28 (stateless: `server/discover`,
+// capabilities in each request's `_meta`, approvals as `input_required` results) and 2025-11-25 (`initialize`), over
+// stdio and Streamable HTTP, stateless and with sessions.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Client, StreamableHTTPClientTransport, type CallToolResult, type ClientOptions } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { REPO } from './support/run.js';
+
+const BIN = path.join(REPO, 'packages', 'cli', 'dist', 'bin.js');
+const PROJECT = path.join(__dirname, 'mcp-project', 'tsconfig.json');
+const MODERN = '2026-07-28';
+const temporary: string[] = [];
+const processes: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of processes) child.kill('SIGKILL');
+  for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function workspace(): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-mcp26-')));
+  temporary.push(dir);
+  fs.writeFileSync(path.join(dir, 'notes.txt'), 'alpha\nbeta\n');
+  fs.writeFileSync(path.join(dir, 'policy.json'), JSON.stringify({ rules: [{ deny: 'file_delete', reason: 'nothing is deleted over MCP' }] }));
+  return dir;
+}
+
+const text = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+
+type Negotiation = NonNullable<ClientOptions['versionNegotiation']>['mode'];
+type Transport = 'stdio' | 'http' | 'http-sessions';
+
+async function startHttp(dir: string, extra: string[]): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--mcp', 'http', '--port', '0', '--workspace', dir, '--policy', 'policy.json', '-p', PROJECT, ...extra],
+    {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  processes.push(child);
+  return new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      const match = /at (http:\/\/\S+)/.exec(err);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+}
+
+/** A v2 client of `toolwright serve`, pinned to an era (or negotiating), with the given capabilities. */
+async function connect(transport: Transport, dir: string, mode: Negotiation, options: Omit<ClientOptions, 'versionNegotiation'> = {}): Promise<Client> {
+  const client = new Client({ name: 'e2e-v2', version: '1.0.0' }, { ...options, versionNegotiation: { mode } });
+  if (transport === 'stdio') {
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'serve', '--mcp', 'stdio', '--workspace', dir, '--policy', 'policy.json', '-p', PROJECT],
+        cwd: dir,
+        stderr: 'pipe',
+      }),
+    );
+  } else {
+    const url = await startHttp(dir, transport === 'http-sessions' ? ['--sessions'] : []);
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  }
+  return client;
+}
+
+/** Every record of the serve processes' audit logs (a stdio client may start a short-lived second one to probe the era). */
+function auditRecords(dir: string): { type: string; callId: string; code?: string; tool?: string }[] {
+  return fs
+    .readdirSync(path.join(dir, '.toolwright'))
+    .filter((f) => f.startsWith('audit-serve-'))
+    .flatMap((file) => fs.readFileSync(path.join(dir, '.toolwright', file), 'utf8').split('\n'))
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+}
+
+describe.each(['stdio', 'http', 'http-sessions'] as const)('a 2026-07-28 client over %s', (transport) => {
+  it('connects without initialize, lists the tools with their schemas, calls, corrects and denies', async () => {
+    const dir = workspace();
+    const client = await connect(transport, dir, { pin: MODERN });
+    try {
+      expect(client.getProtocolEra()).toBe('modern');
+      expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
+      const { tools } = await client.listTools();
+      const read = tools.find((t) => t.name === 'file_read')!;
+      expect(read.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      expect(read.inputSchema.required).toEqual(['path']);
+      expect(tools.map((t) => t.name)).toContain('countdown');
+      const result = await client.callTool({ name: 'file_read', arguments: { path: 'notes.txt' } });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ content: '1\talpha\n2\tbeta', totalLines: 2 });
+      const malformed = await client.callTool({ name: 'file_read', arguments: { limit: 'ten' } });
+      expect(malformed.isError).toBe(true);
+      expect(text(malformed)).toContain("missing required field 'path'");
+      const denied = await client.callTool({ name: 'file_delete', arguments: { path: 'notes.txt' } });
+      expect(text(denied)).toContain('nothing is deleted over MCP');
+      expect(fs.existsSync(path.join(dir, 'notes.txt'))).toBe(true);
+    } finally {
+      await client.close();
+    }
+    const types = auditRecords(dir).map((r) => r.type);
+    expect(types.filter((t) => t === 'ToolCallCompleted')).toHaveLength(1);
+    expect(types.filter((t) => t === 'ToolCallRejected')).toHaveLength(2);
+  });
+
+  it("streams the tool's progress and turns the client's cancellation into the call's AbortSignal", async () => {
+    const client = await connect(transport, workspace(), { pin: MODERN });
+    try {
+      const seen: number[] = [];
+      const counted = await client.callTool({ name: 'countdown', arguments: { from: 4 } }, { onprogress: (p) => seen.push(p.progress) });
+      expect(counted.structuredContent).toEqual({ counted: 4 });
+      expect(seen).toEqual([1, 2, 3, 4]);
+      const controller = new AbortController();
+      const started = Date.now();
+      setTimeout(() => controller.abort(), 300);
+      await expect(client.callTool({ name: 'countdown', arguments: { from: 50 } }, { signal: controller.signal })).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect((await client.callTool({ name: 'file_read', arguments: { path: 'notes.txt' } })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('asks for approval with an input_required result the client answers, and refuses clearly where it cannot ask', async () => {
+    const dir = workspace();
+    const plain = await connect(transport, dir, { pin: MODERN });
+    try {
+      const refused = await plain.callTool({ name: 'shell_exec', arguments: { command: 'ls' } });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toContain('does not support elicitation');
+    } finally {
+      await plain.close();
+    }
+    const asking = await connect(transport, dir, { pin: MODERN }, { capabilities: { elicitation: { form: {} } } });
+    const prompts: string[] = [];
+    let decision = 'once';
+    asking.setRequestHandler('elicitation/create', async (request) => {
+      prompts.push(request.params.message);
+      return { action: 'accept', content: { decision } };
+    });
+    try {
+      const approved = await asking.callTool({ name: 'shell_exec', arguments: { command: 'ls notes.txt' } });
+      expect(approved.isError).toBeFalsy();
+      expect(text(approved)).toMatch(/^exit code 0\b[^]*notes\.txt/);
+      expect(prompts[0]).toContain('shell_exec');
+      decision = 'reject';
+      const rejected = await asking.callTool({ name: 'shell_exec', arguments: { command: 'ls notes.txt' } });
+      expect(rejected.isError).toBe(true);
+      expect(text(rejected)).toContain('rejected');
+    } finally {
+      await asking.close();
+    }
+    // Each question is a call the server refused until the client came back with the answer: 5 calls, one ran.
+    const records = auditRecords(dir);
+    const shellCalls = new Set(records.filter((r) => r.type === 'ToolCallRequested' && r.tool === 'shell_exec').map((r) => r.callId));
+    expect(shellCalls.size).toBe(5);
+    expect(records.filter((r) => r.type === 'ToolCallCompleted' && shellCalls.has(r.callId))).toHaveLength(1);
+  });
+});
+
+describe('2026-07-28 approvals: what a retry must carry', () => {
+  it('takes an answer only for the call it was asked about, with the state the server sealed', async () => {
+    const dir = workspace();
+    const client = await connect('http', dir, { pin: MODERN }, { capabilities: { elicitation: { form: {} } }, inputRequired: { autoFulfill: false } });
+    try {
+      const asked = (await client.callTool({ name: 'shell_exec', arguments: { command: 'ls notes.txt' } }, { allowInputRequired: true })) as unknown as {
+        resultType: string;
+        inputRequests: Record<string, { method: string }>;
+        requestState: string;
+      };
+      expect(asked.resultType).toBe('input_required');
+      expect(Object.values(asked.inputRequests).map((r) => r.method)).toEqual(['elicitation/create']);
+      const yes = { approval: { action: 'accept', content: { decision: 'once' } } };
+      const retry = (args: Record<string, unknown>, requestState: string) =>
+        client.callTool({ name: 'shell_exec', arguments: args, inputResponses: yes, requestState } as never, { allowInputRequired: true });
+      // The state the server sealed, for other arguments: asked again, never run.
+      const other = (await retry({ command: 'touch made-by-retry' }, asked.requestState)) as unknown as { resultType?: string };
+      expect(other.resultType).toBe('input_required');
+      expect(fs.existsSync(path.join(dir, 'made-by-retry'))).toBe(false);
+      // A state the server did not seal: refused.
+      await expect(retry({ command: 'ls notes.txt' }, `${asked.requestState.slice(0, -2)}xx`)).rejects.toThrow(/requestState/);
+      // The same call with its sealed state: it runs.
+      const ran = (await retry({ command: 'ls notes.txt' }, asked.requestState)) as unknown as CallToolResult;
+      expect(ran.isError).toBeFalsy();
+      expect(text(ran)).toMatch(/^exit code 0\b/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('confirms a run outside the sandbox only with the form that says so, over stdio', async () => {
+    const client = await connect('stdio', workspace(), { pin: MODERN }, { capabilities: { elicitation: { form: {} } } });
+    let content: Record<string, string | boolean> = { decision: 'once' };
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content }));
+    const call = () => client.callTool({ name: 'shell_exec', arguments: { command: 'true', escalate: true } });
+    try {
+      const blanket = await call();
+      expect(blanket.isError).toBe(true);
+      expect(text(blanket)).toContain('outside the sandbox');
+      content = { run_outside_sandbox: true };
+      const confirmed = await call();
+      expect(confirmed.isError).toBeFalsy();
+      expect(text(confirmed)).toMatch(/^exit code 0\b.*; ran outside the sandbox, as approved/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('one server for both eras', () => {
+  it.each(['stdio', 'http', 'http-sessions'] as const)('over %s, a 2025-11-25 client and a negotiating one connect, list and call', async (transport) => {
+    for (const [mode, era] of [
+      ['legacy', 'legacy'],
+      ['auto', 'modern'],
+    ] as const) {
+      const client = await connect(transport, workspace(), mode);
+      try {
+        expect(client.getProtocolEra()).toBe(era);
+        expect((await client.listTools()).tools.map((t) => t.name)).toContain('file_read');
+        expect((await client.callTool({ name: 'file_read', arguments: { path: 'notes.txt' } })).structuredContent).toMatchObject({ totalLines: 2 });
+      } finally {
+        await client.close();
+      }
+    }
+  });
+});
