@@ -156,14 +156,20 @@ describe.each(['stdio', 'http', 'http-sessions'] as const)('a 2026-07-28 client 
       const rejected = await asking.callTool({ name: 'shell_exec', arguments: { command: 'ls notes.txt' } });
       expect(rejected.isError).toBe(true);
       expect(text(rejected)).toContain('rejected');
+      // "always" holds for the client that said it where the server can tell it apart (a stdio connection); a
+      // 2026-07-28 request over HTTP carries no identity, so there it approves that one call.
+      decision = 'always';
+      const before = prompts.length;
+      for (let i = 0; i < 2; i++) expect((await asking.callTool({ name: 'shell_exec', arguments: { command: 'ls' } })).isError).toBeFalsy();
+      expect(prompts.length - before).toBe(transport === 'stdio' ? 1 : 2);
     } finally {
       await asking.close();
     }
-    // Each question is a call the server refused until the client came back with the answer: 5 calls, one ran.
+    // Each question is a call the server refused until the client came back with the answer: one more call each.
     const records = auditRecords(dir);
     const shellCalls = new Set(records.filter((r) => r.type === 'ToolCallRequested' && r.tool === 'shell_exec').map((r) => r.callId));
-    expect(shellCalls.size).toBe(5);
-    expect(records.filter((r) => r.type === 'ToolCallCompleted' && shellCalls.has(r.callId))).toHaveLength(1);
+    expect(shellCalls.size).toBe(transport === 'stdio' ? 8 : 9);
+    expect(records.filter((r) => r.type === 'ToolCallCompleted' && shellCalls.has(r.callId))).toHaveLength(3);
   });
 });
 

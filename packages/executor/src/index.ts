@@ -29,6 +29,7 @@ export type { GatePreview } from './gate-preview.js';
 export { decideGate } from './gate/gate-decision.js';
 export type { GateDecision, GateFacts } from './gate/gate-decision.js';
 export { SessionApprovals } from './approval-memory.js';
+export type { ApprovalMemory } from './approval-memory.js';
 export { parseArguments, checkArgumentValue, DEFAULT_PARSE_LIMITS } from './arguments/parse-arguments.js';
 export type { ParseLimits, ParseResult } from './arguments/parse-arguments.js';
 export { SchemaValidator } from './arguments/schema-validator.js';

@@ -92,7 +92,7 @@ export async function serveHttp(tools: McpToolServer, options: HttpServeOptions 
   // where there are no sessions). The clients cannot be told apart but by the token (one for all who hold it);
   // without one the repeated-call guard leaves the calls alone.
   const perRequest = toNodeHandler(
-    createMcpHandler(({ era }) => tools.createServer({ era, repeatScope: auth ? 'bearer-token' : false }), {
+    createMcpHandler(({ era }) => tools.createServer({ era, repeatScope: auth ? 'bearer-token' : false, oneClient: false }), {
       legacy: store ? 'reject' : 'stateless',
       maxRequestBodySize: maxBody,
     }),

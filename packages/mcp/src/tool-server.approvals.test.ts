@@ -152,6 +152,40 @@ async function connectedShell(policy: PolicyDocument, answer?: (message: string,
   return { call, asked };
 }
 
+describe("'always' answers over MCP", () => {
+  it("are each client's own: one connection's always is no approval for another's call", async () => {
+    const registry = new ToolRegistry();
+    registry.register(attachToolDeclaration(async (path: string) => `ran ${path}`, declaration('run_it', 'privileged')));
+    const tools = new McpToolServer({ registry, executor: { audit: new MemoryAuditSink() } });
+    const client = async (decision: 'always' | 'reject') => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await tools.createServer().connect(serverSide);
+      const connection = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+      const asked: string[] = [];
+      connection.setRequestHandler(ElicitRequestSchema, async (request) => {
+        asked.push(request.params.message);
+        return { action: 'accept', content: { decision } };
+      });
+      await connection.connect(clientSide);
+      const call = async () => (await connection.callTool({ name: 'run_it', arguments: { path: 'a.txt' } })) as CallToolResult;
+      return { call, asked, close: () => connection.close() };
+    };
+    const trusting = await client('always');
+    const careful = await client('reject');
+    expect((await trusting.call()).isError).toBeFalsy();
+    expect((await trusting.call()).isError).toBeFalsy();
+    expect(trusting.asked).toHaveLength(1); // remembered for this client
+    const refused = await careful.call();
+    expect(refused.isError).toBe(true);
+    expect(careful.asked).toHaveLength(1); // asked: the other client's always is not its approval
+    // A connection that closes takes its approvals with it: the same client connecting again is asked again.
+    await trusting.close();
+    const again = await client('always');
+    expect((await again.call()).isError).toBeFalsy();
+    expect(again.asked).toHaveLength(1);
+  });
+});
+
 describe('escalations over MCP', () => {
   it('names an escalation as running outside the sandbox and runs it once the form confirms it', async () => {
     const { call, asked } = await connectedShell({ rules: [{ allow: 'shell_exec' }] }, () => ({ run_outside_sandbox: true }));

@@ -24,6 +24,7 @@ import {
   type ExecutorOptions,
 } from '@toolwright/executor';
 import { structuredContentOf, toMcpTools, type ToolRegistry } from '@toolwright/registry';
+import { ClientApprovals } from './client-approvals.js';
 
 /**
  * The protocol era a server speaks: `legacy` is 2025-11-25 and before (`initialize`, sessions), `modern` is 2026-07-28
@@ -49,12 +50,19 @@ export interface CreateServerOptions {
   repeatScope?: string | false;
   /** The era the server speaks (default `legacy`): how it asks the client's user (elicitation or `input_required`). */
   era?: ProtocolEra;
+  /**
+   * Whether the server's connection is one client's (default true: stdio, an in-process transport), whose `always`
+   * approvals are remembered for it; false where a server answers one request of any client (stateless HTTP).
+   */
+  oneClient?: boolean;
 }
 
 interface ActiveCall {
   server: Server;
   era: ProtocolEra;
   ctx: ServerContext;
+  /** The client the call comes from (its session or connection), when one can be told apart; its approvals are its own. */
+  client: string | undefined;
   /** The call's name and arguments, hashed: what an answer carried by `requestState` must have been asked for. */
   fingerprint: string;
   /** The last progress value sent (none yet: -Infinity). */
@@ -96,6 +104,8 @@ export class McpToolServer {
   private readonly live = new Set<Server>();
   private readonly sessionListeners = new Set<(sessionId: string) => void>();
   private readonly info: { name: string; version: string };
+  /** `always` answers, per client (unless the executor's options bring their own memory). */
+  private readonly approvals = new ClientApprovals((callId) => this.active.get(callId)?.client);
   /**
    * Seals what an `input_required` result leaves with the client (2026-07-28): the client echoes it untouched or the
    * retry is refused. The key is this process's: a retry reaching another process is asked again.
@@ -105,7 +115,12 @@ export class McpToolServer {
   constructor(options: McpToolServerOptions) {
     this.registry = options.registry;
     this.info = { name: options.name ?? 'toolwright', version: options.version ?? '0.1.0' };
-    this.executor = new ToolExecutor({ ...options.executor, registry: options.registry, approve: (request) => this.askApproval(request) });
+    this.executor = new ToolExecutor({
+      approvals: this.approvals,
+      ...options.executor,
+      registry: options.registry,
+      approve: (request) => this.askApproval(request),
+    });
     this.executor.on((event) => {
       if (event.type !== 'tool_call_update') return;
       const call = this.active.get(event.callId);
@@ -133,6 +148,7 @@ export class McpToolServer {
   createServer(options: CreateServerOptions = {}): Server {
     const repeatScope = options.repeatScope ?? `connection-${randomBytes(9).toString('base64url')}`;
     const era = options.era ?? 'legacy';
+    const connection = options.oneClient === false ? undefined : `connection-${randomBytes(9).toString('base64url')}`;
     const server = new Server(this.info, {
       capabilities: { tools: { listChanged: true } },
       // A retry's echoed state is checked before the handler sees it; a forged or expired one is refused (-32602).
@@ -141,13 +157,14 @@ export class McpToolServer {
     // The schemas are JSON Schema objects; the SDK types their properties as JSON values.
     server.setRequestHandler('tools/list', async () => ({ tools: toMcpTools(this.registry.list()).map(safeListing) as unknown as Tool[] }));
     server.setRequestHandler('tools/call', (request, ctx) =>
-      this.callTool({ server, era, ctx }, repeatScope, request.params.name, request.params.arguments).catch((error: unknown) =>
-        failure(`Tool execution failed: ${error instanceof Error ? error.message : String(error)}`),
+      this.callTool({ server, era, ctx, client: ctx.sessionId ?? connection }, repeatScope, request.params.name, request.params.arguments).catch(
+        (error: unknown) => failure(`Tool execution failed: ${error instanceof Error ? error.message : String(error)}`),
       ),
     );
     this.live.add(server);
     server.onclose = () => {
       this.live.delete(server);
+      if (connection) this.approvals.forget(connection);
       for (const call of this.active.values()) if (call.server === server) call.closed.abort(new Error('the client connection closed'));
     };
     return server;
@@ -164,11 +181,12 @@ export class McpToolServer {
 
   /** Called by the transport that owned the session when it closes. */
   sessionClosed(sessionId: string): void {
+    this.approvals.forget(sessionId);
     for (const listener of this.sessionListeners) listener(sessionId);
   }
 
   private async callTool(
-    on: { server: Server; era: ProtocolEra; ctx: ServerContext },
+    on: { server: Server; era: ProtocolEra; ctx: ServerContext; client: string | undefined },
     repeatScope: string | false,
     name: string,
     args: Record<string, unknown> | undefined,
