@@ -239,3 +239,56 @@ describe('one server for both eras', () => {
     }
   });
 });
+
+describe("a tool's own questions (getToolContext().elicit)", () => {
+  const answers = (request: { params: { message: string } }) => (request.params.message.includes('name') ? { name: 'Ada' } : { colour: 'teal' });
+
+  it.each(['stdio', 'http', 'http-sessions'] as const)(
+    'over %s, a 2026-07-28 client is asked each question by an input_required result, the tool running again with the answers',
+    async (transport) => {
+      const client = await connect(transport, workspace(), { pin: MODERN }, { capabilities: { elicitation: { form: {} } } });
+      const asked: string[] = [];
+      client.setRequestHandler('elicitation/create', async (request) => {
+        asked.push(request.params.message);
+        return { action: 'accept', content: answers(request) };
+      });
+      try {
+        const result = await client.callTool({ name: 'introduce', arguments: {} });
+        expect(text(result)).toContain('Hello, Ada! You like teal.');
+        expect(asked).toEqual(['introduce asks: What is your name?', 'introduce asks: Hello, Ada! Your favourite colour?']);
+      } finally {
+        await client.close();
+      }
+      const plain = await connect(transport, workspace(), { pin: MODERN });
+      try {
+        expect(text(await plain.callTool({ name: 'introduce', arguments: {} }))).toContain('not introduced: the MCP client cannot ask its user');
+      } finally {
+        await plain.close();
+      }
+    },
+  );
+
+  it.each(['stdio', 'http-sessions'] as const)('over %s, a 2025-11-25 client is asked by elicitation, mid-call', async (transport) => {
+    const client = await connect(transport, workspace(), 'legacy', { capabilities: { elicitation: { form: {} } } });
+    let declined = false;
+    client.setRequestHandler('elicitation/create', async (request) =>
+      declined && !request.params.message.includes('name') ? { action: 'decline' } : { action: 'accept', content: answers(request) },
+    );
+    try {
+      expect(text(await client.callTool({ name: 'introduce', arguments: {} }))).toContain('Hello, Ada! You like teal.');
+      declined = true;
+      expect(text(await client.callTool({ name: 'introduce', arguments: {} }))).toMatch(/"?Hello, Ada!"?$/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('over stateless HTTP, a 2025-11-25 client cannot be asked: the tool hears why', async () => {
+    const client = await connect('http', workspace(), 'legacy', { capabilities: { elicitation: { form: {} } } });
+    try {
+      expect(text(await client.callTool({ name: 'introduce', arguments: {} }))).toContain('not introduced: this server runs stateless over HTTP');
+    } finally {
+      await client.close();
+    }
+  });
+});

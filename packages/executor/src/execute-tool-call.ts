@@ -41,6 +41,7 @@ export function buildPipeline(s: PipelineServices): readonly PipelineStep[] {
       maxTimeoutMs: o.maxTimeoutMs,
       outputBudget: { maxChars: o.maxOutputChars },
       capabilities: o.capabilities,
+      elicit: o.elicit,
     }),
     hooks && afterHooksStep(hooks),
     normaliseOutputStep,

@@ -24,6 +24,8 @@ export type {
   ApprovalRequest,
   ApprovalAnswer,
   ApprovalHandler,
+  ElicitHandler,
+  ElicitRequest,
 } from './ports.js';
 export type { GatePreview } from './gate-preview.js';
 export { decideGate } from './gate/gate-decision.js';

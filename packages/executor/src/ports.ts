@@ -1,3 +1,4 @@
+import type { ElicitAnswer, ElicitSchema } from '@toolwright/tool';
 import type { ToolDeclaration } from '@toolwright/schema';
 
 /**
@@ -146,3 +147,16 @@ export type ApprovalAnswer =
 
 /** Asks a person (UI, CLI prompt, MCP elicitation) to approve one call. */
 export type ApprovalHandler = (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+
+/** A running tool's question for the person behind its call (`getToolContext().elicit`), its form already checked. */
+export interface ElicitRequest {
+  callId: string;
+  tool: string;
+  message: string;
+  schema: ElicitSchema;
+  /** The call's signal: aborted at its deadline or cancellation, when nobody should be waited for any longer. */
+  signal: AbortSignal;
+}
+
+/** Asks a person a tool's question (MCP elicitation, a UI form); answers `unavailable` where nobody can be asked. */
+export type ElicitHandler = (request: ElicitRequest) => Promise<ElicitAnswer<Record<string, unknown>>>;

@@ -1,9 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
-  CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
   inputRequired,
-  inputResponse,
   Server,
   type CallToolResult,
   type ClientCapabilities,
@@ -14,17 +12,29 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import {
-  approvalCallText,
-  approvalText,
   escapeTerminalControls,
   escapeTerminalControlsDeep,
   ToolExecutor,
   type ApprovalAnswer,
   type ApprovalRequest,
+  type ElicitRequest,
   type ExecutorOptions,
 } from '@toolwright/executor';
 import { structuredContentOf, toMcpTools, type ToolRegistry } from '@toolwright/registry';
+import type { ElicitAnswer } from '@toolwright/tool';
+import { answerOf, approvalForm, confirmPaths } from './approval-forms.js';
 import { ClientApprovals } from './client-approvals.js';
+import {
+  APPROVAL_INPUT,
+  carriedAnswers,
+  elicitAnswerOf,
+  envelopeCapabilities,
+  fingerprintOf,
+  QUESTION_INPUT,
+  roomForAnotherQuestion,
+  type CarriedAnswers,
+  type RoundState,
+} from './input-rounds.js';
 
 /**
  * The protocol era a server speaks: `legacy` is 2025-11-25 and before (`initialize`, sessions), `modern` is 2026-07-28
@@ -63,29 +73,18 @@ interface ActiveCall {
   ctx: ServerContext;
   /** The client the call comes from (its session or connection), when one can be told apart; its approvals are its own. */
   client: string | undefined;
-  /** The call's name and arguments, hashed: what an answer carried by `requestState` must have been asked for. */
-  fingerprint: string;
   /** The last progress value sent (none yet: -Infinity). */
   progress: number;
   /** Aborted when the connection the call came in on closes (stateless HTTP has no other cancel path). */
   closed: AbortController;
-  /** 2026-07-28: the person's answer to a question of `kind`, carried by the client's retry of an `input_required` result. */
-  answered?: { answer: ApprovalAnswer; kind: QuestionKind };
-  /** 2026-07-28: the question this call left for the client to ask (the result becomes `input_required`). */
-  pending?: { form: ElicitRequestFormParams; kind: QuestionKind };
+  /** 2026-07-28: what the client's retry brought (the approval and the answers so far), and how many questions were asked. */
+  carried: CarriedAnswers;
+  questionsAsked: number;
+  /** 2026-07-28: the question this round leaves for the client to ask (the result becomes `input_required`). */
+  pending?: { form: ElicitRequestFormParams; asked: RoundState['asked'] };
+  /** 2026-07-28: aborted when the call hands a question to the client: the run ends there, to start again with the answer. */
+  handedOver: AbortController;
 }
-
-/** What an approval asks: a decision (`once`/`always`/`reject`), or the confirmation of a run outside the sandbox. */
-type QuestionKind = 'decision' | 'escalation';
-
-/** What `requestState` carries between the rounds of an `input_required` call (sealed with an HMAC). */
-interface ApprovalState {
-  fingerprint: string;
-  kind: QuestionKind;
-}
-
-/** The key of the one input request an approval makes. */
-const APPROVAL_INPUT = 'approval';
 
 /**
  * Serves a registry over MCP with every call going through one executor, so policy, approval,
@@ -110,7 +109,7 @@ export class McpToolServer {
    * Seals what an `input_required` result leaves with the client (2026-07-28): the client echoes it untouched or the
    * retry is refused. The key is this process's: a retry reaching another process is asked again.
    */
-  private readonly states: RequestStateCodec<ApprovalState> = createRequestStateCodec<ApprovalState>({ key: randomBytes(32) });
+  private readonly states: RequestStateCodec<RoundState> = createRequestStateCodec<RoundState>({ key: randomBytes(32) });
 
   constructor(options: McpToolServerOptions) {
     this.registry = options.registry;
@@ -120,6 +119,7 @@ export class McpToolServer {
       ...options.executor,
       registry: options.registry,
       approve: (request) => this.askApproval(request),
+      elicit: (request) => this.askQuestion(request),
     });
     this.executor.on((event) => {
       if (event.type !== 'tool_call_update') return;
@@ -193,24 +193,31 @@ export class McpToolServer {
   ): Promise<CallToolResult | InputRequiredResult> {
     const callId = `mcp_${randomBytes(9).toString('base64url')}`;
     const closed = new AbortController();
+    const handedOver = new AbortController();
     const fingerprint = fingerprintOf(name, args ?? {});
-    const call: ActiveCall = { ...on, fingerprint, progress: -Infinity, closed };
-    const answered = on.era === 'modern' ? answerCarried(on.ctx, fingerprint) : undefined;
-    if (answered) call.answered = answered;
+    const carried = on.era === 'modern' ? carriedAnswers(on.ctx, fingerprint) : { answers: [] };
+    const call: ActiveCall = { ...on, progress: -Infinity, closed, carried, questionsAsked: 0, handedOver };
     this.active.set(callId, call);
     try {
       const result = await this.executor.executeToolCall(
         { id: callId, name, arguments: args ?? {} },
         {
-          signal: AbortSignal.any([on.ctx.mcpReq.signal, closed.signal]),
+          signal: AbortSignal.any([on.ctx.mcpReq.signal, closed.signal, handedOver.signal]),
           // A session is its client; without one, the connection's (or no) identity.
           ...(on.ctx.sessionId !== undefined ? { sessionId: on.ctx.sessionId } : { repeatScope }),
         },
       );
-      // 2026-07-28: the approval is asked by the client, which calls again with the answer (and the sealed state).
+      // 2026-07-28: the client asks its user, then calls again with the answer and this sealed state.
       if (call.pending) {
-        const requestState = await this.states.mint({ fingerprint, kind: call.pending.kind }, on.ctx);
-        return inputRequired({ inputRequests: { [APPROVAL_INPUT]: inputRequired.elicit(call.pending.form) }, requestState });
+        const state: RoundState = {
+          fingerprint,
+          ...(carried.approval ? { approval: carried.approval } : {}),
+          answers: carried.answers,
+          asked: call.pending.asked,
+        };
+        const requestState = await this.states.mint(state, on.ctx);
+        const key = call.pending.asked === 'question' ? QUESTION_INPUT : APPROVAL_INPUT;
+        return inputRequired({ inputRequests: { [key]: inputRequired.elicit(call.pending.form) }, requestState });
       }
       if (result.status !== 'completed') return failure(result.content);
       const declaration = this.registry.get(name)?.declaration;
@@ -219,6 +226,54 @@ export class McpToolServer {
       return { content: [{ type: 'text', text: escapeTerminalControls(result.content) }], ...structured };
     } finally {
       this.active.delete(callId);
+    }
+  }
+
+  /** Why the client's user cannot be asked, or undefined when they can. */
+  private cannotAsk(call: ActiveCall, what: 'approval' | 'a question'): string | undefined {
+    const capabilities: ClientCapabilities | undefined = call.era === 'modern' ? envelopeCapabilities(call.ctx) : call.server.getClientCapabilities();
+    if (!capabilities)
+      return what === 'approval'
+        ? "this server runs stateless over HTTP, so it cannot ask the client's user for approval; allow the call in the server's policy, or serve with sessions (toolwright serve --mcp http --sessions)"
+        : "this server runs stateless over HTTP, so it cannot ask the client's user; serve with sessions (toolwright serve --mcp http --sessions)";
+    if (!capabilities.elicitation)
+      return what === 'approval'
+        ? "the MCP client cannot ask its user for approval (it does not support elicitation); allow the call in the server's policy instead"
+        : 'the MCP client cannot ask its user (it does not support elicitation)';
+    return undefined;
+  }
+
+  /**
+   * A running tool's question (`getToolContext().elicit`) for the client's user: by elicitation (2025-11-25), or handed
+   * to the client as an `input_required` result (2026-07-28), the run ending there; the next run gets the answers given
+   * so far, in the order the tool asks.
+   */
+  private async askQuestion(request: ElicitRequest): Promise<ElicitAnswer<Record<string, unknown>>> {
+    const call = this.active.get(request.callId);
+    if (!call) return { action: 'unavailable', message: 'no MCP request is waiting for this question' };
+    if (call.era === 'modern') {
+      const index = call.questionsAsked++;
+      const known = call.carried.answers[index];
+      if (known) return known;
+    }
+    const refused = this.cannotAsk(call, 'a question');
+    if (refused) return { action: 'unavailable', message: refused };
+    const form: ElicitRequestFormParams = {
+      mode: 'form',
+      message: escapeTerminalControls(`${request.tool} asks: ${request.message}`),
+      requestedSchema: request.schema as ElicitRequestFormParams['requestedSchema'],
+    };
+    if (call.era === 'modern') {
+      if (!roomForAnotherQuestion(call.carried.answers)) return { action: 'unavailable', message: 'the call has asked as many questions as one call may' };
+      call.pending = { form, asked: 'question' };
+      call.handedOver.abort(new Error('the question was handed to the MCP client (input_required)'));
+      return new Promise<never>(() => undefined); // this run ends here: the next one gets the answer
+    }
+    try {
+      const answer = await call.server.elicitInput(form, { signal: request.signal });
+      return elicitAnswerOf(answer.action, answer.content);
+    } catch (error) {
+      return { action: 'unavailable', message: `the question could not be asked: ${(error as Error).message}` };
     }
   }
 
@@ -232,32 +287,15 @@ export class McpToolServer {
   private async askApproval(request: ApprovalRequest): Promise<ApprovalAnswer> {
     const call = this.active.get(request.callId);
     if (!call) return { kind: 'unavailable', message: 'no MCP request is waiting for this approval' };
-    const capabilities = call.era === 'modern' ? envelopeCapabilities(call.ctx) : call.server.getClientCapabilities();
-    if (!capabilities) {
-      return {
-        kind: 'unavailable',
-        message:
-          "this server runs stateless over HTTP, so it cannot ask the client's user for approval; allow the call in the server's policy, or serve with sessions (toolwright serve --mcp http --sessions)",
-      };
-    }
-    if (!capabilities.elicitation) {
-      return {
-        kind: 'unavailable',
-        message: "the MCP client cannot ask its user for approval (it does not support elicitation); allow the call in the server's policy instead",
-      };
-    }
+    const { form, kind } = approvalForm(request);
     const protectedPaths = request.protectedPaths ?? [];
-    const warning =
-      protectedPaths.length > 0 ? ` It changes the protected path${protectedPaths.length > 1 ? 's' : ''} ${protectedPaths.map(approvalText).join(', ')}.` : '';
-    const kind: QuestionKind = request.escalation !== undefined ? 'escalation' : 'decision';
-    const form = kind === 'escalation' ? escalationForm(request, warning) : decisionForm(request, warning);
+    // A retry carries the person's answer to this very question about this very call. Only an answer to the same kind
+    // of question counts: a plain "once" never confirms a run outside the sandbox.
+    if (call.era === 'modern' && call.carried.approval?.kind === kind) return confirmPaths(call.carried.approval.answer, kind, protectedPaths);
+    const refused = this.cannotAsk(call, 'approval');
+    if (refused) return { kind: 'unavailable', message: refused };
     if (call.era === 'modern') {
-      // The retry carries the person's answer to this very question about this very call: taken once.
-      const answered = call.answered;
-      call.answered = undefined;
-      // Only an answer to the same kind of question: a plain "once" never confirms a run outside the sandbox.
-      if (answered?.kind === kind) return confirmPaths(answered.answer, kind, protectedPaths);
-      call.pending = { form, kind };
+      call.pending = { form, asked: { approval: kind } };
       return { kind: 'unavailable', message: "the question was handed to the MCP client (input_required); it calls again with the user's answer" };
     }
     try {
@@ -267,111 +305,6 @@ export class McpToolServer {
       return { kind: 'unavailable', message: `the approval request failed: ${(error as Error).message}` };
     }
   }
-}
-
-/** The form field whose `true` is a person's confirmation that the call runs outside the sandbox. */
-const CONFIRM_FIELD = 'run_outside_sandbox';
-
-/** The question for an ordinary approval: once, always (this tool with these arguments, for the session), or reject. */
-function decisionForm(request: ApprovalRequest, warning: string): ElicitRequestFormParams {
-  return {
-    mode: 'form',
-    message: `Allow ${approvalCallText(request.tool, request.args)}? It needs approval: ${approvalText(request.reason)}.${warning}`,
-    requestedSchema: {
-      type: 'object',
-      properties: {
-        decision: {
-          type: 'string',
-          title: 'Decision',
-          enum: ['once', 'always', 'reject'],
-          description: 'once: this call; always: this tool with these arguments for the session; reject: refuse',
-        },
-      },
-      required: ['decision'],
-    },
-  };
-}
-
-/**
- * The question for an escalation: it is named as running outside the sandbox, and only an accepted form with
- * `run_outside_sandbox: true` (a required field, no default, so a client that fills a form in blindly leaves it out)
- * approves it — for this one call.
- */
-function escalationForm(request: ApprovalRequest, warning: string): ElicitRequestFormParams {
-  const reason = request.reason !== request.escalation ? ` It needs approval: ${request.reason}.` : '';
-  return {
-    mode: 'form',
-    message: escapeTerminalControls(
-      `Run ${approvalCallText(request.tool, request.args)} OUTSIDE THE SANDBOX? ${approvalText(request.escalation ?? '')}.${reason}${warning} Only you can approve this, for this one call: confirm it explicitly.`,
-    ),
-    requestedSchema: {
-      type: 'object',
-      properties: {
-        [CONFIRM_FIELD]: {
-          type: 'boolean',
-          title: 'Run outside the sandbox',
-          description: 'true: run this one call outside the sandbox; false: refuse it',
-        },
-      },
-      required: [CONFIRM_FIELD],
-    },
-  };
-}
-
-/** What the person's answer to a question means (an accepted form that does not say yes is a rejection). */
-function answerOf(kind: QuestionKind, action: string, content: unknown): ApprovalAnswer {
-  const fields = action === 'accept' && typeof content === 'object' && content !== null ? (content as Record<string, unknown>) : undefined;
-  const said = action === 'decline' ? 'declined' : 'cancelled';
-  if (kind === 'escalation') {
-    if (fields?.[CONFIRM_FIELD] === true) return { kind: 'once', confirmEscalation: true };
-    return { kind: 'reject', message: fields ? 'the user did not confirm running it outside the sandbox' : `the user ${said} the approval request` };
-  }
-  const decision = fields?.decision;
-  if (decision === 'once' || decision === 'always') return { kind: decision };
-  return { kind: 'reject', message: fields ? 'the user rejected the call' : `the user ${said} the approval request` };
-}
-
-/** The user saw the protected paths in the question: an accepted answer confirms them. */
-function confirmPaths(answer: ApprovalAnswer, kind: QuestionKind, protectedPaths: readonly string[]): ApprovalAnswer {
-  if (answer.kind !== 'once' && answer.kind !== 'always') return answer;
-  // An escalation is approved for this one call, whatever the form said.
-  const approved: ApprovalAnswer = kind === 'escalation' ? { kind: 'once', confirmEscalation: true } : { ...answer };
-  return protectedPaths.length > 0 ? { ...approved, confirmProtected: true } : approved;
-}
-
-/**
- * The answer a 2026-07-28 retry carries: its sealed state (checked by the server before the handler runs) must be
- * of this call — the same tool and arguments — and the client's response to the one question asked.
- */
-function answerCarried(ctx: ServerContext, fingerprint: string): { answer: ApprovalAnswer; kind: QuestionKind } | undefined {
-  const state = ctx.mcpReq.requestState<ApprovalState>();
-  if (typeof state !== 'object' || state === null || state.fingerprint !== fingerprint) return undefined;
-  const response = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_INPUT);
-  if (response.kind !== 'elicit') return undefined;
-  return { answer: answerOf(state.kind, response.action, response.content), kind: state.kind };
-}
-
-/** The client's capabilities a 2026-07-28 request declares in its `_meta`. */
-function envelopeCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-}
-
-/** A call's tool and arguments, hashed (keys sorted): what an approval carried across rounds is bound to. */
-function fingerprintOf(name: string, args: Record<string, unknown>): string {
-  return createHash('sha256')
-    .update(JSON.stringify([name, sortedKeys(args)]))
-    .digest('base64url');
-}
-
-function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
-  );
 }
 
 /**

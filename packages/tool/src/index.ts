@@ -6,5 +6,5 @@ export type { ToolParameters, ToolResult } from './tool-types.js';
 export { getToolDeclaration, attachToolDeclaration, TOOL_DECLARATION, TOOL_OPTIONS } from '@toolwright/schema';
 export type { Integer, ToolDeclaration, ToolOptions } from '@toolwright/schema';
 export { getToolContext, runWithToolContext } from './tool-context.js';
-export type { JudgedPaths, OutputBudget, ToolCallContext, ToolProgress } from './tool-context.js';
+export type { ElicitAnswer, ElicitField, ElicitSchema, ElicitedValue, JudgedPaths, OutputBudget, ToolCallContext, ToolProgress } from './tool-context.js';
 export type { ToolArgs, ToolArgsMap } from './tool-args.js';

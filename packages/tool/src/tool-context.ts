@@ -52,7 +52,75 @@ export interface ToolCallContext {
    * a link flipped between the gate and the use must not carry the call to a file nobody judged.
    */
   readonly judgedPaths?: JudgedPaths;
+  /**
+   * Asks the person behind the call for more input mid-call: a flat form (strings, numbers, booleans, choices), the
+   * answer typed from the schema. Over MCP it is the client's elicitation (2025-11-25) or an `input_required` result
+   * (2026-07-28, where the client calls again with the answer and the tool runs again from the start, getting the
+   * answers it was given back in order: work before a question must be safe to repeat). Where nobody can be asked
+   * the answer is `unavailable`, with why; an accepted answer has been checked against the schema.
+   * @example
+   * const answer = await getToolContext()?.elicit('Which branch?', { type: 'object', properties: { branch: { type: 'string' } }, required: ['branch'] });
+   * if (answer?.action !== 'accept') return 'not deployed';
+   */
+  elicit<const S extends ElicitSchema>(message: string, schema: S): Promise<ElicitAnswer<ElicitedValue<S>>>;
 }
+
+/** One field of an elicitation form (MCP's flat form: no nesting). */
+export type ElicitField =
+  | {
+      readonly type: 'string';
+      readonly title?: string;
+      readonly description?: string;
+      readonly minLength?: number;
+      readonly maxLength?: number;
+      readonly format?: 'email' | 'uri' | 'date' | 'date-time';
+      readonly default?: string;
+    }
+  | { readonly type: 'string'; readonly enum: readonly string[]; readonly title?: string; readonly description?: string; readonly default?: string }
+  | {
+      readonly type: 'number' | 'integer';
+      readonly title?: string;
+      readonly description?: string;
+      readonly minimum?: number;
+      readonly maximum?: number;
+      readonly default?: number;
+    }
+  | { readonly type: 'boolean'; readonly title?: string; readonly description?: string; readonly default?: boolean };
+
+/** The form a tool asks a person to fill in. */
+export interface ElicitSchema {
+  readonly type: 'object';
+  readonly properties: Readonly<Record<string, ElicitField>>;
+  readonly required?: readonly string[];
+}
+
+/** The value of one field: a choice's members, else its type's. */
+type FieldValue<F extends ElicitField> = F extends { readonly enum: readonly (infer E)[] }
+  ? E
+  : F extends { readonly type: 'string' }
+    ? string
+    : F extends { readonly type: 'boolean' }
+      ? boolean
+      : number;
+
+type RequiredKeys<S extends ElicitSchema> = S['required'] extends readonly (infer K)[] ? Extract<K, keyof S['properties']> : never;
+
+/** What an accepted form holds: the required fields, and the others when filled in. */
+export type ElicitedValue<S extends ElicitSchema> = {
+  -readonly [K in RequiredKeys<S>]: FieldValue<S['properties'][K]>;
+} & {
+  -readonly [K in Exclude<keyof S['properties'], RequiredKeys<S>>]?: FieldValue<S['properties'][K]>;
+};
+
+/**
+ * The person's answer: `accept` with the form's content, `decline` (they said no) or `cancel` (they dismissed it);
+ * `unavailable` when nobody could be asked (no person behind this host, a client that cannot ask), with why.
+ */
+export type ElicitAnswer<T> =
+  | { readonly action: 'accept'; readonly content: T }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' }
+  | { readonly action: 'unavailable'; readonly message: string };
 
 /** The paths a call was judged by at the safety gate (see `ToolCallContext.judgedPaths`). */
 export interface JudgedPaths {

@@ -116,3 +116,23 @@ expectType<{ path: string; limit?: Integer | undefined }>({} as ToolArgs<typeof 
 expectAssignable<ToolArgs<typeof lookup>>({ path: 'a' });
 expectNotAssignable<ToolArgs<typeof lookup>>({ limit: 1 as Integer });
 expectType<never>({} as ToolArgs<'no_such_tool'>);
+
+// A tool's question is typed from its form: required fields present, others optional, a choice's members kept.
+declare const context: import('@toolwright/tool').ToolCallContext;
+void (async () => {
+  const answer = await context.elicit('Deploy where?', {
+    type: 'object',
+    properties: { branch: { type: 'string' }, replicas: { type: 'integer' }, mode: { type: 'string', enum: ['fast', 'safe'] }, confirm: { type: 'boolean' } },
+    required: ['branch', 'mode'],
+  });
+  if (answer.action === 'accept') {
+    expectType<string>(answer.content.branch);
+    expectType<'fast' | 'safe'>(answer.content.mode);
+    expectType<number | undefined>(answer.content.replicas);
+    expectType<boolean | undefined>(answer.content.confirm);
+  } else if (answer.action === 'unavailable') {
+    expectType<string>(answer.message);
+  }
+  // A form must be flat: a field that is an object is refused.
+  expectError(context.elicit('x', { type: 'object', properties: { address: { type: 'object' } } }));
+})();

@@ -1,6 +1,17 @@
-import { runWithToolContext, type JudgedPaths, type OutputBudget, type ToolCallContext, type ToolProgress } from '@toolwright/tool';
+import {
+  runWithToolContext,
+  type ElicitAnswer,
+  type ElicitSchema,
+  type ElicitedValue,
+  type JudgedPaths,
+  type OutputBudget,
+  type ToolCallContext,
+  type ToolProgress,
+} from '@toolwright/tool';
 import type { CallState, PipelineStep } from '../call-state.js';
 import type { EventBus } from '../events.js';
+import type { ElicitHandler } from '../ports.js';
+import { checkedAnswer, formProblem } from '../run/elicit-form.js';
 import { runWithTimeout, type LazySignal, type RunOutcome } from '../run/run-with-timeout.js';
 
 /** What running a tool needs: where events go, how often a heartbeat, the longest any call may take, the output budget. */
@@ -11,6 +22,8 @@ export interface RunServices {
   outputBudget: OutputBudget;
   /** The executor's explicit grant (`ExecutorOptions.capabilities`), handed to the tool's context. */
   capabilities?: readonly string[] | undefined;
+  /** Who answers the tool's questions (`ExecutorOptions.elicit`); none: every question is `unavailable`. */
+  elicit?: ElicitHandler | undefined;
 }
 
 /** Step: runs the tool (`runTool`); a timeout, a cancellation or the tool's own failure ends the call. */
@@ -79,12 +92,13 @@ class RunningCall implements ToolCallContext {
   readonly #lazy: LazySignal;
   readonly #events: EventBus;
   #reporter: ((update: ToolProgress) => void) | undefined;
+  readonly #ask: ElicitHandler | undefined;
 
   constructor(
     { call, context, escalationConfirmed, judgedPaths }: RunInput,
     lazy: LazySignal,
     events: EventBus,
-    services: Pick<RunServices, 'outputBudget' | 'capabilities'>,
+    services: Pick<RunServices, 'outputBudget' | 'capabilities' | 'elicit'>,
   ) {
     this.callId = call.id;
     this.toolName = call.name;
@@ -99,10 +113,27 @@ class RunningCall implements ToolCallContext {
     if (context.workspace !== undefined) this.workspace = context.workspace;
     this.#lazy = lazy;
     this.#events = events;
+    this.#ask = services.elicit;
   }
 
   get signal(): AbortSignal {
     return this.#lazy.signal;
+  }
+
+  /** A function of its own, so `const { elicit } = getToolContext()` works unbound. A malformed form is the tool's error. */
+  get elicit(): <const S extends ElicitSchema>(message: string, schema: S) => Promise<ElicitAnswer<ElicitedValue<S>>> {
+    return async <const S extends ElicitSchema>(message: string, schema: S) => {
+      const problem = formProblem(message, schema);
+      if (problem) throw new TypeError(`getToolContext().elicit: ${problem}`);
+      if (!this.#ask) return { action: 'unavailable', message: 'this host has no way to ask a person (no elicit handler)' } as const;
+      const signal = this.#lazy.signal;
+      if (signal.aborted) return { action: 'cancel' } as const;
+      const answer = await this.#ask({ callId: this.callId, tool: this.toolName, message, schema, signal }).catch((error: unknown) => ({
+        action: 'unavailable' as const,
+        message: `asking failed: ${error instanceof Error ? error.message : String(error)}`,
+      }));
+      return checkedAnswer(schema, answer) as ElicitAnswer<ElicitedValue<S>>;
+    };
   }
 
   /** A function of its own, so `const { progress } = getToolContext()` works unbound. */

@@ -52,9 +52,15 @@ function encodeStrict(schema: JsonSchema, value: unknown, defs: Record<string, J
     return branch ? encodeStrict(branch, value, defs) : value;
   }
   if (!resolved.properties) return value;
-  return Object.fromEntries(
-    Object.entries(resolved.properties).map(([key, property]) => [key, key in object ? encodeStrict(property, object[key], defs) : null]),
-  );
+  const named = Object.entries(resolved.properties).map(([key, property]) => [key, key in object ? encodeStrict(property, object[key], defs) : null]);
+  if (typeof resolved.additionalProperties !== 'object') return Object.fromEntries(named);
+  // Named properties and other typed keys: the others as entries under a name none of the named ones has.
+  let extras = 'other_entries';
+  while (extras in resolved.properties) extras = `_${extras}`;
+  const others = Object.entries(object)
+    .filter(([key]) => !(key in resolved.properties!))
+    .map(([key, v]) => ({ key, value: encodeStrict(resolved.additionalProperties as JsonSchema, v, defs) }));
+  return Object.fromEntries([...named, [extras, others]]);
 }
 
 describe('OpenAI strict lowering, over every fixture', () => {
@@ -295,5 +301,29 @@ describe('Anthropic and MCP', () => {
     }
     const recursive = corpus.find((c) => c.id.includes('recursive-return'))!;
     expect(toMcpTools([recursive.declaration])[0]!.outputSchema).toMatchObject({ type: 'object', $defs: { Entry: expect.any(Object) } });
+  });
+});
+
+describe('OpenAI strict lowering of named properties with other typed keys', () => {
+  it('carries the other keys as entries beside the named ones, under a name no named property has, and decodes them back', () => {
+    const schema = {
+      type: 'object',
+      properties: { other_entries: { type: 'string' }, total: { type: 'number' } },
+      required: ['total'],
+      additionalProperties: { type: 'number' },
+    } as const;
+    const lowered = lowerForOpenAIStrict(schema as never);
+    expect(Object.keys(lowered.properties!)).toEqual(['other_entries', 'total', '_other_entries']);
+    const sent = {
+      other_entries: 'a note',
+      total: 3,
+      _other_entries: [
+        { key: 'x', value: 1 },
+        { key: 'total', value: 99 },
+      ],
+    };
+    expect(ajv().compile(lowered)(sent)).toBe(true);
+    // An entry for a named key is not allowed to overwrite it.
+    expect(decodeOpenAIStrictArguments(schema as never, sent)).toEqual({ other_entries: 'a note', total: 3, x: 1 });
   });
 });

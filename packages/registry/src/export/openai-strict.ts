@@ -98,6 +98,22 @@ function lower(schema: JsonSchema): JsonSchema {
     );
     out.required = Object.keys(properties);
     out.additionalProperties = false;
+    if (hasTypedExtras(schema)) {
+      // Named properties and other keys of a type (`{ a: number } & Record<string, number>`): the named ones stay
+      // properties, the others travel as a list of entries beside them, which the decoder merges back.
+      const key = extrasKey(properties);
+      out.properties[key] = {
+        type: 'array',
+        description: `the other keys, as a list of key/value entries (none: an empty list)`,
+        items: {
+          type: 'object',
+          properties: { key: { type: 'string' }, value: lower(schema.additionalProperties as JsonSchema) },
+          required: ['key', 'value'],
+          additionalProperties: false,
+        },
+      };
+      out.required.push(key);
+    }
   }
   const description = withNotes(out.description, notes);
   if (description !== undefined) out.description = description;
@@ -172,7 +188,11 @@ function decode(schema: JsonSchema, value: unknown, defs: Record<string, JsonSch
   }
   const required = new Set(resolved.required ?? []);
   const out: [string, unknown][] = [];
+  // The other keys' entries (see `hasTypedExtras`), merged back after the named properties.
+  const extrasName = hasTypedExtras(resolved) ? extrasKey(resolved.properties) : undefined;
+  const extras = extrasName !== undefined && Array.isArray(object[extrasName]) && (object[extrasName] as unknown[]).every(isEntry) ? extrasName : undefined;
   for (const [key, item] of Object.entries(object)) {
+    if (key === extras) continue;
     const property = resolved.properties[key];
     if (!property) {
       out.push([key, item]);
@@ -181,6 +201,10 @@ function decode(schema: JsonSchema, value: unknown, defs: Record<string, JsonSch
     if (item === null && !required.has(key) && !acceptsNull(resolve(property, defs))) continue;
     out.push([key, decode(property, item, defs, depth + 1)]);
   }
+  if (extras !== undefined)
+    for (const entry of object[extras] as { key: string; value: unknown }[])
+      if (!Object.hasOwn(resolved.properties, entry.key))
+        out.push([entry.key, decode(resolved.additionalProperties as JsonSchema, entry.value, defs, depth + 1)]);
   return Object.fromEntries(out);
 }
 
@@ -234,6 +258,18 @@ export function isOpaque(schema: JsonSchema): boolean {
     schema.prefixItems === undefined &&
     schema.additionalProperties === undefined
   );
+}
+
+/** Named properties and other keys typed by `additionalProperties` (`{ a: number } & Record<string, number>`). */
+function hasTypedExtras(schema: JsonSchema): boolean {
+  return typeof schema.additionalProperties === 'object' && Object.keys(schema.properties ?? {}).length > 0;
+}
+
+/** The property that carries the other keys' entries in the strict form: a name none of the named properties has. */
+function extrasKey(properties: Readonly<Record<string, unknown>>): string {
+  let key = 'other_entries';
+  while (Object.hasOwn(properties, key)) key = `_${key}`;
+  return key;
 }
 
 /** `Record<string, T>`: values typed by `additionalProperties`, no named properties. */

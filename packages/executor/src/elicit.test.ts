@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { ToolRegistry } from '@toolwright/registry';
+import { getToolContext, type ElicitSchema } from '@toolwright/tool';
+import type { ElicitHandler } from './ports.js';
+import { ToolExecutor } from './tool-executor.js';
+import { MemoryAuditSink } from './memory-audit-sink.js';
+import { declaration, defineTool } from './test-support/declare-tool.js';
+
+// A running tool asks the person behind its call (`getToolContext().elicit`): the host's handler asks; the answer the
+// tool gets fits the form it asked with, or says why it is none.
+
+const FORM = {
+  type: 'object',
+  properties: {
+    branch: { type: 'string', title: 'Branch' },
+    replicas: { type: 'integer', minimum: 1 },
+    mode: { type: 'string', enum: ['fast', 'safe'] },
+    confirm: { type: 'boolean' },
+  },
+  required: ['branch', 'confirm'],
+} as const satisfies ElicitSchema;
+
+function setup(elicit: ElicitHandler | undefined, form: unknown = FORM) {
+  const registry = new ToolRegistry();
+  const asked: string[] = [];
+  registry.register(
+    defineTool(
+      async (question: string) => {
+        const answer = await getToolContext()!.elicit(question, form as ElicitSchema);
+        return JSON.stringify(answer);
+      },
+      declaration('deploy', { question: { type: 'string' } }, { metadata: { tier: 'read-only' } }),
+    ),
+  );
+  const executor = new ToolExecutor({
+    registry,
+    audit: new MemoryAuditSink(),
+    ...(elicit
+      ? {
+          elicit: (request) => {
+            asked.push(`${request.tool}: ${request.message}`);
+            return elicit(request);
+          },
+        }
+      : {}),
+  });
+  const run = async (question = 'Which branch?') => {
+    const result = await executor.executeToolCall({ id: 'c', name: 'deploy', arguments: { question } });
+    return { result, answer: result.status === 'completed' ? JSON.parse(result.output as string) : undefined };
+  };
+  return { run, asked };
+}
+
+describe('a tool asking the person behind its call', () => {
+  it('gets the accepted form, as asked', async () => {
+    const { run, asked } = setup(async () => ({ action: 'accept', content: { branch: 'main', confirm: true, mode: 'safe', replicas: 3 } }));
+    const { answer } = await run();
+    expect(answer).toEqual({ action: 'accept', content: { branch: 'main', confirm: true, mode: 'safe', replicas: 3 } });
+    expect(asked).toEqual(['deploy: Which branch?']);
+  });
+
+  it('hears decline and cancel as they were given', async () => {
+    expect((await setup(async () => ({ action: 'decline' })).run()).answer).toEqual({ action: 'decline' });
+    expect((await setup(async () => ({ action: 'cancel' })).run()).answer).toEqual({ action: 'cancel' });
+  });
+
+  it('is told nobody can be asked where the host has no way to ask, or asking failed', async () => {
+    expect((await setup(undefined).run()).answer).toMatchObject({ action: 'unavailable', message: expect.stringContaining('no way to ask a person') });
+    const failing = setup(async () => {
+      throw new Error('the client went away');
+    });
+    expect((await failing.run()).answer).toEqual({ action: 'unavailable', message: 'asking failed: the client went away' });
+  });
+
+  it.each([
+    [{ confirm: true }, "leaves out 'branch'"],
+    [{ branch: 7, confirm: true }, "'branch' is not a string"],
+    [{ branch: 'main', confirm: 'yes' }, "'confirm' is not a boolean"],
+    [{ branch: 'main', confirm: true, replicas: 1.5 }, "'replicas' is not an integer"],
+    [{ branch: 'main', confirm: true, mode: 'reckless' }, '\'mode\' is not one of "fast", "safe"'],
+    [{ branch: 'main', confirm: true, admin: true }, "'admin', which the form did not ask for"],
+    ['main', 'holds no form'],
+  ])('never gets an accepted answer that does not fit the form: %j', async (content, why) => {
+    const { answer } = await setup(async () => ({ action: 'accept', content }) as never).run();
+    expect(answer.action).toBe('unavailable');
+    expect(answer.message).toContain(why);
+  });
+
+  it('is not given an answer the handler made up outside accept, decline and cancel', async () => {
+    const { answer } = await setup(async () => ({ action: 'approve' }) as never).run();
+    expect(answer).toEqual({ action: 'unavailable', message: 'the answer was not one of accept, decline or cancel' });
+  });
+
+  it.each([
+    [{ type: 'object', properties: { address: { type: 'object' } } }, 'field \'address\' has type "object"'],
+    [{ type: 'object', properties: {} }, 'the form asks for nothing'],
+    [{ type: 'object', properties: { a: { type: 'string' } }, required: ['b'] }, '`required` must list fields of the form'],
+    [{ type: 'object', properties: { a: { type: 'string', enum: [1, 2] } } }, "field 'a' has choices that are not strings"],
+    [{ type: 'array' }, 'the form is not { type: "object", properties }'],
+  ])('fails, saying why, when its own form is not one a person can fill in: %j', async (form, why) => {
+    const { run, asked } = setup(async () => ({ action: 'decline' }), form);
+    const { result } = await run();
+    expect(result.status).toBe('error');
+    expect(result.content).toContain(why);
+    expect(asked).toEqual([]);
+  });
+});

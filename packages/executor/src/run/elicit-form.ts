@@ -1,0 +1,86 @@
+import type { ElicitAnswer, ElicitField, ElicitSchema } from '@toolwright/tool';
+
+/** Most fields one form may ask for, and the longest question: a person reads it. */
+export const ELICIT_LIMITS = { fields: 32, messageChars: 4_000 } as const;
+
+/**
+ * Why a tool's form is not one a person can be asked to fill in (MCP elicitation's flat form: an object of strings,
+ * numbers, integers, booleans and string choices, `required` naming its fields), or undefined when it is. A tool's
+ * mistake, reported to the tool as an error.
+ */
+export function formProblem(message: unknown, schema: unknown): string | undefined {
+  if (typeof message !== 'string' || message.trim() === '') return 'the question is empty';
+  if (message.length > ELICIT_LIMITS.messageChars) return `the question is ${message.length} characters long, over ${ELICIT_LIMITS.messageChars}`;
+  if (typeof schema !== 'object' || schema === null || (schema as { type?: unknown }).type !== 'object')
+    return 'the form is not { type: "object", properties }';
+  const { properties, required } = schema as { properties?: unknown; required?: unknown };
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return 'the form has no properties';
+  const names = Object.keys(properties);
+  if (names.length === 0) return 'the form asks for nothing';
+  if (names.length > ELICIT_LIMITS.fields) return `the form has ${names.length} fields, over ${ELICIT_LIMITS.fields}`;
+  for (const name of names) {
+    const problem = fieldProblem((properties as Record<string, unknown>)[name]);
+    if (problem) return `field '${name}' ${problem}`;
+  }
+  if (required !== undefined && (!Array.isArray(required) || required.some((name) => typeof name !== 'string' || !names.includes(name))))
+    return '`required` must list fields of the form';
+  return undefined;
+}
+
+function fieldProblem(field: unknown): string | undefined {
+  if (typeof field !== 'object' || field === null) return 'is not a field';
+  const { type, enum: choices } = field as { type?: unknown; enum?: unknown };
+  if (choices !== undefined) {
+    if (type !== 'string') return 'has choices but is not a string';
+    if (!Array.isArray(choices) || choices.length === 0 || choices.some((choice) => typeof choice !== 'string')) return 'has choices that are not strings';
+    return undefined;
+  }
+  if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean') return undefined;
+  return `has type ${JSON.stringify(type)}: a form holds strings, numbers, integers, booleans and string choices`;
+}
+
+/**
+ * The answer as the tool receives it: an accepted form's content must fit the form (its required fields present,
+ * each value of its field's type, a choice among the choices, no field the form did not ask for); one that does not
+ * is no answer the tool can rely on, and comes back `unavailable`, saying why.
+ */
+export function checkedAnswer(schema: ElicitSchema, answer: unknown): ElicitAnswer<Record<string, unknown>> {
+  const action = typeof answer === 'object' && answer !== null ? (answer as { action?: unknown }).action : undefined;
+  if (action === 'decline' || action === 'cancel') return { action };
+  if (action === 'unavailable') {
+    const message = (answer as { message?: unknown }).message;
+    return { action, message: typeof message === 'string' && message !== '' ? message : 'nobody could be asked' };
+  }
+  if (action !== 'accept') return { action: 'unavailable', message: 'the answer was not one of accept, decline or cancel' };
+  const content = (answer as { content?: unknown }).content ?? {};
+  if (typeof content !== 'object' || content === null || Array.isArray(content)) return { action: 'unavailable', message: 'the accepted answer holds no form' };
+  const values = content as Record<string, unknown>;
+  for (const name of schema.required ?? []) if (!(name in values)) return { action: 'unavailable', message: `the accepted answer leaves out '${name}'` };
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const field = Object.hasOwn(schema.properties, name) ? schema.properties[name] : undefined;
+    if (!field) return { action: 'unavailable', message: `the accepted answer holds '${name}', which the form did not ask for` };
+    if (!fits(field, value)) return { action: 'unavailable', message: `the accepted answer's '${name}' is not ${describe(field)}` };
+    kept[name] = value;
+  }
+  return { action: 'accept', content: kept };
+}
+
+function fits(field: ElicitField, value: unknown): boolean {
+  if ('enum' in field) return typeof value === 'string' && field.enum.includes(value);
+  switch (field.type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    default:
+      return typeof value === 'number' && Number.isFinite(value);
+  }
+}
+
+function describe(field: ElicitField): string {
+  if ('enum' in field) return `one of ${field.enum.map((choice) => JSON.stringify(choice)).join(', ')}`;
+  return field.type === 'integer' ? 'an integer' : `a ${field.type}`;
+}

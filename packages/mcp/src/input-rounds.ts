@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { CLIENT_CAPABILITIES_META_KEY, inputResponse, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import type { ApprovalAnswer } from '@toolwright/executor';
+import type { ElicitAnswer } from '@toolwright/tool';
+import { answerOf, type QuestionKind } from './approval-forms.js';
+
+// 2026-07-28 asks the client's user with an `input_required` result: the client asks, then calls again with the
+// answer (`inputResponses`) and the `requestState` the server left, which the server sealed (an HMAC) and checks
+// before the handler runs. The call runs again from the start, given what was answered so far.
+
+/** The key of the input request an approval makes, and of a tool's question (`getToolContext().elicit`). */
+export const APPROVAL_INPUT = 'approval';
+export const QUESTION_INPUT = 'question';
+
+/** The most questions one call may ask a 2026-07-28 client, and the most answer text carried between rounds. */
+export const ROUND_LIMITS = { questions: 16, answerChars: 64 * 1024 } as const;
+
+/** What `requestState` carries between the rounds of one call (sealed). */
+export interface RoundState {
+  /** The call's tool and arguments, hashed: the answers are for this call only. */
+  fingerprint: string;
+  /** The approval given in an earlier round, to the kind of question it answered. */
+  approval?: { kind: QuestionKind; answer: ApprovalAnswer };
+  /** The tool's questions answered so far, in the order it asked them. */
+  answers: ElicitAnswer<Record<string, unknown>>[];
+  /** What the last round asked: its answer is in this round's `inputResponses`. */
+  asked: { approval: QuestionKind } | 'question';
+}
+
+/** What a retry brings to a call: the approval and the answers given so far (nothing for a first round, or another call's). */
+export interface CarriedAnswers {
+  approval?: { kind: QuestionKind; answer: ApprovalAnswer };
+  answers: ElicitAnswer<Record<string, unknown>>[];
+}
+
+/**
+ * The answers a 2026-07-28 retry carries for this call: its sealed state must be of the same tool and arguments; the
+ * answer to the question the last round asked is folded in. A state of another call carries nothing (asked again).
+ */
+export function carriedAnswers(ctx: ServerContext, fingerprint: string): CarriedAnswers {
+  const state = ctx.mcpReq.requestState<RoundState>();
+  if (typeof state !== 'object' || state === null || state.fingerprint !== fingerprint || !Array.isArray(state.answers)) return { answers: [] };
+  const carried: CarriedAnswers = { ...(state.approval ? { approval: state.approval } : {}), answers: [...state.answers] };
+  if (state.asked === 'question') {
+    const response = inputResponse(ctx.mcpReq.inputResponses, QUESTION_INPUT);
+    if (response.kind === 'elicit') carried.answers.push(elicitAnswerOf(response.action, response.content));
+  } else if (typeof state.asked === 'object' && state.asked !== null) {
+    const response = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_INPUT);
+    const kind = state.asked.approval;
+    if (response.kind === 'elicit') carried.approval = { kind, answer: answerOf(kind, response.action, response.content) };
+  }
+  return carried;
+}
+
+/** A client's answer to a tool's question, as the tool is given it (the executor checks it against the form). */
+export function elicitAnswerOf(action: string, content: unknown): ElicitAnswer<Record<string, unknown>> {
+  if (action === 'accept') return { action, content: (content ?? {}) as Record<string, unknown> };
+  return action === 'decline' ? { action } : { action: 'cancel' };
+}
+
+/** Whether the answers carried so far leave room for one more question (count and size). */
+export function roomForAnotherQuestion(answers: readonly ElicitAnswer<Record<string, unknown>>[]): boolean {
+  return answers.length < ROUND_LIMITS.questions && JSON.stringify(answers).length <= ROUND_LIMITS.answerChars;
+}
+
+/** The client's capabilities a 2026-07-28 request declares in its `_meta`. */
+export function envelopeCapabilities(ctx: ServerContext): ClientCapabilities | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+}
+
+/** A call's tool and arguments, hashed (keys sorted): what an approval carried across rounds is bound to. */
+export function fingerprintOf(name: string, args: Record<string, unknown>): string {
+  return createHash('sha256')
+    .update(JSON.stringify([name, sortedKeys(args)]))
+    .digest('base64url');
+}
+
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
+  );
+}
