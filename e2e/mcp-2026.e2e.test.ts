@@ -3,6 +3,7 @@
 // stdio and Streamable HTTP, stateless and with sessions.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,12 +34,13 @@ const text = (result: CallToolResult) => result.content.map((c) => (c.type === '
 type Negotiation = NonNullable<ClientOptions['versionNegotiation']>['mode'];
 type Transport = 'stdio' | 'http' | 'http-sessions';
 
-async function startHttp(dir: string, extra: string[]): Promise<string> {
+async function startHttp(dir: string, extra: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const child = spawn(
     process.execPath,
     [BIN, 'serve', '--mcp', 'http', '--port', '0', '--workspace', dir, '--policy', 'policy.json', '-p', PROJECT, ...extra],
     {
       cwd: dir,
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -290,5 +292,56 @@ describe("a tool's own questions (getToolContext().elicit)", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('who may call the HTTP server, in the 2026-07-28 era too', () => {
+  it.each([[[]], [['--sessions']]] as const)('checks Host, Origin, the bearer token and the body size before any era is served (%j)', async (extra) => {
+    const url = await startHttp(workspace(), [...extra, '--auth-token-env', 'TW_E2E_TOKEN', '--max-body-bytes', '65536'], {
+      ...process.env,
+      TW_E2E_TOKEN: 'sesame',
+    });
+    const discover = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'server/discover',
+      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } },
+    });
+    const post = (headers: Record<string, string>, body = discover) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'server/discover',
+          ...headers,
+        },
+        body,
+      });
+    const ok = await post({ authorization: 'Bearer sesame' });
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain('supportedVersions');
+    expect((await post({})).status).toBe(401);
+    expect((await post({ authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await post({ authorization: 'Bearer sesame', origin: 'https://evil.example' })).status).toBe(403);
+    expect((await post({ authorization: 'Bearer sesame' }, `${discover.slice(0, -1)}, "pad": "${'x'.repeat(70_000)}"}`)).status).toBe(413);
+    // A rebound name (fetch cannot set Host): refused before the token is even looked at.
+    const target = new URL(url);
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const request = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          headers: { host: 'evil.example', 'content-type': 'application/json' },
+        },
+        (response) => resolve(response.statusCode ?? 0),
+      );
+      request.on('error', reject);
+      request.end(discover);
+    });
+    expect(rebound).toBe(403);
   });
 });
