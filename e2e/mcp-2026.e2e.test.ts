@@ -345,3 +345,28 @@ describe('who may call the HTTP server, in the 2026-07-28 era too', () => {
     expect(rebound).toBe(403);
   });
 });
+
+describe('a tool that returns content blocks', () => {
+  it.each([
+    ['stdio', { pin: MODERN }],
+    ['stdio', 'legacy'],
+    ['http', { pin: MODERN }],
+    ['http', 'legacy'],
+  ] as const)('reaches a client over %s (%j) as those blocks, with no output schema', async (transport, mode) => {
+    const client = await connect(transport, workspace(), mode);
+    try {
+      const listed = (await client.listTools()).tools.find((t) => t.name === 'snapshot')!;
+      expect(listed.outputSchema).toBeUndefined();
+      const result = await client.callTool({ name: 'snapshot', arguments: { page: 'home' } });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toBeUndefined();
+      expect(result.content).toEqual([
+        { type: 'text', text: 'The page home:' },
+        { type: 'image', data: Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]).toString('base64'), mimeType: 'image/png' },
+        { type: 'resource_link', uri: 'https://example.com/home', name: 'home' },
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -10,6 +10,7 @@ import type { CompletedToolCall, ToolCall, ToolCallResult } from './tool-call.js
 import type { PipelineStage, ToolError } from './tool-error.js';
 import { errorResult } from './error-result.js';
 import { describeThrown } from './output/describe-thrown.js';
+import type { ContentBlock } from '@toolwright/tool';
 
 /**
  * The audit trail of one call. Records of read-only calls are written without waiting (their
@@ -128,7 +129,13 @@ export class CallAudit {
     );
   }
 
-  complete(output: unknown, normalised: NormalisedOutput, truncation: Truncation, proof?: PolicyProof): ToolCallResult | Promise<ToolCallResult> {
+  complete(
+    output: unknown,
+    normalised: NormalisedOutput,
+    truncation: Truncation,
+    proof?: PolicyProof,
+    blocks?: readonly ContentBlock[],
+  ): ToolCallResult | Promise<ToolCallResult> {
     const durationMs = this.elapsed();
     const result: CompletedToolCall = {
       callId: this.call.id,
@@ -142,6 +149,7 @@ export class CallAudit {
       durationMs,
     };
     if (proof !== undefined) result.proof = proof;
+    if (blocks !== undefined) result.blocks = blocks;
     return this.settle(
       {
         type: 'ToolCallCompleted',

@@ -4,6 +4,7 @@ import type { CallAudit } from './call-audit.js';
 import type { CallContext } from './executor-options.js';
 import type { PolicyProof } from './ports.js';
 import type { NormalisedOutput } from './output/normalize-output.js';
+import type { ContentBlock } from '@toolwright/tool';
 import type { Truncation } from './output/truncate-output.js';
 import type { ToolCall, ToolCallResult } from './tool-call.js';
 import type { PipelineStage } from './tool-error.js';
@@ -32,6 +33,8 @@ export class CallState {
   output: unknown = undefined;
   /** normalise output */
   normalised!: NormalisedOutput;
+  /** normalise output: a content result's blocks, checked (from the JSON copy of the output) */
+  blocks: ContentBlock[] | undefined = undefined;
   /** model content: the text the model reads */
   content!: Truncation;
 

@@ -1,3 +1,4 @@
+import type { ContentBlock } from '@toolwright/tool';
 import type { PolicyProof } from './ports.js';
 import type { ToolError } from './tool-error.js';
 
@@ -35,6 +36,11 @@ export interface CompletedToolCall extends ResultBase {
   originalBytes: number;
   /** sha-256 of the normalised (sorted-key JSON) output. */
   outputHash: string;
+  /**
+   * A content result's blocks (`content(...)` of @toolwright/tool: text, images, audio, resources), checked; `content`
+   * is then their text, with a line for each other block. Hosts that show media (MCP, the AI SDK) pass these on.
+   */
+  blocks?: readonly ContentBlock[];
 }
 
 /** The call was refused, or failed: `error` says how, `content` words it for the model. */

@@ -21,7 +21,7 @@ import {
   type ExecutorOptions,
 } from '@toolwright/executor';
 import { structuredContentOf, toMcpTools, type ToolRegistry } from '@toolwright/registry';
-import type { ElicitAnswer } from '@toolwright/tool';
+import type { ContentBlock, ElicitAnswer } from '@toolwright/tool';
 import { answerOf, approvalForm, confirmPaths } from './approval-forms.js';
 import { ClientApprovals } from './client-approvals.js';
 import {
@@ -220,6 +220,8 @@ export class McpToolServer {
         return inputRequired({ inputRequests: { [key]: inputRequired.elicit(call.pending.form) }, requestState });
       }
       if (result.status !== 'completed') return failure(result.content);
+      // Content blocks (images, audio, resources) are the result's content, as the tool made them.
+      if (result.blocks) return { content: result.blocks.map(safeBlock) as CallToolResult['content'] };
       const declaration = this.registry.get(name)?.declaration;
       const content = declaration ? structuredContentOf(declaration, result.output) : undefined;
       const structured = content ? { structuredContent: escapeTerminalControlsDeep(content) as Record<string, unknown> } : {};
@@ -321,6 +323,20 @@ function nextProgress(previous: number, reported: number | undefined): number {
 /** An `isError` result; the text is escaped like every other text this server sends. */
 function failure(text: string): CallToolResult {
   return { content: [{ type: 'text', text: escapeTerminalControls(text) }], isError: true };
+}
+
+/** A content block with the texts a person reads escaped (the data of images, audio and blobs is left as it is). */
+function safeBlock(block: ContentBlock): ContentBlock {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: escapeTerminalControls(block.text) };
+    case 'resource_link':
+      return escapeTerminalControlsDeep(block) as ContentBlock;
+    case 'resource':
+      return 'text' in block.resource ? { type: 'resource', resource: { ...block.resource, text: escapeTerminalControls(block.resource.text) } } : block;
+    default:
+      return block;
+  }
 }
 
 /** A `tools/list` entry with its human-readable texts escaped (imported tools carry a remote server's words). */

@@ -19,8 +19,13 @@ export interface ToolDeclaration {
   name: string;
   description: string;
   parameters: ParametersSchema;
-  /** Schema of the resolved value of the returned Promise; absent for `Promise<void>`. */
+  /** Schema of the resolved value of the returned Promise; absent for `Promise<void>` and for content results. */
   returns?: JsonSchema;
+  /**
+   * The tool returns content blocks (`Promise<ToolContent>` of @toolwright/tool: text, images, audio, resource links,
+   * embedded resources) rather than JSON data: it has no `returns` schema.
+   */
+  returnsContent?: true;
   /**
    * Argument names in declaration order. Positional tools: how the argument object is spread into
    * the function's parameters. Flattened tools: the properties of the one options object.

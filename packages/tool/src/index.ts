@@ -8,3 +8,5 @@ export type { Integer, ToolDeclaration, ToolOptions } from '@toolwright/schema';
 export { getToolContext, runWithToolContext } from './tool-context.js';
 export type { ElicitAnswer, ElicitField, ElicitSchema, ElicitedValue, JudgedPaths, OutputBudget, ToolCallContext, ToolProgress } from './tool-context.js';
 export type { ToolArgs, ToolArgsMap } from './tool-args.js';
+export { content, image, audio, resourceLink, embeddedResource, isToolContent, TOOL_CONTENT } from './tool-content.js';
+export type { ToolContent, ContentBlock, TextBlock, ImageBlock, AudioBlock, ResourceLinkBlock, EmbeddedResourceBlock } from './tool-content.js';

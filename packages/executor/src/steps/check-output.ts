@@ -3,6 +3,8 @@ import { describeThrown } from '../output/describe-thrown.js';
 import { formatJsonPath } from '../arguments/json-path.js';
 import { MAX_JSON_CHARS, MAX_JSON_NODES, normaliseOutput, OutputTooLargeError, UnrepresentableError } from '../output/normalize-output.js';
 import type { SchemaValidator } from '../arguments/schema-validator.js';
+import { isToolContent } from '@toolwright/tool';
+import { checkContent, contentText } from '../output/content-blocks.js';
 
 /**
  * Step: the output normalised and hashed (`normaliseOutput`, within its size budget). Too large, or
@@ -13,6 +15,13 @@ export const normaliseOutputStep: PipelineStep = {
   run(state) {
     try {
       state.normalised = normaliseOutput(state.output);
+      // Content blocks (`content(...)`): where the tool declares them, or returns them with no result schema of its own.
+      const { declaration } = state.tool;
+      if (declaration.returnsContent !== true && (declaration.returns !== undefined || !isToolContent(state.output))) return undefined;
+      const checked = checkContent(JSON.parse(state.normalised.normalised));
+      if ('issues' in checked) return state.audit.fail({ code: 'invalid_output', issues: checked.issues }, state.proof);
+      state.blocks = checked.blocks;
+      state.normalised = { ...state.normalised, text: contentText(checked.blocks) };
       return undefined;
     } catch (error) {
       if (error instanceof OutputTooLargeError)

@@ -12,6 +12,9 @@ import type { Reporter } from '../reporter.js';
 import { readOptionsLiteral, readOptionsTags, resolveMetadata } from './tool-options.js';
 import { ARGUMENT_NAME_PATTERN, readWireNames } from './wire-names.js';
 
+/** The key that marks a content result (`TOOL_CONTENT` of @toolwright/tool, which the transformer does not load). */
+const TOOL_CONTENT_KEY = '~toolwright.content';
+
 /** One `@tool` function found in a source file, in any of the three forms. */
 export interface ToolCandidate {
   form: ToolSource['form'];
@@ -130,9 +133,12 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
   if (parameterDefs) parameters.$defs = parameterDefs;
 
   let returns: JsonSchema | undefined;
+  let returnsContent = false;
   if (returnType) {
     const awaited = promisedType(returnType, services) ?? checker.getAwaitedType(returnType) ?? returnType;
-    if (!(awaited.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Never))) {
+    // Content blocks (`ToolContent` of @toolwright/tool, marked by a key JSON data of a tool's own never has): no schema.
+    if (checker.getPropertyOfType(awaited, TOOL_CONTENT_KEY)) returnsContent = true;
+    else if (!(awaited.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Never))) {
       const returnDefinitions = new DefinitionRegistry(checker);
       returns = mapTypeAt(awaited, { path: `${tool}()`, role: 'result', node: fn.type ?? candidate.nameNode }, { ...root, definitions: returnDefinitions });
       const returnDoc = [...doc.tags, ...fnDoc.tags].find((tag) => tag.name === 'returns' || tag.name === 'return');
@@ -166,6 +172,7 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
     source,
   };
   if (returns) declaration.returns = canonicalSchema(returns);
+  if (returnsContent) declaration.returnsContent = true;
   return declaration;
 }
 
