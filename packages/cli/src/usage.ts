@@ -59,6 +59,8 @@ Commands:
           --max-sessions <n>         most live sessions (default 100); the least recently used idle one
                                      is closed for a new one, and 503 when all are busy
           --max-body-bytes <n>       largest request body (default 4194304); larger gets 413
+          --state-key-env <NAME>     seal 2026-07-28 clients' answers between rounds with $NAME (>= 32 bytes; the
+                                     same in every process behind one balancer; default: a key of this process)
           --request-timeout <s>      time to send a whole request (default 30); slower gets 408
   policy explain <tool> --args '<json>' --policy <file>
           Show which rule decides a call, and every rule's verdict.

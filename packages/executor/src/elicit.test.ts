@@ -86,6 +86,34 @@ describe('a tool asking the person behind its call', () => {
     expect(answer.message).toContain(why);
   });
 
+  it.each([
+    [{ type: 'object', properties: { n: { type: 'integer', minimum: 1, maximum: 5 } } }, { n: 0 }, "'n' is below 1"],
+    [{ type: 'object', properties: { n: { type: 'integer', minimum: 1, maximum: 5 } } }, { n: 9 }, "'n' is above 5"],
+    [{ type: 'object', properties: { s: { type: 'string', maxLength: 3 } } }, { s: 'abcd' }, "'s' is longer than 3 characters"],
+    [{ type: 'object', properties: { s: { type: 'string', minLength: 2 } } }, { s: '😀' }, "'s' is shorter than 2 characters"],
+    [{ type: 'object', properties: { s: { type: 'string', format: 'email' } } }, { s: 'not-an-email' }, "'s' is not an email address"],
+    [{ type: 'object', properties: { s: { type: 'string', format: 'date' } } }, { s: '2026-13-45' }, "'s' is not a date"],
+    [{ type: 'object', properties: { constructor: { type: 'string' } }, required: ['constructor'] }, {}, 'a name a form cannot hold'],
+  ])('never gets a value outside its field: %j', async (form, content, why) => {
+    const { result, answer } = await setup(async () => ({ action: 'accept', content }), form).run();
+    const said = result.status === 'completed' ? answer.message : result.content;
+    expect(said).toContain(why);
+  });
+
+  it.each([
+    [{ type: 'object', properties: { a: { type: 'string', title: 'Name\u001b[2J' } } }, 'control character in its title'],
+    [{ type: 'object', properties: { a: { type: 'string', enum: ['x\u202e'] } } }, 'control character in a choice'],
+    [{ type: 'object', properties: { a: { type: 'string', format: 'bogus' } } }, 'has format "bogus"'],
+    [{ type: 'object', properties: { a: { type: 'number', minimum: 'one' } } }, 'minimum that is not a number'],
+    [{ type: 'object', properties: { a: { type: 'string', title: 7 } } }, 'title that is not text'],
+  ])('refuses a form whose texts or bounds a client cannot show as they are: %j', async (form, why) => {
+    const { run, asked } = setup(async () => ({ action: 'decline' }), form);
+    const { result } = await run();
+    expect(result.status).toBe('error');
+    expect(result.content).toContain(why);
+    expect(asked).toEqual([]);
+  });
+
   it('is not given an answer the handler made up outside accept, decline and cancel', async () => {
     const { answer } = await setup(async () => ({ action: 'approve' }) as never).run();
     expect(answer).toEqual({ action: 'unavailable', message: 'the answer was not one of accept, decline or cancel' });

@@ -15,39 +15,59 @@ export const QUESTION_INPUT = 'question';
 /** The most questions one call may ask a 2026-07-28 client, and the most answer text carried between rounds. */
 export const ROUND_LIMITS = { questions: 16, answerChars: 64 * 1024 } as const;
 
+/**
+ * An answer as it was given: to which question (a digest of the form the person saw: its message and fields), so it
+ * is never taken for another — a run that asks something else at that point (a protected path the file system now
+ * shows, a question worded from changed data) is asked again.
+ */
+export interface GivenAnswer<A> {
+  question: string;
+  answer: A;
+}
+
 /** What `requestState` carries between the rounds of one call (sealed). */
 export interface RoundState {
   /** The call's tool and arguments, hashed: the answers are for this call only. */
   fingerprint: string;
   /** The approval given in an earlier round, to the kind of question it answered. */
-  approval?: { kind: QuestionKind; answer: ApprovalAnswer };
+  approval?: GivenAnswer<ApprovalAnswer> & { kind: QuestionKind };
   /** The tool's questions answered so far, in the order it asked them. */
-  answers: ElicitAnswer<Record<string, unknown>>[];
-  /** What the last round asked: its answer is in this round's `inputResponses`. */
-  asked: { approval: QuestionKind } | 'question';
+  answers: GivenAnswer<ElicitAnswer<Record<string, unknown>>>[];
+  /** What the last round asked (the digest of its form): its answer is in this round's `inputResponses`. */
+  asked: { approval: QuestionKind; question: string } | { question: string };
 }
 
 /** What a retry brings to a call: the approval and the answers given so far (nothing for a first round, or another call's). */
 export interface CarriedAnswers {
-  approval?: { kind: QuestionKind; answer: ApprovalAnswer };
-  answers: ElicitAnswer<Record<string, unknown>>[];
+  approval?: GivenAnswer<ApprovalAnswer> & { kind: QuestionKind };
+  answers: GivenAnswer<ElicitAnswer<Record<string, unknown>>>[];
+}
+
+/** The digest of a question as the person saw it: its message and its form. */
+export function questionDigest(form: { message: string; requestedSchema: unknown }): string {
+  return createHash('sha256')
+    .update(JSON.stringify([form.message, sortedKeys(form.requestedSchema)]))
+    .digest('base64url');
 }
 
 /**
  * The answers a 2026-07-28 retry carries for this call: its sealed state must be of the same tool and arguments; the
- * answer to the question the last round asked is folded in. A state of another call carries nothing (asked again).
+ * answer to the question the last round asked is folded in. A state of another call, or one the server could not
+ * verify (another process's, expired), carries nothing: the call is asked again.
  */
 export function carriedAnswers(ctx: ServerContext, fingerprint: string): CarriedAnswers {
   const state = ctx.mcpReq.requestState<RoundState>();
   if (typeof state !== 'object' || state === null || state.fingerprint !== fingerprint || !Array.isArray(state.answers)) return { answers: [] };
   const carried: CarriedAnswers = { ...(state.approval ? { approval: state.approval } : {}), answers: [...state.answers] };
-  if (state.asked === 'question') {
-    const response = inputResponse(ctx.mcpReq.inputResponses, QUESTION_INPUT);
-    if (response.kind === 'elicit') carried.answers.push(elicitAnswerOf(response.action, response.content));
-  } else if (typeof state.asked === 'object' && state.asked !== null) {
+  const asked = state.asked;
+  if (typeof asked !== 'object' || asked === null || typeof asked.question !== 'string') return carried;
+  if ('approval' in asked) {
     const response = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_INPUT);
-    const kind = state.asked.approval;
-    if (response.kind === 'elicit') carried.approval = { kind, answer: answerOf(kind, response.action, response.content) };
+    if (response.kind === 'elicit')
+      carried.approval = { kind: asked.approval, question: asked.question, answer: answerOf(asked.approval, response.action, response.content) };
+  } else {
+    const response = inputResponse(ctx.mcpReq.inputResponses, QUESTION_INPUT);
+    if (response.kind === 'elicit') carried.answers.push({ question: asked.question, answer: elicitAnswerOf(response.action, response.content) });
   }
   return carried;
 }
@@ -59,7 +79,7 @@ export function elicitAnswerOf(action: string, content: unknown): ElicitAnswer<R
 }
 
 /** Whether the answers carried so far leave room for one more question (count and size). */
-export function roomForAnotherQuestion(answers: readonly ElicitAnswer<Record<string, unknown>>[]): boolean {
+export function roomForAnotherQuestion(answers: readonly GivenAnswer<unknown>[]): boolean {
   return answers.length < ROUND_LIMITS.questions && JSON.stringify(answers).length <= ROUND_LIMITS.answerChars;
 }
 

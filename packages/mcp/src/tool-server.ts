@@ -31,6 +31,7 @@ import {
   envelopeCapabilities,
   fingerprintOf,
   QUESTION_INPUT,
+  questionDigest,
   roomForAnotherQuestion,
   type CarriedAnswers,
   type RoundState,
@@ -48,6 +49,14 @@ export interface McpToolServerOptions {
   executor?: Omit<ExecutorOptions, 'registry' | 'approve'>;
   name?: string;
   version?: string;
+  /**
+   * The secret that seals what a 2026-07-28 client carries between the rounds of a call that asks its user (at least
+   * 32 bytes). Give every process behind one balancer the same: a retry that reaches a process whose key differs is
+   * asked again. Default: a random key of this process.
+   */
+  stateKey?: Uint8Array | string;
+  /** How long the client may take to come back with an answer, in seconds (default 1,800); after it, asked again. */
+  stateTtlSeconds?: number;
 }
 
 /** How the clients of one protocol server are told apart. */
@@ -106,13 +115,14 @@ export class McpToolServer {
   /** `always` answers, per client (unless the executor's options bring their own memory). */
   private readonly approvals = new ClientApprovals((callId) => this.active.get(callId)?.client);
   /**
-   * Seals what an `input_required` result leaves with the client (2026-07-28): the client echoes it untouched or the
-   * retry is refused. The key is this process's: a retry reaching another process is asked again.
+   * Seals what an `input_required` result leaves with the client (2026-07-28): a state the server cannot verify
+   * (forged, expired, sealed by a process with another key) carries nothing, and the call is asked again.
    */
-  private readonly states: RequestStateCodec<RoundState> = createRequestStateCodec<RoundState>({ key: randomBytes(32) });
+  private readonly states: RequestStateCodec<RoundState>;
 
   constructor(options: McpToolServerOptions) {
     this.registry = options.registry;
+    this.states = createRequestStateCodec<RoundState>({ key: options.stateKey ?? randomBytes(32), ttlSeconds: options.stateTtlSeconds ?? 1800 });
     this.info = { name: options.name ?? 'toolwright', version: options.version ?? '0.1.0' };
     this.executor = new ToolExecutor({
       approvals: this.approvals,
@@ -151,8 +161,9 @@ export class McpToolServer {
     const connection = options.oneClient === false ? undefined : `connection-${randomBytes(9).toString('base64url')}`;
     const server = new Server(this.info, {
       capabilities: { tools: { listChanged: true } },
-      // A retry's echoed state is checked before the handler sees it; a forged or expired one is refused (-32602).
-      requestState: { verify: (state, ctx) => this.states.verify(state, ctx) },
+      // A retry's echoed state is checked before the handler sees it; one that does not verify is no state (the handler
+      // then reads the raw text, which carries nothing: the call is asked again).
+      requestState: { verify: (state, ctx) => this.states.verify(state, ctx).catch(() => undefined) },
     });
     // The schemas are JSON Schema objects; the SDK types their properties as JSON values.
     server.setRequestHandler('tools/list', async () => ({ tools: toMcpTools(this.registry.list()).map(safeListing) as unknown as Tool[] }));
@@ -216,7 +227,7 @@ export class McpToolServer {
           asked: call.pending.asked,
         };
         const requestState = await this.states.mint(state, on.ctx);
-        const key = call.pending.asked === 'question' ? QUESTION_INPUT : APPROVAL_INPUT;
+        const key = 'approval' in call.pending.asked ? APPROVAL_INPUT : QUESTION_INPUT;
         return inputRequired({ inputRequests: { [key]: inputRequired.elicit(call.pending.form) }, requestState });
       }
       if (result.status !== 'completed') return failure(result.content);
@@ -253,21 +264,25 @@ export class McpToolServer {
   private async askQuestion(request: ElicitRequest): Promise<ElicitAnswer<Record<string, unknown>>> {
     const call = this.active.get(request.callId);
     if (!call) return { action: 'unavailable', message: 'no MCP request is waiting for this question' };
-    if (call.era === 'modern') {
-      const index = call.questionsAsked++;
-      const known = call.carried.answers[index];
-      if (known) return known;
-    }
-    const refused = this.cannotAsk(call, 'a question');
-    if (refused) return { action: 'unavailable', message: refused };
     const form: ElicitRequestFormParams = {
       mode: 'form',
       message: escapeTerminalControls(`${request.tool} asks: ${request.message}`),
       requestedSchema: request.schema as ElicitRequestFormParams['requestedSchema'],
     };
+    const question = questionDigest(form);
+    if (call.era === 'modern') {
+      // The answers carried are given back in order, each only to the very question it answered: from the first
+      // question worded otherwise on, they are dropped and asked again.
+      const index = call.questionsAsked++;
+      const known = call.carried.answers[index];
+      if (known?.question === question) return known.answer;
+      if (known) call.carried.answers.length = index;
+    }
+    const refused = this.cannotAsk(call, 'a question');
+    if (refused) return { action: 'unavailable', message: refused };
     if (call.era === 'modern') {
       if (!roomForAnotherQuestion(call.carried.answers)) return { action: 'unavailable', message: 'the call has asked as many questions as one call may' };
-      call.pending = { form, asked: 'question' };
+      call.pending = { form, asked: { question } };
       call.handedOver.abort(new Error('the question was handed to the MCP client (input_required)'));
       return new Promise<never>(() => undefined); // this run ends here: the next one gets the answer
     }
@@ -291,13 +306,16 @@ export class McpToolServer {
     if (!call) return { kind: 'unavailable', message: 'no MCP request is waiting for this approval' };
     const { form, kind } = approvalForm(request);
     const protectedPaths = request.protectedPaths ?? [];
-    // A retry carries the person's answer to this very question about this very call. Only an answer to the same kind
-    // of question counts: a plain "once" never confirms a run outside the sandbox.
-    if (call.era === 'modern' && call.carried.approval?.kind === kind) return confirmPaths(call.carried.approval.answer, kind, protectedPaths);
+    // A retry carries the person's answer to this very question about this very call: the same kind (a plain "once"
+    // never confirms a run outside the sandbox) and the same wording (the reason, the protected paths named), else
+    // it is asked again — the file system may show this run paths the person was never shown.
+    const question = questionDigest(form);
+    const carried = call.carried.approval;
+    if (call.era === 'modern' && carried?.kind === kind && carried.question === question) return confirmPaths(carried.answer, kind, protectedPaths);
     const refused = this.cannotAsk(call, 'approval');
     if (refused) return { kind: 'unavailable', message: refused };
     if (call.era === 'modern') {
-      call.pending = { form, asked: { approval: kind } };
+      call.pending = { form, asked: { approval: kind, question } };
       return { kind: 'unavailable', message: "the question was handed to the MCP client (input_required); it calls again with the user's answer" };
     }
     try {

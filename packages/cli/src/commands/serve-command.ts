@@ -21,6 +21,7 @@ export const serveCommand = defineCommand({
     'max-sessions': { type: 'string' },
     'max-body-bytes': { type: 'string' },
     'request-timeout': { type: 'string' },
+    'state-key-env': { type: 'string' },
     project: { type: 'string', short: 'p' },
     workspace: { type: 'string' },
     config: { type: 'string' },
@@ -30,8 +31,9 @@ export const serveCommand = defineCommand({
   async run(values, _positionals, io) {
     const mode = values.mcp;
     if (mode !== 'stdio' && mode !== 'http') throw new CliError(`toolwright serve needs --mcp stdio or --mcp http.\n\n${USAGE}`, 2);
-    const { httpServeOptions } = await import('./serve.js');
+    const { httpServeOptions, stateKeyOf } = await import('./serve.js');
     const httpOptions = httpServeOptions(values);
+    const stateKey = stateKeyOf(values);
     const { openCallEnvironment } = await import('../call-environment.js');
     const { McpToolServer, serveHttp, serveStdio, HttpServeError } = await import('@toolwright/mcp');
     const environment = await openCallEnvironment(
@@ -50,7 +52,7 @@ export const serveCommand = defineCommand({
         () => void environment.warnWithoutSandbox().catch((error: unknown) => io.err(`warning: the kernel sandbox could not be probed: ${String(error)}\n`)),
         PROBE_DELAY_MS,
       ).unref();
-    const tools = new McpToolServer({ registry: environment.registry, executor: environment.executorOptions });
+    const tools = new McpToolServer({ registry: environment.registry, executor: environment.executorOptions, ...(stateKey ? { stateKey } : {}) });
     for (const toolkit of environment.sessionToolkits) {
       tools.onSessionClosed((id) => {
         toolkit

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpServeOptions, type ServeFlags } from './serve.js';
+import { httpServeOptions, stateKeyOf, type ServeFlags } from './serve.js';
 
 const flags = (extra: Partial<ServeFlags> = {}): ServeFlags => ({
   mcp: 'http',
@@ -51,5 +51,15 @@ describe(httpServeOptions, () => {
     [{ mcp: 'stdio', 'insecure-no-auth': true }, /--insecure-no-auth applies to --mcp http only/],
   ] as const)('refuses %j as a usage error', ([extra, message]) => {
     expect(() => httpServeOptions(flags(extra as Partial<ServeFlags>), {})).toThrow(message);
+  });
+});
+
+describe(stateKeyOf, () => {
+  it('reads the key that seals 2026-07-28 answers from the named variable, at least 32 bytes of it', () => {
+    const key = 'k'.repeat(32);
+    expect(stateKeyOf({ 'state-key-env': 'TW_STATE' }, { TW_STATE: key })).toBe(key);
+    expect(stateKeyOf({})).toBeUndefined();
+    expect(() => stateKeyOf({ 'state-key-env': 'TW_STATE' }, { TW_STATE: 'short' })).toThrow('at least 32 bytes (it holds 5)');
+    expect(() => stateKeyOf({ 'state-key-env': 'TW_STATE' }, {})).toThrow('--state-key-env TW_STATE');
   });
 });

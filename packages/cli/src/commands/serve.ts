@@ -15,6 +15,7 @@ export interface ServeFlags {
   'max-sessions'?: string;
   'max-body-bytes'?: string;
   'request-timeout'?: string;
+  'state-key-env'?: string;
 }
 
 const HTTP_ONLY = [
@@ -26,6 +27,7 @@ const HTTP_ONLY = [
   'max-sessions',
   'max-body-bytes',
   'request-timeout',
+  'state-key-env',
 ] as const;
 
 /**
@@ -67,4 +69,21 @@ function count(text: string, flag: string, unit: string, integer = false): numbe
     throw new CliError(`${flag} takes a positive ${integer ? 'whole ' : ''}number of ${unit}, not '${text}'.`, 2);
   }
   return value;
+}
+
+/**
+ * The secret that seals a 2026-07-28 client's answers between the rounds of a call (`--state-key-env NAME`): the same
+ * in every process behind one balancer, so a retry may reach any of them. At least 32 bytes; none given: a random key
+ * of the process.
+ */
+export function stateKeyOf(flags: Pick<ServeFlags, 'state-key-env'>, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const variable = flags['state-key-env'];
+  if (variable === undefined) return undefined;
+  const key = env[variable];
+  if (!key || Buffer.byteLength(key) < 32)
+    throw new CliError(
+      `--state-key-env ${variable}: the environment variable ${variable} must hold a secret of at least 32 bytes${key ? ` (it holds ${Buffer.byteLength(key)})` : ''}.`,
+      2,
+    );
+  return key;
 }

@@ -17,6 +17,8 @@ export function formProblem(message: unknown, schema: unknown): string | undefin
   if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return 'the form has no properties';
   const names = Object.keys(properties);
   if (names.length === 0) return 'the form asks for nothing';
+  if (names.some((name) => name === '__proto__' || name === 'constructor' || name === 'prototype' || CONTROLS.test(name)))
+    return 'a field has a name a form cannot hold (__proto__, constructor, prototype, a control character)';
   if (names.length > ELICIT_LIMITS.fields) return `the form has ${names.length} fields, over ${ELICIT_LIMITS.fields}`;
   for (const name of names) {
     const problem = fieldProblem((properties as Record<string, unknown>)[name]);
@@ -27,16 +29,39 @@ export function formProblem(message: unknown, schema: unknown): string | undefin
   return undefined;
 }
 
+/** C0 and C1 controls, DEL and bidi controls: a text a person reads never carries them. */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
+
 function fieldProblem(field: unknown): string | undefined {
   if (typeof field !== 'object' || field === null) return 'is not a field';
-  const { type, enum: choices } = field as { type?: unknown; enum?: unknown };
+  const { type, enum: choices, title, description, format, minimum, maximum, minLength, maxLength } = field as Record<string, unknown>;
+  for (const [name, text] of [
+    ['title', title],
+    ['description', description],
+  ] as const) {
+    if (text === undefined) continue;
+    if (typeof text !== 'string') return `has a ${name} that is not text`;
+    if (CONTROLS.test(text)) return `has a control character in its ${name}`;
+  }
   if (choices !== undefined) {
     if (type !== 'string') return 'has choices but is not a string';
     if (!Array.isArray(choices) || choices.length === 0 || choices.some((choice) => typeof choice !== 'string')) return 'has choices that are not strings';
+    if (choices.some((choice: string) => CONTROLS.test(choice))) return 'has a control character in a choice';
     return undefined;
   }
-  if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean') return undefined;
-  return `has type ${JSON.stringify(type)}: a form holds strings, numbers, integers, booleans and string choices`;
+  if (type !== 'string' && type !== 'number' && type !== 'integer' && type !== 'boolean')
+    return `has type ${JSON.stringify(type)}: a form holds strings, numbers, integers, booleans and string choices`;
+  if (format !== undefined && (type !== 'string' || !FORMATS.has(format as string)))
+    return `has format ${JSON.stringify(format)}: a string may be email, uri, date or date-time`;
+  for (const [name, bound] of [
+    ['minimum', minimum],
+    ['maximum', maximum],
+    ['minLength', minLength],
+    ['maxLength', maxLength],
+  ] as const)
+    if (bound !== undefined && !(typeof bound === 'number' && Number.isFinite(bound))) return `has a ${name} that is not a number`;
+  return undefined;
 }
 
 /**
@@ -55,12 +80,15 @@ export function checkedAnswer(schema: ElicitSchema, answer: unknown): ElicitAnsw
   const content = (answer as { content?: unknown }).content ?? {};
   if (typeof content !== 'object' || content === null || Array.isArray(content)) return { action: 'unavailable', message: 'the accepted answer holds no form' };
   const values = content as Record<string, unknown>;
-  for (const name of schema.required ?? []) if (!(name in values)) return { action: 'unavailable', message: `the accepted answer leaves out '${name}'` };
+  for (const name of schema.required ?? [])
+    if (!Object.hasOwn(values, name)) return { action: 'unavailable', message: `the accepted answer leaves out '${name}'` };
   const kept: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     const field = Object.hasOwn(schema.properties, name) ? schema.properties[name] : undefined;
     if (!field) return { action: 'unavailable', message: `the accepted answer holds '${name}', which the form did not ask for` };
     if (!fits(field, value)) return { action: 'unavailable', message: `the accepted answer's '${name}' is not ${describe(field)}` };
+    const outside = boundProblem(field, value);
+    if (outside) return { action: 'unavailable', message: `the accepted answer's '${name}' ${outside}` };
     kept[name] = value;
   }
   return { action: 'accept', content: kept };
@@ -84,3 +112,23 @@ function describe(field: ElicitField): string {
   if ('enum' in field) return `one of ${field.enum.map((choice) => JSON.stringify(choice)).join(', ')}`;
   return field.type === 'integer' ? 'an integer' : `a ${field.type}`;
 }
+
+/** Where a value of the right type is outside its field's bounds, length or format (checked as MCP's clients check them). */
+function boundProblem(field: ElicitField, value: unknown): string | undefined {
+  if (typeof value === 'number' && 'minimum' in field && field.minimum !== undefined && value < field.minimum) return `is below ${field.minimum}`;
+  if (typeof value === 'number' && 'maximum' in field && field.maximum !== undefined && value > field.maximum) return `is above ${field.maximum}`;
+  if (typeof value !== 'string' || 'enum' in field || field.type !== 'string') return undefined;
+  const length = [...value].length;
+  if (field.minLength !== undefined && length < field.minLength) return `is shorter than ${field.minLength} characters`;
+  if (field.maxLength !== undefined && length > field.maxLength) return `is longer than ${field.maxLength} characters`;
+  if (field.format !== undefined && !FORMAT_TESTS[field.format](value))
+    return `is not ${field.format === 'uri' ? 'a URI' : field.format === 'email' ? 'an email address' : `a ${field.format}`}`;
+  return undefined;
+}
+
+const FORMAT_TESTS: Record<'email' | 'uri' | 'date' | 'date-time', (value: string) => boolean> = {
+  email: (value) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value),
+  uri: (value) => /^[a-z][a-z0-9+.-]*:\S+$/i.test(value),
+  date: (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)),
+  'date-time': (value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i.test(value) && !Number.isNaN(Date.parse(value)),
+};

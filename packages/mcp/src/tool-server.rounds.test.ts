@@ -1,0 +1,136 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { MemoryAuditSink, loadPolicy, type ExecutorOptions } from '@toolwright/executor';
+import { ToolRegistry } from '@toolwright/registry';
+import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
+import { getToolContext } from '@toolwright/tool';
+import { McpToolServer, type McpToolServerOptions } from './tool-server.js';
+import { serveHttp, type HttpServer } from './serve-http.js';
+
+// What a 2026-07-28 client's retry carries counts only for the very question the person saw: the same call, the same
+// kind of question, the same wording (the reason, the protected paths, the tool's own question) — else it is asked
+// again. A state the server cannot verify carries nothing.
+
+const MODERN = '2026-07-28';
+const servers: HttpServer[] = [];
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  for (const server of servers.splice(0)) await server.close();
+});
+
+function declaration(name: string, tier: ToolDeclaration['metadata']['tier']): ToolDeclaration {
+  return {
+    name,
+    description: `The ${name} tool.`,
+    parameterOrder: ['path'],
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+    returns: { type: 'string' },
+    metadata: {
+      tier,
+      timeoutMs: 5000,
+      sideEffects: ['fs-write'],
+      capabilities: [],
+      determinism: 'maybe',
+      resources: { timeoutMs: 5000 },
+      parallel: false,
+      tags: [],
+    },
+  };
+}
+
+async function serve(registry: ToolRegistry, executor: Partial<ExecutorOptions> = {}, options: Partial<McpToolServerOptions> = {}) {
+  const tools = new McpToolServer({ registry, executor: { audit: new MemoryAuditSink(), ...executor }, ...options });
+  const server = await serveHttp(tools);
+  servers.push(server);
+  return server.url;
+}
+
+/** A 2026-07-28 client that answers each round by hand: `ask` returns the round's input_required result, `retry` answers it. */
+async function manualClient(url: string) {
+  const client = new Client(
+    { name: 'rounds', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, inputRequired: { autoFulfill: false }, versionNegotiation: { mode: { pin: MODERN } } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  clients.push(client);
+  type Round = { resultType?: string; inputRequests?: Record<string, { params: { message: string } }>; requestState?: string; content?: { text: string }[] };
+  const call = async (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args, ...extra } as never, { allowInputRequired: true })) as unknown as Round;
+  return { call };
+}
+
+describe('a 2026-07-28 approval carried to the retry', () => {
+  it('is asked again when the question changed: the run now names a protected path the person was not shown', async () => {
+    const registry = new ToolRegistry();
+    const ran: string[] = [];
+    registry.register(attachToolDeclaration(async (path: string) => (ran.push(path), `wrote ${path}`), declaration('write_it', 'privileged')));
+    let protectedNow = false; // the file system changes between the question and the retry (a link flipped)
+    const riskLevel = {
+      write_it: () => (protectedNow ? { level: 'risky' as const, reason: 'a protected path', protectedPaths: ['.env'] } : ('safe' as const)),
+    };
+    const { call } = await manualClient(await serve(registry, { riskLevel }));
+    const first = await call('write_it', { path: 'notes.txt' });
+    expect(first.resultType).toBe('input_required');
+    expect(first.inputRequests!.approval!.params.message).not.toContain('.env');
+    protectedNow = true;
+    const yes = { approval: { action: 'accept', content: { decision: 'once' } } };
+    const retried = await call('write_it', { path: 'notes.txt' }, { inputResponses: yes, requestState: first.requestState });
+    expect(retried.resultType).toBe('input_required');
+    expect(retried.inputRequests!.approval!.params.message).toContain('.env');
+    expect(ran).toEqual([]);
+    // Answered now that it names the path: it runs.
+    const answered = await call('write_it', { path: 'notes.txt' }, { inputResponses: yes, requestState: retried.requestState });
+    expect(answered.resultType).toBeUndefined();
+    expect(ran).toEqual(['notes.txt']);
+  });
+
+  it('carries across processes that share the key, and is asked again where the key differs', async () => {
+    const registry = new ToolRegistry();
+    registry.register(attachToolDeclaration(async (path: string) => `wrote ${path}`, declaration('write_it', 'privileged')));
+    const policy = loadPolicy({ rules: [{ ask: 'write_it' }] });
+    const key = 'a shared secret of at least thirty-two bytes';
+    const [a, b, other] = [
+      await serve(registry, { policy }, { stateKey: key }),
+      await serve(registry, { policy }, { stateKey: key }),
+      await serve(registry, { policy }, { stateKey: `${key} but another` }),
+    ];
+    const first = await (await manualClient(a)).call('write_it', { path: 'x' });
+    const yes = { approval: { action: 'accept', content: { decision: 'once' } } };
+    const onB = await (await manualClient(b)).call('write_it', { path: 'x' }, { inputResponses: yes, requestState: first.requestState });
+    expect(onB.content?.[0]?.text).toContain('wrote x');
+    const onOther = await (await manualClient(other)).call('write_it', { path: 'x' }, { inputResponses: yes, requestState: first.requestState });
+    expect(onOther.resultType).toBe('input_required');
+  });
+});
+
+describe("a 2026-07-28 answer to a tool's own question", () => {
+  it('is given only to the question it answered: a run that words it otherwise is asked again', async () => {
+    const registry = new ToolRegistry();
+    let target = 'scratch/';
+    const deleted: string[] = [];
+    registry.register(
+      attachToolDeclaration(
+        async (path: string) => {
+          const answer = await getToolContext()!.elicit(`Delete everything under ${target}?`, {
+            type: 'object',
+            properties: { yes: { type: 'boolean' } },
+            required: ['yes'],
+          });
+          if (answer.action === 'accept' && answer.content.yes) deleted.push(`${path}:${target}`);
+          return 'done';
+        },
+        declaration('clean', 'read-only'),
+      ),
+    );
+    const { call } = await manualClient(await serve(registry));
+    const first = await call('clean', { path: 'p' });
+    expect(first.inputRequests!.question!.params.message).toContain('scratch/');
+    target = '/home/user/'; // what the tool would ask about changed before the retry
+    const yes = { question: { action: 'accept', content: { yes: true } } };
+    const retried = await call('clean', { path: 'p' }, { inputResponses: yes, requestState: first.requestState });
+    expect(retried.resultType).toBe('input_required');
+    expect(retried.inputRequests!.question!.params.message).toContain('/home/user/');
+    expect(deleted).toEqual([]);
+  });
+});
