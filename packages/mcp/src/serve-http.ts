@@ -91,12 +91,14 @@ export async function serveHttp(tools: McpToolServer, options: HttpServeOptions 
   // Requests with no session: every one gets a protocol server of its own, of the era it speaks (2025 ones only
   // where there are no sessions). The clients cannot be told apart but by the token (one for all who hold it);
   // without one the repeated-call guard leaves the calls alone.
-  const perRequest = toNodeHandler(
-    createMcpHandler(({ era }) => tools.createServer({ era, repeatScope: auth ? 'bearer-token' : false, oneClient: false }), {
-      legacy: store ? 'reject' : 'stateless',
-      maxRequestBodySize: maxBody,
-    }),
-  );
+  const handler = createMcpHandler(({ era }) => tools.createServer({ era, repeatScope: auth ? 'bearer-token' : false, oneClient: false }), {
+    legacy: store ? 'reject' : 'stateless',
+    maxRequestBodySize: maxBody,
+  });
+  const perRequest = toNodeHandler(handler);
+  // A 2026-07-28 client hears of registry changes on its `subscriptions/listen` stream (its requests' servers live
+  // for one request each, so they cannot tell it).
+  const stopNotifying = tools.registry.onChange(() => handler.notify.toolsChanged());
   let port: number | undefined;
 
   const handle = (req: http.IncomingMessage, res: http.ServerResponse, expectsContinue = false): void => {
@@ -177,6 +179,8 @@ export async function serveHttp(tools: McpToolServer, options: HttpServeOptions 
       });
     });
   } catch (error) {
+    stopNotifying();
+    await handler.close();
     await store?.closeAll();
     throw error;
   }
@@ -184,6 +188,8 @@ export async function serveHttp(tools: McpToolServer, options: HttpServeOptions 
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${endpoint}`,
     port,
     close: async () => {
+      stopNotifying();
+      await handler.close();
       await store?.closeAll();
       await new Promise<void>((resolve) => {
         httpServer.closeAllConnections();

@@ -134,3 +134,25 @@ describe("a 2026-07-28 answer to a tool's own question", () => {
     expect(deleted).toEqual([]);
   });
 });
+
+describe('a 2026-07-28 client over HTTP', () => {
+  it('hears that the tool list changed on its subscription stream', async () => {
+    const registry = new ToolRegistry();
+    registry.register(attachToolDeclaration(async (path: string) => path, declaration('first', 'read-only')));
+    const url = await serve(registry);
+    const heard: string[][] = [];
+    const client = new Client(
+      { name: 'listening', version: '1.0.0' },
+      {
+        versionNegotiation: { mode: { pin: MODERN } },
+        listChanged: { tools: { debounceMs: 0, onChanged: (_error, tools) => heard.push((tools ?? []).map((t) => t.name)) } },
+      },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    clients.push(client);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['first']);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the subscription stream opens
+    registry.register(attachToolDeclaration(async (path: string) => path, declaration('second', 'read-only')));
+    await expect.poll(() => heard.at(-1), { timeout: 5000 }).toEqual(['first', 'second']);
+  });
+});
