@@ -29,6 +29,8 @@ export interface GivenAnswer<A> {
 export interface RoundState {
   /** The call's tool and arguments, hashed: the answers are for this call only. */
   fingerprint: string;
+  /** This state's own name: a state is used once (see `SpentStates`). */
+  nonce: string;
   /** The approval given in an earlier round, to the kind of question it answered. */
   approval?: GivenAnswer<ApprovalAnswer> & { kind: QuestionKind };
   /** The tool's questions answered so far, in the order it asked them. */
@@ -39,6 +41,8 @@ export interface RoundState {
 
 /** What a retry brings to a call: the approval and the answers given so far (nothing for a first round, or another call's). */
 export interface CarriedAnswers {
+  /** The name of the state they came in (spent once used). */
+  nonce?: string;
   approval?: GivenAnswer<ApprovalAnswer> & { kind: QuestionKind };
   answers: GivenAnswer<ElicitAnswer<Record<string, unknown>>>[];
 }
@@ -58,7 +62,11 @@ export function questionDigest(form: { message: string; requestedSchema: unknown
 export function carriedAnswers(ctx: ServerContext, fingerprint: string): CarriedAnswers {
   const state = ctx.mcpReq.requestState<RoundState>();
   if (typeof state !== 'object' || state === null || state.fingerprint !== fingerprint || !Array.isArray(state.answers)) return { answers: [] };
-  const carried: CarriedAnswers = { ...(state.approval ? { approval: state.approval } : {}), answers: [...state.answers] };
+  const carried: CarriedAnswers = {
+    ...(typeof state.nonce === 'string' ? { nonce: state.nonce } : {}),
+    ...(state.approval ? { approval: state.approval } : {}),
+    answers: [...state.answers],
+  };
   const asked = state.asked;
   if (typeof asked !== 'object' || asked === null || typeof asked.question !== 'string') return carried;
   if ('approval' in asked) {
@@ -104,4 +112,29 @@ function sortedKeys(value: unknown): unknown {
       .sort()
       .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
   );
+}
+
+/**
+ * The states this process has seen used, each for as long as it could still verify: a state is good for one retry, so
+ * the same answers sent again (a replay, a second retry racing the first) are asked again rather than run twice. A
+ * process holds at most `max` (the oldest forgotten first); another process does not know of them.
+ */
+export class SpentStates {
+  private readonly spent = new Map<string, number>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly max = 100_000,
+  ) {}
+
+  /** Marks the state used; false when it was already. */
+  use(nonce: string, now = Date.now()): boolean {
+    for (const [name, until] of this.spent) {
+      if (until > now && this.spent.size < this.max) break;
+      this.spent.delete(name);
+    }
+    if (this.spent.has(nonce)) return false;
+    this.spent.set(nonce, now + this.ttlMs);
+    return true;
+  }
 }

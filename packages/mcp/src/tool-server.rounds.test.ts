@@ -104,6 +104,25 @@ describe('a 2026-07-28 approval carried to the retry', () => {
   });
 });
 
+describe('a 2026-07-28 retry', () => {
+  it('is good once: the same state and answers sent again are asked again, not run twice', async () => {
+    const registry = new ToolRegistry();
+    const ran: string[] = [];
+    registry.register(attachToolDeclaration(async (path: string) => (ran.push(path), `wrote ${path}`), declaration('write_it', 'privileged')));
+    const { call } = await manualClient(await serve(registry, { policy: loadPolicy({ rules: [{ ask: 'write_it' }] }) }));
+    const first = await call('write_it', { path: 'x' });
+    const yes = { approval: { action: 'accept', content: { decision: 'once' } } };
+    const [one, two] = await Promise.all([
+      call('write_it', { path: 'x' }, { inputResponses: yes, requestState: first.requestState }),
+      call('write_it', { path: 'x' }, { inputResponses: yes, requestState: first.requestState }),
+    ]);
+    expect([one.resultType, two.resultType].sort()).toEqual(['input_required', undefined]); // one ran, the other is asked again
+    const again = await call('write_it', { path: 'x' }, { inputResponses: yes, requestState: first.requestState });
+    expect(again.resultType).toBe('input_required');
+    expect(ran).toEqual(['x']);
+  });
+});
+
 describe("a 2026-07-28 answer to a tool's own question", () => {
   it('is given only to the question it answered: a run that words it otherwise is asked again', async () => {
     const registry = new ToolRegistry();

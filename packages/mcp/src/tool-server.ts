@@ -33,6 +33,7 @@ import {
   QUESTION_INPUT,
   questionDigest,
   roomForAnotherQuestion,
+  SpentStates,
   type CarriedAnswers,
   type RoundState,
 } from './input-rounds.js';
@@ -119,10 +120,13 @@ export class McpToolServer {
    * (forged, expired, sealed by a process with another key) carries nothing, and the call is asked again.
    */
   private readonly states: RequestStateCodec<RoundState>;
+  private readonly spentStates: SpentStates;
 
   constructor(options: McpToolServerOptions) {
     this.registry = options.registry;
-    this.states = createRequestStateCodec<RoundState>({ key: options.stateKey ?? randomBytes(32), ttlSeconds: options.stateTtlSeconds ?? 1800 });
+    const ttlSeconds = options.stateTtlSeconds ?? 1800;
+    this.states = createRequestStateCodec<RoundState>({ key: options.stateKey ?? randomBytes(32), ttlSeconds });
+    this.spentStates = new SpentStates(ttlSeconds * 1000);
     this.info = { name: options.name ?? 'toolwright', version: options.version ?? '0.1.0' };
     this.executor = new ToolExecutor({
       approvals: this.approvals,
@@ -206,7 +210,9 @@ export class McpToolServer {
     const closed = new AbortController();
     const handedOver = new AbortController();
     const fingerprint = fingerprintOf(name, args ?? {});
-    const carried = on.era === 'modern' ? carriedAnswers(on.ctx, fingerprint) : { answers: [] };
+    let carried: CarriedAnswers = on.era === 'modern' ? carriedAnswers(on.ctx, fingerprint) : { answers: [] };
+    // A state is good for one retry: sent again, its answers carry nothing (asked again).
+    if (carried.nonce !== undefined && !this.spentStates.use(carried.nonce)) carried = { answers: [] };
     const call: ActiveCall = { ...on, progress: -Infinity, closed, carried, questionsAsked: 0, handedOver };
     this.active.set(callId, call);
     try {
@@ -221,6 +227,7 @@ export class McpToolServer {
       // 2026-07-28: the client asks its user, then calls again with the answer and this sealed state.
       if (call.pending) {
         const state: RoundState = {
+          nonce: randomBytes(12).toString('base64url'),
           fingerprint,
           ...(carried.approval ? { approval: carried.approval } : {}),
           answers: carried.answers,
