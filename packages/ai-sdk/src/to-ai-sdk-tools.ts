@@ -1,5 +1,5 @@
 import { jsonSchema, tool, type JSONValue, type ToolSet } from 'ai';
-import type { CallContext, ToolCallResult, ToolExecutor } from '@toolwright/executor';
+import { escapeTerminalControls, type CallContext, type CompletedToolCall, type ToolCallResult, type ToolExecutor } from '@toolwright/executor';
 import type { ToolFilter } from '@toolwright/registry';
 
 export interface AISdkToolsOptions {
@@ -57,13 +57,15 @@ export function toAISdkTools(executor: ToolExecutor, options: AISdkToolsOptions 
         );
         options.onResult?.(result);
         if (result.status !== 'completed') throw new ToolCallFailedError(result);
-        modelTexts.set(toolCallId, result.content);
+        modelTexts.set(toolCallId, { text: result.content, ...(result.blocks ? { blocks: result.blocks } : {}) });
         return result.output;
       },
       toModelOutput: ({ toolCallId, output }) => {
-        const text = modelTexts.take(toolCallId);
+        const kept = modelTexts.take(toolCallId);
         // A result this tool set did not produce (a conversation restored from storage) goes as its JSON.
-        return text !== undefined ? { type: 'text', value: text } : { type: 'json', value: (output ?? null) as JSONValue };
+        if (kept === undefined) return { type: 'json', value: (output ?? null) as JSONValue };
+        // Content blocks: images and sounds reach a model that takes files as files, the rest as text.
+        return kept.blocks ? { type: 'content', value: kept.blocks.map(modelPart) } : { type: 'text', value: kept.text };
       },
     });
   }
@@ -80,17 +82,43 @@ function asArgs(input: unknown): Record<string, unknown> {
  */
 class ModelTexts {
   static readonly LIMIT = 1024;
-  readonly #texts = new Map<string, string>();
+  readonly #texts = new Map<string, ModelText>();
 
-  set(callId: string, text: string): void {
+  set(callId: string, text: ModelText): void {
     this.#texts.delete(callId);
     this.#texts.set(callId, text);
     if (this.#texts.size > ModelTexts.LIMIT) this.#texts.delete(this.#texts.keys().next().value!);
   }
 
-  take(callId: string): string | undefined {
+  take(callId: string): ModelText | undefined {
     const text = this.#texts.get(callId);
     this.#texts.delete(callId);
     return text;
+  }
+}
+
+/** A block of a content result (`content(...)` of @toolwright/tool), as the executor's result carries it. */
+type ContentBlock = NonNullable<CompletedToolCall['blocks']>[number];
+
+/** What the model is given of one call: the executor's text, and a content result's blocks. */
+interface ModelText {
+  text: string;
+  blocks?: readonly ContentBlock[];
+}
+
+/** One content block as a part of the SDK's content output: images and audio as files, everything else as text. */
+function modelPart(block: ContentBlock): { type: 'text'; text: string } | { type: 'file'; data: { type: 'data'; data: string }; mediaType: string } {
+  switch (block.type) {
+    case 'image':
+    case 'audio':
+      return { type: 'file', data: { type: 'data', data: block.data }, mediaType: block.mimeType };
+    case 'resource':
+      if ('blob' in block.resource)
+        return { type: 'file', data: { type: 'data', data: block.resource.blob }, mediaType: block.resource.mimeType ?? 'application/octet-stream' };
+      return { type: 'text', text: escapeTerminalControls(`[resource ${block.resource.uri}]\n${block.resource.text}`) };
+    case 'resource_link':
+      return { type: 'text', text: escapeTerminalControls(`[link: ${block.name} <${block.uri}>${block.description ? ` — ${block.description}` : ''}]`) };
+    default:
+      return { type: 'text', text: escapeTerminalControls(block.text) };
   }
 }
