@@ -1,5 +1,5 @@
 import { tool, type FunctionTool } from '@openai/agents';
-import type { CallContext, ToolCallResult, ToolExecutor } from '@toolwright/executor';
+import { escapeTerminalControls, type CallContext, type CompletedToolCall, type ToolCallResult, type ToolExecutor } from '@toolwright/executor';
 import { decodeOpenAIStrictArguments, lowerForOpenAIStrict, type ToolFilter } from '@toolwright/registry';
 
 export interface AgentToolsOptions {
@@ -43,8 +43,43 @@ export function toAgentTools(executor: ToolExecutor, options: AgentToolsOptions 
           { ...options.context, ...(details?.signal ? { signal: details.signal } : {}), ...(approvedByHost ? { preApproved: () => true } : {}) },
         );
         options.onResult?.(result);
+        // Content blocks: images (and audio, blob resources as files) reach the model as the Agents SDK's structured output.
+        if (result.status === 'completed' && result.blocks) return result.blocks.map(agentPart);
         return result.content;
       },
     } as Parameters<typeof tool>[0]) as FunctionTool;
   });
+}
+
+/** A block of a content result (`content(...)` of @toolwright/tool), as the executor's result carries it. */
+type ContentBlock = NonNullable<CompletedToolCall['blocks']>[number];
+
+/** One content block as the Agents SDK's structured tool output: an image, a file, or text. */
+function agentPart(
+  block: ContentBlock,
+):
+  | { type: 'text'; text: string }
+  | { type: 'image'; image: { data: string; mediaType: string } }
+  | { type: 'file'; file: { data: string; mediaType: string; filename: string } } {
+  switch (block.type) {
+    case 'image':
+      return { type: 'image', image: { data: block.data, mediaType: block.mimeType } };
+    case 'audio':
+      return { type: 'file', file: { data: block.data, mediaType: block.mimeType, filename: `audio.${block.mimeType.split('/')[1] ?? 'bin'}` } };
+    case 'resource':
+      if ('blob' in block.resource)
+        return {
+          type: 'file',
+          file: {
+            data: block.resource.blob,
+            mediaType: block.resource.mimeType ?? 'application/octet-stream',
+            filename: block.resource.uri.split('/').pop() || 'resource',
+          },
+        };
+      return { type: 'text', text: escapeTerminalControls(`[resource ${block.resource.uri}]\n${block.resource.text}`) };
+    case 'resource_link':
+      return { type: 'text', text: escapeTerminalControls(`[link: ${block.name} <${block.uri}>${block.description ? ` — ${block.description}` : ''}]`) };
+    default:
+      return { type: 'text', text: escapeTerminalControls(block.text) };
+  }
 }
