@@ -1,7 +1,6 @@
 // `tools.perSession` in toolwright.config.json: a project's stateful toolkit gets one instance per MCP session.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,42 +8,22 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { REPO, toolwright } from './support/run.js';
+import { ServeHarness } from './support/serve-http.js';
 
 const BIN = path.join(REPO, 'packages', 'cli', 'dist', 'bin.js');
 const PROJECT = path.join(__dirname, 'session-project', 'tsconfig.json');
-const temporary: string[] = [];
-const processes: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of processes) child.kill('SIGKILL');
-  for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
-});
+const harness = new ServeHarness();
+afterAll(() => harness.cleanUp());
 
 /** A workspace holding only a config file. */
 function workspace(config: unknown): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-per-session-')));
-  temporary.push(dir);
-  fs.writeFileSync(path.join(dir, 'toolwright.config.json'), JSON.stringify(config));
-  return dir;
+  return harness.folder('tw-per-session-', { 'toolwright.config.json': JSON.stringify(config) });
 }
 
 const PER_SESSION = { audit: 'none', tools: { core: false, perSession: ['Tally'] } };
 
-async function startHttp(dir: string, extra: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--mcp', 'http', '--port', '0', '-p', PROJECT, ...extra], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  processes.push(child);
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      const match = /at (http:\/\/\S+)/.exec(err);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-  return { url, child };
+function startHttp(dir: string, extra: string[]): Promise<{ url: string; child: ChildProcess }> {
+  return harness.startHttp(dir, ['-p', PROJECT, ...extra]);
 }
 
 async function bump(client: Client, name: 'tally_bump' | 'shared_bump'): Promise<{ instance: number; count: number }> {

@@ -1,32 +1,24 @@
 // The v2 MCP SDK's client against `toolwright serve` in both protocol eras: 2026-07-28 (stateless: `server/discover`,
 // capabilities in each request's `_meta`, approvals as `input_required` results) and 2025-11-25 (`initialize`), over
 // stdio and Streamable HTTP, stateless and with sessions.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { REPO } from './support/run.js';
+import { CLI as BIN, ServeHarness } from './support/serve-http.js';
 
-const BIN = path.join(REPO, 'packages', 'cli', 'dist', 'bin.js');
 const PROJECT = path.join(__dirname, 'mcp-project', 'tsconfig.json');
 const MODERN = '2026-07-28';
-const temporary: string[] = [];
-const processes: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of processes) child.kill('SIGKILL');
-  for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
-});
+const harness = new ServeHarness();
+afterAll(() => harness.cleanUp());
 
 function workspace(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-mcp26-')));
-  temporary.push(dir);
-  fs.writeFileSync(path.join(dir, 'notes.txt'), 'alpha\nbeta\n');
-  fs.writeFileSync(path.join(dir, 'policy.json'), JSON.stringify({ rules: [{ deny: 'file_delete', reason: 'nothing is deleted over MCP' }] }));
-  return dir;
+  return harness.folder('tw-mcp26-', {
+    'notes.txt': 'alpha\nbeta\n',
+    'policy.json': JSON.stringify({ rules: [{ deny: 'file_delete', reason: 'nothing is deleted over MCP' }] }),
+  });
 }
 
 const text = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
@@ -35,25 +27,7 @@ type Negotiation = NonNullable<ClientOptions['versionNegotiation']>['mode'];
 type Transport = 'stdio' | 'http' | 'http-sessions';
 
 async function startHttp(dir: string, extra: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--mcp', 'http', '--port', '0', '--workspace', dir, '--policy', 'policy.json', '-p', PROJECT, ...extra],
-    {
-      cwd: dir,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  processes.push(child);
-  return new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      const match = /at (http:\/\/\S+)/.exec(err);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
+  return (await harness.startHttp(dir, ['--workspace', dir, '--policy', 'policy.json', '-p', PROJECT, ...extra], env)).url;
 }
 
 /** A v2 client of `toolwright serve`, pinned to an era (or negotiating), with the given capabilities. */

@@ -3,7 +3,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,44 +10,20 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { REPO } from './support/run.js';
+import { ServeHarness } from './support/serve-http.js';
 
 const BIN = path.join(REPO, 'packages', 'cli', 'dist', 'bin.js');
 const RAW_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-const temporary: string[] = [];
-const processes: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of processes) child.kill('SIGKILL');
-  for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
-});
+const harness = new ServeHarness();
+const processes = harness.processes;
+afterAll(() => harness.cleanUp());
 
 function workspace(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-mcp-hard-')));
-  temporary.push(dir);
-  fs.writeFileSync(path.join(dir, 'policy.json'), JSON.stringify({ rules: [{ allow: 'file_write' }] }));
-  return dir;
+  return harness.folder('tw-mcp-hard-', { 'policy.json': JSON.stringify({ rules: [{ allow: 'file_write' }] }) });
 }
 
-async function serve(dir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; port: number; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--mcp', 'http', '--port', '0', '--workspace', dir, '--policy', 'policy.json', '--audit', 'none', ...extra],
-    {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...env },
-    },
-  );
-  processes.push(child);
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      const match = /at (http:\/\/\S+)/.exec(err);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-  return { url, port: Number(new URL(url).port), child };
+function serve(dir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; port: number; child: ChildProcess }> {
+  return harness.startHttp(dir, ['--workspace', dir, '--policy', 'policy.json', '--audit', 'none', ...extra], { ...process.env, ...env });
 }
 
 interface Answer {

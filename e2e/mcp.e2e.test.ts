@@ -2,7 +2,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,22 +10,19 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { REPO } from './support/run.js';
+import { ServeHarness } from './support/serve-http.js';
 
 const BIN = path.join(REPO, 'packages', 'cli', 'dist', 'bin.js');
 const PROJECT = path.join(__dirname, 'mcp-project', 'tsconfig.json');
-const temporary: string[] = [];
-const processes: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of processes) child.kill('SIGKILL');
-  for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
-});
+const harness = new ServeHarness();
+const processes = harness.processes;
+afterAll(() => harness.cleanUp());
 
 function workspace(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-mcp-')));
-  temporary.push(dir);
-  fs.writeFileSync(path.join(dir, 'notes.txt'), 'alpha\nbeta\n');
-  fs.writeFileSync(path.join(dir, 'policy.json'), JSON.stringify({ rules: [{ deny: 'file_delete', reason: 'nothing is deleted over MCP' }] }));
-  return dir;
+  return harness.folder('tw-mcp-', {
+    'notes.txt': 'alpha\nbeta\n',
+    'policy.json': JSON.stringify({ rules: [{ deny: 'file_delete', reason: 'nothing is deleted over MCP' }] }),
+  });
 }
 
 const text = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
@@ -44,22 +40,8 @@ async function stdioClient(dir: string, capabilities: ConstructorParameters<type
   return client;
 }
 
-async function startHttp(dir: string, extra: string[] = []): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--mcp', 'http', '--port', '0', '--workspace', dir, '--policy', 'policy.json', ...extra], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  processes.push(child);
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      const match = /at (http:\/\/\S+)/.exec(err);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-  return { url, child };
+function startHttp(dir: string, extra: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+  return harness.startHttp(dir, ['--workspace', dir, '--policy', 'policy.json', ...extra]);
 }
 
 /** A client of `toolwright serve` over either transport, with the project's own tools too. */

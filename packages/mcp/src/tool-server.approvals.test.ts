@@ -6,6 +6,7 @@ import { MemoryAuditSink, loadPolicy, type PolicyDocument } from '@toolwright/ex
 import { ToolRegistry } from '@toolwright/registry';
 import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
 import { getToolContext } from '@toolwright/tool';
+import { pathToolDeclaration } from './test-support/path-tool.js';
 import { McpToolServer } from './tool-server.js';
 
 // Who approves a call over MCP: an explicit allow rule is the operator's approval (no one is asked),
@@ -13,25 +14,7 @@ import { McpToolServer } from './tool-server.js';
 // named in the question, with an accepted answer confirming it.
 
 const ran: string[] = [];
-function declaration(name: string, tier: ToolDeclaration['metadata']['tier']): ToolDeclaration {
-  return {
-    name,
-    description: `The ${name} tool.`,
-    parameterOrder: ['path'],
-    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
-    returns: { type: 'string' },
-    metadata: {
-      tier,
-      timeoutMs: 5000,
-      sideEffects: ['fs-write'],
-      capabilities: [],
-      determinism: 'maybe',
-      resources: { timeoutMs: 5000 },
-      parallel: false,
-      tags: [],
-    },
-  };
-}
+const declaration = pathToolDeclaration;
 
 async function connected(policy: PolicyDocument, elicit?: (message: string) => 'once' | 'reject') {
   const registry = new ToolRegistry();

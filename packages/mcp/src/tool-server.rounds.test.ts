@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { MemoryAuditSink, loadPolicy, type ExecutorOptions } from '@toolwright/executor';
 import { ToolRegistry } from '@toolwright/registry';
-import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
+import { attachToolDeclaration } from '@toolwright/schema';
 import { getToolContext } from '@toolwright/tool';
+import { pathToolDeclaration } from './test-support/path-tool.js';
 import { McpToolServer, type McpToolServerOptions } from './tool-server.js';
 import { serveHttp, type HttpServer } from './serve-http.js';
 
@@ -19,25 +20,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-function declaration(name: string, tier: ToolDeclaration['metadata']['tier']): ToolDeclaration {
-  return {
-    name,
-    description: `The ${name} tool.`,
-    parameterOrder: ['path'],
-    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
-    returns: { type: 'string' },
-    metadata: {
-      tier,
-      timeoutMs: 5000,
-      sideEffects: ['fs-write'],
-      capabilities: [],
-      determinism: 'maybe',
-      resources: { timeoutMs: 5000 },
-      parallel: false,
-      tags: [],
-    },
-  };
-}
+const declaration = pathToolDeclaration;
 
 async function serve(registry: ToolRegistry, executor: Partial<ExecutorOptions> = {}, options: Partial<McpToolServerOptions> = {}) {
   const tools = new McpToolServer({ registry, executor: { audit: new MemoryAuditSink(), ...executor }, ...options });
