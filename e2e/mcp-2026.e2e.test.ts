@@ -322,6 +322,31 @@ describe('who may call the HTTP server, in the 2026-07-28 era too', () => {
   });
 });
 
+describe('file_read of an image', () => {
+  it.each([
+    ['stdio', { pin: MODERN }],
+    ['http', 'legacy'],
+  ] as const)('reaches a client over %s (%j) as the image', async (transport, mode) => {
+    const dir = workspace();
+    const png = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13]);
+    fs.writeFileSync(path.join(dir, 'chart.png'), png);
+    const client = await connect(transport, dir, mode);
+    try {
+      const result = await client.callTool({ name: 'file_read', arguments: { path: 'chart.png' } });
+      expect(result.isError).toBeFalsy();
+      expect(result.content).toEqual([
+        { type: 'text', text: 'chart.png: image/png, 12 bytes' },
+        { type: 'image', data: png.toString('base64'), mimeType: 'image/png' },
+      ]);
+      // A text file still comes back as numbered lines, with its structured content.
+      const text = await client.callTool({ name: 'file_read', arguments: { path: 'notes.txt' } });
+      expect(text.structuredContent).toMatchObject({ content: '1\talpha\n2\tbeta', totalLines: 2 });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('a tool that returns content blocks', () => {
   it.each([
     ['stdio', { pin: MODERN }],

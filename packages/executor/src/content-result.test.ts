@@ -68,3 +68,23 @@ describe('a content result', () => {
     expect(plain).toMatchObject({ status: 'completed', content: 'hi', blocks: [{ type: 'text', text: 'hi' }] });
   });
 });
+
+describe('a tool that returns data or content', () => {
+  const dataOrContent = (output: () => unknown) => {
+    const registry = new ToolRegistry();
+    const base = declaration('open_file', {}, { metadata: { tier: 'read-only' } });
+    const returns = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false } as const;
+    registry.add({ declaration: { ...base, returns, returnsContent: true }, invoke: async () => output(), renderForModel: () => 'rendered data' });
+    return new ToolExecutor({ registry, audit: new MemoryAuditSink() }).executeToolCall({ id: 'c', name: 'open_file', arguments: {} });
+  };
+
+  it('checks its data against the result schema and words it with its renderer', async () => {
+    expect(await dataOrContent(() => ({ text: 'hi' }))).toMatchObject({ status: 'completed', content: 'rendered data', output: { text: 'hi' } });
+    expect(await dataOrContent(() => ({ txt: 'hi' }))).toMatchObject({ status: 'error', error: { code: 'invalid_output' } });
+  });
+
+  it('carries its content blocks, worded as blocks (not by the data renderer)', async () => {
+    const result = await dataOrContent(() => content(image(PNG, 'image/png')));
+    expect(result).toMatchObject({ status: 'completed', content: '[image image/png, 8 B]', blocks: [{ type: 'image', mimeType: 'image/png' }] });
+  });
+});

@@ -6,6 +6,7 @@ import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { FileReadTool, renderFileRead } from './file-read.js';
 import { withBudget } from '../test-support/with-budget.js';
 import { modelSize } from '../model-text/output-budget.js';
+import { isToolContent, type ToolContent } from '@toolwright/tool';
 
 let root: string;
 let tool: FileReadTool;
@@ -88,8 +89,25 @@ describe('file_read', () => {
     );
   });
 
+  it('returns an image (known by its first bytes) as the image, up to 5 MiB', async () => {
+    const result = await tool.fileRead('image.png');
+    expect(isToolContent(result)).toBe(true);
+    expect((result as ToolContent).blocks).toEqual([
+      { type: 'text', text: 'image.png: image/png, 10 bytes' },
+      { type: 'image', data: fs.readFileSync(path.join(root, 'image.png')).toString('base64'), mimeType: 'image/png' },
+    ]);
+    const jpeg = path.join(root, 'photo.txt'); // the name does not decide: the bytes do
+    fs.writeFileSync(jpeg, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]));
+    expect(((await tool.fileRead('photo.txt')) as ToolContent).blocks[1]).toMatchObject({ type: 'image', mimeType: 'image/jpeg' });
+    const large = path.join(root, 'large.png');
+    fs.writeFileSync(large, fs.readFileSync(path.join(root, 'image.png')));
+    fs.truncateSync(large, 6 * 1024 * 1024);
+    await expect(tool.fileRead('large.png')).rejects.toThrow('large.png is an image (image/png) of 6.0 MiB, over the 5 MiB file_read shows');
+  });
+
   it('refuses binary files and invalid UTF-8 with a clear message', async () => {
-    await expect(tool.fileRead('image.png')).rejects.toThrow("'image.png' is a binary file");
+    fs.writeFileSync(path.join(root, 'blob.bin'), Buffer.from([0x00, 0x01, 0x02, 0x89, 0x50]));
+    await expect(tool.fileRead('blob.bin')).rejects.toThrow("'blob.bin' is a binary file");
     await expect(tool.fileRead('latin1.txt')).rejects.toThrow('binary file');
   });
 

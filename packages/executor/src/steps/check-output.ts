@@ -15,9 +15,12 @@ export const normaliseOutputStep: PipelineStep = {
   run(state) {
     try {
       state.normalised = normaliseOutput(state.output);
-      // Content blocks (`content(...)`): where the tool declares them, or returns them with no result schema of its own.
+      // Content blocks (`content(...)`): returned by a tool that declares them (alone, or beside data), or by one with no
+      // result schema of its own; a tool that declares content alone must return them.
       const { declaration } = state.tool;
-      if (declaration.returnsContent !== true && (declaration.returns !== undefined || !isToolContent(state.output))) return undefined;
+      const contentOnly = declaration.returnsContent === true && declaration.returns === undefined;
+      const isContent = isToolContent(state.output) && (declaration.returnsContent === true || declaration.returns === undefined);
+      if (!isContent && !contentOnly) return undefined;
       const checked = checkContent(JSON.parse(state.normalised.normalised));
       if ('issues' in checked) return state.audit.fail({ code: 'invalid_output', issues: checked.issues }, state.proof);
       state.blocks = checked.blocks;
@@ -45,7 +48,7 @@ export function validateOutputStep(validator: SchemaValidator): PipelineStep {
     stage: 'output',
     run(state) {
       const { returns } = state.tool.declaration;
-      if (!returns) return undefined;
+      if (!returns || state.blocks) return undefined; // content blocks were checked as such
       // The JSON copy is validated, not the tool's value: its getters and toJSON ran once, in the bounded walk.
       const issues = validator.validate(returns, JSON.parse(state.normalised.normalised));
       return issues.length > 0 ? state.audit.fail({ code: 'invalid_output', issues }, state.proof) : undefined;

@@ -13,7 +13,8 @@ export function modelContentStep(maxChars: number, fullOutputs: FullOutputStore)
     stage: 'output',
     run(state) {
       const { tool } = state;
-      const text = tool.renderForModel ? rendered(tool.renderForModel(state.output)) : state.normalised.text;
+      // A tool's renderer words its data; content blocks are worded as such (`contentText`).
+      const text = tool.renderForModel && !state.blocks ? rendered(tool.renderForModel(state.output)) : state.normalised.text;
       const keptAs = fullOutputs.capacity > 0 ? state.call.id : undefined;
       state.content = truncateOutput(text, maxChars, keptAs);
       if (state.content.truncated && keptAs !== undefined) fullOutputs.set(keptAs, text);

@@ -25,7 +25,8 @@ export function toMcpTools(declarations: readonly ToolDeclaration[]): McpTool[] 
   return declarations.map((d) => {
     const readOnly = d.metadata.tier === 'read-only';
     const effects = d.metadata.sideEffects;
-    const output = objectOutput(d.returns);
+    // A tool that may answer with content blocks cannot promise structured content of a schema: it declares none.
+    const output = d.returnsContent ? undefined : objectOutput(d.returns);
     const title = titleOf(d.name);
     return {
       name: d.name,

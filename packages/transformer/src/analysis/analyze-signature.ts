@@ -136,11 +136,18 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
   let returnsContent = false;
   if (returnType) {
     const awaited = promisedType(returnType, services) ?? checker.getAwaitedType(returnType) ?? returnType;
-    // Content blocks (`ToolContent` of @toolwright/tool, marked by a key JSON data of a tool's own never has): no schema.
-    if (checker.getPropertyOfType(awaited, TOOL_CONTENT_KEY)) returnsContent = true;
-    else if (!(awaited.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Never))) {
+    // Content blocks (`ToolContent` of @toolwright/tool, marked by a key JSON data of a tool's own never has) have no
+    // schema; a result that is data or content (`Promise<FileReadResult | ToolContent>`) has the data's.
+    const isContent = (type: ts.Type) => checker.getPropertyOfType(type, TOOL_CONTENT_KEY) !== undefined;
+    const members = awaited.isUnion() ? awaited.types : [awaited];
+    const data = members.filter((member) => !isContent(member));
+    returnsContent = data.length < members.length;
+    const position = { path: `${tool}()`, role: 'result' as const, node: fn.type ?? candidate.nameNode };
+    if (data.length > 0 && !(awaited.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Never))) {
       const returnDefinitions = new DefinitionRegistry(checker);
-      returns = mapTypeAt(awaited, { path: `${tool}()`, role: 'result', node: fn.type ?? candidate.nameNode }, { ...root, definitions: returnDefinitions });
+      const mapped = (type: ts.Type) => mapTypeAt(type, position, { ...root, definitions: returnDefinitions });
+      // Data beside content: each kind of data mapped on its own (the content member is no part of the schema).
+      returns = !returnsContent ? mapped(awaited) : data.length === 1 ? mapped(data[0]!) : { anyOf: data.map(mapped) };
       const returnDoc = [...doc.tags, ...fnDoc.tags].find((tag) => tag.name === 'returns' || tag.name === 'return');
       if (returnDoc?.text) returns = { ...returns, description: returnDoc.text };
       const returnDefs = returnDefinitions.toDefs();
