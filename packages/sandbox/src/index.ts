@@ -18,5 +18,7 @@ export { holdPlaceholders, isPlaceholder } from './placeholders.js';
 export { watchCovers } from './cover-watch.js';
 export type { PlaceholderRequest } from './placeholders.js';
 export { ProcessGroups, signalGroup, startTime } from './process-groups.js';
+export { namespaceEnded, namespaceInit } from './namespace-end.js';
+export type { NamespaceInit } from './namespace-end.js';
 export { holdsSharedDirectory } from './shared-directory.js';
 export { HELPER_ENV, systemProgram } from './system-programs.js';

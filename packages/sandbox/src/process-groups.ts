@@ -258,7 +258,8 @@ function isRunning(pid: number): boolean {
 }
 
 /** The fields of /proc/PID/stat after the command name: [state, ppid, pgrp, ...]; starttime is index 19. */
-function procStat(pid: number): string[] | undefined {
+/** `/proc/<pid>/stat` after the command name: [state, ppid, pgrp, session, ..., starttime at 19]; undefined when gone. */
+export function procStat(pid: number): string[] | undefined {
   try {
     const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     return text.slice(text.lastIndexOf(')') + 2).split(' ');

@@ -1,6 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { HeadTailBuffer } from './output-buffer.js';
-import { closeLaunchDescriptors, launchStdio, ProcessGroups, signalGroup, startTime, unsandboxedCommand, type Launch } from '@toolwright/sandbox';
+import {
+  closeLaunchDescriptors,
+  launchStdio,
+  namespaceEnded,
+  namespaceInit,
+  ProcessGroups,
+  signalGroup,
+  startTime,
+  unsandboxedCommand,
+  type Launch,
+  type NamespaceInit,
+} from '@toolwright/sandbox';
 
 export interface ProcessOptions {
   command: string;
@@ -88,9 +99,12 @@ export class RunningProcess {
     const gate = this.child.stdio[3] as NodeJS.ReadWriteStream | null;
     gate?.on('error', () => undefined); // EPIPE when bash died first: reported through 'exit'
     let ready = false;
+    // In a sandbox: its namespace's first process, read once the shell inside runs (it exists then), to wait for.
+    let init: NamespaceInit | undefined;
     const onReady = () => {
       if (ready) return;
       ready = true;
+      if (contained && pid !== undefined && !this.exited) init = namespaceInit(pid);
       options.onReady?.();
     };
     gate?.once('data', onReady);
@@ -109,10 +123,13 @@ export class RunningProcess {
     if (options.signal?.aborted) onAbort();
     this.done = new Promise<ProcessOutcome>((resolve) => {
       let exit: { code: number | null; signal: string | null } | undefined;
-      const finish = () => {
+      const finish = async () => {
         clearTimeout(timer);
         if (this.killing) clearTimeout(this.killing);
         options.signal?.removeEventListener('abort', onAbort);
+        // Bubblewrap has told the command's end; the kernel may still be ending the rest of its sandbox: the result
+        // waits until nothing the command started runs.
+        if (init) await namespaceEnded(init);
         resolve({
           exitCode: exit?.code ?? null,
           signal: exit?.signal ?? null,
@@ -127,7 +144,7 @@ export class RunningProcess {
         onReady();
         this.stderr.push(Buffer.from(`could not start the shell: ${error.message}\n`));
         exit = { code: 127, signal: null };
-        finish();
+        void finish();
       });
       this.child.on('exit', (code, signal) => {
         onReady();
@@ -139,7 +156,7 @@ export class RunningProcess {
         if (!contained) this.signalGroup('SIGKILL');
         if (pid !== undefined) groups.remove(pid);
       });
-      this.child.on('close', () => finish());
+      this.child.on('close', () => void finish());
     });
   }
 
