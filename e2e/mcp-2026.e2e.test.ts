@@ -146,6 +146,9 @@ describe.each(['stdio', 'http', 'http-sessions'] as const)('a 2026-07-28 client 
     const shellCalls = new Set(records.filter((r) => r.type === 'ToolCallRequested' && r.tool === 'shell_exec').map((r) => r.callId));
     expect(shellCalls.size).toBe(transport === 'stdio' ? 8 : 9);
     expect(records.filter((r) => r.type === 'ToolCallCompleted' && shellCalls.has(r.callId))).toHaveLength(3);
+    // A round that handed the question to the client is recorded as deferred, not as refused or unaskable.
+    const deferred = records.filter((r) => r.type === 'PolicyDecision' && (r as { approval?: string }).approval === 'deferred');
+    expect(deferred.length).toBe(transport === 'stdio' ? 3 : 4);
   });
 });
 

@@ -35,6 +35,8 @@ export function formatModelMessage(tool: string, error: ToolError): string {
     }
     case 'approval_required':
       return `Tool execution refused: '${tool}' needs approval (${error.reason}) and no one could be asked${error.message ? ` (${error.message})` : ''}, so it was not run. Do not retry; tell the user what you wanted to do.`;
+    case 'approval_deferred':
+      return `Tool execution paused: '${tool}' needs approval, and the question went to the user (${error.message}); it runs once they answer. Do not retry it yourself.`;
     case 'approval_denied':
       return `Tool execution rejected at approval: ${error.message ?? 'the person asked declined the call'}. Do not retry the same call; ask the user how to proceed.`;
     case 'policy_denied':

@@ -143,7 +143,12 @@ export type ApprovalAnswer =
   | { kind: 'once'; confirmProtected?: boolean; confirmEscalation?: boolean }
   | { kind: 'always'; pattern?: string; confirmProtected?: boolean; confirmEscalation?: boolean }
   | { kind: 'reject'; message?: string }
-  | { kind: 'unavailable'; message: string };
+  | { kind: 'unavailable'; message: string }
+  /**
+   * The question went to someone who answers later (an MCP client that asks its user and calls again with the
+   * answer): the call is not run now, and says so — it is neither refused by a person nor unaskable.
+   */
+  | { kind: 'deferred'; message: string };
 
 /** Asks a person (UI, CLI prompt, MCP elicitation) to approve one call. */
 export type ApprovalHandler = (request: ApprovalRequest) => Promise<ApprovalAnswer>;

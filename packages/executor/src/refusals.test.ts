@@ -68,3 +68,13 @@ describe('every refusal says who refused and why', () => {
     expect(result.content).not.toContain('rejected by the user');
   });
 });
+
+describe('an approval question that is answered later', () => {
+  it('is neither a refusal by a person nor a call nobody could ask about: the call is deferred, and the audit says so', async () => {
+    const { audit, run } = setup({ rules: [{ ask: 'shell_exec' }] }, { approve: async () => ({ kind: 'deferred', message: 'asked through the MCP client' }) });
+    const result = await run();
+    expect(result).toMatchObject({ status: 'error', error: { code: 'approval_deferred', message: 'asked through the MCP client' } });
+    expect(result.content).toContain('the question went to the user (asked through the MCP client)');
+    expect(audit.records.find((r) => r.type === 'PolicyDecision')).toMatchObject({ approval: 'deferred' });
+  });
+});

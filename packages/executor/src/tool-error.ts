@@ -67,6 +67,8 @@ export type ToolError =
    * `'none'`: nobody could be asked.
    */
   | { code: 'escalation_unapproved'; escalation: string; approval: 'blanket' | 'none' }
+  /** The approval question went to someone who answers later (`message` says where): the call was not run now. */
+  | { code: 'approval_deferred'; message: string }
   | { code: 'capability_denied'; missing: string[] }
   | { code: 'timeout'; timeoutMs: number }
   | { code: 'cancelled'; reason: string }

@@ -323,7 +323,7 @@ export class McpToolServer {
     if (refused) return { kind: 'unavailable', message: refused };
     if (call.era === 'modern') {
       call.pending = { form, asked: { approval: kind, question } };
-      return { kind: 'unavailable', message: "the question was handed to the MCP client (input_required); it calls again with the user's answer" };
+      return { kind: 'deferred', message: "asked through the MCP client (input_required), which calls again with the user's answer" };
     }
     try {
       const answer = await call.server.elicitInput(form, { signal: call.ctx.mcpReq.signal });

@@ -29,7 +29,16 @@ export type GateJudgement = { outcome: GateOutcome; why: string } | { ask: Appro
 
 type GateError = Extract<
   ToolError,
-  { code: 'policy_denied' | 'approval_denied' | 'approval_required' | 'protected_path_unapproved' | 'escalation_unapproved' | 'internal_error' }
+  {
+    code:
+      | 'policy_denied'
+      | 'approval_denied'
+      | 'approval_required'
+      | 'approval_deferred'
+      | 'protected_path_unapproved'
+      | 'escalation_unapproved'
+      | 'internal_error';
+  }
 >;
 
 /**
@@ -38,7 +47,7 @@ type GateError = Extract<
  */
 export type GateOutcome =
   | { ok: true; verdict?: PolicyVerdict; approval?: 'once' | 'always' | 'remembered' | 'token' | 'policy' | 'escalation'; escalation?: string }
-  | { ok: false; verdict?: PolicyVerdict; error: GateError; approval?: 'reject' | 'unavailable' | 'unconfirmed' | 'invalid'; escalation?: string };
+  | { ok: false; verdict?: PolicyVerdict; error: GateError; approval?: 'reject' | 'unavailable' | 'deferred' | 'unconfirmed' | 'invalid'; escalation?: string };
 
 /**
  * What the gate decides before anyone is asked — the one judgement `passSafetyGate` and `previewGate`
@@ -125,6 +134,13 @@ function judgeAnswer(input: GateInput, request: ApprovalRequest, verdict: Policy
   switch (kind) {
     case 'reject':
       return { ok: false, ...withVerdict, approval: 'reject', error: { code: 'approval_denied', reason: request.reason, ...said } };
+    case 'deferred':
+      return {
+        ok: false,
+        ...withVerdict,
+        approval: 'deferred',
+        error: { code: 'approval_deferred', message: said.message ?? 'the question went to someone who answers later' },
+      };
     case 'unavailable':
       return {
         ok: false,
