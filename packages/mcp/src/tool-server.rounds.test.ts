@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { MemoryAuditSink, loadPolicy, type ExecutorOptions } from '@toolwright/executor';
 import { ToolRegistry } from '@toolwright/registry';
-import { attachToolDeclaration } from '@toolwright/schema';
+import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
 import { getToolContext } from '@toolwright/tool';
 import { pathToolDeclaration } from './test-support/path-tool.js';
 import { McpToolServer, type McpToolServerOptions } from './tool-server.js';
@@ -156,5 +156,28 @@ describe('a 2026-07-28 client over HTTP', () => {
     await new Promise((resolve) => setTimeout(resolve, 200)); // the subscription stream opens
     registry.register(attachToolDeclaration(async (path: string) => path, declaration('second', 'read-only')));
     await expect.poll(() => heard.at(-1), { timeout: 5000 }).toEqual(['first', 'second']);
+  });
+});
+
+describe('an array result', () => {
+  it('goes as it is to a 2026-07-28 client, and wrapped as { result } to a 2025-11-25 one', async () => {
+    const registry = new ToolRegistry();
+    const list: ToolDeclaration = { ...declaration('names', 'read-only'), returns: { type: 'array', items: { type: 'string' } } };
+    registry.register(attachToolDeclaration(async (path: string) => [path, `${path}2`], list));
+    const url = await serve(registry);
+    for (const [mode, schema, structured] of [
+      [{ pin: MODERN }, { type: 'array', items: { type: 'string' } }, ['a', 'a2']],
+      [
+        'legacy',
+        { type: 'object', properties: { result: { type: 'array', items: { type: 'string' } } }, required: ['result'], additionalProperties: false },
+        { result: ['a', 'a2'] },
+      ],
+    ] as const) {
+      const client = new Client({ name: 'arrays', version: '1.0.0' }, { versionNegotiation: { mode } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      clients.push(client);
+      expect((await client.listTools()).tools[0]!.outputSchema).toEqual(schema);
+      expect((await client.callTool({ name: 'names', arguments: { path: 'a' } })).structuredContent).toEqual(structured);
+    }
   });
 });

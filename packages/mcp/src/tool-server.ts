@@ -170,7 +170,7 @@ export class McpToolServer {
       requestState: { verify: (state, ctx) => this.states.verify(state, ctx).catch(() => undefined) },
     });
     // The schemas are JSON Schema objects; the SDK types their properties as JSON values.
-    server.setRequestHandler('tools/list', async () => ({ tools: toMcpTools(this.registry.list()).map(safeListing) as unknown as Tool[] }));
+    server.setRequestHandler('tools/list', async () => ({ tools: toMcpTools(this.registry.list(), { era }).map(safeListing) as unknown as Tool[] }));
     server.setRequestHandler('tools/call', (request, ctx) =>
       this.callTool({ server, era, ctx, client: ctx.sessionId ?? connection }, repeatScope, request.params.name, request.params.arguments).catch(
         (error: unknown) => failure(`Tool execution failed: ${error instanceof Error ? error.message : String(error)}`),
@@ -241,8 +241,9 @@ export class McpToolServer {
       // Content blocks (images, audio, resources) are the result's content, as the tool made them.
       if (result.blocks) return { content: result.blocks.map(safeBlock) as CallToolResult['content'] };
       const declaration = this.registry.get(name)?.declaration;
-      const content = declaration ? structuredContentOf(declaration, result.output) : undefined;
-      const structured = content ? { structuredContent: escapeTerminalControlsDeep(content) as Record<string, unknown> } : {};
+      // An array or a primitive goes as it is to a 2026-07-28 client, wrapped as { result } to a 2025-11-25 one.
+      const content = declaration ? structuredContentOf(declaration, result.output, { era: on.era }) : undefined;
+      const structured = content !== undefined ? { structuredContent: escapeTerminalControlsDeep(content) as Record<string, unknown> } : {};
       return { content: [{ type: 'text', text: escapeTerminalControls(result.content) }], ...structured };
     } finally {
       this.active.delete(callId);

@@ -26,5 +26,7 @@ export type {
   GeminiSchema,
   GeminiTypeName,
   GeminiTypes,
+  McpEraOptions,
+  McpModernTool,
   McpTool,
 } from './export/index.js';

@@ -6,4 +6,4 @@ export type { AnthropicTool } from './anthropic.js';
 export { toGeminiFunctionDeclarations, lowerForGemini } from './gemini.js';
 export type { GeminiFunctionDeclaration, GeminiSchema, GeminiTypeName, GeminiTypes } from './gemini.js';
 export { structuredContentOf, toMcpTools } from './mcp.js';
-export type { McpTool } from './mcp.js';
+export type { McpEraOptions, McpModernTool, McpTool } from './mcp.js';

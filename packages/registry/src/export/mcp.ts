@@ -7,11 +7,23 @@ export interface McpTool {
   title: string;
   description: string;
   inputSchema: { type: 'object'; properties: Record<string, object>; required: string[]; [keyword: string]: unknown };
+  /** The result's schema, an object one (2025-11-25 wants one). */
   outputSchema?: { type: 'object'; properties?: Record<string, object>; required?: string[]; [keyword: string]: unknown };
   annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
 }
 
 const WRITES = new Set(['fs-write', 'db-write', 'net-write', 'process-spawn']);
+
+/** An entry of a 2026-07-28 `tools/list`: its result's schema may be any JSON Schema (an array's, a string's). */
+export type McpModernTool = Omit<McpTool, 'outputSchema'> & { outputSchema?: { [keyword: string]: unknown } };
+
+/**
+ * Which protocol revision the entries are for: `legacy` (2025-11-25 and before, the default) wants an object result,
+ * so an array or a primitive is wrapped as `{ "result": ... }`; `modern` (2026-07-28) takes any JSON Schema and value.
+ */
+export interface McpEraOptions {
+  era?: 'legacy' | 'modern';
+}
 
 /**
  * MCP `tools/list` entries. Annotations come from the metadata: read-only tier → readOnlyHint;
@@ -21,12 +33,15 @@ const WRITES = new Set(['fs-write', 'db-write', 'net-write', 'process-spawn']);
  * but a union of objects (an array, a string, a number, a union of those) is wrapped as `{ "result": ... }`, as
  * `structuredContentOf` sends it. A union with an object member, and no result at all, get none.
  */
-export function toMcpTools(declarations: readonly ToolDeclaration[]): McpTool[] {
+export function toMcpTools(declarations: readonly ToolDeclaration[], options?: { era?: 'legacy' }): McpTool[];
+export function toMcpTools(declarations: readonly ToolDeclaration[], options: { era: 'modern' }): McpModernTool[];
+export function toMcpTools(declarations: readonly ToolDeclaration[], options: McpEraOptions): (McpTool | McpModernTool)[];
+export function toMcpTools(declarations: readonly ToolDeclaration[], options: McpEraOptions = {}): (McpTool | McpModernTool)[] {
   return declarations.map((d) => {
     const readOnly = d.metadata.tier === 'read-only';
     const effects = d.metadata.sideEffects;
     // A tool that may answer with content blocks cannot promise structured content of a schema: it declares none.
-    const output = d.returnsContent ? undefined : objectOutput(d.returns);
+    const output = d.returnsContent ? undefined : options.era === 'modern' && d.returns && wrapsResult(d.returns) ? { ...d.returns } : objectOutput(d.returns);
     const title = titleOf(d.name);
     return {
       name: d.name,
@@ -69,12 +84,12 @@ function wrapsResult(returns: JsonSchema): boolean {
 
 /**
  * A result as MCP's `structuredContent` (for a tool that has an `outputSchema`): an object as it is, anything else
- * wrapped as `{ "result": ... }`; undefined for a tool without one.
+ * wrapped as `{ "result": ... }` (as it is, for `{ era: 'modern' }`); undefined for a tool without one.
  */
-export function structuredContentOf(declaration: ToolDeclaration, output: unknown): Record<string, unknown> | undefined {
+export function structuredContentOf(declaration: ToolDeclaration, output: unknown, options: McpEraOptions = {}): unknown {
   if (!declaration.returns || !objectOutput(declaration.returns)) return undefined;
-  if (wrapsResult(declaration.returns)) return output === undefined ? undefined : { result: output };
-  return typeof output === 'object' && output !== null && !Array.isArray(output) ? (output as Record<string, unknown>) : undefined;
+  if (wrapsResult(declaration.returns)) return output === undefined ? undefined : options.era === 'modern' ? output : { result: output };
+  return typeof output === 'object' && output !== null && !Array.isArray(output) ? output : undefined;
 }
 
 /** `file_read` → "File read", `getForecast` → "Get forecast". */
