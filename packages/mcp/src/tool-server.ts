@@ -97,14 +97,14 @@ interface ActiveCall {
 }
 
 /**
- * Serves a registry over MCP with every call going through one executor, so policy, approval,
- * truncation and audit apply exactly as in process. `tools/list` comes from the declarations;
- * `tools/call` answers failures as `isError` results carrying the correction text, returns object
- * results as `structuredContent`, reports tool progress as progress notifications, turns the
- * client's cancellation into the call's AbortSignal, and asks for approvals by elicitation when the
- * client supports it (and refuses, saying why, when it does not). Every text it sends (results,
- * structured content, errors, progress messages, approval prompts, tool descriptions) has terminal
- * control and bidi characters escaped: a tool's output never drives the client's terminal.
+ * Serves a registry over MCP, in both protocol eras (2025-11-25 and 2026-07-28), with every call going through one
+ * executor, so policy, approval, truncation and audit apply exactly as in process. `tools/list` comes from the
+ * declarations; `tools/call` answers failures as `isError` results carrying the correction text, returns results as
+ * `structuredContent` (content blocks as the result's content), reports tool progress as progress notifications,
+ * turns the client's cancellation into the call's AbortSignal, and asks the client's user — approvals and a tool's
+ * own questions — by elicitation (2025) or `input_required` rounds (2026), refusing, saying why, where nobody can be
+ * asked. Every text it sends (results, structured content, errors, progress messages, questions, tool descriptions)
+ * has terminal control and bidi characters escaped: a tool's output never drives the client's terminal.
  */
 export class McpToolServer {
   readonly executor: ToolExecutor;
