@@ -1,5 +1,5 @@
 import { jsonSchema, tool, type JSONValue, type ToolSet } from 'ai';
-import { escapeTerminalControls, type CallContext, type CompletedToolCall, type ToolCallResult, type ToolExecutor } from '@toolwright/executor';
+import { blockText, escapeTerminalControls, type CallContext, type CompletedToolCall, type ToolCallResult, type ToolExecutor } from '@toolwright/executor';
 import type { ToolFilter } from '@toolwright/registry';
 
 export interface AISdkToolsOptions {
@@ -106,19 +106,10 @@ interface ModelText {
   blocks?: readonly ContentBlock[];
 }
 
-/** One content block as a part of the SDK's content output: images and audio as files, everything else as text. */
+/** One content block as a part of the SDK's content output: images and audio as files, everything else as its text. */
 function modelPart(block: ContentBlock): { type: 'text'; text: string } | { type: 'file'; data: { type: 'data'; data: string }; mediaType: string } {
-  switch (block.type) {
-    case 'image':
-    case 'audio':
-      return { type: 'file', data: { type: 'data', data: block.data }, mediaType: block.mimeType };
-    case 'resource':
-      if ('blob' in block.resource)
-        return { type: 'file', data: { type: 'data', data: block.resource.blob }, mediaType: block.resource.mimeType ?? 'application/octet-stream' };
-      return { type: 'text', text: escapeTerminalControls(`[resource ${block.resource.uri}]\n${block.resource.text}`) };
-    case 'resource_link':
-      return { type: 'text', text: escapeTerminalControls(`[link: ${block.name} <${block.uri}>${block.description ? ` — ${block.description}` : ''}]`) };
-    default:
-      return { type: 'text', text: escapeTerminalControls(block.text) };
-  }
+  if (block.type === 'image' || block.type === 'audio') return { type: 'file', data: { type: 'data', data: block.data }, mediaType: block.mimeType };
+  if (block.type === 'resource' && 'blob' in block.resource)
+    return { type: 'file', data: { type: 'data', data: block.resource.blob }, mediaType: block.resource.mimeType ?? 'application/octet-stream' };
+  return { type: 'text', text: escapeTerminalControls(blockText(block)) };
 }

@@ -133,3 +133,40 @@ describe('a tool asking the person behind its call', () => {
     expect(asked).toEqual([]);
   });
 });
+
+describe('a form a person is shown', () => {
+  /** Every character that reinterprets what a terminal or a text view shows after it (C0 but tab and newline, DEL, C1, bidi). */
+  const unsafe = [
+    ...Array.from({ length: 0x20 }, (_, code) => code).filter((code) => code !== 0x09 && code !== 0x0a),
+    ...Array.from({ length: 0x21 }, (_, i) => 0x7f + i),
+    0x061c,
+    0x200e,
+    0x200f,
+    ...Array.from({ length: 5 }, (_, i) => 0x202a + i),
+    ...Array.from({ length: 4 }, (_, i) => 0x2066 + i),
+  ].map((code) => String.fromCharCode(code));
+  const places = {
+    title: (c: string) => ({ type: 'object', properties: { a: { type: 'string', title: `Na${c}me` } } }),
+    description: (c: string) => ({ type: 'object', properties: { a: { type: 'string', description: `${c}x` } } }),
+    choice: (c: string) => ({ type: 'object', properties: { a: { type: 'string', enum: ['ok', `b${c}`] } } }),
+    name: (c: string) => ({ type: 'object', properties: { [`a${c}`]: { type: 'string' } } }),
+  };
+
+  it.each(Object.keys(places) as (keyof typeof places)[])('never carries a control or bidi character in a %s, whichever it is', async (place) => {
+    for (const c of unsafe) {
+      const { run, asked } = setup(async () => ({ action: 'decline' }), places[place](c));
+      const { result } = await run();
+      expect(result.status, `U+${c.charCodeAt(0).toString(16)} in a ${place}`).toBe('error');
+      expect(asked).toEqual([]);
+    }
+  });
+
+  it('keeps tab and newline in a description, where they are only layout', async () => {
+    const { run, asked } = setup(async () => ({ action: 'decline' }), {
+      type: 'object',
+      properties: { a: { type: 'string', description: 'one\ttwo\nthree' } },
+    });
+    expect((await run()).answer).toEqual({ action: 'decline' });
+    expect(asked).toHaveLength(1);
+  });
+});

@@ -6,6 +6,7 @@ export type { ToolError, ToolErrorCode, ArgumentIssue, PipelineStage } from './t
 export { formatModelMessage, describeIssue } from './model-message.js';
 export type { Omission } from './omission.js';
 export { escapeTerminalControls, escapeTerminalControlsDeep } from './terminal-safe.js';
+export { blockText } from './output/content-blocks.js';
 export { approvalCallText, approvalText } from './approval-text.js';
 export type { ExecutorEvent, ExecutorEventListener, ToolCallState } from './events.js';
 export type { ToolHooks, HookCall, BeforeHookResult, AfterHookResult } from './hooks.js';

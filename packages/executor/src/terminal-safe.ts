@@ -18,6 +18,12 @@ export function escapeTerminalControls(text: string): string {
   return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** Whether the text holds a character `escapeTerminalControls` would escape. */
+export function hasTerminalControls(text: string): boolean {
+  UNSAFE.lastIndex = 0;
+  return UNSAFE.test(text);
+}
+
 /**
  * A JSON value (such as `structuredContent`) with every string and key escaped as
  * `escapeTerminalControls` does. `toJSON` is honoured, as the transport's serialiser would.

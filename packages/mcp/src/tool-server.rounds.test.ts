@@ -87,6 +87,41 @@ describe('a 2026-07-28 approval carried to the retry', () => {
   });
 });
 
+describe('a 2026-07-28 state sealed for one call', () => {
+  it('carries its approval to no call but that one: every other tool or argument is asked again, the very call runs', async () => {
+    const registry = new ToolRegistry();
+    const ran: string[] = [];
+    const twoArgs: ToolDeclaration = {
+      ...declaration('write_it', 'privileged'),
+      parameterOrder: ['path', 'mode'],
+      parameters: { type: 'object', properties: { path: { type: 'string' }, mode: { type: 'string' } }, required: ['path'], additionalProperties: false },
+    };
+    registry.register(attachToolDeclaration(async (path: string, mode?: string) => (ran.push(`${path}:${mode ?? ''}`), 'wrote'), twoArgs));
+    registry.register(attachToolDeclaration(async (path: string) => (ran.push(`other:${path}`), 'wrote'), declaration('other_tool', 'privileged')));
+    const { call } = await manualClient(await serve(registry, { policy: loadPolicy({ rules: [{ ask: '*' }] }) }));
+    const yes = { approval: { action: 'accept', content: { decision: 'once' } } };
+    const asked = await call('write_it', { path: 'a.txt', mode: 'w' });
+    // What a retry may swap: the value, a key, the type, a nesting, the tool.
+    const others: [string, Record<string, unknown>][] = [
+      ['write_it', { path: 'b.txt', mode: 'w' }],
+      ['write_it', { path: 'a.txt', mode: 'a' }],
+      ['write_it', { path: 'a.txt' }],
+      ['write_it', { path: 'a.txt', mode: 'w', extra: 1 }],
+      ['write_it', { path: 'a.txt ', mode: 'w' }],
+      ['write_it', { path: ['a.txt'], mode: 'w' }],
+      ['other_tool', { path: 'a.txt' }],
+    ];
+    for (const [name, args] of others) {
+      const retried = await call(name, args, { inputResponses: yes, requestState: asked.requestState });
+      expect(retried.resultType === 'input_required' || retried.content?.[0]?.text.includes('failed'), `${name} ${JSON.stringify(args)}`).toBe(true);
+    }
+    expect(ran).toEqual([]);
+    const same = await call('write_it', { path: 'a.txt', mode: 'w' }, { inputResponses: yes, requestState: asked.requestState });
+    expect(same.resultType).toBeUndefined();
+    expect(ran).toEqual(['a.txt:w']);
+  });
+});
+
 describe('a 2026-07-28 retry', () => {
   it('is good once: the same state and answers sent again are asked again, not run twice', async () => {
     const registry = new ToolRegistry();

@@ -1,5 +1,5 @@
 import { tool, type FunctionTool } from '@openai/agents';
-import { escapeTerminalControls, type CallContext, type CompletedToolCall, type ToolCallResult, type ToolExecutor } from '@toolwright/executor';
+import { blockText, escapeTerminalControls, type CallContext, type CompletedToolCall, type ToolCallResult, type ToolExecutor } from '@toolwright/executor';
 import { decodeOpenAIStrictArguments, lowerForOpenAIStrict, type ToolFilter } from '@toolwright/registry';
 
 export interface AgentToolsOptions {
@@ -54,32 +54,24 @@ export function toAgentTools(executor: ToolExecutor, options: AgentToolsOptions 
 /** A block of a content result (`content(...)` of @toolwright/tool), as the executor's result carries it. */
 type ContentBlock = NonNullable<CompletedToolCall['blocks']>[number];
 
-/** One content block as the Agents SDK's structured tool output: an image, a file, or text. */
+/** One content block as the Agents SDK's structured tool output: an image, a file, or its text. */
 function agentPart(
   block: ContentBlock,
 ):
   | { type: 'text'; text: string }
   | { type: 'image'; image: { data: string; mediaType: string } }
   | { type: 'file'; file: { data: string; mediaType: string; filename: string } } {
-  switch (block.type) {
-    case 'image':
-      return { type: 'image', image: { data: block.data, mediaType: block.mimeType } };
-    case 'audio':
-      return { type: 'file', file: { data: block.data, mediaType: block.mimeType, filename: `audio.${block.mimeType.split('/')[1] ?? 'bin'}` } };
-    case 'resource':
-      if ('blob' in block.resource)
-        return {
-          type: 'file',
-          file: {
-            data: block.resource.blob,
-            mediaType: block.resource.mimeType ?? 'application/octet-stream',
-            filename: block.resource.uri.split('/').pop() || 'resource',
-          },
-        };
-      return { type: 'text', text: escapeTerminalControls(`[resource ${block.resource.uri}]\n${block.resource.text}`) };
-    case 'resource_link':
-      return { type: 'text', text: escapeTerminalControls(`[link: ${block.name} <${block.uri}>${block.description ? ` — ${block.description}` : ''}]`) };
-    default:
-      return { type: 'text', text: escapeTerminalControls(block.text) };
-  }
+  if (block.type === 'image') return { type: 'image', image: { data: block.data, mediaType: block.mimeType } };
+  if (block.type === 'audio')
+    return { type: 'file', file: { data: block.data, mediaType: block.mimeType, filename: `audio.${block.mimeType.split('/')[1] ?? 'bin'}` } };
+  if (block.type === 'resource' && 'blob' in block.resource)
+    return {
+      type: 'file',
+      file: {
+        data: block.resource.blob,
+        mediaType: block.resource.mimeType ?? 'application/octet-stream',
+        filename: block.resource.uri.split('/').pop() || 'resource',
+      },
+    };
+  return { type: 'text', text: escapeTerminalControls(blockText(block)) };
 }

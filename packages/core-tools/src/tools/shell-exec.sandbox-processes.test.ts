@@ -83,11 +83,15 @@ describe.skipIf(!support.available)('what a command started when it has ended', 
   it('is gone by the time the result is back, in the same group, a new group or a session of its own', async () => {
     const { tool, run } = setUp();
     try {
-      const text = await run(
-        'sleep 4301 >/dev/null 2>&1 & setsid sleep 4302 >/dev/null 2>&1 < /dev/null & (set -m; sleep 4303 >/dev/null 2>&1 &) ; nohup sleep 4304 >/dev/null 2>&1 & sleep 0.2; echo started',
-      );
-      expect(text).toContain('started');
-      expect([4301, 4302, 4303, 4304].flatMap(sleeping)).toEqual([]);
+      // The kernel ends them while the sandbox's first process exits, after bubblewrap has told the end: a race, so
+      // the same command is run again and again (it was lost in 11 of 40 runs before the host waited for that exit).
+      for (let attempt = 0; attempt < 12; attempt++) {
+        const text = await run(
+          'sleep 4301 >/dev/null 2>&1 & setsid sleep 4302 >/dev/null 2>&1 < /dev/null & (set -m; sleep 4303 >/dev/null 2>&1 &) ; nohup sleep 4304 >/dev/null 2>&1 & sleep 0.05; echo started',
+        );
+        expect(text).toContain('started');
+        expect([4301, 4302, 4303, 4304].flatMap(sleeping), `attempt ${attempt}`).toEqual([]);
+      }
     } finally {
       tool.dispose();
     }

@@ -67,23 +67,27 @@ function blockIssues(block: unknown, path: string): ArgumentIssue[] {
  * (its kind, media type and size, or its link), so it knows what the person was shown.
  */
 export function contentText(blocks: readonly ContentBlock[]): string {
-  return blocks
-    .map((block) => {
-      switch (block.type) {
-        case 'text':
-          return block.text;
-        case 'image':
-        case 'audio':
-          return `[${block.type} ${block.mimeType}, ${size(base64Bytes(block.data))}]`;
-        case 'resource_link':
-          return `[link: ${block.name} <${block.uri}>${block.description ? ` — ${block.description}` : ''}]`;
-        case 'resource':
-          return 'text' in block.resource
-            ? `[resource ${block.resource.uri}]\n${block.resource.text}`
-            : `[resource ${block.resource.uri}${block.resource.mimeType ? ` ${block.resource.mimeType}` : ''}, ${size(base64Bytes(block.resource.blob))}]`;
-      }
-    })
-    .join('\n');
+  return blocks.map(blockText).join('\n');
+}
+
+/**
+ * One content block as text (see `contentText`); the adapters word the blocks their SDK cannot carry as media the
+ * same way.
+ */
+export function blockText(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'image':
+    case 'audio':
+      return `[${block.type} ${block.mimeType}, ${size(base64Bytes(block.data))}]`;
+    case 'resource_link':
+      return `[link: ${block.name} <${block.uri}>${block.description ? ` — ${block.description}` : ''}]`;
+    case 'resource':
+      return 'text' in block.resource
+        ? `[resource ${block.resource.uri}]\n${block.resource.text}`
+        : `[resource ${block.resource.uri}${block.resource.mimeType ? ` ${block.resource.mimeType}` : ''}, ${size(base64Bytes(block.resource.blob))}]`;
+  }
 }
 
 /** How many bytes a (checked, padded) base64 text holds. */

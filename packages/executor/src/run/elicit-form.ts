@@ -1,3 +1,4 @@
+import { hasTerminalControls } from '../terminal-safe.js';
 import type { ElicitAnswer, ElicitField, ElicitSchema } from '@toolwright/tool';
 
 /** Most fields one form may ask for, and the longest question: a person reads it. */
@@ -17,7 +18,7 @@ export function formProblem(message: unknown, schema: unknown): string | undefin
   if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return 'the form has no properties';
   const names = Object.keys(properties);
   if (names.length === 0) return 'the form asks for nothing';
-  if (names.some((name) => name === '__proto__' || name === 'constructor' || name === 'prototype' || CONTROLS.test(name)))
+  if (names.some((name) => name === '__proto__' || name === 'constructor' || name === 'prototype' || hasTerminalControls(name) || /[\t\n]/.test(name)))
     return 'a field has a name a form cannot hold (__proto__, constructor, prototype, a control character)';
   if (names.length > ELICIT_LIMITS.fields) return `the form has ${names.length} fields, over ${ELICIT_LIMITS.fields}`;
   for (const name of names) {
@@ -29,8 +30,6 @@ export function formProblem(message: unknown, schema: unknown): string | undefin
   return undefined;
 }
 
-/** C0 and C1 controls, DEL and bidi controls: a text a person reads never carries them. */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
 
 function fieldProblem(field: unknown): string | undefined {
@@ -42,12 +41,12 @@ function fieldProblem(field: unknown): string | undefined {
   ] as const) {
     if (text === undefined) continue;
     if (typeof text !== 'string') return `has a ${name} that is not text`;
-    if (CONTROLS.test(text)) return `has a control character in its ${name}`;
+    if (hasTerminalControls(text)) return `has a control character in its ${name}`;
   }
   if (choices !== undefined) {
     if (type !== 'string') return 'has choices but is not a string';
     if (!Array.isArray(choices) || choices.length === 0 || choices.some((choice) => typeof choice !== 'string')) return 'has choices that are not strings';
-    if (choices.some((choice: string) => CONTROLS.test(choice))) return 'has a control character in a choice';
+    if (choices.some((choice: string) => hasTerminalControls(choice))) return 'has a control character in a choice';
     return undefined;
   }
   if (type !== 'string' && type !== 'number' && type !== 'integer' && type !== 'boolean')
