@@ -171,9 +171,8 @@ describe('2026-07-28 approvals: what a retry must carry', () => {
       const other = (await retry({ command: 'touch made-by-retry' }, asked.requestState)) as unknown as { resultType?: string };
       expect(other.resultType).toBe('input_required');
       expect(fs.existsSync(path.join(dir, 'made-by-retry'))).toBe(false);
-      // A state the server did not seal carries nothing: asked again, never run.
-      const forged = (await retry({ command: 'touch made-by-forgery' }, `${asked.requestState.slice(0, -2)}xx`)) as unknown as { resultType?: string };
-      expect(forged.resultType).toBe('input_required');
+      // A state the server did not seal is refused (-32602), never run.
+      await expect(retry({ command: 'touch made-by-forgery' }, `${asked.requestState.slice(0, -2)}xx`)).rejects.toThrow(/Invalid or expired requestState/);
       expect(fs.existsSync(path.join(dir, 'made-by-forgery'))).toBe(false);
       // The same call with its sealed state: it runs.
       const ran = (await retry({ command: 'ls notes.txt' }, asked.requestState)) as unknown as CallToolResult;

@@ -42,6 +42,7 @@ export function buildPipeline(s: PipelineServices): readonly PipelineStep[] {
       outputBudget: { maxChars: o.maxOutputChars },
       capabilities: o.capabilities,
       elicit: o.elicit,
+      ask: o.ask,
     }),
     hooks && afterHooksStep(hooks),
     normaliseOutputStep,

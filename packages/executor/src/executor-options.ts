@@ -2,7 +2,18 @@ import type { ToolRegistry } from '@toolwright/registry';
 import type { ToolDeclaration } from '@toolwright/schema';
 import type { ApprovalMemory } from './approval-memory.js';
 import type { ToolHooks } from './hooks.js';
-import type { ApprovalHandler, AuditSink, ElicitHandler, PathResolver, PolicyPort, RiskAssessment, RiskLevel, RiskMode, RiskReport } from './ports.js';
+import type {
+  ApprovalHandler,
+  AuditSink,
+  AskHandler,
+  ElicitHandler,
+  PathResolver,
+  PolicyPort,
+  RiskAssessment,
+  RiskLevel,
+  RiskMode,
+  RiskReport,
+} from './ports.js';
 import type { ParseLimits } from './arguments/parse-arguments.js';
 import type { ArgumentRepairs } from './arguments/repair-arguments.js';
 import type { ToolCall } from './tool-call.js';
@@ -45,8 +56,16 @@ export interface ExecutorOptions {
   pathResolvers?: Record<string, PathResolver>;
   approve?: ApprovalHandler;
   approvals?: ApprovalMemory;
-  /** Asks a person a running tool's questions (`getToolContext().elicit`); without it every question is `unavailable`. */
+  /**
+   * Asks a person a running tool's forms (`getToolContext().elicit`, and the forms of `.ask` one by one) where there is
+   * no `ask` handler; without either every question is `unavailable`.
+   */
   elicit?: ElicitHandler;
+  /**
+   * Asks the client behind a call all of a round's questions (`getToolContext().ask` and `.elicit`): forms, samples
+   * of its model, its roots. Takes precedence over `elicit`.
+   */
+  ask?: AskHandler;
   /** Capabilities granted to callers of this executor (default `['*']`: everything). */
   capabilities?: readonly string[];
   checkCapabilities?: (required: readonly string[], granted: readonly string[]) => { allowed: boolean; missing: string[] };

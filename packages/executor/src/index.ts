@@ -25,6 +25,8 @@ export type {
   ApprovalRequest,
   ApprovalAnswer,
   ApprovalHandler,
+  AskHandler,
+  AskRequest,
   ElicitHandler,
   ElicitRequest,
 } from './ports.js';

@@ -1,4 +1,4 @@
-import type { ElicitAnswer, ElicitSchema } from '@toolwright/tool';
+import type { AskQuestions, ElicitAnswer, ElicitSchema } from '@toolwright/tool';
 import type { ToolDeclaration } from '@toolwright/schema';
 
 /**
@@ -165,3 +165,19 @@ export interface ElicitRequest {
 
 /** Asks a person a tool's question (MCP elicitation, a UI form); answers `unavailable` where nobody can be asked. */
 export type ElicitHandler = (request: ElicitRequest) => Promise<ElicitAnswer<Record<string, unknown>>>;
+
+/** A running tool's questions of one round (`getToolContext().ask`), each already checked, under the tool's keys. */
+export interface AskRequest {
+  callId: string;
+  tool: string;
+  questions: AskQuestions;
+  /** The call's signal: aborted at its deadline or cancellation, when nobody should be waited for any longer. */
+  signal: AbortSignal;
+}
+
+/**
+ * Asks the client behind a call a tool's questions (MCP: elicitation, sampling, roots). Answers per key as the client
+ * gave them — the executor checks each before the tool sees it — or `{ action: 'unavailable', message }` for what
+ * could not be asked; a key left out is `unavailable` too.
+ */
+export type AskHandler = (request: AskRequest) => Promise<Readonly<Record<string, unknown>>>;

@@ -8,12 +8,14 @@ import { answerOf, type QuestionKind } from './approval-forms.js';
 // answer (`inputResponses`) and the `requestState` the server left, which the server sealed (an HMAC) and checks
 // before the handler runs. The call runs again from the start, given what was answered so far.
 
-/** The key of the input request an approval makes, and of a tool's question (`getToolContext().elicit`). */
+/** The key of the input request an approval makes (a round of its own: a tool's questions come under the tool's keys). */
 export const APPROVAL_INPUT = 'approval';
-export const QUESTION_INPUT = 'question';
 
-/** The most questions one call may ask a 2026-07-28 client, and the most answer text carried between rounds. */
-export const ROUND_LIMITS = { questions: 16, answerChars: 64 * 1024 } as const;
+/** The most rounds of questions one call may ask a 2026-07-28 client, and the most answer text carried between rounds. */
+export const ROUND_LIMITS = { rounds: 16, answerChars: 256 * 1024 } as const;
+
+/** What a key of a round asked: a form (elicitation), a sample (sampling) or the roots. */
+export type AskedKind = 'form' | 'sample' | 'roots';
 
 /**
  * An answer as it was given: to which question (a digest of the form the person saw: its message and fields), so it
@@ -33,10 +35,20 @@ export interface RoundState {
   nonce: string;
   /** The approval given in an earlier round, to the kind of question it answered. */
   approval?: GivenAnswer<ApprovalAnswer> & { kind: QuestionKind };
-  /** The tool's questions answered so far, in the order it asked them. */
-  answers: GivenAnswer<ElicitAnswer<Record<string, unknown>>>[];
-  /** What the last round asked (the digest of its form): its answer is in this round's `inputResponses`. */
-  asked: { approval: QuestionKind; question: string } | { question: string };
+  /** The tool's rounds of questions answered so far, in the order it asked them: per round, the answers by key. */
+  answers: GivenAnswer<Record<string, unknown>>[];
+  /**
+   * What the last round asked (the digest of its form or questions): its answers are in this round's `inputResponses`
+   * — for a tool's round, under each key asked; the keys the client could not be asked are answered as noted.
+   */
+  asked: { approval: QuestionKind; question: string } | AskedRound;
+}
+
+/** A tool's round as handed to the client: what each key asks, and why the others were not asked. */
+export interface AskedRound {
+  question: string;
+  keys: Record<string, AskedKind>;
+  unavailable?: Record<string, string>;
 }
 
 /** What a retry brings to a call: the approval and the answers given so far (nothing for a first round, or another call's). */
@@ -44,13 +56,22 @@ export interface CarriedAnswers {
   /** The name of the state they came in (spent once used). */
   nonce?: string;
   approval?: GivenAnswer<ApprovalAnswer> & { kind: QuestionKind };
-  answers: GivenAnswer<ElicitAnswer<Record<string, unknown>>>[];
+  answers: GivenAnswer<Record<string, unknown>>[];
 }
 
 /** The digest of a question as the person saw it: its message and its form. */
 export function questionDigest(form: { message: string; requestedSchema: unknown }): string {
+  return digestOf([form.message, form.requestedSchema]);
+}
+
+/** The digest of a tool's round of questions (keys, kinds, messages, forms, samples). */
+export function roundDigest(questions: unknown): string {
+  return digestOf(questions);
+}
+
+function digestOf(value: unknown): string {
   return createHash('sha256')
-    .update(JSON.stringify([form.message, sortedKeys(form.requestedSchema)]))
+    .update(JSON.stringify(sortedKeys(value)))
     .digest('base64url');
 }
 
@@ -73,11 +94,29 @@ export function carriedAnswers(ctx: ServerContext, fingerprint: string): Carried
     const response = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_INPUT);
     if (response.kind === 'elicit')
       carried.approval = { kind: asked.approval, question: asked.question, answer: answerOf(asked.approval, response.action, response.content) };
-  } else {
-    const response = inputResponse(ctx.mcpReq.inputResponses, QUESTION_INPUT);
-    if (response.kind === 'elicit') carried.answers.push({ question: asked.question, answer: elicitAnswerOf(response.action, response.content) });
+  } else if (typeof asked.keys === 'object' && asked.keys !== null) {
+    const answers = roundAnswers(ctx, asked);
+    if (answers) carried.answers.push({ question: asked.question, answer: answers });
   }
   return carried;
+}
+
+/**
+ * The answers a retry brings to a tool's round: each key asked answered with a response of the kind it asked for (a
+ * form's `action`, a sample's message, a roots listing), the others as noted when the round was handed over; undefined
+ * when a key asked has no such response (the round is asked again). Keys the round did not ask are ignored.
+ */
+function roundAnswers(ctx: ServerContext, asked: AskedRound): Record<string, unknown> | undefined {
+  const answers: Record<string, unknown> = {};
+  for (const [key, message] of Object.entries(asked.unavailable ?? {})) answers[key] = { action: 'unavailable', message };
+  for (const [key, kind] of Object.entries(asked.keys)) {
+    const response = inputResponse(ctx.mcpReq.inputResponses, key);
+    if (kind === 'form' && response.kind === 'elicit') answers[key] = elicitAnswerOf(response.action, response.content);
+    else if (kind === 'sample' && response.kind === 'sampling') answers[key] = { action: 'accept', content: response.result };
+    else if (kind === 'roots' && response.kind === 'roots') answers[key] = { action: 'accept', content: response.roots };
+    else return undefined;
+  }
+  return answers;
 }
 
 /** A client's answer to a tool's question, as the tool is given it (the executor checks it against the form). */
@@ -86,9 +125,9 @@ export function elicitAnswerOf(action: string, content: unknown): ElicitAnswer<R
   return action === 'decline' ? { action } : { action: 'cancel' };
 }
 
-/** Whether the answers carried so far leave room for one more question (count and size). */
-export function roomForAnotherQuestion(answers: readonly GivenAnswer<unknown>[]): boolean {
-  return answers.length < ROUND_LIMITS.questions && JSON.stringify(answers).length <= ROUND_LIMITS.answerChars;
+/** Whether the answers carried so far leave room for one more round of questions (count and size). */
+export function roomForAnotherRound(answers: readonly GivenAnswer<unknown>[]): boolean {
+  return answers.length < ROUND_LIMITS.rounds && JSON.stringify(answers).length <= ROUND_LIMITS.answerChars;
 }
 
 /** The client's capabilities a 2026-07-28 request declares in its `_meta`. */
@@ -99,9 +138,7 @@ export function envelopeCapabilities(ctx: ServerContext): ClientCapabilities | u
 
 /** A call's tool and arguments, hashed (keys sorted): what an approval carried across rounds is bound to. */
 export function fingerprintOf(name: string, args: Record<string, unknown>): string {
-  return createHash('sha256')
-    .update(JSON.stringify([name, sortedKeys(args)]))
-    .digest('base64url');
+  return digestOf([name, args]);
 }
 
 function sortedKeys(value: unknown): unknown {

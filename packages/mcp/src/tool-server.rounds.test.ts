@@ -10,7 +10,7 @@ import { serveHttp, type HttpServer } from './serve-http.js';
 
 // What a 2026-07-28 client's retry carries counts only for the very question the person saw: the same call, the same
 // kind of question, the same wording (the reason, the protected paths, the tool's own question) — else it is asked
-// again. A state the server cannot verify carries nothing.
+// again. A state the server cannot verify is refused (-32602): the client starts the call over.
 
 const MODERN = '2026-07-28';
 const servers: HttpServer[] = [];
@@ -68,7 +68,7 @@ describe('a 2026-07-28 approval carried to the retry', () => {
     expect(ran).toEqual(['notes.txt']);
   });
 
-  it('carries across processes that share the key, and is asked again where the key differs', async () => {
+  it('carries across processes that share the key, and is refused where the key differs', async () => {
     const registry = new ToolRegistry();
     registry.register(attachToolDeclaration(async (path: string) => `wrote ${path}`, declaration('write_it', 'privileged')));
     const policy = loadPolicy({ rules: [{ ask: 'write_it' }] });
@@ -82,8 +82,9 @@ describe('a 2026-07-28 approval carried to the retry', () => {
     const yes = { approval: { action: 'accept', content: { decision: 'once' } } };
     const onB = await (await manualClient(b)).call('write_it', { path: 'x' }, { inputResponses: yes, requestState: first.requestState });
     expect(onB.content?.[0]?.text).toContain('wrote x');
-    const onOther = await (await manualClient(other)).call('write_it', { path: 'x' }, { inputResponses: yes, requestState: first.requestState });
-    expect(onOther.resultType).toBe('input_required');
+    await expect((await manualClient(other)).call('write_it', { path: 'x' }, { inputResponses: yes, requestState: first.requestState })).rejects.toThrow(
+      /Invalid or expired requestState/,
+    );
   });
 });
 

@@ -5,7 +5,9 @@ import {
   Server,
   type CallToolResult,
   type ClientCapabilities,
+  type CreateMessageRequestParams,
   type ElicitRequestFormParams,
+  type InputRequest,
   type InputRequiredResult,
   type RequestStateCodec,
   type ServerContext,
@@ -17,11 +19,11 @@ import {
   ToolExecutor,
   type ApprovalAnswer,
   type ApprovalRequest,
-  type ElicitRequest,
+  type AskRequest,
   type ExecutorOptions,
 } from '@toolwright/executor';
 import { structuredContentOf, toMcpTools, type ToolRegistry } from '@toolwright/registry';
-import type { ContentBlock, ElicitAnswer } from '@toolwright/tool';
+import type { AskQuestion, ContentBlock } from '@toolwright/tool';
 import { answerOf, approvalForm, confirmPaths } from './approval-forms.js';
 import { ClientApprovals } from './client-approvals.js';
 import {
@@ -30,10 +32,11 @@ import {
   elicitAnswerOf,
   envelopeCapabilities,
   fingerprintOf,
-  QUESTION_INPUT,
   questionDigest,
-  roomForAnotherQuestion,
+  roomForAnotherRound,
+  roundDigest,
   SpentStates,
+  type AskedKind,
   type CarriedAnswers,
   type RoundState,
 } from './input-rounds.js';
@@ -53,10 +56,10 @@ export interface McpToolServerOptions {
   /**
    * The secret that seals what a 2026-07-28 client carries between the rounds of a call that asks its user (at least
    * 32 bytes). Give every process behind one balancer the same: a retry that reaches a process whose key differs is
-   * asked again. Default: a random key of this process.
+   * refused (-32602, the client starts the call over). Default: a random key of this process.
    */
   stateKey?: Uint8Array | string;
-  /** How long the client may take to come back with an answer, in seconds (default 1,800); after it, asked again. */
+  /** How long the client may take to come back with an answer, in seconds (default 1,800); after it, refused (-32602). */
   stateTtlSeconds?: number;
 }
 
@@ -90,8 +93,8 @@ interface ActiveCall {
   /** 2026-07-28: what the client's retry brought (the approval and the answers so far), and how many questions were asked. */
   carried: CarriedAnswers;
   questionsAsked: number;
-  /** 2026-07-28: the question this round leaves for the client to ask (the result becomes `input_required`). */
-  pending?: { form: ElicitRequestFormParams; asked: RoundState['asked'] };
+  /** 2026-07-28: what this round leaves for the client to ask, by key (the result becomes `input_required`). */
+  pending?: { requests: Record<string, InputRequest>; asked: RoundState['asked'] };
   /** 2026-07-28: aborted when the call hands a question to the client: the run ends there, to start again with the answer. */
   handedOver: AbortController;
 }
@@ -117,7 +120,7 @@ export class McpToolServer {
   private readonly approvals = new ClientApprovals((callId) => this.active.get(callId)?.client);
   /**
    * Seals what an `input_required` result leaves with the client (2026-07-28): a state the server cannot verify
-   * (forged, expired, sealed by a process with another key) carries nothing, and the call is asked again.
+   * (forged, expired, sealed by a process with another key) is refused with -32602, as the protocol requires.
    */
   private readonly states: RequestStateCodec<RoundState>;
   private readonly spentStates: SpentStates;
@@ -133,7 +136,7 @@ export class McpToolServer {
       ...options.executor,
       registry: options.registry,
       approve: (request) => this.askApproval(request),
-      elicit: (request) => this.askQuestion(request),
+      ask: (request) => this.askRound(request),
     });
     this.executor.on((event) => {
       if (event.type !== 'tool_call_update') return;
@@ -165,9 +168,9 @@ export class McpToolServer {
     const connection = options.oneClient === false ? undefined : `connection-${randomBytes(9).toString('base64url')}`;
     const server = new Server(this.info, {
       capabilities: { tools: { listChanged: true } },
-      // A retry's echoed state is checked before the handler sees it; one that does not verify is no state (the handler
-      // then reads the raw text, which carries nothing: the call is asked again).
-      requestState: { verify: (state, ctx) => this.states.verify(state, ctx).catch(() => undefined) },
+      // A retry's echoed state is checked before the handler sees it: one that does not verify (altered, expired, sealed
+      // with another key) refuses the request with -32602 "Invalid or expired requestState" — the client starts over.
+      requestState: { verify: (state, ctx) => this.states.verify(state, ctx) },
     });
     // The schemas are JSON Schema objects; the SDK types their properties as JSON values.
     server.setRequestHandler('tools/list', async () => ({ tools: toMcpTools(this.registry.list(), { era }).map(safeListing) as unknown as Tool[] }));
@@ -234,8 +237,7 @@ export class McpToolServer {
           asked: call.pending.asked,
         };
         const requestState = await this.states.mint(state, on.ctx);
-        const key = 'approval' in call.pending.asked ? APPROVAL_INPUT : QUESTION_INPUT;
-        return inputRequired({ inputRequests: { [key]: inputRequired.elicit(call.pending.form) }, requestState });
+        return inputRequired({ inputRequests: call.pending.requests, requestState });
       }
       if (result.status !== 'completed') return failure(result.content);
       // Content blocks (images, audio, resources) are the result's content, as the tool made them.
@@ -250,13 +252,15 @@ export class McpToolServer {
     }
   }
 
-  /** Why the client's user cannot be asked, or undefined when they can. */
-  private cannotAsk(call: ActiveCall, what: 'approval' | 'a question'): string | undefined {
+  /** Why the client cannot be asked this kind of question (approval: a form too), or undefined when it can. */
+  private cannotAsk(call: ActiveCall, what: 'approval' | AskedKind): string | undefined {
     const capabilities: ClientCapabilities | undefined = call.era === 'modern' ? envelopeCapabilities(call.ctx) : call.server.getClientCapabilities();
     if (!capabilities)
       return what === 'approval'
         ? "this server runs stateless over HTTP, so it cannot ask the client's user for approval; allow the call in the server's policy, or serve with sessions (toolwright serve --mcp http --sessions)"
-        : "this server runs stateless over HTTP, so it cannot ask the client's user; serve with sessions (toolwright serve --mcp http --sessions)";
+        : 'this server runs stateless over HTTP, so it cannot ask the client; serve with sessions (toolwright serve --mcp http --sessions)';
+    if (what === 'sample') return capabilities.sampling ? undefined : "the MCP client cannot sample its model (it does not declare the 'sampling' capability)";
+    if (what === 'roots') return capabilities.roots ? undefined : "the MCP client has no roots to list (it does not declare the 'roots' capability)";
     if (!capabilities.elicitation)
       return what === 'approval'
         ? "the MCP client cannot ask its user for approval (it does not support elicitation); allow the call in the server's policy instead"
@@ -265,38 +269,54 @@ export class McpToolServer {
   }
 
   /**
-   * A running tool's question (`getToolContext().elicit`) for the client's user: by elicitation (2025-11-25), or handed
-   * to the client as an `input_required` result (2026-07-28), the run ending there; the next run gets the answers given
-   * so far, in the order the tool asks.
+   * A running tool's round of questions (`getToolContext().ask`, `.elicit`): on 2025-11-25 asked one after another
+   * (elicitation, sampling, roots); on 2026-07-28 handed to the client as one `input_required` result under the tool's
+   * keys — only what the client declared it can answer — the run ending there; the next run gets the answers given so
+   * far, round by round in the order the tool asks.
    */
-  private async askQuestion(request: ElicitRequest): Promise<ElicitAnswer<Record<string, unknown>>> {
+  private async askRound(request: AskRequest): Promise<Record<string, unknown>> {
     const call = this.active.get(request.callId);
-    if (!call) return { action: 'unavailable', message: 'no MCP request is waiting for this question' };
-    const form: ElicitRequestFormParams = {
-      mode: 'form',
-      message: escapeTerminalControls(`${request.tool} asks: ${request.message}`),
-      requestedSchema: request.schema as ElicitRequestFormParams['requestedSchema'],
-    };
-    const question = questionDigest(form);
+    const keys = Object.keys(request.questions);
+    if (!call) return Object.fromEntries(keys.map((key) => [key, { action: 'unavailable', message: 'no MCP request is waiting for this question' }]));
+    const question = roundDigest(request.questions);
     if (call.era === 'modern') {
-      // The answers carried are given back in order, each only to the very question it answered: from the first
-      // question worded otherwise on, they are dropped and asked again.
+      // The answers carried are given back in order, each only to the very round it answered: from the first round
+      // asked otherwise on, they are dropped and asked again.
       const index = call.questionsAsked++;
       const known = call.carried.answers[index];
       if (known?.question === question) return known.answer;
       if (known) call.carried.answers.length = index;
     }
-    const refused = this.cannotAsk(call, 'a question');
-    if (refused) return { action: 'unavailable', message: refused };
-    if (call.era === 'modern') {
-      if (!roomForAnotherQuestion(call.carried.answers)) return { action: 'unavailable', message: 'the call has asked as many questions as one call may' };
-      call.pending = { form, asked: { question } };
-      call.handedOver.abort(new Error('the question was handed to the MCP client (input_required)'));
-      return new Promise<never>(() => undefined); // this run ends here: the next one gets the answer
+    const answers: Record<string, unknown> = {};
+    const asking: Record<string, AskedKind> = {};
+    for (const key of keys) {
+      const refused = this.cannotAsk(call, request.questions[key]!.kind);
+      if (refused) answers[key] = { action: 'unavailable', message: refused };
+      else asking[key] = request.questions[key]!.kind;
     }
+    if (Object.keys(asking).length === 0) return answers;
+    if (call.era === 'modern') {
+      if (!roomForAnotherRound(call.carried.answers))
+        return Object.fromEntries(keys.map((key) => [key, { action: 'unavailable', message: 'the call has asked as many questions as one call may' }]));
+      const requests = Object.fromEntries(Object.keys(asking).map((key) => [key, inputRequestOf(request.tool, request.questions[key]!)]));
+      const unavailable = Object.fromEntries(Object.entries(answers).map(([key, answer]) => [key, (answer as { message: string }).message]));
+      call.pending = { requests, asked: { question, keys: asking, ...(Object.keys(unavailable).length > 0 ? { unavailable } : {}) } };
+      call.handedOver.abort(new Error('the questions were handed to the MCP client (input_required)'));
+      return new Promise<never>(() => undefined); // this run ends here: the next one gets the answers
+    }
+    for (const key of Object.keys(asking)) answers[key] = await this.askOne(call, request.tool, request.questions[key]!, request.signal);
+    return answers;
+  }
+
+  /** One question asked of a 2025-11-25 client: its user's form, its model's sample, its roots. */
+  private async askOne(call: ActiveCall, tool: string, question: AskQuestion, signal: AbortSignal): Promise<unknown> {
     try {
-      const answer = await call.server.elicitInput(form, { signal: request.signal });
-      return elicitAnswerOf(answer.action, answer.content);
+      if (question.kind === 'form') {
+        const answer = await call.server.elicitInput(formOf(tool, question), { signal });
+        return elicitAnswerOf(answer.action, answer.content);
+      }
+      if (question.kind === 'sample') return { action: 'accept', content: await call.server.createMessage(sampleOf(question), { signal }) };
+      return { action: 'accept', content: (await call.server.listRoots(undefined, { signal })).roots };
     } catch (error) {
       return { action: 'unavailable', message: `the question could not be asked: ${(error as Error).message}` };
     }
@@ -323,7 +343,7 @@ export class McpToolServer {
     const refused = this.cannotAsk(call, 'approval');
     if (refused) return { kind: 'unavailable', message: refused };
     if (call.era === 'modern') {
-      call.pending = { form, asked: { approval: kind, question } };
+      call.pending = { requests: { [APPROVAL_INPUT]: inputRequired.elicit(form) }, asked: { approval: kind, question } };
       return { kind: 'deferred', message: "asked through the MCP client (input_required), which calls again with the user's answer" };
     }
     try {
@@ -344,6 +364,35 @@ function nextProgress(previous: number, reported: number | undefined): number {
   if (reported !== undefined && Number.isFinite(reported) && reported > previous) return reported;
   if (previous === -Infinity) return 0;
   return previous + Math.max(Math.abs(previous), 1) * 2 ** -40;
+}
+
+/** A tool's form as its client's user sees it: the tool named, the texts escaped. */
+function formOf(tool: string, question: Extract<AskQuestion, { kind: 'form' }>): ElicitRequestFormParams {
+  return {
+    mode: 'form',
+    message: escapeTerminalControls(`${tool} asks: ${question.message}`),
+    requestedSchema: question.schema as ElicitRequestFormParams['requestedSchema'],
+  };
+}
+
+/** A tool's sample as the client's model is asked it (texts escaped: the client may show them to its user). */
+function sampleOf(question: Extract<AskQuestion, { kind: 'sample' }>): CreateMessageRequestParams {
+  return {
+    messages: question.messages.map(({ role, content }) => ({
+      role,
+      content: content.type === 'text' ? { type: 'text', text: escapeTerminalControls(content.text) } : { ...content },
+    })),
+    maxTokens: question.maxTokens,
+    ...(question.systemPrompt !== undefined ? { systemPrompt: escapeTerminalControls(question.systemPrompt) } : {}),
+    ...(question.temperature !== undefined ? { temperature: question.temperature } : {}),
+    ...(question.stopSequences !== undefined ? { stopSequences: [...question.stopSequences] } : {}),
+  };
+}
+
+/** A tool's question as a 2026-07-28 input request. */
+function inputRequestOf(tool: string, question: AskQuestion): InputRequest {
+  if (question.kind === 'form') return inputRequired.elicit(formOf(tool, question));
+  return question.kind === 'sample' ? inputRequired.createMessage(sampleOf(question)) : inputRequired.listRoots();
 }
 
 /** An `isError` result; the text is escaped like every other text this server sends. */

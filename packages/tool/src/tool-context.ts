@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AskAnswers, AskQuestions, ElicitAnswer, ElicitedValue, ElicitSchema } from './tool-questions.js';
 
 /** A partial result a tool reports while it runs (streamed to the UI and to MCP progress notifications). */
 export interface ToolProgress {
@@ -63,64 +64,20 @@ export interface ToolCallContext {
    * if (answer?.action !== 'accept') return 'not deployed';
    */
   elicit<const S extends ElicitSchema>(message: string, schema: S): Promise<ElicitAnswer<ElicitedValue<S>>>;
+  /**
+   * Asks the client several things in one round, each under a key of the tool's choosing: a person's form
+   * (`kind: 'form'`), a completion from the client's model (`kind: 'sample'`), the client's roots (`kind: 'roots'`). Over
+   * MCP 2026-07-28 they travel together in one `input_required` result (keyed as given, each only where the client
+   * declared the capability); 2025-11-25 asks them one after another. Each answer is checked (a form's content against
+   * its schema, a sample's message, the roots' URIs); what could not be asked is `unavailable`, with why.
+   * @example
+   * const { name, roots } = await getToolContext()!.ask({
+   *   name: { kind: 'form', message: 'Your name?', schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+   *   roots: { kind: 'roots' },
+   * });
+   */
+  ask<const Q extends AskQuestions>(questions: Q): Promise<AskAnswers<Q>>;
 }
-
-/** One field of an elicitation form (MCP's flat form: no nesting). */
-export type ElicitField =
-  | {
-      readonly type: 'string';
-      readonly title?: string;
-      readonly description?: string;
-      readonly minLength?: number;
-      readonly maxLength?: number;
-      readonly format?: 'email' | 'uri' | 'date' | 'date-time';
-      readonly default?: string;
-    }
-  | { readonly type: 'string'; readonly enum: readonly string[]; readonly title?: string; readonly description?: string; readonly default?: string }
-  | {
-      readonly type: 'number' | 'integer';
-      readonly title?: string;
-      readonly description?: string;
-      readonly minimum?: number;
-      readonly maximum?: number;
-      readonly default?: number;
-    }
-  | { readonly type: 'boolean'; readonly title?: string; readonly description?: string; readonly default?: boolean };
-
-/** The form a tool asks a person to fill in. */
-export interface ElicitSchema {
-  readonly type: 'object';
-  readonly properties: Readonly<Record<string, ElicitField>>;
-  readonly required?: readonly string[];
-}
-
-/** The value of one field: a choice's members, else its type's. */
-type FieldValue<F extends ElicitField> = F extends { readonly enum: readonly (infer E)[] }
-  ? E
-  : F extends { readonly type: 'string' }
-    ? string
-    : F extends { readonly type: 'boolean' }
-      ? boolean
-      : number;
-
-type RequiredKeys<S extends ElicitSchema> = S['required'] extends readonly (infer K)[] ? Extract<K, keyof S['properties']> : never;
-
-/** What an accepted form holds: the required fields, and the others when filled in. */
-export type ElicitedValue<S extends ElicitSchema> = {
-  -readonly [K in RequiredKeys<S>]: FieldValue<S['properties'][K]>;
-} & {
-  -readonly [K in Exclude<keyof S['properties'], RequiredKeys<S>>]?: FieldValue<S['properties'][K]>;
-};
-
-/**
- * The person's answer: `accept` with the form's content, `decline` (they said no) or `cancel` (they dismissed it);
- * `unavailable` when nobody could be asked (no person behind this host, a client that cannot ask), with why.
- */
-export type ElicitAnswer<T> =
-  | { readonly action: 'accept'; readonly content: T }
-  | { readonly action: 'decline' }
-  | { readonly action: 'cancel' }
-  | { readonly action: 'unavailable'; readonly message: string };
 
 /** The paths a call was judged by at the safety gate (see `ToolCallContext.judgedPaths`). */
 export interface JudgedPaths {

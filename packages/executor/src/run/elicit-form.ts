@@ -34,7 +34,7 @@ const FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
 
 function fieldProblem(field: unknown): string | undefined {
   if (typeof field !== 'object' || field === null) return 'is not a field';
-  const { type, enum: choices, title, description, format, minimum, maximum, minLength, maxLength } = field as Record<string, unknown>;
+  const { type, enum: choices, oneOf, title, description, format, minimum, maximum, minLength, maxLength } = field as Record<string, unknown>;
   for (const [name, text] of [
     ['title', title],
     ['description', description],
@@ -43,14 +43,13 @@ function fieldProblem(field: unknown): string | undefined {
     if (typeof text !== 'string') return `has a ${name} that is not text`;
     if (hasTerminalControls(text)) return `has a control character in its ${name}`;
   }
-  if (choices !== undefined) {
+  if (type === 'array') return multiSelectProblem(field as Record<string, unknown>);
+  if (choices !== undefined || oneOf !== undefined) {
     if (type !== 'string') return 'has choices but is not a string';
-    if (!Array.isArray(choices) || choices.length === 0 || choices.some((choice) => typeof choice !== 'string')) return 'has choices that are not strings';
-    if (choices.some((choice: string) => hasTerminalControls(choice))) return 'has a control character in a choice';
-    return undefined;
+    return choiceListProblem(field as Record<string, unknown>);
   }
   if (type !== 'string' && type !== 'number' && type !== 'integer' && type !== 'boolean')
-    return `has type ${JSON.stringify(type)}: a form holds strings, numbers, integers, booleans and string choices`;
+    return `has type ${JSON.stringify(type)}: a form holds strings, numbers, integers, booleans, string choices and multi-selects (arrays of choices)`;
   if (format !== undefined && (type !== 'string' || !FORMATS.has(format as string)))
     return `has format ${JSON.stringify(format)}: a string may be email, uri, date or date-time`;
   for (const [name, bound] of [
@@ -61,6 +60,49 @@ function fieldProblem(field: unknown): string | undefined {
   ] as const)
     if (bound !== undefined && !(typeof bound === 'number' && Number.isFinite(bound))) return `has a ${name} that is not a number`;
   return undefined;
+}
+
+/** A list of choices: `enum` (with `enumNames` titling them) or `oneOf` of `{ const, title }`. */
+function choiceListProblem(list: Record<string, unknown>): string | undefined {
+  const { enum: choices, enumNames, oneOf, anyOf } = list;
+  const titled = oneOf ?? anyOf;
+  if (choices !== undefined && titled !== undefined) return 'has both `enum` and titled choices';
+  if (titled !== undefined) {
+    if (!Array.isArray(titled) || titled.length === 0) return 'has titled choices that are not a list';
+    for (const choice of titled as unknown[]) {
+      const { const: value, title } = (typeof choice === 'object' && choice !== null ? choice : {}) as Record<string, unknown>;
+      if (typeof value !== 'string' || typeof title !== 'string') return 'has a titled choice that is not { const: string, title: string }';
+      if (hasTerminalControls(value) || hasTerminalControls(title)) return 'has a control character in a choice';
+    }
+    return undefined;
+  }
+  if (!Array.isArray(choices) || choices.length === 0 || choices.some((choice) => typeof choice !== 'string')) return 'has choices that are not strings';
+  if (choices.some((choice: string) => hasTerminalControls(choice))) return 'has a control character in a choice';
+  if (enumNames !== undefined) {
+    if (!Array.isArray(enumNames) || enumNames.length !== choices.length || enumNames.some((name) => typeof name !== 'string'))
+      return 'has `enumNames` that do not title each choice';
+    if (enumNames.some((name: string) => hasTerminalControls(name))) return 'has a control character in a choice';
+  }
+  return undefined;
+}
+
+/** A multi-select: `items` lists the choices (`{ type: 'string', enum }` or `{ anyOf: [{ const, title }] }`). */
+function multiSelectProblem(field: Record<string, unknown>): string | undefined {
+  const items = field.items;
+  if (typeof items !== 'object' || items === null) return 'is an array without `items` listing its choices';
+  const list = items as Record<string, unknown>;
+  if (list.enum !== undefined && list.type !== 'string') return "has choices whose `items` are not of type 'string'";
+  if (list.enum === undefined && list.anyOf === undefined) return 'is an array whose `items` list no choices (`enum` or `anyOf`)';
+  const problem = choiceListProblem(list);
+  if (problem) return problem;
+  for (const bound of ['minItems', 'maxItems'] as const)
+    if (field[bound] !== undefined && !(Number.isInteger(field[bound]) && (field[bound] as number) >= 0)) return `has a ${bound} that is not a count`;
+  return undefined;
+}
+
+/** The values a list of choices admits. */
+function choicesOf(list: { enum?: readonly string[]; oneOf?: readonly { const: string }[]; anyOf?: readonly { const: string }[] }): readonly string[] {
+  return list.enum ?? (list.oneOf ?? list.anyOf ?? []).map((choice) => choice.const);
 }
 
 /**
@@ -94,7 +136,11 @@ export function checkedAnswer(schema: ElicitSchema, answer: unknown): ElicitAnsw
 }
 
 function fits(field: ElicitField, value: unknown): boolean {
-  if ('enum' in field) return typeof value === 'string' && field.enum.includes(value);
+  if (field.type === 'array') {
+    const choices = choicesOf(field.items);
+    return Array.isArray(value) && value.every((member) => typeof member === 'string' && choices.includes(member)) && new Set(value).size === value.length;
+  }
+  if ('enum' in field || 'oneOf' in field) return typeof value === 'string' && choicesOf(field).includes(value);
   switch (field.type) {
     case 'string':
       return typeof value === 'string';
@@ -108,7 +154,9 @@ function fits(field: ElicitField, value: unknown): boolean {
 }
 
 function describe(field: ElicitField): string {
-  if ('enum' in field) return `one of ${field.enum.map((choice) => JSON.stringify(choice)).join(', ')}`;
+  const listed = (choices: readonly string[]) => choices.map((choice) => JSON.stringify(choice)).join(', ');
+  if (field.type === 'array') return `a list of different choices among ${listed(choicesOf(field.items))}`;
+  if ('enum' in field || 'oneOf' in field) return `one of ${listed(choicesOf(field))}`;
   return field.type === 'integer' ? 'an integer' : `a ${field.type}`;
 }
 
@@ -116,7 +164,12 @@ function describe(field: ElicitField): string {
 function boundProblem(field: ElicitField, value: unknown): string | undefined {
   if (typeof value === 'number' && 'minimum' in field && field.minimum !== undefined && value < field.minimum) return `is below ${field.minimum}`;
   if (typeof value === 'number' && 'maximum' in field && field.maximum !== undefined && value > field.maximum) return `is above ${field.maximum}`;
-  if (typeof value !== 'string' || 'enum' in field || field.type !== 'string') return undefined;
+  if (Array.isArray(value) && field.type === 'array') {
+    if (field.minItems !== undefined && value.length < field.minItems) return `has fewer than ${field.minItems} choices`;
+    if (field.maxItems !== undefined && value.length > field.maxItems) return `has more than ${field.maxItems} choices`;
+    return undefined;
+  }
+  if (typeof value !== 'string' || field.type !== 'string' || 'enum' in field || 'oneOf' in field) return undefined;
   const length = [...value].length;
   if (field.minLength !== undefined && length < field.minLength) return `is shorter than ${field.minLength} characters`;
   if (field.maxLength !== undefined && length > field.maxLength) return `is longer than ${field.maxLength} characters`;

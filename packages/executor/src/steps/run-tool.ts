@@ -1,5 +1,7 @@
 import {
   runWithToolContext,
+  type AskAnswers,
+  type AskQuestions,
   type ElicitAnswer,
   type ElicitSchema,
   type ElicitedValue,
@@ -10,8 +12,9 @@ import {
 } from '@toolwright/tool';
 import type { CallState, PipelineStep } from '../call-state.js';
 import type { EventBus } from '../events.js';
-import type { ElicitHandler } from '../ports.js';
-import { checkedAnswer, formProblem } from '../run/elicit-form.js';
+import type { AskHandler, ElicitHandler } from '../ports.js';
+import { checkedAsked, frozenQuestions, questionsProblem } from '../run/ask-questions.js';
+import { formProblem } from '../run/elicit-form.js';
 import { runWithTimeout, type LazySignal, type RunOutcome } from '../run/run-with-timeout.js';
 
 /** What running a tool needs: where events go, how often a heartbeat, the longest any call may take, the output budget. */
@@ -22,8 +25,10 @@ export interface RunServices {
   outputBudget: OutputBudget;
   /** The executor's explicit grant (`ExecutorOptions.capabilities`), handed to the tool's context. */
   capabilities?: readonly string[] | undefined;
-  /** Who answers the tool's questions (`ExecutorOptions.elicit`); none: every question is `unavailable`. */
+  /** Who answers the tool's forms one by one (`ExecutorOptions.elicit`) where nobody answers whole rounds. */
   elicit?: ElicitHandler | undefined;
+  /** Who answers a round of the tool's questions (`ExecutorOptions.ask`); with neither, every question is `unavailable`. */
+  ask?: AskHandler | undefined;
 }
 
 /** Step: runs the tool (`runTool`); a timeout, a cancellation or the tool's own failure ends the call. */
@@ -92,13 +97,14 @@ class RunningCall implements ToolCallContext {
   readonly #lazy: LazySignal;
   readonly #events: EventBus;
   #reporter: ((update: ToolProgress) => void) | undefined;
-  readonly #ask: ElicitHandler | undefined;
+  readonly #elicit: ElicitHandler | undefined;
+  readonly #ask: AskHandler | undefined;
 
   constructor(
     { call, context, escalationConfirmed, judgedPaths }: RunInput,
     lazy: LazySignal,
     events: EventBus,
-    services: Pick<RunServices, 'outputBudget' | 'capabilities' | 'elicit'>,
+    services: Pick<RunServices, 'outputBudget' | 'capabilities' | 'elicit' | 'ask'>,
   ) {
     this.callId = call.id;
     this.toolName = call.name;
@@ -113,7 +119,8 @@ class RunningCall implements ToolCallContext {
     if (context.workspace !== undefined) this.workspace = context.workspace;
     this.#lazy = lazy;
     this.#events = events;
-    this.#ask = services.elicit;
+    this.#elicit = services.elicit;
+    this.#ask = services.ask;
   }
 
   get signal(): AbortSignal {
@@ -125,15 +132,55 @@ class RunningCall implements ToolCallContext {
     return async <const S extends ElicitSchema>(message: string, schema: S) => {
       const problem = formProblem(message, schema);
       if (problem) throw new TypeError(`getToolContext().elicit: ${problem}`);
-      if (!this.#ask) return { action: 'unavailable', message: 'this host has no way to ask a person (no elicit handler)' } as const;
-      const signal = this.#lazy.signal;
-      if (signal.aborted) return { action: 'cancel' } as const;
-      const answer = await this.#ask({ callId: this.callId, tool: this.toolName, message, schema, signal }).catch((error: unknown) => ({
-        action: 'unavailable' as const,
-        message: `asking failed: ${error instanceof Error ? error.message : String(error)}`,
-      }));
-      return checkedAnswer(schema, answer) as ElicitAnswer<ElicitedValue<S>>;
+      const { question } = await this.#askRound({ question: { kind: 'form', message, schema } });
+      return question as ElicitAnswer<ElicitedValue<S>>;
     };
+  }
+
+  /** A function of its own, so `const { ask } = getToolContext()` works unbound. A malformed question is the tool's error. */
+  get ask(): <const Q extends AskQuestions>(questions: Q) => Promise<AskAnswers<Q>> {
+    return async <const Q extends AskQuestions>(questions: Q) => {
+      const problem = questionsProblem(questions);
+      if (problem) throw new TypeError(`getToolContext().ask: ${problem}`);
+      return (await this.#askRound(frozenQuestions(questions))) as AskAnswers<Q>;
+    };
+  }
+
+  /**
+   * Asks a round (checked) through the host: whole by its `ask` handler, else its forms one by one by its `elicit`
+   * handler; each answer checked against its question. A host that cannot ask answers `unavailable`, saying why.
+   */
+  async #askRound(questions: AskQuestions): Promise<Record<string, unknown>> {
+    const signal = this.#lazy.signal;
+    const keys = Object.keys(questions);
+    const everyone = (answer: unknown) => Object.fromEntries(keys.map((key) => [key, checkedAsked(questions[key]!, answer)]));
+    if (signal.aborted) return everyone({ action: 'cancel' });
+    const failed = (error: unknown) => ({ action: 'unavailable', message: `asking failed: ${error instanceof Error ? error.message : String(error)}` });
+    let given: Readonly<Record<string, unknown>>;
+    if (this.#ask) {
+      given = await this.#ask({ callId: this.callId, tool: this.toolName, questions, signal }).catch((error: unknown) => everyone(failed(error)));
+    } else if (this.#elicit) {
+      const answers: Record<string, unknown> = {};
+      for (const key of keys) {
+        const question = questions[key]!;
+        answers[key] =
+          question.kind === 'form'
+            ? await this.#elicit({ callId: this.callId, tool: this.toolName, message: question.message, schema: question.schema, signal }).catch(failed)
+            : {
+                action: 'unavailable',
+                message: `this host cannot ask for ${question.kind === 'sample' ? "a sample of its client's model" : "its client's roots"}`,
+              };
+      }
+      given = answers;
+    } else {
+      return everyone({ action: 'unavailable', message: 'this host has no way to ask a person (no ask or elicit handler)' });
+    }
+    return Object.fromEntries(
+      keys.map((key) => [
+        key,
+        checkedAsked(questions[key]!, Object.hasOwn(given, key) ? given[key] : { action: 'unavailable', message: 'the host gave no answer to it' }),
+      ]),
+    );
   }
 
   /** A function of its own, so `const { progress } = getToolContext()` works unbound. */
