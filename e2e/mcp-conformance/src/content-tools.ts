@@ -4,10 +4,7 @@ import { audio, content, embeddedResource, image, tool, type ToolContent } from 
 // tool: each returns what its scenario expects through Toolwright's own helpers.
 
 /** A 1×1 red PNG. */
-const RED_PIXEL = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
-  'base64',
-);
+const RED_PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
 
 /** A WAV file of one silent sample (8 kHz, 8-bit mono). */
 const SILENT_WAV = (() => {

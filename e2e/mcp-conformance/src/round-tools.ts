@@ -122,3 +122,12 @@ export const test_sampling = tool(
   },
   { tier: 'read-only' },
 );
+
+/** Asks the client's model for a word; it cannot work without one, so a client that cannot sample is refused. */
+export const test_missing_capability = tool(
+  async function test_missing_capability(): Promise<string> {
+    const { word } = await getToolContext()!.ask({ word: sample('Say one word', 5) });
+    return `The model said: ${sampled(word)}`;
+  },
+  { tier: 'read-only', requiresClient: ['sampling'] },
+);

@@ -81,7 +81,12 @@ export function compileProject(project: LoadedProject): ProjectBuild {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, 'package.json'), `{ "type": "${format}" }\n`);
   program.emit(undefined, undefined, undefined, false, { before: [toolwrightTransformer(program, settings)] });
-  const sources = [...new Set(analysis.tools.filter((t) => t.declaration).map((t) => t.candidate.fn.getSourceFile().fileName))];
+  const sources = [
+    ...new Set([
+      ...analysis.tools.filter((t) => t.declaration).map((t) => t.candidate.fn.getSourceFile().fileName),
+      ...handDeclaringFiles(program, project.parsed.fileNames),
+    ]),
+  ];
   const toolModules = sources.map((file) =>
     path.join(outDir, path.relative(rootDir, file)).replace(/\.(m|c)?(ts|tsx)$/, (_, kind: string | undefined) => `.${kind ?? ''}js`),
   );
@@ -92,6 +97,27 @@ export function compileProject(project: LoadedProject): ProjectBuild {
     sourceFolders(project),
   );
   return build;
+}
+
+/**
+ * The project's files that declare tools by hand (`attachToolDeclaration(fn, declaration)`: a schema published
+ * elsewhere, a generated module), which the analysis of `@tool` functions does not see: they are loaded too.
+ */
+function handDeclaringFiles(program: ts.Program, fileNames: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const fileName of fileNames) {
+    const file = program.getSourceFile(fileName);
+    if (!file || file.isDeclarationFile || !file.text.includes('attachToolDeclaration')) continue;
+    let calls = false;
+    const visit = (node: ts.Node): void => {
+      if (calls) return;
+      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'attachToolDeclaration') calls = true;
+      else ts.forEachChild(node, visit);
+    };
+    visit(file);
+    if (calls) found.push(file.fileName);
+  }
+  return found;
 }
 
 /** The tsconfigs the project's extends (a change there changes the build). */

@@ -134,6 +134,65 @@ describe('a tool asking the person behind its call', () => {
   });
 });
 
+describe('a form of titled choices and multi-selects', () => {
+  const CHOICES = {
+    type: 'object',
+    properties: {
+      size: {
+        type: 'string',
+        oneOf: [
+          { const: 's', title: 'Small' },
+          { const: 'l', title: 'Large' },
+        ],
+      },
+      legacy: { type: 'string', enum: ['a', 'b'], enumNames: ['Option A', 'Option B'] },
+      colours: { type: 'array', minItems: 1, maxItems: 2, items: { type: 'string', enum: ['red', 'green', 'blue'] } },
+      tags: {
+        type: 'array',
+        items: {
+          anyOf: [
+            { const: 'x', title: 'Ex' },
+            { const: 'y', title: 'Why' },
+          ],
+        },
+      },
+    },
+  } as const satisfies ElicitSchema;
+
+  it('gets choices among the choices, as asked', async () => {
+    const content = { size: 'l', legacy: 'b', colours: ['red', 'blue'], tags: ['y'] };
+    expect((await setup(async () => ({ action: 'accept', content }), CHOICES).run()).answer).toEqual({ action: 'accept', content });
+  });
+
+  it.each([
+    [{ size: 'Large' }, '\'size\' is not one of "s", "l"'],
+    [{ colours: ['red', 'red'] }, "'colours' is not a list of different choices"],
+    [{ colours: ['pink'] }, "'colours' is not a list of different choices"],
+    [{ colours: [] }, "'colours' has fewer than 1 choices"],
+    [{ colours: ['red', 'green', 'blue'] }, "'colours' has more than 2 choices"],
+    [{ tags: 'x' }, "'tags' is not a list of different choices"],
+  ])('never gets a choice outside its list: %j', async (content, why) => {
+    const { answer } = await setup(async () => ({ action: 'accept', content }), CHOICES).run();
+    expect(answer).toEqual({ action: 'unavailable', message: expect.stringContaining(why) });
+  });
+
+  it.each([
+    [{ type: 'object', properties: { a: { type: 'string', oneOf: [{ const: 'x' }] } } }, 'not { const: string, title: string }'],
+    [{ type: 'object', properties: { a: { type: 'string', enum: ['x', 'y'], enumNames: ['X'] } } }, '`enumNames` that do not title each choice'],
+    [{ type: 'object', properties: { a: { type: 'array', items: { type: 'number', enum: ['1'] } } } }, "`items` are not of type 'string'"],
+    [{ type: 'object', properties: { a: { type: 'array' } } }, 'without `items` listing its choices'],
+    [{ type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } }, 'list no choices'],
+    [{ type: 'object', properties: { a: { type: 'array', items: { enum: ['x'] }, maxItems: -1 } } }, "`items` are not of type 'string'"],
+    [{ type: 'object', properties: { a: { type: 'array', items: { anyOf: [{ const: 'x', title: 'X' }] }, maxItems: 1.5 } } }, 'maxItems that is not a count'],
+  ])('fails, saying why, when its choices are malformed: %j', async (form, why) => {
+    const { run, asked } = setup(async () => ({ action: 'decline' }), form);
+    const { result } = await run();
+    expect(result.status).toBe('error');
+    expect(result.content).toContain(why);
+    expect(asked).toEqual([]);
+  });
+});
+
 describe('a form a person is shown', () => {
   /** Every character that reinterprets what a terminal or a text view shows after it (C0 but tab and newline, DEL, C1, bidi). */
   const unsafe = [
@@ -150,6 +209,12 @@ describe('a form a person is shown', () => {
     description: (c: string) => ({ type: 'object', properties: { a: { type: 'string', description: `${c}x` } } }),
     choice: (c: string) => ({ type: 'object', properties: { a: { type: 'string', enum: ['ok', `b${c}`] } } }),
     name: (c: string) => ({ type: 'object', properties: { [`a${c}`]: { type: 'string' } } }),
+    'titled choice': (c: string) => ({ type: 'object', properties: { a: { type: 'string', oneOf: [{ const: 'ok', title: `O${c}k` }] } } }),
+    'choice name': (c: string) => ({ type: 'object', properties: { a: { type: 'string', enum: ['ok'], enumNames: [`O${c}k`] } } }),
+    'multi-select choice': (c: string) => ({
+      type: 'object',
+      properties: { a: { type: 'array', items: { anyOf: [{ const: `o${c}k`, title: 'Ok' }] } } },
+    }),
   };
 
   it.each(Object.keys(places) as (keyof typeof places)[])('never carries a control or bidi character in a %s, whichever it is', async (place) => {

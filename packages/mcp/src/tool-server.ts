@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import {
   createRequestStateCodec,
   inputRequired,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
   Server,
   type CallToolResult,
   type ClientCapabilities,
@@ -23,6 +25,7 @@ import {
   type ExecutorOptions,
 } from '@toolwright/executor';
 import { structuredContentOf, toMcpTools, type ToolRegistry } from '@toolwright/registry';
+import type { ClientFeature } from '@toolwright/schema';
 import type { AskQuestion, ContentBlock } from '@toolwright/tool';
 import { answerOf, approvalForm, confirmPaths } from './approval-forms.js';
 import { ClientApprovals } from './client-approvals.js';
@@ -176,7 +179,10 @@ export class McpToolServer {
     server.setRequestHandler('tools/list', async () => ({ tools: toMcpTools(this.registry.list(), { era }).map(safeListing) as unknown as Tool[] }));
     server.setRequestHandler('tools/call', (request, ctx) =>
       this.callTool({ server, era, ctx, client: ctx.sessionId ?? connection }, repeatScope, request.params.name, request.params.arguments).catch(
-        (error: unknown) => failure(`Tool execution failed: ${error instanceof Error ? error.message : String(error)}`),
+        (error: unknown) => {
+          if (error instanceof ProtocolError) throw error; // the protocol's own answer (-32021), not the tool's failure
+          return failure(`Tool execution failed: ${error instanceof Error ? error.message : String(error)}`);
+        },
       ),
     );
     this.live.add(server);
@@ -209,6 +215,15 @@ export class McpToolServer {
     name: string,
     args: Record<string, unknown> | undefined,
   ): Promise<CallToolResult | InputRequiredResult> {
+    const missing = this.missingClientFeatures(on, name);
+    if (missing) {
+      const what = missing.features.map((feature) => `'${feature}'`).join(' and ');
+      const message = `${name} needs a client that declares ${what}; ${missing.why}`;
+      // 2026-07-28 has an error for it (-32021, HTTP 400) naming the capabilities to declare; 2025-11-25 does not.
+      if (on.era === 'modern')
+        throw new MissingRequiredClientCapabilityError({ requiredCapabilities: Object.fromEntries(missing.features.map((feature) => [feature, {}])) }, message);
+      return failure(message);
+    }
     const callId = `mcp_${randomBytes(9).toString('base64url')}`;
     const closed = new AbortController();
     const handedOver = new AbortController();
@@ -250,6 +265,26 @@ export class McpToolServer {
     } finally {
       this.active.delete(callId);
     }
+  }
+
+  /**
+   * What a tool requires of the client behind its call (`requiresClient`) that this client did not declare, and why
+   * that is so; undefined when nothing is missing (or the tool is unknown: the executor says so).
+   */
+  private missingClientFeatures(
+    on: { server: Server; era: ProtocolEra; ctx: ServerContext },
+    name: string,
+  ): { features: ClientFeature[]; why: string } | undefined {
+    const required = this.registry.get(name)?.declaration.metadata.requiresClient;
+    if (!required || required.length === 0) return undefined;
+    const capabilities = on.era === 'modern' ? envelopeCapabilities(on.ctx) : on.server.getClientCapabilities();
+    if (!capabilities)
+      return {
+        features: required,
+        why: 'this server runs stateless over HTTP and cannot see what a 2025-11-25 client declares; serve with sessions (--sessions)',
+      };
+    const features = required.filter((feature) => !capabilities[feature]);
+    return features.length > 0 ? { features, why: 'this client did not declare it, so the call was not run' } : undefined;
   }
 
   /** Why the client cannot be asked this kind of question (approval: a form too), or undefined when it can. */

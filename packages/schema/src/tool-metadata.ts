@@ -10,6 +10,10 @@ export const SIDE_EFFECTS: readonly SideEffect[] = ['fs-read', 'fs-write', 'net-
 export type Determinism = 'pure' | 'deterministic' | 'maybe' | 'non-deterministic';
 export const DETERMINISM_LEVELS: readonly Determinism[] = ['pure', 'deterministic', 'maybe', 'non-deterministic'];
 
+/** What a tool may need from the client behind its call (MCP's client capabilities): to ask its user, sample its model, list its roots. */
+export type ClientFeature = 'elicitation' | 'sampling' | 'roots';
+export const CLIENT_FEATURES: readonly ClientFeature[] = ['elicitation', 'sampling', 'roots'];
+
 /** Built-in tool groups; any other non-empty identifier is a user group. */
 export type BuiltinToolGroup = 'search' | 'edit' | 'exec' | 'subtask' | 'meta';
 export type ToolGroup = BuiltinToolGroup | (string & {});
@@ -42,6 +46,11 @@ export interface ToolMetadata {
   /** Whether calls may run concurrently with other parallel calls; defaults to `tier === 'read-only'`. */
   parallel: boolean;
   tags: string[];
+  /**
+   * What the tool cannot work without from the client behind its call (absent: nothing). Over MCP a call from a client
+   * that did not declare one of them is refused before it runs (2026-07-28: `-32021`, naming what is missing).
+   */
+  requiresClient?: ClientFeature[];
 }
 
 /** Options an author may give a tool; every field is optional and read statically by the transformer. */
@@ -64,6 +73,8 @@ export interface ToolOptions {
   maxNetworkBytes?: string | number;
   parallel?: boolean;
   tags?: string[];
+  /** What the tool cannot work without from the client behind its call: `'elicitation'`, `'sampling'`, `'roots'`. */
+  requiresClient?: ClientFeature[];
   /**
    * The tool's one parameter is an options object whose properties are the declared arguments (as
    * published MCP servers expose them): `scrape(options: ScrapeOptions)` declares `url`, `formats`, ...

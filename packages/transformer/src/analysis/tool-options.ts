@@ -1,5 +1,6 @@
 import { ts } from '../front-end/typescript.js';
 import {
+  CLIENT_FEATURES,
   DEFAULT_DETERMINISM,
   DEFAULT_TIER,
   DEFAULT_TIMEOUT_MS,
@@ -9,6 +10,7 @@ import {
   SIDE_EFFECTS,
   parseDuration,
   parseSize,
+  type ClientFeature,
   type Determinism,
   type SafetyTier,
   type SideEffect,
@@ -37,6 +39,7 @@ const OPTION_NAMES: readonly (keyof ToolOptions)[] = [
   'maxNetworkBytes',
   'parallel',
   'tags',
+  'requiresClient',
   'flatten',
 ];
 
@@ -58,11 +61,12 @@ const JSDOC_OPTION_TAGS: Record<string, keyof ToolOptions> = {
   parallel: 'parallel',
   tag: 'tags',
   tags: 'tags',
+  requiresClient: 'requiresClient',
   flatten: 'flatten',
 };
 /** Flags written as a bare tag (`@parallel`, `@flatten`) or with `true`/`false`. */
 const FLAG_OPTIONS = new Set<keyof ToolOptions>(['parallel', 'flatten']);
-const LIST_OPTIONS = new Set<keyof ToolOptions>(['sideEffects', 'capabilities', 'tags']);
+const LIST_OPTIONS = new Set<keyof ToolOptions>(['sideEffects', 'capabilities', 'tags', 'requiresClient']);
 
 /** Reads an options object literal; every value must be a literal, known by name. */
 export function readOptionsLiteral(expression: ts.Expression | undefined, reporter: Reporter): RawOptions {
@@ -165,6 +169,13 @@ export function resolveMetadata(sources: RawOptions[], reporter: Reporter): { me
     parallel: get<boolean>('parallel', (v) => (typeof v === 'boolean' ? ok(v) : problem('notBoolean', v))) ?? tier === 'read-only',
     tags: get<string[]>('tags', (v) => nonEmptyList(v)) ?? [],
   };
+  const requiresClient = get<ClientFeature[]>('requiresClient', (v) => {
+    const list = asList(v);
+    if ('problem' in list) return list;
+    const bad = list.value.find((item) => !CLIENT_FEATURES.includes(item as ClientFeature));
+    return bad !== undefined ? problem('notOneOf', bad, { allowed: CLIENT_FEATURES.join(', ') }) : ok([...new Set(list.value)] as ClientFeature[]);
+  });
+  if (requiresClient && requiresClient.length > 0) metadata.requiresClient = requiresClient;
   const group = get<string>('group', (v) => (typeof v === 'string' && /^[a-z][a-z0-9_-]{0,63}$/i.test(v) ? ok(v) : problem('notGroup', v)));
   if (group) metadata.group = group;
   const version = get<string>('version', (v) => (typeof v === 'string' && SEMVER_PATTERN.test(v) ? ok(v) : problem('notSemver', v)));
