@@ -136,3 +136,38 @@ void (async () => {
   // A form must be flat: a field that is an object is refused.
   expectError(context.elicit('x', { type: 'object', properties: { address: { type: 'object' } } }));
 })();
+
+// Titled choices and multi-selects keep their members; a round of questions is typed per key and kind.
+void (async () => {
+  const answer = await context.elicit('Pick', {
+    type: 'object',
+    properties: {
+      size: {
+        type: 'string',
+        oneOf: [
+          { const: 's', title: 'Small' },
+          { const: 'l', title: 'Large' },
+        ],
+      },
+      colours: { type: 'array', items: { type: 'string', enum: ['red', 'blue'] } },
+      tags: { type: 'array', items: { anyOf: [{ const: 'x', title: 'Ex' }] } },
+    },
+    required: ['size', 'colours'],
+  });
+  if (answer.action === 'accept') {
+    expectType<'s' | 'l'>(answer.content.size);
+    expectType<('red' | 'blue')[]>(answer.content.colours);
+    expectType<'x'[] | undefined>(answer.content.tags);
+  }
+  const round = await context.ask({
+    name: { kind: 'form', message: 'Name?', schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+    poem: { kind: 'sample', messages: [{ role: 'user', content: { type: 'text', text: 'A poem' } }], maxTokens: 50 },
+    roots: { kind: 'roots' },
+  });
+  if (round.name.action === 'accept') expectType<string>(round.name.content.name);
+  if (round.poem.action === 'accept') expectType<string>(round.poem.content.model);
+  if (round.roots.action === 'accept') expectType<string>(round.roots.content[0]!.uri);
+  if (round.roots.action === 'unavailable') expectType<string>(round.roots.message);
+  // A question of no kind a client answers is refused.
+  expectError(context.ask({ q: { kind: 'telepathy' } }));
+})();
