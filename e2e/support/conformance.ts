@@ -58,20 +58,6 @@ export const EXPECTATIONS: Record<Revision, Record<string, Expectation>> = {
     'prompts-get-with-image': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
     caching: { failsOnly: /prompts|resources/, why: `the caching hints of tools/list are checked; ${NO_PROMPTS}, and no resources` },
     'input-required-result-non-tool-request': { failsOnly: NOT_APPLICABLE, why: `it asks through prompts/get; ${NO_PROMPTS}` },
-    ...Object.fromEntries(
-      [
-        'tasks-lifecycle',
-        'tasks-capability-negotiation',
-        'tasks-wire-fields',
-        'tasks-request-state-removal',
-        'tasks-mrtr-input',
-        'tasks-request-headers',
-        'tasks-dispatch-and-envelope',
-        'tasks-status-notifications',
-        'tasks-required-task-error',
-        'tasks-mrtr-composition',
-      ].map((scenario) => [scenario, { failsOnly: NOT_APPLICABLE, why: 'Tasks (io.modelcontextprotocol/tasks, SEP-2663, an extension): not implemented yet' }]),
-    ),
     'http-custom-header-server-validation': {
       failsOnly: /^sep-2243-/,
       why: 'pending in the suite: custom request headers mirrored from tool parameters (x-mcp-header) are not declared by Toolwright tools',

@@ -8,3 +8,7 @@ export { DEFAULT_SESSION_LIMITS } from './session-store.js';
 export type { SessionLimits } from './session-store.js';
 export { importMcpTools } from './import-tools.js';
 export type { ImportOptions } from './import-tools.js';
+export { TASKS_EXTENSION } from './tasks.js';
+export type { TaskOptions } from './tasks.js';
+export { FileTaskStore, MemoryTaskStore, TaskFileInUseError } from './task-store.js';
+export type { TaskRecord, TaskStatus, TaskStore } from './task-store.js';

@@ -110,13 +110,31 @@ function roundAnswers(ctx: ServerContext, asked: AskedRound): Record<string, unk
   const answers: Record<string, unknown> = {};
   for (const [key, message] of Object.entries(asked.unavailable ?? {})) answers[key] = { action: 'unavailable', message };
   for (const [key, kind] of Object.entries(asked.keys)) {
-    const response = inputResponse(ctx.mcpReq.inputResponses, key);
-    if (kind === 'form' && response.kind === 'elicit') answers[key] = elicitAnswerOf(response.action, response.content);
-    else if (kind === 'sample' && response.kind === 'sampling') answers[key] = { action: 'accept', content: response.result };
-    else if (kind === 'roots' && response.kind === 'roots') answers[key] = { action: 'accept', content: response.roots };
-    else return undefined;
+    const answer = answerOfResponse(kind, inputResponse(ctx.mcpReq.inputResponses, key));
+    if (!answer) return undefined;
+    answers[key] = answer;
   }
   return answers;
+}
+
+/**
+ * The answers to a task's round from its client's responses (`tasks/update`): a response of another kind than the
+ * question's is no answer (`unavailable`, saying so).
+ */
+export function roundResponses(asked: Record<string, AskedKind>, responses: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(asked).map(([key, kind]) => [
+      key,
+      answerOfResponse(kind, inputResponse(responses, key)) ?? { action: 'unavailable', message: `the client's response to '${key}' is not one to a ${kind}` },
+    ]),
+  );
+}
+
+function answerOfResponse(kind: AskedKind, response: ReturnType<typeof inputResponse>): Record<string, unknown> | undefined {
+  if (kind === 'form' && response.kind === 'elicit') return elicitAnswerOf(response.action, response.content);
+  if (kind === 'sample' && response.kind === 'sampling') return { action: 'accept', content: response.result };
+  if (kind === 'roots' && response.kind === 'roots') return { action: 'accept', content: response.roots };
+  return undefined;
 }
 
 /** A client's answer to a tool's question, as the tool is given it (the executor checks it against the form). */

@@ -4,6 +4,7 @@ import {
   inputRequired,
   MissingRequiredClientCapabilityError,
   ProtocolError,
+  ProtocolErrorCode,
   Server,
   type CallToolResult,
   type ClientCapabilities,
@@ -12,6 +13,7 @@ import {
   type InputRequest,
   type InputRequiredResult,
   type RequestStateCodec,
+  type StandardSchemaV1,
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
@@ -23,12 +25,14 @@ import {
   type ApprovalRequest,
   type AskRequest,
   type ExecutorOptions,
+  type ToolCallResult,
 } from '@toolwright/executor';
 import { structuredContentOf, toMcpTools, type ToolRegistry } from '@toolwright/registry';
 import type { ClientFeature } from '@toolwright/schema';
 import type { AskQuestion, ContentBlock } from '@toolwright/tool';
 import { answerOf, approvalForm, confirmPaths } from './approval-forms.js';
 import { ClientApprovals } from './client-approvals.js';
+import { TASKS_EXTENSION, taskView, Tasks, type TaskOptions } from './tasks.js';
 import {
   APPROVAL_INPUT,
   carriedAnswers,
@@ -38,6 +42,7 @@ import {
   questionDigest,
   roomForAnotherRound,
   roundDigest,
+  roundResponses,
   SpentStates,
   type AskedKind,
   type CarriedAnswers,
@@ -64,6 +69,11 @@ export interface McpToolServerOptions {
   stateKey?: Uint8Array | string;
   /** How long the client may take to come back with an answer, in seconds (default 1,800); after it, refused (-32602). */
   stateTtlSeconds?: number;
+  /**
+   * Tasks (2026-07-28 clients that declare the io.modelcontextprotocol/tasks extension): a call of a tool declared
+   * with `task` that runs longer than `startAfterMs` becomes a task the client polls. Default: kept in memory.
+   */
+  tasks?: TaskOptions;
 }
 
 /** How the clients of one protocol server are told apart. */
@@ -100,6 +110,8 @@ interface ActiveCall {
   pending?: { requests: Record<string, InputRequest>; asked: RoundState['asked'] };
   /** 2026-07-28: aborted when the call hands a question to the client: the run ends there, to start again with the answer. */
   handedOver: AbortController;
+  /** The task the call became (2026-07-28 with the tasks extension): its questions wait in the task, not in a request. */
+  task?: string;
 }
 
 /**
@@ -127,6 +139,8 @@ export class McpToolServer {
    */
   private readonly states: RequestStateCodec<RoundState>;
   private readonly spentStates: SpentStates;
+  /** The tasks calls became (2026-07-28 clients with the tasks extension). */
+  readonly tasks: Tasks;
 
   constructor(options: McpToolServerOptions) {
     this.registry = options.registry;
@@ -134,6 +148,7 @@ export class McpToolServer {
     this.states = createRequestStateCodec<RoundState>({ key: options.stateKey ?? randomBytes(32), ttlSeconds });
     this.spentStates = new SpentStates(ttlSeconds * 1000);
     this.info = { name: options.name ?? 'toolwright', version: options.version ?? '0.1.0' };
+    this.tasks = new Tasks(options.tasks);
     this.executor = new ToolExecutor({
       approvals: this.approvals,
       ...options.executor,
@@ -170,7 +185,7 @@ export class McpToolServer {
     const era = options.era ?? 'legacy';
     const connection = options.oneClient === false ? undefined : `connection-${randomBytes(9).toString('base64url')}`;
     const server = new Server(this.info, {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, ...(era === 'modern' ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) },
       // A retry's echoed state is checked before the handler sees it: one that does not verify (altered, expired, sealed
       // with another key) refuses the request with -32602 "Invalid or expired requestState" — the client starts over.
       requestState: { verify: (state, ctx) => this.states.verify(state, ctx) },
@@ -185,11 +200,13 @@ export class McpToolServer {
         },
       ),
     );
+    if (era === 'modern') this.serveTasks(server);
     this.live.add(server);
     server.onclose = () => {
       this.live.delete(server);
       if (connection) this.approvals.forget(connection);
-      for (const call of this.active.values()) if (call.server === server) call.closed.abort(new Error('the client connection closed'));
+      // A call that became a task outlives the request (and the connection) that started it.
+      for (const call of this.active.values()) if (call.server === server && !call.task) call.closed.abort(new Error('the client connection closed'));
     };
     return server;
   }
@@ -224,6 +241,13 @@ export class McpToolServer {
         throw new MissingRequiredClientCapabilityError({ requiredCapabilities: Object.fromEntries(missing.features.map((feature) => [feature, {}])) }, message);
       return failure(message);
     }
+    const taskSupport = this.registry.get(name)?.declaration.metadata.task;
+    const asTask = taskSupport !== undefined && on.era === 'modern' && declaresTasks(on.ctx);
+    if (taskSupport === 'required' && !asTask) {
+      const message = `${name} runs only as a task: it needs a 2026-07-28 client that declares the ${TASKS_EXTENSION} extension`;
+      if (on.era === 'modern') throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } }, message);
+      return failure(message);
+    }
     const callId = `mcp_${randomBytes(9).toString('base64url')}`;
     const closed = new AbortController();
     const handedOver = new AbortController();
@@ -232,16 +256,44 @@ export class McpToolServer {
     // A state is good for one retry: sent again, its answers carry nothing (asked again).
     if (carried.nonce !== undefined && !this.spentStates.use(carried.nonce)) carried = { answers: [] };
     const call: ActiveCall = { ...on, progress: -Infinity, closed, carried, questionsAsked: 0, handedOver };
+    // The request's end (its cancellation, its stream closing) ends the call, until the call becomes a task.
+    const running = new AbortController();
+    const follow = () => {
+      if (!call.task) running.abort(on.ctx.mcpReq.signal.reason);
+    };
+    if (on.ctx.mcpReq.signal.aborted) follow();
+    else on.ctx.mcpReq.signal.addEventListener('abort', follow, { once: true });
     this.active.set(callId, call);
+    let detached = false;
     try {
-      const result = await this.executor.executeToolCall(
+      const execution = this.executor.executeToolCall(
         { id: callId, name, arguments: args ?? {} },
         {
-          signal: AbortSignal.any([on.ctx.mcpReq.signal, closed.signal, handedOver.signal]),
+          signal: AbortSignal.any([running.signal, closed.signal, handedOver.signal]),
           // A session is its client; without one, the connection's (or no) identity.
           ...(on.ctx.sessionId !== undefined ? { sessionId: on.ctx.sessionId } : { repeatScope }),
         },
       );
+      // A task tool's call that neither ends nor asks within `startAfterMs` becomes a task: the client polls it.
+      if (asTask && (await startsAsTask(execution, handedOver.signal, this.tasks.startAfterMs))) {
+        const task = this.tasks.create(callId, name, running);
+        call.task = task.taskId;
+        detached = true;
+        void execution
+          .then(
+            (result) =>
+              this.tasks.settle(
+                task.taskId,
+                result.status === 'error' && SERVER_FAILURES.has(result.error.code)
+                  ? { error: { code: -32603, message: escapeTerminalControls(result.content) } }
+                  : { result: this.resultOf(name, result, on.era) },
+              ),
+            (error: unknown) => this.tasks.settle(task.taskId, { error: { code: -32603, message: `the call failed: ${(error as Error).message}` } }),
+          )
+          .finally(() => this.active.delete(callId));
+        return { resultType: 'task', ...taskView(task) } as unknown as CallToolResult;
+      }
+      const result = await execution;
       // 2026-07-28: the client asks its user, then calls again with the answer and this sealed state.
       if (call.pending) {
         const state: RoundState = {
@@ -254,17 +306,50 @@ export class McpToolServer {
         const requestState = await this.states.mint(state, on.ctx);
         return inputRequired({ inputRequests: call.pending.requests, requestState });
       }
-      if (result.status !== 'completed') return failure(result.content);
-      // Content blocks (images, audio, resources) are the result's content, as the tool made them.
-      if (result.blocks) return { content: result.blocks.map(safeBlock) as CallToolResult['content'] };
-      const declaration = this.registry.get(name)?.declaration;
-      // An array or a primitive goes as it is to a 2026-07-28 client, wrapped as { result } to a 2025-11-25 one.
-      const content = declaration ? structuredContentOf(declaration, result.output, { era: on.era }) : undefined;
-      const structured = content !== undefined ? { structuredContent: escapeTerminalControlsDeep(content) as Record<string, unknown> } : {};
-      return { content: [{ type: 'text', text: escapeTerminalControls(result.content) }], ...structured };
+      return this.resultOf(name, result, on.era);
     } finally {
-      this.active.delete(callId);
+      if (!detached) this.active.delete(callId);
     }
+  }
+
+  /** A finished call as `tools/call` answers it. */
+  private resultOf(name: string, result: ToolCallResult, era: ProtocolEra): CallToolResult {
+    if (result.status !== 'completed') return failure(result.content);
+    // Content blocks (images, audio, resources) are the result's content, as the tool made them.
+    if (result.blocks) return { content: result.blocks.map(safeBlock) };
+    const declaration = this.registry.get(name)?.declaration;
+    // An array or a primitive goes as it is to a 2026-07-28 client, wrapped as { result } to a 2025-11-25 one.
+    const content = declaration ? structuredContentOf(declaration, result.output, { era }) : undefined;
+    const structured = content !== undefined ? { structuredContent: escapeTerminalControlsDeep(content) as Record<string, unknown> } : {};
+    return { content: [{ type: 'text', text: escapeTerminalControls(result.content) }], ...structured };
+  }
+
+  /**
+   * `tasks/get`, `tasks/update` and `tasks/cancel` on a 2026-07-28 server: only for a client that declares the tasks
+   * extension (-32021 otherwise); an unknown task is -32602.
+   */
+  private serveTasks(server: Server): void {
+    const known = (params: { taskId: string }, ctx: ServerContext) => {
+      if (!declaresTasks(ctx))
+        throw new MissingRequiredClientCapabilityError(
+          { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+          `tasks need a client that declares the ${TASKS_EXTENSION} extension`,
+        );
+      const task = this.tasks.get(params.taskId);
+      if (!task) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no task ${JSON.stringify(params.taskId)} here (unknown, or past its ttlMs)`);
+      return task;
+    };
+    server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, (params, ctx) => ({ resultType: 'complete', ...taskView(known(params, ctx)) }));
+    server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, (params, ctx) => {
+      this.tasks.cancel(known(params, ctx).taskId);
+      return { resultType: 'complete' };
+    });
+    server.setRequestHandler('tasks/update', { params: TASK_PARAMS }, (params, ctx) => {
+      // The SDK lifts `inputResponses` out of a request's params into its context (as for any multi-round request).
+      const responses = params.inputResponses ?? ctx.mcpReq.inputResponses ?? {};
+      this.tasks.answer(known(params, ctx).taskId, responses);
+      return { resultType: 'complete' };
+    });
   }
 
   /**
@@ -330,6 +415,13 @@ export class McpToolServer {
       else asking[key] = request.questions[key]!.kind;
     }
     if (Object.keys(asking).length === 0) return answers;
+    if (call.task) {
+      // A task's questions wait in the task (input_required) until its client answers them all with tasks/update.
+      const requests = Object.fromEntries(Object.keys(asking).map((key) => [key, inputRequestOf(request.tool, request.questions[key]!)]));
+      const responses = await this.tasks.ask(call.task, requests).catch(() => undefined);
+      if (!responses) return Object.fromEntries(keys.map((key) => [key, { action: 'cancel' }]));
+      return { ...answers, ...roundResponses(asking, responses) };
+    }
     if (call.era === 'modern') {
       if (!roomForAnotherRound(call.carried.answers))
         return Object.fromEntries(keys.map((key) => [key, { action: 'unavailable', message: 'the call has asked as many questions as one call may' }]));
@@ -377,6 +469,12 @@ export class McpToolServer {
     if (call.era === 'modern' && carried?.kind === kind && carried.question === question) return confirmPaths(carried.answer, kind, protectedPaths);
     const refused = this.cannotAsk(call, 'approval');
     if (refused) return { kind: 'unavailable', message: refused };
+    if (call.task) {
+      const responses = await this.tasks.ask(call.task, { [APPROVAL_INPUT]: inputRequired.elicit(form) }).catch(() => undefined);
+      const response = responses?.[APPROVAL_INPUT] as { action?: string; content?: Record<string, unknown> } | undefined;
+      if (typeof response?.action !== 'string') return { kind: 'unavailable', message: 'the task ended before its approval was answered' };
+      return confirmPaths(answerOf(kind, response.action, response.content), kind, protectedPaths);
+    }
     if (call.era === 'modern') {
       call.pending = { requests: { [APPROVAL_INPUT]: inputRequired.elicit(form) }, asked: { approval: kind, question } };
       return { kind: 'deferred', message: "asked through the MCP client (input_required), which calls again with the user's answer" };
@@ -457,3 +555,53 @@ function safeListing<T extends { description?: string; title?: string }>(tool: T
     ...(tool.title !== undefined ? { title: escapeTerminalControls(tool.title) } : {}),
   };
 }
+
+/**
+ * What ends a task `failed` (a protocol-level error) rather than `completed` with `isError` (the tool's own error): the
+ * server could not produce the result — its audit failed, it was interrupted, it failed inside, or the tool answered
+ * outside its declared result type.
+ */
+const SERVER_FAILURES = new Set<string>(['internal_error', 'audit_failed', 'interrupted', 'invalid_output']);
+
+/** Whether a 2026-07-28 request's client declares the tasks extension. */
+function declaresTasks(ctx: ServerContext): boolean {
+  const extensions = (envelopeCapabilities(ctx) as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+  return typeof extensions === 'object' && extensions !== null && Object.hasOwn(extensions, TASKS_EXTENSION);
+}
+
+/** True when the call is still running, and has asked nothing, after `ms`: it becomes a task. */
+async function startsAsTask(execution: Promise<unknown>, handedOver: AbortSignal, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  let onHandOver: (() => void) | undefined;
+  const outcome = await Promise.race([
+    execution.then(
+      () => 'ended' as const,
+      () => 'ended' as const,
+    ),
+    new Promise<'asked'>((resolve) => {
+      onHandOver = () => resolve('asked');
+      if (handedOver.aborted) onHandOver();
+      else handedOver.addEventListener('abort', onHandOver, { once: true });
+    }),
+    new Promise<'long'>((resolve) => (timer = setTimeout(() => resolve('long'), ms))),
+  ]);
+  clearTimeout(timer);
+  if (onHandOver) handedOver.removeEventListener('abort', onHandOver);
+  return outcome === 'long';
+}
+
+/** The params of tasks/get, tasks/update and tasks/cancel: a task id (and, to update, the answers by key). */
+const TASK_PARAMS: StandardSchemaV1<unknown, { taskId: string; inputResponses?: Record<string, unknown> }> = {
+  '~standard': {
+    version: 1,
+    vendor: 'toolwright',
+    validate: (value) => {
+      const params = value as { taskId?: unknown; inputResponses?: unknown } | null;
+      if (typeof params !== 'object' || params === null || typeof params.taskId !== 'string') return { issues: [{ message: 'taskId must be a string' }] };
+      const responses = params.inputResponses;
+      if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses)))
+        return { issues: [{ message: 'inputResponses must be an object of responses by key' }] };
+      return { value: { taskId: params.taskId, ...(responses !== undefined ? { inputResponses: responses as Record<string, unknown> } : {}) } };
+    },
+  },
+};

@@ -9,10 +9,20 @@ export type {
   NetworkBounds,
   ResourceBounds,
   ClientFeature,
+  TaskSupport,
   ToolMetadata,
   ToolOptions,
 } from './tool-metadata.js';
-export { SAFETY_TIERS, SIDE_EFFECTS, CLIENT_FEATURES, DETERMINISM_LEVELS, DEFAULT_TIMEOUT_MS, DEFAULT_TIER, DEFAULT_DETERMINISM } from './tool-metadata.js';
+export {
+  SAFETY_TIERS,
+  SIDE_EFFECTS,
+  CLIENT_FEATURES,
+  TASK_SUPPORT,
+  DETERMINISM_LEVELS,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_TIER,
+  DEFAULT_DETERMINISM,
+} from './tool-metadata.js';
 export type { ArgumentPassing, ToolDeclaration, ToolSource } from './tool-declaration.js';
 export type { Integer } from './integer.js';
 export { WIRE_NAME_PATTERN, toSnakeCase } from './wire-name.js';

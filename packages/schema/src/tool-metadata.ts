@@ -14,6 +14,13 @@ export const DETERMINISM_LEVELS: readonly Determinism[] = ['pure', 'deterministi
 export type ClientFeature = 'elicitation' | 'sampling' | 'roots';
 export const CLIENT_FEATURES: readonly ClientFeature[] = ['elicitation', 'sampling', 'roots'];
 
+/**
+ * Whether a call may run as a task the client polls (MCP's Tasks extension): `optional` — a long call becomes a task
+ * where the client supports them, else it runs as any call; `required` — the tool is served only to clients that do.
+ */
+export type TaskSupport = 'optional' | 'required';
+export const TASK_SUPPORT: readonly TaskSupport[] = ['optional', 'required'];
+
 /** Built-in tool groups; any other non-empty identifier is a user group. */
 export type BuiltinToolGroup = 'search' | 'edit' | 'exec' | 'subtask' | 'meta';
 export type ToolGroup = BuiltinToolGroup | (string & {});
@@ -51,6 +58,8 @@ export interface ToolMetadata {
    * that did not declare one of them is refused before it runs (2026-07-28: `-32021`, naming what is missing).
    */
   requiresClient?: ClientFeature[];
+  /** Whether a call may run as a task (absent: never); see {@link TaskSupport}. */
+  task?: TaskSupport;
 }
 
 /** Options an author may give a tool; every field is optional and read statically by the transformer. */
@@ -75,6 +84,8 @@ export interface ToolOptions {
   tags?: string[];
   /** What the tool cannot work without from the client behind its call: `'elicitation'`, `'sampling'`, `'roots'`. */
   requiresClient?: ClientFeature[];
+  /** Whether a call may run as a task the client polls: `'optional'` or `'required'` (see `TaskSupport`). */
+  task?: TaskSupport;
   /**
    * The tool's one parameter is an options object whose properties are the declared arguments (as
    * published MCP servers expose them): `scrape(options: ScrapeOptions)` declares `url`, `formats`, ...

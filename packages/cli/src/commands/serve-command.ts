@@ -27,6 +27,7 @@ export const serveCommand = defineCommand({
     config: { type: 'string' },
     policy: { type: 'string' },
     audit: { type: 'string' },
+    tasks: { type: 'string' },
   },
   async run(values, _positionals, io) {
     const mode = values.mcp;
@@ -35,7 +36,8 @@ export const serveCommand = defineCommand({
     const httpOptions = httpServeOptions(values);
     const stateKey = stateKeyOf(values);
     const { openCallEnvironment } = await import('../call-environment.js');
-    const { McpToolServer, serveHttp, serveStdio, HttpServeError } = await import('@toolwright/mcp');
+    const { McpToolServer, serveHttp, serveStdio, HttpServeError, FileTaskStore, TaskFileInUseError } = await import('@toolwright/mcp');
+    const { openTaskStore } = await import('./serve.js');
     const environment = await openCallEnvironment(
       {
         ...configFlags(values),
@@ -52,7 +54,13 @@ export const serveCommand = defineCommand({
         () => void environment.warnWithoutSandbox().catch((error: unknown) => io.err(`warning: the kernel sandbox could not be probed: ${String(error)}\n`)),
         PROBE_DELAY_MS,
       ).unref();
-    const tools = new McpToolServer({ registry: environment.registry, executor: environment.executorOptions, ...(stateKey ? { stateKey } : {}) });
+    const tasks = openTaskStore(values.tasks, environment.workspaceRoot, io, { FileTaskStore, TaskFileInUseError });
+    const tools = new McpToolServer({
+      registry: environment.registry,
+      executor: environment.executorOptions,
+      ...(stateKey ? { stateKey } : {}),
+      ...(tasks ? { tasks: { store: tasks } } : {}),
+    });
     for (const toolkit of environment.sessionToolkits) {
       tools.onSessionClosed((id) => {
         toolkit
@@ -85,6 +93,7 @@ export const serveCommand = defineCommand({
       if (mode === 'stdio') process.stdin.once('end', stop);
     });
     await running.close();
+    tasks?.close();
     await environment.close();
     return 0;
   },

@@ -1,4 +1,5 @@
-import type { HttpServeOptions } from '@toolwright/mcp';
+import path from 'node:path';
+import type { FileTaskStore, HttpServeOptions, TaskFileInUseError } from '@toolwright/mcp';
 import { CliError } from '../cli-error.js';
 
 /** The flags of `toolwright serve`, as parsed. */
@@ -16,6 +17,7 @@ export interface ServeFlags {
   'max-body-bytes'?: string;
   'request-timeout'?: string;
   'state-key-env'?: string;
+  tasks?: string;
 }
 
 const HTTP_ONLY = [
@@ -86,4 +88,28 @@ export function stateKeyOf(flags: Pick<ServeFlags, 'state-key-env'>, env: NodeJS
       2,
     );
   return key;
+}
+
+/**
+ * Where `serve` keeps its tasks: `--tasks none` in memory; `--tasks <file>` in that file (an error when a live process
+ * holds it); by default `<workspace>/.toolwright/tasks.jsonl`, or memory (with a warning) when another `serve` of the
+ * workspace holds that file. Undefined: in memory.
+ */
+export function openTaskStore(
+  flag: string | undefined,
+  workspaceRoot: string,
+  io: { err(text: string): void },
+  classes: { FileTaskStore: typeof FileTaskStore; TaskFileInUseError: typeof TaskFileInUseError },
+): FileTaskStore | undefined {
+  if (flag === 'none') return undefined;
+  const file = path.resolve(flag ?? path.join(workspaceRoot, '.toolwright', 'tasks.jsonl'));
+  try {
+    return new classes.FileTaskStore(file);
+  } catch (error) {
+    if (error instanceof classes.TaskFileInUseError && flag === undefined) {
+      io.err(`toolwright: ${error.message}; this server keeps its tasks in memory (--tasks <file> to keep them)\n`);
+      return undefined;
+    }
+    throw new CliError(`toolwright serve --tasks: ${(error as Error).message}`, error instanceof classes.TaskFileInUseError ? 2 : 1);
+  }
 }

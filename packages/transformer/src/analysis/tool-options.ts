@@ -1,6 +1,7 @@
 import { ts } from '../front-end/typescript.js';
 import {
   CLIENT_FEATURES,
+  TASK_SUPPORT,
   DEFAULT_DETERMINISM,
   DEFAULT_TIER,
   DEFAULT_TIMEOUT_MS,
@@ -11,6 +12,7 @@ import {
   parseDuration,
   parseSize,
   type ClientFeature,
+  type TaskSupport,
   type Determinism,
   type SafetyTier,
   type SideEffect,
@@ -40,6 +42,7 @@ const OPTION_NAMES: readonly (keyof ToolOptions)[] = [
   'parallel',
   'tags',
   'requiresClient',
+  'task',
   'flatten',
 ];
 
@@ -62,6 +65,7 @@ const JSDOC_OPTION_TAGS: Record<string, keyof ToolOptions> = {
   tag: 'tags',
   tags: 'tags',
   requiresClient: 'requiresClient',
+  task: 'task',
   flatten: 'flatten',
 };
 /** Flags written as a bare tag (`@parallel`, `@flatten`) or with `true`/`false`. */
@@ -176,6 +180,8 @@ export function resolveMetadata(sources: RawOptions[], reporter: Reporter): { me
     return bad !== undefined ? problem('notOneOf', bad, { allowed: CLIENT_FEATURES.join(', ') }) : ok([...new Set(list.value)] as ClientFeature[]);
   });
   if (requiresClient && requiresClient.length > 0) metadata.requiresClient = requiresClient;
+  const task = get<TaskSupport>('task', (v) => oneOf(v, TASK_SUPPORT));
+  if (task) metadata.task = task;
   const group = get<string>('group', (v) => (typeof v === 'string' && /^[a-z][a-z0-9_-]{0,63}$/i.test(v) ? ok(v) : problem('notGroup', v)));
   if (group) metadata.group = group;
   const version = get<string>('version', (v) => (typeof v === 'string' && SEMVER_PATTERN.test(v) ? ok(v) : problem('notSemver', v)));

@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+// A task (MCP's Tasks extension, io.modelcontextprotocol/tasks) is a call that outlives the request that started it:
+// the client polls `tasks/get` for its status and, once it ends, its result. What is known of each task is kept here —
+// in memory, or in a JSON Lines file that outlives the process, so that after a restart a client asking about a task
+// that was running hears that it was interrupted instead of "unknown task".
+
+/** A task's status, as the Tasks extension names them. */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** What a client is told of a task (`tasks/get`), less the `resultType`. */
+export interface TaskRecord {
+  taskId: string;
+  /** The executor's id of the call the task runs: its audit records carry it. */
+  callId: string;
+  tool: string;
+  status: TaskStatus;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number;
+  pollIntervalMs: number;
+  statusMessage?: string;
+  /** `completed`: the call's result, as `tools/call` would have returned it. */
+  result?: Record<string, unknown>;
+  /** `failed`: why, as a JSON-RPC error. */
+  error?: { code: number; message: string; data?: unknown };
+  /** `input_required`: what the client is asked and has not answered yet, by key. */
+  inputRequests?: Record<string, unknown>;
+}
+
+/** Where tasks are kept; `put` is durable when it returns (a client may ask about the task at once). */
+export interface TaskStore {
+  get(taskId: string): TaskRecord | undefined;
+  put(task: TaskRecord): void;
+}
+
+const TERMINAL = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
+
+/** Whether a task has ended (its status changes no more). */
+export function isTerminal(status: TaskStatus): boolean {
+  return TERMINAL.has(status);
+}
+
+/** Whether a task has outlived its `ttlMs` (it is forgotten then). */
+function expired(task: TaskRecord, now: number): boolean {
+  return Date.parse(task.createdAt) + task.ttlMs < now;
+}
+
+/** Tasks in this process's memory: gone with it. */
+export class MemoryTaskStore implements TaskStore {
+  protected readonly tasks = new Map<string, TaskRecord>();
+
+  get(taskId: string): TaskRecord | undefined {
+    const task = this.tasks.get(taskId);
+    if (task && expired(task, Date.now())) {
+      this.tasks.delete(taskId);
+      return undefined;
+    }
+    return task;
+  }
+
+  put(task: TaskRecord): void {
+    this.tasks.set(task.taskId, { ...task });
+    for (const [taskId, known] of this.tasks) if (expired(known, Date.now())) this.tasks.delete(taskId);
+  }
+}
+
+/** The file of tasks is another live process's (see `FileTaskStore`). */
+export class TaskFileInUseError extends Error {
+  constructor(
+    readonly file: string,
+    readonly pid: number,
+  ) {
+    super(`${file} holds the tasks of process ${pid}, which is still running; give this server its own file`);
+  }
+}
+
+/**
+ * Tasks kept in a JSON Lines file (one line per change, written synchronously: a task exists once `put` returns). On
+ * opening, the file is read back: a task that was not finished when the process stopped is `failed` — interrupted —
+ * and one past its `ttlMs` is dropped; the file is then rewritten with what is left. One process at a time keeps its
+ * tasks in a file (`<file>.lock` names it): opening one a live process holds throws `TaskFileInUseError`.
+ */
+export class FileTaskStore extends MemoryTaskStore {
+  private readonly fd: number;
+  private readonly lock: string;
+
+  constructor(readonly file: string) {
+    super();
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.lock = `${file}.lock`;
+    takeLock(this.lock, file);
+    const now = Date.now();
+    if (fs.existsSync(file)) {
+      for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+        const task = parseTask(line);
+        if (task) this.tasks.set(task.taskId, task);
+      }
+    }
+    const at = new Date(now).toISOString();
+    for (const [taskId, task] of this.tasks) {
+      if (expired(task, now)) this.tasks.delete(taskId);
+      else if (!isTerminal(task.status)) {
+        const { inputRequests: _asked, ...rest } = task;
+        this.tasks.set(taskId, {
+          ...rest,
+          status: 'failed',
+          lastUpdatedAt: at,
+          statusMessage: 'interrupted: the server stopped while the task was running',
+          error: { code: -32603, message: 'interrupted: the server stopped while the task was running; call the tool again' },
+        });
+      }
+    }
+    const kept = [...this.tasks.values()].map((task) => `${JSON.stringify(task)}\n`).join('');
+    const temporary = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, kept, { mode: 0o600 });
+    fs.renameSync(temporary, file);
+    this.fd = fs.openSync(file, 'a', 0o600);
+  }
+
+  override put(task: TaskRecord): void {
+    super.put(task);
+    fs.writeSync(this.fd, `${JSON.stringify(task)}\n`);
+    fs.fsyncSync(this.fd);
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+    fs.rmSync(this.lock, { force: true });
+  }
+}
+
+/** Takes `<file>.lock` for this process, from a process that is gone if need be. */
+function takeLock(lock: string, file: string): void {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = Number(fs.readFileSync(lock, 'utf8').trim());
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) throw new TaskFileInUseError(file, holder);
+    fs.rmSync(lock, { force: true }); // its process is gone (or it is ours): take it over
+  }
+  throw new Error(`could not take ${lock}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A task line read back, or undefined for a line that is not one (a torn last line, an edit by hand). */
+function parseTask(line: string): TaskRecord | undefined {
+  if (line.trim() === '') return undefined;
+  try {
+    const task = JSON.parse(line) as Partial<TaskRecord>;
+    const fields = [task.taskId, task.callId, task.tool, task.status, task.createdAt, task.lastUpdatedAt];
+    if (fields.some((field) => typeof field !== 'string') || typeof task.ttlMs !== 'number' || typeof task.pollIntervalMs !== 'number') return undefined;
+    return task as TaskRecord;
+  } catch {
+    return undefined;
+  }
+}
