@@ -49,6 +49,8 @@ Commands:
           --audit <file|none>        audit log (default: <workspace>/.toolwright/audit-serve-<pid>.jsonl)
           --sessions                 HTTP with sessions: approvals by elicitation and cancellation
                                      (needs session affinity behind a balancer; default: stateless)
+          --tasks <file|none>        where the tasks of tools declared with task are kept (default:
+                                     <workspace>/.toolwright/tasks.jsonl; none: in memory)
         HTTP only. Requests must name this server in Host (localhost, 127.0.0.1 or [::1] with its
         port) and come from no web page or a loopback one (Origin); others get 403.
           --allow-host <h>           also accept this Host: name (any port), name:port, or * (repeatable)
