@@ -24,10 +24,15 @@ function setup(handlers: { ask?: AskHandler; elicit?: ElicitHandler }, questions
       declaration('asker', { note: { type: 'string' } }, { metadata: { tier: 'read-only' } }),
     ),
   );
-  const executor = new ToolExecutor({ registry, audit: new MemoryAuditSink(), ...handlers });
+  const audit = new MemoryAuditSink();
+  const executor = new ToolExecutor({ registry, audit, ...handlers });
   return async () => {
     const result = await executor.executeToolCall({ id: 'c', name: 'asker', arguments: { note: '' } });
-    return { result, answers: result.status === 'completed' ? (JSON.parse(result.output as string) as Record<string, unknown>) : undefined };
+    return {
+      result,
+      answers: result.status === 'completed' ? (JSON.parse(result.output as string) as Record<string, unknown>) : undefined,
+      audit: audit.records,
+    };
   };
 }
 
@@ -55,6 +60,29 @@ describe('a round of questions', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]!.questions).toEqual(ROUND);
     expect(Object.isFrozen(seen[0]!.questions)).toBe(true);
+  });
+
+  it('is audited: what was asked and how it was answered, never the content given', async () => {
+    const run = setup({
+      ask: async () => ({
+        name: { action: 'accept', content: { name: 'Ada Lovelace' } },
+        poem: { action: 'accept', content: SAMPLED },
+        roots: { action: 'unavailable', message: 'no roots here' },
+      }),
+    });
+    const { audit } = await run();
+    const asked = audit.filter((record) => record.type === 'ToolAsked');
+    expect(asked).toEqual([
+      expect.objectContaining({
+        callId: 'c',
+        tool: 'asker',
+        questions: { name: { kind: 'form', message: 'Your name?' }, poem: { kind: 'sample' }, roots: { kind: 'roots' } },
+        answers: { name: { action: 'accept' }, poem: { action: 'accept' }, roots: { action: 'unavailable', message: 'no roots here' } },
+      }),
+    ]);
+    // (The tool's own output, which here repeats the answers, is audited as any output is.)
+    expect(JSON.stringify(asked)).not.toContain('Ada Lovelace');
+    expect(JSON.stringify(asked)).not.toContain('Old pond');
   });
 
   it('asks only the forms of a host with an elicit handler, one by one; the rest is unavailable, saying why', async () => {

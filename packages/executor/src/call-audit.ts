@@ -47,6 +47,7 @@ export class CallAudit {
       tier: declaration.metadata.tier,
       taskId: this.context.taskId,
       actorId: this.context.actorId,
+      retryOf: this.context.retryOf,
       ...this.repaired,
     };
     if (!this.durable) {

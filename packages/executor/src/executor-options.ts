@@ -112,6 +112,11 @@ export interface CallContext {
   repeatScope?: string | false;
   taskId?: string;
   actorId?: string;
+  /**
+   * The call this one answers again (an MCP 2026-07-28 retry that brings answers to what an earlier round asked): its
+   * `ToolCallRequested` record names it, so the rounds of one call read as one in the audit log.
+   */
+  retryOf?: string;
   workspace?: string;
   /** Cancels the call (or a whole batch). */
   signal?: AbortSignal;

@@ -32,7 +32,8 @@ export interface AuditEntry {
     | 'ToolCallCompleted'
     | 'ToolCallRejected'
     | 'ToolCallFailed'
-    | 'ToolCallInterrupted';
+    | 'ToolCallInterrupted'
+    | 'ToolAsked';
   callId: string;
   [field: string]: unknown;
 }

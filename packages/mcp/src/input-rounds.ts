@@ -33,6 +33,8 @@ export interface RoundState {
   fingerprint: string;
   /** This state's own name: a state is used once (see `SpentStates`). */
   nonce: string;
+  /** The executor's id of the call's first round: every retry's audit records name it (`retryOf`). */
+  origin?: string;
   /** The approval given in an earlier round, to the kind of question it answered. */
   approval?: GivenAnswer<ApprovalAnswer> & { kind: QuestionKind };
   /** The tool's rounds of questions answered so far, in the order it asked them: per round, the answers by key. */
@@ -55,6 +57,8 @@ export interface AskedRound {
 export interface CarriedAnswers {
   /** The name of the state they came in (spent once used). */
   nonce?: string;
+  /** The call id of the first round (see `RoundState.origin`). */
+  origin?: string;
   approval?: GivenAnswer<ApprovalAnswer> & { kind: QuestionKind };
   answers: GivenAnswer<Record<string, unknown>>[];
 }
@@ -85,6 +89,7 @@ export function carriedAnswers(ctx: ServerContext, fingerprint: string): Carried
   if (typeof state !== 'object' || state === null || state.fingerprint !== fingerprint || !Array.isArray(state.answers)) return { answers: [] };
   const carried: CarriedAnswers = {
     ...(typeof state.nonce === 'string' ? { nonce: state.nonce } : {}),
+    ...(typeof state.origin === 'string' ? { origin: state.origin } : {}),
     ...(state.approval ? { approval: state.approval } : {}),
     answers: [...state.answers],
   };

@@ -142,6 +142,43 @@ describe('a 2026-07-28 retry', () => {
   });
 });
 
+describe('the rounds of one 2026-07-28 call in the audit log', () => {
+  it('name the first round: each retry records retryOf, and the answers given are recorded as actions', async () => {
+    const registry = new ToolRegistry();
+    registry.register(
+      attachToolDeclaration(
+        async (path: string) => {
+          const answer = await getToolContext()!.elicit('Proceed?', { type: 'object', properties: { yes: { type: 'boolean' } }, required: ['yes'] });
+          return `${path}: ${answer.action}`;
+        },
+        declaration('asks_twice', 'privileged'),
+      ),
+    );
+    const audit = new MemoryAuditSink();
+    const { call } = await manualClient(await serve(registry, { audit, policy: loadPolicy({ rules: [{ ask: 'asks_twice' }] }) }));
+    const first = await call('asks_twice', { path: 'p' });
+    const approved = await call(
+      'asks_twice',
+      { path: 'p' },
+      { inputResponses: { approval: { action: 'accept', content: { decision: 'once' } } }, requestState: first.requestState },
+    );
+    expect(Object.keys(approved.inputRequests!)).toEqual(['question']);
+    const done = await call(
+      'asks_twice',
+      { path: 'p' },
+      { inputResponses: { question: { action: 'accept', content: { yes: true } } }, requestState: approved.requestState },
+    );
+    expect(done.content?.[0]?.text).toBe('p: accept');
+    const requested = audit.records.filter((record) => record.type === 'ToolCallRequested');
+    expect(requested).toHaveLength(3);
+    const origin = requested[0]!.callId;
+    expect(requested[0]!.retryOf).toBeUndefined();
+    expect(requested.slice(1).map((record) => record.retryOf)).toEqual([origin, origin]);
+    const asked = audit.records.filter((record) => record.type === 'ToolAsked');
+    expect(asked.at(-1)).toMatchObject({ callId: requested[2]!.callId, answers: { question: { action: 'accept' } } });
+  });
+});
+
 describe("a 2026-07-28 answer to a tool's own question", () => {
   it('is given only to the question it answered: a run that words it otherwise is asked again', async () => {
     const registry = new ToolRegistry();

@@ -272,6 +272,8 @@ export class McpToolServer {
           signal: AbortSignal.any([running.signal, closed.signal, handedOver.signal]),
           // A session is its client; without one, the connection's (or no) identity.
           ...(on.ctx.sessionId !== undefined ? { sessionId: on.ctx.sessionId } : { repeatScope }),
+          // A retry names the call's first round: the rounds of one call read as one in the audit log.
+          ...(carried.origin !== undefined ? { retryOf: carried.origin } : {}),
         },
       );
       // A task tool's call that neither ends nor asks within `startAfterMs` becomes a task: the client polls it.
@@ -298,6 +300,7 @@ export class McpToolServer {
       if (call.pending) {
         const state: RoundState = {
           nonce: randomBytes(12).toString('base64url'),
+          origin: carried.origin ?? callId,
           fingerprint,
           ...(carried.approval ? { approval: carried.approval } : {}),
           answers: carried.answers,

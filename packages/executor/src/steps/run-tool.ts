@@ -46,7 +46,7 @@ export function runToolStep(services: RunServices): PipelineStep {
 }
 
 /** What running a call reads of its state: the call, its tool and arguments, the caller's context, the gate's confirmation. */
-export type RunInput = Pick<CallState, 'call' | 'tool' | 'args' | 'context' | 'escalationConfirmed'> & Partial<Pick<CallState, 'judgedPaths'>>;
+export type RunInput = Pick<CallState, 'call' | 'tool' | 'args' | 'context' | 'escalationConfirmed'> & Partial<Pick<CallState, 'judgedPaths' | 'audit'>>;
 
 /**
  * Runs the tool under the shorter of its own limit and the caller's, inside its tool context
@@ -99,9 +99,10 @@ class RunningCall implements ToolCallContext {
   #reporter: ((update: ToolProgress) => void) | undefined;
   readonly #elicit: ElicitHandler | undefined;
   readonly #ask: AskHandler | undefined;
+  readonly #audit: RunInput['audit'];
 
   constructor(
-    { call, context, escalationConfirmed, judgedPaths }: RunInput,
+    { call, context, escalationConfirmed, judgedPaths, audit }: RunInput,
     lazy: LazySignal,
     events: EventBus,
     services: Pick<RunServices, 'outputBudget' | 'capabilities' | 'elicit' | 'ask'>,
@@ -121,6 +122,7 @@ class RunningCall implements ToolCallContext {
     this.#events = events;
     this.#elicit = services.elicit;
     this.#ask = services.ask;
+    this.#audit = audit;
   }
 
   get signal(): AbortSignal {
@@ -151,6 +153,12 @@ class RunningCall implements ToolCallContext {
    * handler; each answer checked against its question. A host that cannot ask answers `unavailable`, saying why.
    */
   async #askRound(questions: AskQuestions): Promise<Record<string, unknown>> {
+    const answers = await this.#answerRound(questions);
+    this.#noteAsked(questions, answers);
+    return answers;
+  }
+
+  async #answerRound(questions: AskQuestions): Promise<Record<string, unknown>> {
     const signal = this.#lazy.signal;
     const keys = Object.keys(questions);
     const everyone = (answer: unknown) => Object.fromEntries(keys.map((key) => [key, checkedAsked(questions[key]!, answer)]));
@@ -181,6 +189,27 @@ class RunningCall implements ToolCallContext {
         checkedAsked(questions[key]!, Object.hasOwn(given, key) ? given[key] : { action: 'unavailable', message: 'the host gave no answer to it' }),
       ]),
     );
+  }
+
+  /**
+   * The audit record of a round: what was asked (each key's kind, a form's message) and how it was answered (the
+   * action; why, when unavailable) — never the content given, which may be a person's data.
+   */
+  #noteAsked(questions: AskQuestions, answers: Record<string, unknown>): void {
+    this.#audit?.note({
+      type: 'ToolAsked',
+      callId: this.callId,
+      tool: this.toolName,
+      questions: Object.fromEntries(
+        Object.entries(questions).map(([key, question]) => [key, question.kind === 'form' ? { kind: 'form', message: question.message } : { kind: question.kind }]),
+      ),
+      answers: Object.fromEntries(
+        Object.entries(answers).map(([key, answer]) => {
+          const { action, message } = answer as { action: string; message?: string };
+          return [key, action === 'unavailable' ? { action, message } : { action }];
+        }),
+      ),
+    });
   }
 
   /** A function of its own, so `const { progress } = getToolContext()` works unbound. */
