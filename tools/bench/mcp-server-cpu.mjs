@@ -31,7 +31,7 @@ fs.mkdirSync(path.join(work, 'src'), { recursive: true });
 // The project (inside the repository, so `@toolwright/*` resolves), built once: `serve -p` serves the build.
 fs.writeFileSync(
   path.join(work, 'src', 'echo.ts'),
-  `import { tool } from '@toolwright/tool';\n\n/** Echoes a text. @readonly */\nexport const echo = tool(async function echo(text: string): Promise<{ echoed: string }> {\n  return { echoed: text };\n});\n`,
+  `import { tool } from '@toolwright/tool';\n\n/** Echoes a text. */\nexport const echo = tool(async function echo(text: string): Promise<{ echoed: string }> {\n  return { echoed: text };\n}, { tier: 'read-only' });\n`,
 );
 fs.writeFileSync(
   path.join(work, 'tsconfig.json'),
@@ -101,12 +101,17 @@ async function measure(server, era) {
   const client = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } });
   const transport = new StdioClientTransport({ command: process.execPath, args: server.args, cwd: workspace, stderr: 'ignore' });
   await client.connect(transport);
-  const call = { name: 'echo', arguments: { text: 'hello' } };
-  for (let i = 0; i < 200; i++) await client.callTool(call);
+  // Each call's text differs: the same call repeated is what an agent stuck in a loop sends, and Toolwright's
+  // repeated-call guard refuses it after three (the bench would then time refusals, not calls).
+  const call = (i) => ({ name: 'echo', arguments: { text: `hello ${i}` } });
+  for (let i = 0; i < 200; i++) await client.callTool(call(-i - 1));
   const pid = transport.pid;
   const cpuBefore = cpuMs(pid);
   const started = performance.now();
-  for (let i = 0; i < CALLS; i++) await client.callTool(call);
+  for (let i = 0; i < CALLS; i++) {
+    const result = await client.callTool(call(i));
+    if (result.isError) throw new Error(`${server.name}: call ${i} failed: ${JSON.stringify(result.content)}`);
+  }
   const wallUs = ((performance.now() - started) / CALLS) * 1000;
   const cpuUs = ((cpuMs(pid) - cpuBefore) / CALLS) * 1000;
   await client.close();

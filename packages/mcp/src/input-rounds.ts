@@ -84,9 +84,9 @@ function digestOf(value: unknown): string {
  * answer to the question the last round asked is folded in. A state of another call, or one the server could not
  * verify (another process's, expired), carries nothing: the call is asked again.
  */
-export function carriedAnswers(ctx: ServerContext, fingerprint: string): CarriedAnswers {
+export function carriedAnswers(ctx: ServerContext, fingerprint: () => string): CarriedAnswers {
   const state = ctx.mcpReq.requestState<RoundState>();
-  if (typeof state !== 'object' || state === null || state.fingerprint !== fingerprint || !Array.isArray(state.answers)) return { answers: [] };
+  if (typeof state !== 'object' || state === null || !Array.isArray(state.answers) || state.fingerprint !== fingerprint()) return { answers: [] };
   const carried: CarriedAnswers = {
     ...(typeof state.nonce === 'string' ? { nonce: state.nonce } : {}),
     ...(typeof state.origin === 'string' ? { origin: state.origin } : {}),

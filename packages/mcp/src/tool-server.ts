@@ -101,15 +101,20 @@ interface ActiveCall {
   client: string | undefined;
   /** The last progress value sent (none yet: -Infinity). */
   progress: number;
-  /** Aborted when the connection the call came in on closes (stateless HTTP has no other cancel path). */
-  closed: AbortController;
+  /**
+   * Ends the run: the request's end or the connection closing (stateless HTTP has no other cancel path) — until the
+   * call becomes a task — or the call handing its questions to the client.
+   */
+  stop: AbortController;
   /** 2026-07-28: what the client's retry brought (the approval and the answers so far), and how many questions were asked. */
   carried: CarriedAnswers;
   questionsAsked: number;
   /** 2026-07-28: what this round leaves for the client to ask, by key (the result becomes `input_required`). */
   pending?: { requests: Record<string, InputRequest>; asked: RoundState['asked'] };
-  /** 2026-07-28: aborted when the call hands a question to the client: the run ends there, to start again with the answer. */
-  handedOver: AbortController;
+  /** 2026-07-28: the call handed its questions to the client: the run ends there, to start again with the answers. */
+  handedOver: boolean;
+  /** Hears the hand-over (a task tool's call waiting to see whether it becomes a task). */
+  onHandOver?: () => void;
   /** The task the call became (2026-07-28 with the tasks extension): its questions wait in the task, not in a request. */
   task?: string;
 }
@@ -206,7 +211,7 @@ export class McpToolServer {
       this.live.delete(server);
       if (connection) this.approvals.forget(connection);
       // A call that became a task outlives the request (and the connection) that started it.
-      for (const call of this.active.values()) if (call.server === server && !call.task) call.closed.abort(new Error('the client connection closed'));
+      for (const call of this.active.values()) if (call.server === server && !call.task) call.stop.abort(new Error('the client connection closed'));
     };
     return server;
   }
@@ -248,28 +253,29 @@ export class McpToolServer {
       if (on.era === 'modern') throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } }, message);
       return failure(message);
     }
-    const callId = `mcp_${randomBytes(9).toString('base64url')}`;
-    const closed = new AbortController();
-    const handedOver = new AbortController();
-    const fingerprint = fingerprintOf(name, args ?? {});
-    let carried: CarriedAnswers = on.era === 'modern' ? carriedAnswers(on.ctx, fingerprint) : { answers: [] };
+    const callId = nextCallId();
+    // The fingerprint (a hash of the tool and its arguments) only where a 2026-07-28 round needs it.
+    let fingerprint: string | undefined;
+    const fingerprintNow = () => (fingerprint ??= fingerprintOf(name, args ?? {}));
+    let carried: CarriedAnswers = on.era === 'modern' ? carriedAnswers(on.ctx, fingerprintNow) : { answers: [] };
     // A state is good for one retry: sent again, its answers carry nothing (asked again).
     if (carried.nonce !== undefined && !this.spentStates.use(carried.nonce)) carried = { answers: [] };
-    const call: ActiveCall = { ...on, progress: -Infinity, closed, carried, questionsAsked: 0, handedOver };
+    const stop = new AbortController();
+    const call: ActiveCall = { ...on, progress: -Infinity, stop, carried, questionsAsked: 0, handedOver: false };
     // The request's end (its cancellation, its stream closing) ends the call, until the call becomes a task.
-    const running = new AbortController();
+    const request = on.ctx.mcpReq.signal;
     const follow = () => {
-      if (!call.task) running.abort(on.ctx.mcpReq.signal.reason);
+      if (!call.task) stop.abort(request.reason);
     };
-    if (on.ctx.mcpReq.signal.aborted) follow();
-    else on.ctx.mcpReq.signal.addEventListener('abort', follow, { once: true });
+    if (request.aborted) follow();
+    else request.addEventListener('abort', follow, { once: true });
     this.active.set(callId, call);
     let detached = false;
     try {
       const execution = this.executor.executeToolCall(
         { id: callId, name, arguments: args ?? {} },
         {
-          signal: AbortSignal.any([running.signal, closed.signal, handedOver.signal]),
+          signal: stop.signal,
           // A session is its client; without one, the connection's (or no) identity.
           ...(on.ctx.sessionId !== undefined ? { sessionId: on.ctx.sessionId } : { repeatScope }),
           // A retry names the call's first round: the rounds of one call read as one in the audit log.
@@ -277,8 +283,8 @@ export class McpToolServer {
         },
       );
       // A task tool's call that neither ends nor asks within `startAfterMs` becomes a task: the client polls it.
-      if (asTask && (await startsAsTask(execution, handedOver.signal, this.tasks.startAfterMs))) {
-        const task = this.tasks.create(callId, name, running);
+      if (asTask && (await startsAsTask(execution, call, this.tasks.startAfterMs))) {
+        const task = this.tasks.create(callId, name, stop);
         call.task = task.taskId;
         detached = true;
         void execution
@@ -301,7 +307,7 @@ export class McpToolServer {
         const state: RoundState = {
           nonce: randomBytes(12).toString('base64url'),
           origin: carried.origin ?? callId,
-          fingerprint,
+          fingerprint: fingerprintNow(),
           ...(carried.approval ? { approval: carried.approval } : {}),
           answers: carried.answers,
           asked: call.pending.asked,
@@ -431,7 +437,9 @@ export class McpToolServer {
       const requests = Object.fromEntries(Object.keys(asking).map((key) => [key, inputRequestOf(request.tool, request.questions[key]!)]));
       const unavailable = Object.fromEntries(Object.entries(answers).map(([key, answer]) => [key, (answer as { message: string }).message]));
       call.pending = { requests, asked: { question, keys: asking, ...(Object.keys(unavailable).length > 0 ? { unavailable } : {}) } };
-      call.handedOver.abort(new Error('the questions were handed to the MCP client (input_required)'));
+      call.handedOver = true;
+      call.stop.abort(new Error('the questions were handed to the MCP client (input_required)'));
+      call.onHandOver?.();
       return new Promise<never>(() => undefined); // this run ends here: the next one gets the answers
     }
     for (const key of Object.keys(asking)) answers[key] = await this.askOne(call, request.tool, request.questions[key]!, request.signal);
@@ -500,6 +508,16 @@ function nextProgress(previous: number, reported: number | undefined): number {
   if (reported !== undefined && Number.isFinite(reported) && reported > previous) return reported;
   if (previous === -Infinity) return 0;
   return previous + Math.max(Math.abs(previous), 1) * 2 ** -40;
+}
+
+/**
+ * Call ids unique across processes (audit logs of several processes merge by id): a random prefix per process and a
+ * counter — not 9 random bytes per call, which cost more than the rest of a call's bookkeeping.
+ */
+const CALL_ID_PREFIX = `mcp_${randomBytes(9).toString('base64url')}_`;
+let callCounter = 0;
+function nextCallId(): string {
+  return `${CALL_ID_PREFIX}${(++callCounter).toString(36)}`;
 }
 
 /** A tool's form as its client's user sees it: the tool named, the texts escaped. */
@@ -573,23 +591,21 @@ function declaresTasks(ctx: ServerContext): boolean {
 }
 
 /** True when the call is still running, and has asked nothing, after `ms`: it becomes a task. */
-async function startsAsTask(execution: Promise<unknown>, handedOver: AbortSignal, ms: number): Promise<boolean> {
+async function startsAsTask(execution: Promise<unknown>, call: ActiveCall, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  let onHandOver: (() => void) | undefined;
   const outcome = await Promise.race([
     execution.then(
       () => 'ended' as const,
       () => 'ended' as const,
     ),
     new Promise<'asked'>((resolve) => {
-      onHandOver = () => resolve('asked');
-      if (handedOver.aborted) onHandOver();
-      else handedOver.addEventListener('abort', onHandOver, { once: true });
+      call.onHandOver = () => resolve('asked');
+      if (call.handedOver) resolve('asked');
     }),
     new Promise<'long'>((resolve) => (timer = setTimeout(() => resolve('long'), ms))),
   ]);
   clearTimeout(timer);
-  if (onHandOver) handedOver.removeEventListener('abort', onHandOver);
+  call.onHandOver = undefined;
   return outcome === 'long';
 }
 
