@@ -40,6 +40,19 @@ describe(FileTaskStore, () => {
     expect(fs.readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(3);
   });
 
+  it('does not grow without bound: the lines of changes are folded into one per task', () => {
+    const file = tasksFile();
+    const store = new FileTaskStore(file);
+    for (let i = 0; i < 3000; i++) store.put(task(`t${i % 10}`, i % 2 === 0 ? 'working' : 'input_required'));
+    expect(fs.readFileSync(file, 'utf8').trim().split('\n').length).toBeLessThanOrEqual(1001);
+    store.put(task('t0', 'completed'));
+    store.close();
+    const again = new FileTaskStore(file);
+    expect(again.get('t0')?.status).toBe('completed');
+    expect(again.get('t9')?.status).toBe('failed'); // it was asking when the store closed: interrupted
+    again.close();
+  });
+
   it('drops a task past its ttlMs, and a line that is not a task (a torn write, an edit)', () => {
     const file = tasksFile();
     fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -35,6 +35,9 @@ export interface TaskStore {
   put(task: TaskRecord): void;
 }
 
+/** Below this many lines a task file is never compacted. */
+const COMPACT_AT = 1000;
+
 const TERMINAL = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
 
 /** Whether a task has ended (its status changes no more). */
@@ -83,7 +86,8 @@ export class TaskFileInUseError extends Error {
  * tasks in a file (`<file>.lock` names it): opening one a live process holds throws `TaskFileInUseError`.
  */
 export class FileTaskStore extends MemoryTaskStore {
-  private readonly fd: number;
+  private fd: number;
+  private lines = 0;
   private readonly lock: string;
 
   constructor(readonly file: string) {
@@ -117,12 +121,28 @@ export class FileTaskStore extends MemoryTaskStore {
     fs.writeFileSync(temporary, kept, { mode: 0o600 });
     fs.renameSync(temporary, file);
     this.fd = fs.openSync(file, 'a', 0o600);
+    this.lines = this.tasks.size;
   }
 
   override put(task: TaskRecord): void {
     super.put(task);
     fs.writeSync(this.fd, `${JSON.stringify(task)}\n`);
     fs.fsyncSync(this.fd);
+    // Each change is a line: when the lines outnumber the tasks kept four to one, the file is rewritten with one each.
+    if (++this.lines > Math.max(COMPACT_AT, 4 * this.tasks.size)) this.compact();
+  }
+
+  /** Rewrites the file with one line per task kept (atomically: a crash leaves the old file or the new one). */
+  private compact(): void {
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, [...this.tasks.values()].map((task) => `${JSON.stringify(task)}\n`).join(''), { mode: 0o600 });
+    const written = fs.openSync(temporary, 'r');
+    fs.fsyncSync(written);
+    fs.closeSync(written);
+    fs.renameSync(temporary, this.file);
+    fs.closeSync(this.fd);
+    this.fd = fs.openSync(this.file, 'a', 0o600);
+    this.lines = this.tasks.size;
   }
 
   close(): void {

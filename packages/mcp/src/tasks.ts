@@ -17,6 +17,12 @@ export interface TaskOptions {
    * ends (or asks its first question) sooner is answered at once, as the extension allows.
    */
   startAfterMs?: number;
+  /**
+   * The most tasks running at once (default 64): a task outlives its request, so this bounds the work clients can
+   * leave behind. Past it, an `optional` task tool's call runs as a plain call (its client waits for it, as for any
+   * call); a `required` one is refused until a task ends.
+   */
+  maxRunning?: number;
 }
 
 /** What is waiting on a task's client: the requests still unanswered, and the answers so far. */
@@ -37,6 +43,7 @@ interface LiveTask {
 export class Tasks {
   readonly store: TaskStore;
   readonly startAfterMs: number;
+  readonly maxRunning: number;
   private readonly ttlMs: number;
   private readonly pollIntervalMs: number;
   private readonly live = new Map<string, LiveTask>();
@@ -46,6 +53,12 @@ export class Tasks {
     this.ttlMs = Math.round(options.ttlMs ?? 3_600_000);
     this.pollIntervalMs = Math.round(options.pollIntervalMs ?? 500);
     this.startAfterMs = options.startAfterMs ?? 200;
+    this.maxRunning = options.maxRunning ?? 64;
+  }
+
+  /** Whether another task may start (see `maxRunning`). */
+  hasRoom(): boolean {
+    return this.live.size < this.maxRunning;
   }
 
   /** Creates a `working` task for a call, durably (a `tasks/get` for it answers as soon as this returns). */

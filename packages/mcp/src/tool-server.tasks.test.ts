@@ -171,6 +171,18 @@ describe('a call that becomes a task', () => {
     expect((await until(url, created.taskId!, ['completed'])).result).toMatchObject({ content: [{ text: 'written' }] });
   });
 
+  it('runs no more tasks at once than maxRunning: an optional one then runs as a plain call, a required one is refused', async () => {
+    const url = await serve({ tasks: { startAfterMs: 20, maxRunning: 1 } });
+    const first = (await rpc(url, 'tools/call', { name: 'slow', arguments: { ms: 2000 } })).result!;
+    expect(first.resultType).toBe('task');
+    const second = (await rpc(url, 'tools/call', { name: 'slow', arguments: { ms: 100 } })).result!;
+    expect(second).toMatchObject({ resultType: 'complete', content: [{ text: 'slept 100' }] });
+    const required = (await rpc(url, 'tools/call', { name: 'quick', arguments: {} })).result!;
+    expect(required).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('1 tasks are running already') }] });
+    await rpc(url, 'tasks/cancel', { taskId: first.taskId });
+    expect((await rpc(url, 'tools/call', { name: 'quick', arguments: {} })).result).toMatchObject({ content: [{ text: 'quick' }] });
+  });
+
   it('refuses tasks to a client without the extension (-32021), and an unknown task (-32602)', async () => {
     const url = await serve();
     const required = await rpc(url, 'tools/call', { name: 'quick', arguments: {} }, { elicitation: {} });

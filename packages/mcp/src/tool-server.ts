@@ -247,7 +247,9 @@ export class McpToolServer {
       return failure(message);
     }
     const taskSupport = this.registry.get(name)?.declaration.metadata.task;
-    const asTask = taskSupport !== undefined && on.era === 'modern' && declaresTasks(on.ctx);
+    const asTask = taskSupport !== undefined && on.era === 'modern' && declaresTasks(on.ctx) && this.tasks.hasRoom();
+    if (taskSupport === 'required' && asTask === false && on.era === 'modern' && declaresTasks(on.ctx))
+      return failure(`${name} runs only as a task, and ${this.tasks.maxRunning} tasks are running already: call it again when one has ended`);
     if (taskSupport === 'required' && !asTask) {
       const message = `${name} runs only as a task: it needs a 2026-07-28 client that declares the ${TASKS_EXTENSION} extension`;
       if (on.era === 'modern') throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } }, message);
