@@ -201,7 +201,10 @@ class RunningCall implements ToolCallContext {
       callId: this.callId,
       tool: this.toolName,
       questions: Object.fromEntries(
-        Object.entries(questions).map(([key, question]) => [key, question.kind === 'form' ? { kind: 'form', message: question.message } : { kind: question.kind }]),
+        Object.entries(questions).map(([key, question]) => [
+          key,
+          question.kind === 'form' ? { kind: 'form', message: question.message } : { kind: question.kind },
+        ]),
       ),
       answers: Object.fromEntries(
         Object.entries(answers).map(([key, answer]) => {
