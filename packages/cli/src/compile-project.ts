@@ -100,24 +100,31 @@ export function compileProject(project: LoadedProject): ProjectBuild {
 }
 
 /**
- * The project's files that declare tools by hand (`attachToolDeclaration(fn, declaration)`: a schema published
- * elsewhere, a generated module), which the analysis of `@tool` functions does not see: they are loaded too.
+ * The project's files that declare tools by hand and export them (`export const name = attachToolDeclaration(fn,
+ * declaration)`: a schema published elsewhere, a generated module), which the analysis of `@tool` functions does not
+ * see: they are loaded too. Test files (`*.test.*`, `*.spec.*`, `__tests__/`) are not: loading runs a module's code.
  */
 function handDeclaringFiles(program: ts.Program, fileNames: readonly string[]): string[] {
   const found: string[] = [];
   for (const fileName of fileNames) {
+    if (/\.(test|spec)\.[cm]?[jt]sx?$|[\\/]__tests__[\\/]/.test(fileName)) continue;
     const file = program.getSourceFile(fileName);
     if (!file || file.isDeclarationFile || !file.text.includes('attachToolDeclaration')) continue;
-    let calls = false;
-    const visit = (node: ts.Node): void => {
-      if (calls) return;
-      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'attachToolDeclaration') calls = true;
-      else ts.forEachChild(node, visit);
-    };
-    visit(file);
-    if (calls) found.push(file.fileName);
+    if (file.statements.some(exportsHandDeclaredTool)) found.push(file.fileName);
   }
   return found;
+}
+
+/** `export const x = attachToolDeclaration(...)` or `export default attachToolDeclaration(...)`. */
+function exportsHandDeclaredTool(statement: ts.Statement): boolean {
+  const declares = (expression: ts.Expression | undefined) =>
+    expression !== undefined &&
+    ts.isCallExpression(expression) &&
+    ts.isIdentifier(expression.expression) &&
+    expression.expression.text === 'attachToolDeclaration';
+  if (ts.isExportAssignment(statement)) return declares(statement.expression);
+  if (!ts.isVariableStatement(statement) || !statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)) return false;
+  return statement.declarationList.declarations.some((declaration) => declares(declaration.initializer));
 }
 
 /** The tsconfigs the project's extends (a change there changes the build). */

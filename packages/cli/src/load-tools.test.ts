@@ -44,4 +44,30 @@ describe(loadProjectTools, () => {
     expect((await load()).why).toEqual([expect.stringMatching(/package\.json changed since its last build$/)]);
     expect((await load()).why).toEqual([]);
   });
+
+  it('loads the tools a file declares by hand and exports, but never a test file or an unexported one', async () => {
+    const project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-load-declared-')));
+    try {
+      fs.writeFileSync(path.join(project, 'package.json'), '{ "name": "declared", "private": true }');
+      fs.writeFileSync(
+        path.join(project, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, types: [], rootDir: 'src' }, include: ['src'] }),
+      );
+      fs.mkdirSync(path.join(project, 'src'));
+      // The store's own key (Symbol.for): what @toolwright/schema's attachToolDeclaration does, without resolving it.
+      const declared = (name: string, exported: boolean) =>
+        `function attachToolDeclaration<F>(fn: F, declaration: object): F {\n  Object.defineProperty(fn, Symbol.for('toolwright.declaration'), { value: declaration });\n  return fn;\n}\n` +
+        `${exported ? 'export ' : ''}const ${name} = attachToolDeclaration(async () => 'ok', { name: '${name}', description: 'd', parameterOrder: [], ` +
+        `parameters: { type: 'object', properties: {}, required: [], additionalProperties: false }, metadata: { tier: 'read-only', timeoutMs: 1000, ` +
+        `sideEffects: [], capabilities: [], determinism: 'pure', resources: { timeoutMs: 1000 }, parallel: true, tags: [] } });\n` +
+        `${exported ? '' : `export const used = ${name};\n`}`;
+      fs.writeFileSync(path.join(project, 'src', 'contact.ts'), declared('contact', true));
+      fs.writeFileSync(path.join(project, 'src', 'contact.test.ts'), `${declared('from_a_test', true)}throw new Error('a test file was loaded');\n`);
+      fs.writeFileSync(path.join(project, 'src', 'hidden.ts'), `${declared('hidden', false)}throw new Error('an unexported declaration was loaded');\n`);
+      const { registry } = await loadProjectTools(path.join(project, 'tsconfig.json'));
+      expect(registry.list().map((declaration) => declaration.name)).toEqual(['contact']);
+    } finally {
+      fs.rmSync(project, { recursive: true, force: true });
+    }
+  });
 });

@@ -184,6 +184,18 @@ describe('a form of titled choices and multi-selects', () => {
     [{ type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } } }, 'list no choices'],
     [{ type: 'object', properties: { a: { type: 'array', items: { enum: ['x'] }, maxItems: -1 } } }, "`items` are not of type 'string'"],
     [{ type: 'object', properties: { a: { type: 'array', items: { anyOf: [{ const: 'x', title: 'X' }] }, maxItems: 1.5 } } }, 'maxItems that is not a count'],
+    [{ type: 'object', properties: { a: { type: 'string', anyOf: [{ const: 'x', title: 'X' }] } } }, 'only a multi-select'],
+    [
+      { type: 'object', properties: { a: { type: 'array', items: { oneOf: [{ const: 'x', title: 'X' }], anyOf: [{ const: 'y', title: 'Y' }] } } } },
+      '"oneOf" in its `items`',
+    ],
+    [{ type: 'object', properties: { a: { type: 'string', pattern: '^x' } } }, 'has "pattern", which a form field does not hold'],
+    [{ type: 'object', properties: { a: { type: 'string', items: { enum: ['x'] } } } }, 'has "items", which a form field does not hold'],
+    [{ type: 'object', properties: { a: { type: 'number', default: '3' } } }, 'a default that is not a value of its type'],
+    [
+      { type: 'object', properties: { a: { type: 'array', items: { enum: ['x'], type: 'string' }, default: 'x' } } },
+      'a default that is not a value of its type',
+    ],
   ])('fails, saying why, when its choices are malformed: %j', async (form, why) => {
     const { run, asked } = setup(async () => ({ action: 'decline' }), form);
     const { result } = await run();
@@ -211,6 +223,7 @@ describe('a form a person is shown', () => {
     name: (c: string) => ({ type: 'object', properties: { [`a${c}`]: { type: 'string' } } }),
     'titled choice': (c: string) => ({ type: 'object', properties: { a: { type: 'string', oneOf: [{ const: 'ok', title: `O${c}k` }] } } }),
     'choice name': (c: string) => ({ type: 'object', properties: { a: { type: 'string', enum: ['ok'], enumNames: [`O${c}k`] } } }),
+    default: (c: string) => ({ type: 'object', properties: { a: { type: 'string', default: `d${c}` } } }),
     'multi-select choice': (c: string) => ({
       type: 'object',
       properties: { a: { type: 'array', items: { anyOf: [{ const: `o${c}k`, title: 'Ok' }] } } },

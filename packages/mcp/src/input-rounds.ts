@@ -81,8 +81,8 @@ function digestOf(value: unknown): string {
 
 /**
  * The answers a 2026-07-28 retry carries for this call: its sealed state must be of the same tool and arguments; the
- * answer to the question the last round asked is folded in. A state of another call, or one the server could not
- * verify (another process's, expired), carries nothing: the call is asked again.
+ * answers to what the last round asked are folded in. A state of another call carries nothing: the call is asked
+ * again. (One the server cannot verify — altered, expired, another key — never gets here: it is refused, -32602.)
  */
 export function carriedAnswers(ctx: ServerContext, fingerprint: () => string): CarriedAnswers {
   const state = ctx.mcpReq.requestState<RoundState>();

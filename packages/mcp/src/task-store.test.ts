@@ -70,17 +70,26 @@ describe(FileTaskStore, () => {
   it('is one live process’s at a time, and taken over from a process that is gone', () => {
     const file = tasksFile();
     const first = new FileTaskStore(file);
-    fs.writeFileSync(`${file}.lock`, String(process.ppid)); // a live process other than this one holds it
+    // The first store holds it (this very process: a second store of the same process is refused too).
     expect(() => new FileTaskStore(file)).toThrow(TaskFileInUseError);
-    fs.writeFileSync(`${file}.lock`, '999999999'); // no such process
+    fs.writeFileSync(`${file}.lock`, `another-host ${process.pid} token`); // a process elsewhere, whatever its pid
+    expect(() => new FileTaskStore(file)).toThrow(TaskFileInUseError);
+    fs.writeFileSync(`${file}.lock`, `${os.hostname()} 999999999 token`); // no such process here
     const second = new FileTaskStore(file);
-    expect(fs.readFileSync(`${file}.lock`, 'utf8')).toBe(String(process.pid));
+    expect(fs.readFileSync(`${file}.lock`, 'utf8')).toMatch(new RegExp(`^${os.hostname()} ${process.pid} [0-9a-f]{16}$`));
     second.close();
     first.close();
   });
 });
 
 describe(MemoryTaskStore, () => {
+  it('keeps no more than maxKept tasks, forgetting the oldest finished ones, never a running one', () => {
+    const store = new MemoryTaskStore(3);
+    store.put(task('running', 'working'));
+    for (const id of ['a', 'b', 'c', 'd']) store.put(task(id, 'completed'));
+    expect(['running', 'a', 'b', 'c', 'd'].map((id) => store.get(id)?.status)).toEqual(['working', undefined, undefined, 'completed', 'completed']);
+  });
+
   it('forgets a task past its ttlMs', () => {
     const store = new MemoryTaskStore();
     store.put(task('gone', 'completed', { createdAt: new Date(Date.now() - 61_000).toISOString() }));

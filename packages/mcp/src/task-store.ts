@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 // A task (MCP's Tasks extension, io.modelcontextprotocol/tasks) is a call that outlives the request that started it:
@@ -54,6 +56,9 @@ function expired(task: TaskRecord, now: number): boolean {
 export class MemoryTaskStore implements TaskStore {
   protected readonly tasks = new Map<string, TaskRecord>();
 
+  /** @param maxKept The most tasks kept (default 10,000): past it the oldest finished ones are forgotten. */
+  constructor(protected readonly maxKept = 10_000) {}
+
   get(taskId: string): TaskRecord | undefined {
     const task = this.tasks.get(taskId);
     if (task && expired(task, Date.now())) {
@@ -65,7 +70,18 @@ export class MemoryTaskStore implements TaskStore {
 
   put(task: TaskRecord): void {
     this.tasks.set(task.taskId, { ...task });
-    for (const [taskId, known] of this.tasks) if (expired(known, Date.now())) this.tasks.delete(taskId);
+    // Tasks are kept in the order they were created: the expired ones are at the front.
+    const now = Date.now();
+    for (const [taskId, known] of this.tasks) {
+      if (!expired(known, now)) break;
+      this.tasks.delete(taskId);
+    }
+    // Past the cap, the oldest finished tasks are forgotten first (a running task is never dropped).
+    if (this.tasks.size > this.maxKept)
+      for (const [taskId, known] of this.tasks) {
+        if (this.tasks.size <= this.maxKept) break;
+        if (isTerminal(known.status)) this.tasks.delete(taskId);
+      }
   }
 }
 
@@ -88,10 +104,14 @@ export class TaskFileInUseError extends Error {
 export class FileTaskStore extends MemoryTaskStore {
   private fd: number;
   private lines = 0;
+  private closed = false;
   private readonly lock: string;
 
-  constructor(readonly file: string) {
-    super();
+  constructor(
+    readonly file: string,
+    maxKept?: number,
+  ) {
+    super(maxKept);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.lock = `${file}.lock`;
     takeLock(this.lock, file);
@@ -125,6 +145,7 @@ export class FileTaskStore extends MemoryTaskStore {
   }
 
   override put(task: TaskRecord): void {
+    if (this.closed) return; // the server is shutting down: what a task ends with now is not kept
     super.put(task);
     fs.writeSync(this.fd, `${JSON.stringify(task)}\n`);
     fs.fsyncSync(this.fd);
@@ -146,23 +167,41 @@ export class FileTaskStore extends MemoryTaskStore {
   }
 
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     fs.closeSync(this.fd);
     fs.rmSync(this.lock, { force: true });
   }
 }
 
-/** Takes `<file>.lock` for this process, from a process that is gone if need be. */
+/**
+ * Takes `<file>.lock` for this process — from a process that is gone if need be. The lock names its holder's host, pid
+ * and a token of its own: a process of another host (or another container, whose pids repeat ours) is taken to be
+ * alive, and the lock is read back after it is taken, so two processes taking over a stale one cannot both think they
+ * hold it.
+ */
 function takeLock(lock: string, file: string): void {
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const mine = `${os.hostname()} ${process.pid} ${randomBytes(8).toString('hex')}`;
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      fs.writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
-      return;
+      fs.writeFileSync(lock, mine, { flag: 'wx', mode: 0o600 });
+      if (fs.readFileSync(lock, 'utf8') === mine) return;
+      continue;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const holder = Number(fs.readFileSync(lock, 'utf8').trim());
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) throw new TaskFileInUseError(file, holder);
-    fs.rmSync(lock, { force: true }); // its process is gone (or it is ours): take it over
+    const [host, pidText] = fs.readFileSync(lock, 'utf8').trim().split(' ');
+    const holder = Number(pidText);
+    const stale = host === os.hostname() && Number.isInteger(holder) && holder > 0 && !alive(holder);
+    if (!stale) throw new TaskFileInUseError(file, Number.isInteger(holder) ? holder : -1);
+    // Its process is gone: take the lock over (renamed away first, so only one of two racing processes removes it).
+    const aside = `${lock}.${process.pid}.stale`;
+    try {
+      fs.renameSync(lock, aside);
+      fs.rmSync(aside, { force: true });
+    } catch {
+      // another process took it over first: try again
+    }
   }
   throw new Error(`could not take ${lock}`);
 }

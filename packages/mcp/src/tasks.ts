@@ -37,6 +37,8 @@ interface PendingInput {
 interface LiveTask {
   abort: AbortController;
   pending?: PendingInput;
+  /** Rounds asked so far: each round's keys carry its number, so an answer is only ever taken by its own round. */
+  rounds: number;
 }
 
 /** The tasks of one server: the records a client polls, and the calls behind the live ones. */
@@ -75,7 +77,7 @@ export class Tasks {
       pollIntervalMs: this.pollIntervalMs,
     };
     this.store.put(task);
-    this.live.set(task.taskId, { abort });
+    this.live.set(task.taskId, { abort, rounds: 0 });
     return task;
   }
 
@@ -101,10 +103,15 @@ export class Tasks {
     const live = this.live.get(taskId);
     const task = this.store.get(taskId);
     if (!live || !task || isTerminal(task.status)) return Promise.reject(new Error('the task has ended'));
-    return new Promise((resolve, reject) => {
-      live.pending = { requests: { ...requests }, answers: {}, resolve, reject };
-      this.update(task, { status: 'input_required', inputRequests: { ...requests } });
-    });
+    if (live.pending) return Promise.reject(new Error('another round of the task is waiting for its answers'));
+    // The client sees each key as `<round>:<key>` (a tool's keys hold no ':'): a late or repeated answer to an earlier
+    // round never answers a later question that happens to use the same key.
+    const round = ++live.rounds;
+    const asked = Object.fromEntries(Object.entries(requests).map(([key, request]) => [`${round}:${key}`, request]));
+    return new Promise<Record<string, unknown>>((resolve, reject) => {
+      live.pending = { requests: { ...asked }, answers: {}, resolve, reject };
+      this.update(task, { status: 'input_required', inputRequests: { ...asked } });
+    }).then((answers) => Object.fromEntries(Object.entries(answers).map(([key, answer]) => [key.slice(key.indexOf(':') + 1), answer])));
   }
 
   /**
@@ -116,11 +123,14 @@ export class Tasks {
     if (!task) return false;
     const pending = this.live.get(taskId)?.pending;
     if (!pending) return true; // nothing asked (or already ended): nothing to take
+    let taken = false;
     for (const [key, response] of Object.entries(responses)) {
       if (!Object.hasOwn(pending.requests, key)) continue;
       pending.answers[key] = response;
       delete pending.requests[key];
+      taken = true;
     }
+    if (!taken) return true; // nothing it was asked: nothing changes (and nothing is written)
     if (Object.keys(pending.requests).length > 0) {
       this.update(task, { status: 'input_required', inputRequests: { ...pending.requests } });
       return true;

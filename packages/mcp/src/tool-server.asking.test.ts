@@ -116,6 +116,26 @@ describe('a round of questions to a 2026-07-28 client', () => {
     expect(answers.roots).toEqual({ action: 'unavailable', message: expect.stringContaining("'roots' capability") });
   });
 
+  it('keeps the places of the rounds after one it answered itself (nothing the client could answer)', async () => {
+    const registry = new ToolRegistry();
+    registry.register(
+      attachToolDeclaration(async () => {
+        const context = getToolContext()!;
+        const { roots } = await context.ask({ roots: { kind: 'roots' } });
+        const { name } = await context.ask({ name: ROUND.name });
+        return JSON.stringify({ roots: roots.action, name });
+      }, askingTool('two_rounds')),
+    );
+    const server = await serveHttp(new McpToolServer({ registry, executor: { audit: new MemoryAuditSink() } }));
+    servers.push(server);
+    const c = await client(server.url, { pin: MODERN }, { elicitation: { form: {} } }, false);
+    const first = await call(c, 'two_rounds');
+    expect(Object.keys(first.inputRequests!)).toEqual(['name']);
+    const done = await call(c, 'two_rounds', { inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } }, requestState: first.requestState });
+    expect(done.resultType).toBeUndefined();
+    expect(JSON.parse(done.content![0]!.text)).toEqual({ roots: 'unavailable', name: { action: 'accept', content: { name: 'Ada' } } });
+  });
+
   it('asks the round again when a key is missing or answered with the wrong kind of response', async () => {
     const c = await client(await serve(), { pin: MODERN }, EVERYTHING, false);
     const first = await call(c, 'greet');

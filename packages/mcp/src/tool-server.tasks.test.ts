@@ -67,6 +67,22 @@ async function serve(options: Partial<McpToolServerOptions> = {}) {
     }, declared('asks')),
   );
   registry.register(attachToolDeclaration(async (ms = 0) => (await pause(ms), 'written'), declared('writes', { tier: 'privileged' })));
+  const confirm = (message: string) => getToolContext()!.elicit(message, { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] });
+  registry.register(
+    attachToolDeclaration(async (ms = 0) => {
+      await pause(ms);
+      const first = await confirm('Delete harmless.txt?');
+      const second = await confirm('Delete IMPORTANT.db?');
+      return `${first.action} ${second.action}`;
+    }, declared('asks_twice')),
+  );
+  registry.register(
+    attachToolDeclaration(async (ms = 0) => {
+      await pause(ms);
+      const [one, two] = await Promise.all([confirm('One?'), confirm('Two?')]);
+      return JSON.stringify([one, two]);
+    }, declared('asks_at_once')),
+  );
   const server = await serveHttp(
     new McpToolServer({ registry, executor: { audit: new MemoryAuditSink(), policy: loadPolicy({ rules: [{ ask: 'writes' }] }) }, ...options }),
   );
@@ -151,13 +167,41 @@ describe('a call that becomes a task', () => {
     const url = await serve({ tasks: { startAfterMs: 50 } });
     const { taskId } = (await rpc(url, 'tools/call', { name: 'asks', arguments: { ms: 200 } })).result!;
     const asking = await until(url, taskId!, ['input_required']);
-    expect(Object.keys(asking.inputRequests as object)).toEqual(['question']);
-    expect((await rpc(url, 'tasks/update', { taskId, inputResponses: { other: { action: 'accept', content: {} } } })).result).toMatchObject({
-      resultType: 'complete',
-    });
-    expect((await rpc(url, 'tasks/get', { taskId })).result).toMatchObject({ status: 'input_required' }); // a key it did not ask
-    await rpc(url, 'tasks/update', { taskId, inputResponses: { question: { action: 'accept', content: { go: true } } } });
+    // Each round's keys carry its number: an answer meant for another round is never taken by this one.
+    expect(Object.keys(asking.inputRequests as object)).toEqual(['1:question']);
+    for (const other of ['question', '2:question', 'other'])
+      expect((await rpc(url, 'tasks/update', { taskId, inputResponses: { [other]: { action: 'accept', content: { go: true } } } })).result).toMatchObject({
+        resultType: 'complete',
+      });
+    expect((await rpc(url, 'tasks/get', { taskId })).result).toMatchObject({ status: 'input_required' });
+    await rpc(url, 'tasks/update', { taskId, inputResponses: { '1:question': { action: 'accept', content: { go: true } } } });
     expect((await until(url, taskId!, ['completed'])).result).toMatchObject({ content: [{ text: 'went on' }] });
+  });
+
+  it('takes an answer only in the round it was given for: the same answer again does not answer the next question', async () => {
+    const url = await serve({ tasks: { startAfterMs: 20 } });
+    const { taskId } = (await rpc(url, 'tools/call', { name: 'asks_twice', arguments: { ms: 100 } })).result!;
+    await until(url, taskId!, ['input_required']);
+    const yes = { '1:question': { action: 'accept', content: { ok: true } } };
+    await rpc(url, 'tasks/update', { taskId, inputResponses: yes });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await rpc(url, 'tasks/update', { taskId, inputResponses: yes }); // late, or replayed
+    const second = (await rpc(url, 'tasks/get', { taskId })).result!;
+    expect(second).toMatchObject({ status: 'input_required' });
+    expect(Object.keys(second.inputRequests as object)).toEqual(['2:question']);
+    await rpc(url, 'tasks/update', { taskId, inputResponses: { '2:question': { action: 'decline' } } });
+    expect((await until(url, taskId!, ['completed'])).result).toMatchObject({ content: [{ text: 'accept decline' }] });
+  });
+
+  it('asks one round at a time: a round asked while another waits is unavailable, saying why', async () => {
+    const url = await serve({ tasks: { startAfterMs: 20 } });
+    const { taskId } = (await rpc(url, 'tools/call', { name: 'asks_at_once', arguments: { ms: 100 } })).result!;
+    const asking = await until(url, taskId!, ['input_required']);
+    const [key] = Object.keys(asking.inputRequests as object);
+    await rpc(url, 'tasks/update', { taskId, inputResponses: { [key!]: { action: 'accept', content: { ok: true } } } });
+    const [one, two] = JSON.parse(((await until(url, taskId!, ['completed'])).result as { content: { text: string }[] }).content[0]!.text);
+    expect(one).toEqual({ action: 'accept', content: { ok: true } });
+    expect(two).toEqual({ action: 'unavailable', message: expect.stringContaining('ask one round at a time') });
   });
 
   it('is asked for approval first, as a round of the call (input_required), and becomes a task once approved', async () => {

@@ -115,6 +115,8 @@ interface ActiveCall {
   handedOver: boolean;
   /** Hears the hand-over (a task tool's call waiting to see whether it becomes a task). */
   onHandOver?: () => void;
+  /** A round of the tool's questions is being asked (2025-11-25 one by one, or waiting in its task). */
+  asking?: boolean;
   /** The task the call became (2026-07-28 with the tasks extension): its questions wait in the task, not in a request. */
   task?: string;
 }
@@ -285,7 +287,8 @@ export class McpToolServer {
         },
       );
       // A task tool's call that neither ends nor asks within `startAfterMs` becomes a task: the client polls it.
-      if (asTask && (await startsAsTask(execution, call, this.tasks.startAfterMs))) {
+      // (Room is looked at again: calls that started together may have filled it meanwhile.)
+      if (asTask && (await startsAsTask(execution, call, this.tasks.startAfterMs)) && this.tasks.hasRoom()) {
         const task = this.tasks.create(callId, name, stop);
         call.task = task.taskId;
         detached = true;
@@ -298,8 +301,10 @@ export class McpToolServer {
                   ? { error: { code: -32603, message: escapeTerminalControls(result.content) } }
                   : { result: this.resultOf(name, result, on.era) },
               ),
-            (error: unknown) => this.tasks.settle(task.taskId, { error: { code: -32603, message: `the call failed: ${(error as Error).message}` } }),
+            (error: unknown) =>
+              this.tasks.settle(task.taskId, { error: { code: -32603, message: escapeTerminalControls(`the call failed: ${(error as Error).message}`) } }),
           )
+          .catch(() => undefined) // a store that cannot keep the outcome (closed at shutdown, a full disk) loses only it
           .finally(() => this.active.delete(callId));
         return { resultType: 'task', ...taskView(task) } as unknown as CallToolResult;
       }
@@ -347,7 +352,11 @@ export class McpToolServer {
           `tasks need a client that declares the ${TASKS_EXTENSION} extension`,
         );
       const task = this.tasks.get(params.taskId);
-      if (!task) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no task ${JSON.stringify(params.taskId)} here (unknown, or past its ttlMs)`);
+      if (!task)
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `no task ${escapeTerminalControls(JSON.stringify(params.taskId))} here (unknown, or past its ttlMs)`,
+        );
       return task;
     };
     server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, (params, ctx) => ({ resultType: 'complete', ...taskView(known(params, ctx)) }));
@@ -377,7 +386,10 @@ export class McpToolServer {
     if (!capabilities)
       return {
         features: required,
-        why: 'this server runs stateless over HTTP and cannot see what a 2025-11-25 client declares; serve with sessions (--sessions)',
+        why:
+          on.era === 'modern'
+            ? "this request's _meta declares no client capabilities"
+            : 'this server runs stateless over HTTP and cannot see what a 2025-11-25 client declares; serve with sessions (--sessions)',
       };
     const features = required.filter((feature) => !capabilities[feature]);
     return features.length > 0 ? { features, why: 'this client did not declare it, so the call was not run' } : undefined;
@@ -408,12 +420,15 @@ export class McpToolServer {
   private async askRound(request: AskRequest): Promise<Record<string, unknown>> {
     const call = this.active.get(request.callId);
     const keys = Object.keys(request.questions);
-    if (!call) return Object.fromEntries(keys.map((key) => [key, { action: 'unavailable', message: 'no MCP request is waiting for this question' }]));
+    const everyKey = (message: string) => Object.fromEntries(keys.map((key) => [key, { action: 'unavailable', message }]));
+    if (!call) return everyKey('no MCP request is waiting for this question');
+    // One round at a time: a second asked while the first waits for its answers would take the first's place.
+    if (call.asking || call.pending) return everyKey('another round of questions of this call is waiting for its answers: ask one round at a time');
     const question = roundDigest(request.questions);
-    if (call.era === 'modern') {
+    const index = call.questionsAsked++;
+    if (call.era === 'modern' && !call.task) {
       // The answers carried are given back in order, each only to the very round it answered: from the first round
       // asked otherwise on, they are dropped and asked again.
-      const index = call.questionsAsked++;
       const known = call.carried.answers[index];
       if (known?.question === question) return known.answer;
       if (known) call.carried.answers.length = index;
@@ -425,27 +440,43 @@ export class McpToolServer {
       if (refused) answers[key] = { action: 'unavailable', message: refused };
       else asking[key] = request.questions[key]!.kind;
     }
-    if (Object.keys(asking).length === 0) return answers;
+    if (Object.keys(asking).length === 0) {
+      // Answered here, but a round all the same: kept with the others, so the rounds after it keep their places.
+      if (call.era === 'modern' && !call.task && call.carried.answers.length === index) call.carried.answers.push({ question, answer: answers });
+      return answers;
+    }
     if (call.task) {
       // A task's questions wait in the task (input_required) until its client answers them all with tasks/update.
       const requests = Object.fromEntries(Object.keys(asking).map((key) => [key, inputRequestOf(request.tool, request.questions[key]!)]));
-      const responses = await this.tasks.ask(call.task, requests).catch(() => undefined);
-      if (!responses) return Object.fromEntries(keys.map((key) => [key, { action: 'cancel' }]));
-      return { ...answers, ...roundResponses(asking, responses) };
+      call.asking = true;
+      try {
+        const responses = await this.tasks.ask(call.task, requests).catch(() => undefined);
+        if (!responses) return everyKey('the task ended before its questions were answered');
+        return { ...answers, ...roundResponses(asking, responses) };
+      } finally {
+        call.asking = false;
+      }
     }
     if (call.era === 'modern') {
-      if (!roomForAnotherRound(call.carried.answers))
-        return Object.fromEntries(keys.map((key) => [key, { action: 'unavailable', message: 'the call has asked as many questions as one call may' }]));
+      if (!roomForAnotherRound(call.carried.answers)) return everyKey('the call has asked as many questions as one call may');
       const requests = Object.fromEntries(Object.keys(asking).map((key) => [key, inputRequestOf(request.tool, request.questions[key]!)]));
       const unavailable = Object.fromEntries(Object.entries(answers).map(([key, answer]) => [key, (answer as { message: string }).message]));
       call.pending = { requests, asked: { question, keys: asking, ...(Object.keys(unavailable).length > 0 ? { unavailable } : {}) } };
+      const handedOver = new Error('the questions were handed to the MCP client (input_required): this run ends here, the next one gets the answers');
       call.handedOver = true;
-      call.stop.abort(new Error('the questions were handed to the MCP client (input_required)'));
+      call.stop.abort(handedOver);
       call.onHandOver?.();
-      return new Promise<never>(() => undefined); // this run ends here: the next one gets the answers
+      // The run ends here (its signal is aborted): the tool's own cleanup (`finally`) runs, and nothing it does after
+      // counts — the call's outcome is the input_required result.
+      throw handedOver;
     }
-    for (const key of Object.keys(asking)) answers[key] = await this.askOne(call, request.tool, request.questions[key]!, request.signal);
-    return answers;
+    call.asking = true;
+    try {
+      for (const key of Object.keys(asking)) answers[key] = await this.askOne(call, request.tool, request.questions[key]!, request.signal);
+      return answers;
+    } finally {
+      call.asking = false;
+    }
   }
 
   /** One question asked of a 2025-11-25 client: its user's form, its model's sample, its roots. */
@@ -541,7 +572,7 @@ function sampleOf(question: Extract<AskQuestion, { kind: 'sample' }>): CreateMes
     maxTokens: question.maxTokens,
     ...(question.systemPrompt !== undefined ? { systemPrompt: escapeTerminalControls(question.systemPrompt) } : {}),
     ...(question.temperature !== undefined ? { temperature: question.temperature } : {}),
-    ...(question.stopSequences !== undefined ? { stopSequences: [...question.stopSequences] } : {}),
+    ...(question.stopSequences !== undefined ? { stopSequences: question.stopSequences.map((stop) => escapeTerminalControls(stop)) } : {}),
   };
 }
 

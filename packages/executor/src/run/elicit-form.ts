@@ -43,7 +43,14 @@ function fieldProblem(field: unknown): string | undefined {
     if (typeof text !== 'string') return `has a ${name} that is not text`;
     if (hasTerminalControls(text)) return `has a control character in its ${name}`;
   }
+  // Only the keywords of MCP's form fields: anything else would reach the client's user unchecked.
+  const unknown = Object.keys(field).find((key) => !FIELD_KEYWORDS.has(key) || (key === 'items' && type !== 'array'));
+  if (unknown !== undefined) return `has ${JSON.stringify(unknown)}, which a form field does not hold`;
+  const defaultProblem = defaultValueProblem(field as Record<string, unknown>);
+  if (defaultProblem) return defaultProblem;
   if (type === 'array') return multiSelectProblem(field as Record<string, unknown>);
+  if ((field as Record<string, unknown>).anyOf !== undefined)
+    return 'has `anyOf` choices, which only a multi-select’s `items` hold (a single choice takes `oneOf`)';
   if (choices !== undefined || oneOf !== undefined) {
     if (type !== 'string') return 'has choices but is not a string';
     return choiceListProblem(field as Record<string, unknown>);
@@ -62,9 +69,45 @@ function fieldProblem(field: unknown): string | undefined {
   return undefined;
 }
 
+/** The keywords a form field may hold (MCP's primitive, choice and multi-select schemas). */
+const FIELD_KEYWORDS = new Set([
+  'type',
+  'title',
+  'description',
+  'default',
+  'format',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'enum',
+  'enumNames',
+  'oneOf',
+  'anyOf',
+  'items',
+  'minItems',
+  'maxItems',
+]);
+
+/** A default must be a value of its field's kind, its text free of control characters. */
+function defaultValueProblem(field: Record<string, unknown>): string | undefined {
+  const value = field.default;
+  if (value === undefined) return undefined;
+  const texts = Array.isArray(value) ? value : [value];
+  if (field.type === 'array' ? !Array.isArray(value) || texts.some((text) => typeof text !== 'string') : typeof value !== jsTypeOf(field.type))
+    return 'has a default that is not a value of its type';
+  if (texts.some((text) => typeof text === 'string' && hasTerminalControls(text))) return 'has a control character in its default';
+  return undefined;
+}
+
+function jsTypeOf(type: unknown): string {
+  return type === 'integer' || type === 'number' ? 'number' : String(type);
+}
+
 /** A list of choices: `enum` (with `enumNames` titling them) or `oneOf` of `{ const, title }`. */
 function choiceListProblem(list: Record<string, unknown>): string | undefined {
   const { enum: choices, enumNames, oneOf, anyOf } = list;
+  if (oneOf !== undefined && anyOf !== undefined) return 'has both `oneOf` and `anyOf` choices';
   const titled = oneOf ?? anyOf;
   if (choices !== undefined && titled !== undefined) return 'has both `enum` and titled choices';
   if (titled !== undefined) {
@@ -91,6 +134,8 @@ function multiSelectProblem(field: Record<string, unknown>): string | undefined 
   const items = field.items;
   if (typeof items !== 'object' || items === null) return 'is an array without `items` listing its choices';
   const list = items as Record<string, unknown>;
+  const stray = Object.keys(list).find((key) => !['type', 'enum', 'anyOf'].includes(key));
+  if (stray !== undefined) return `has ${JSON.stringify(stray)} in its \`items\`, which hold only \`type\` and \`enum\`, or \`anyOf\``;
   if (list.enum !== undefined && list.type !== 'string') return "has choices whose `items` are not of type 'string'";
   if (list.enum === undefined && list.anyOf === undefined) return 'is an array whose `items` list no choices (`enum` or `anyOf`)';
   const problem = choiceListProblem(list);

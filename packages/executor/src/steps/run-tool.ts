@@ -153,7 +153,14 @@ class RunningCall implements ToolCallContext {
    * handler; each answer checked against its question. A host that cannot ask answers `unavailable`, saying why.
    */
   async #askRound(questions: AskQuestions): Promise<Record<string, unknown>> {
-    const answers = await this.#answerRound(questions);
+    let answers: Record<string, unknown>;
+    try {
+      answers = await this.#answerRound(questions);
+    } catch (ended) {
+      // The run ended while it waited (its questions went to a client that answers in a later call): no answer.
+      this.#noteAsked(questions, Object.fromEntries(Object.keys(questions).map((key) => [key, { action: 'deferred' }])));
+      throw ended;
+    }
     this.#noteAsked(questions, answers);
     return answers;
   }
@@ -166,7 +173,11 @@ class RunningCall implements ToolCallContext {
     const failed = (error: unknown) => ({ action: 'unavailable', message: `asking failed: ${error instanceof Error ? error.message : String(error)}` });
     let given: Readonly<Record<string, unknown>>;
     if (this.#ask) {
-      given = await this.#ask({ callId: this.callId, tool: this.toolName, questions, signal }).catch((error: unknown) => everyone(failed(error)));
+      given = await this.#ask({ callId: this.callId, tool: this.toolName, questions, signal }).catch((error: unknown) => {
+        // The run was ended while asking (a hand-over, a cancellation): the tool gets no answer it could act on.
+        if (signal.aborted) throw error;
+        return everyone(failed(error));
+      });
     } else if (this.#elicit) {
       const answers: Record<string, unknown> = {};
       for (const key of keys) {
