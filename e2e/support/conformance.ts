@@ -21,41 +21,37 @@ const NO_PROMPTS = 'a Toolwright server serves tools: it has no prompts (prompts
 const NO_RESOURCES = 'a Toolwright server serves tools: it has no resources (resources/* are not served)';
 const NOT_APPLICABLE = /.*/;
 
+/** What neither revision's scenarios find in a server of tools: prompts, resources, completion of their arguments. */
+const TOOLS_ONLY: Record<string, Expectation> = {
+  'completion-complete': { failsOnly: NOT_APPLICABLE, why: 'completion completes prompt and resource-template arguments, which a tools server has none of' },
+  'resources-list': { failsOnly: NOT_APPLICABLE, why: NO_RESOURCES },
+  'resources-read-text': { failsOnly: NOT_APPLICABLE, why: NO_RESOURCES },
+  'resources-read-binary': { failsOnly: NOT_APPLICABLE, why: NO_RESOURCES },
+  'resources-templates-read': { failsOnly: NOT_APPLICABLE, why: NO_RESOURCES },
+  'prompts-list': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
+  'prompts-get-simple': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
+  'prompts-get-with-args': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
+  'prompts-get-embedded-resource': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
+  'prompts-get-with-image': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
+};
+
 export const EXPECTATIONS: Record<Revision, Record<string, Expectation>> = {
   '2025-11-25': {
+    ...TOOLS_ONLY,
     'logging-set-level': {
       failsOnly: NOT_APPLICABLE,
       why: 'logging/setLevel and log messages: removed in 2026-07-28; tools report progress as progress notifications',
     },
     'tools-call-with-logging': { failsOnly: NOT_APPLICABLE, why: 'log messages (see logging-set-level)' },
-    'completion-complete': { failsOnly: NOT_APPLICABLE, why: 'completion completes prompt and resource-template arguments, which a tools server has none of' },
-    'resources-list': { failsOnly: NOT_APPLICABLE, why: NO_RESOURCES },
-    'resources-read-text': { failsOnly: NOT_APPLICABLE, why: NO_RESOURCES },
-    'resources-read-binary': { failsOnly: NOT_APPLICABLE, why: NO_RESOURCES },
-    'resources-templates-read': { failsOnly: NOT_APPLICABLE, why: NO_RESOURCES },
     'resources-subscribe': { failsOnly: NOT_APPLICABLE, why: NO_RESOURCES },
     'resources-unsubscribe': { failsOnly: NOT_APPLICABLE, why: NO_RESOURCES },
-    'prompts-list': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
-    'prompts-get-simple': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
-    'prompts-get-with-args': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
-    'prompts-get-embedded-resource': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
-    'prompts-get-with-image': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
     'server-sse-polling': {
       failsOnly: /^incoming-sse-event$/,
       why: "pending in the suite: its test_reconnection tool closes the call's own SSE stream mid-call, which a tool cannot reach, and resuming needs an event store sessions do not keep",
     },
   },
   '2026-07-28': {
-    'completion-complete': { failsOnly: NOT_APPLICABLE, why: 'completion completes prompt and resource-template arguments, which a tools server has none of' },
-    'resources-list': { failsOnly: NOT_APPLICABLE, why: NO_RESOURCES },
-    'resources-read-text': { failsOnly: NOT_APPLICABLE, why: NO_RESOURCES },
-    'resources-read-binary': { failsOnly: NOT_APPLICABLE, why: NO_RESOURCES },
-    'resources-templates-read': { failsOnly: NOT_APPLICABLE, why: NO_RESOURCES },
-    'prompts-list': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
-    'prompts-get-simple': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
-    'prompts-get-with-args': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
-    'prompts-get-embedded-resource': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
-    'prompts-get-with-image': { failsOnly: NOT_APPLICABLE, why: NO_PROMPTS },
+    ...TOOLS_ONLY,
     caching: { failsOnly: /prompts|resources/, why: `the caching hints of tools/list are checked; ${NO_PROMPTS}, and no resources` },
     'input-required-result-non-tool-request': { failsOnly: NOT_APPLICABLE, why: `it asks through prompts/get; ${NO_PROMPTS}` },
     'http-custom-header-server-validation': {
