@@ -28,17 +28,28 @@ const CONCURRENCY = Number(values.concurrency);
 const bin = path.join(root, 'packages/cli/dist/bin.js');
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-mcp-'));
 fs.writeFileSync(path.join(workspace, 'a.txt'), 'x\n');
-// The no-op tool: file_list of a one-file directory (read-only, cheap). The in-process run uses the same tool.
-const call = { name: 'file_list', arguments: { path: '.' } };
-console.log(`node ${process.version}, ${os.cpus().length} cpus; ${CALLS} calls of ${call.name} ${JSON.stringify(call.arguments)}`);
+// The no-op tool: file_list of a one-file directory (read-only, cheap). The in-process run uses the same tool. Each
+// call's arguments differ (an `exclude` pattern that matches nothing): the same call repeated is what an agent stuck
+// in a loop sends, and the repeated-call guard refuses it after three — the bench would then time refusals.
+let sequence = 0;
+const call = () => ({ name: 'file_list', arguments: { path: '.', exclude: [`nothing-${sequence++}.tmp`] } });
+console.log(`node ${process.version}, ${os.cpus().length} cpus; ${CALLS} calls of file_list {"path":".","exclude":["nothing-<n>.tmp"]}`);
 
 const registry = new ToolRegistry();
 core.registerCoreTools(registry, { workspace: new core.WorkspacePolicy({ root: workspace }) });
 const executor = new ToolExecutor({ registry, audit: new MemoryAuditSink() });
-const argText = JSON.stringify(call.arguments);
-for (let i = 0; i < 200; i++) await executor.executeToolCall({ id: `w${i}`, name: call.name, arguments: argText });
+const checked = (result) => {
+  const failed = result.status === 'error' || result.isError;
+  if (failed) throw new Error(`a benchmark call failed: ${JSON.stringify(result.content).slice(0, 300)}`);
+  return result;
+};
+const inProcessCall = (id) => {
+  const { name, arguments: args } = call();
+  return executor.executeToolCall({ id, name, arguments: JSON.stringify(args) }).then(checked);
+};
+for (let i = 0; i < 200; i++) await inProcessCall(`w${i}`);
 let t = performance.now();
-for (let i = 0; i < CALLS; i++) await executor.executeToolCall({ id: `c${i}`, name: call.name, arguments: argText });
+for (let i = 0; i < CALLS; i++) await inProcessCall(`c${i}`);
 const inProcess = (performance.now() - t) / CALLS;
 
 const stdio = new Client({ name: 'bench', version: '1' });
@@ -50,9 +61,9 @@ await stdio.connect(
     stderr: 'ignore',
   }),
 );
-for (let i = 0; i < 200; i++) await stdio.callTool(call);
+for (let i = 0; i < 200; i++) checked(await stdio.callTool(call()));
 t = performance.now();
-for (let i = 0; i < CALLS; i++) await stdio.callTool(call);
+for (let i = 0; i < CALLS; i++) checked(await stdio.callTool(call()));
 const overStdio = (performance.now() - t) / CALLS;
 await stdio.close();
 console.log(
@@ -87,13 +98,13 @@ async function throughput(url) {
   const per = Math.ceil(CALLS / CONCURRENCY);
   await Promise.all(
     clients.map(async (c) => {
-      for (let i = 0; i < 20; i++) await c.callTool(call);
+      for (let i = 0; i < 20; i++) checked(await c.callTool(call()));
     }),
   );
   const start = performance.now();
   await Promise.all(
     clients.map(async (c) => {
-      for (let i = 0; i < per; i++) await c.callTool(call);
+      for (let i = 0; i < per; i++) checked(await c.callTool(call()));
     }),
   );
   const seconds = (performance.now() - start) / 1000;
