@@ -393,16 +393,20 @@ function isLink(entry: string): boolean {
 
 /**
  * `value` (a path a configuration, a `.git` file or a link names) from `base` as git hands it to the kernel: `.` and
- * `..` taken out only where no link comes before them — `link/..` is the parent of where the link leads, which
- * `path.resolve` would read as the folder holding the link, so from the first such `..` on the rest is kept as
- * spelled for `physicalPath`, which follows links and names one inside the workspace (a command could replace it).
+ * `..` taken out only where no link comes before them — after a link anywhere on the way, `..` is the parent of where
+ * the link led (`link/x/..` too, not only `link/..`), which `path.resolve` would read lexically, so from the first such
+ * `..` on the rest is kept as spelled for `physicalPath`, which follows links and names one inside the workspace (a
+ * command could replace it).
  */
 export function spelledFrom(base: string, value: string): string {
   const parts = (value.startsWith('/') ? value : `${base}/${value}`).split('/').filter((part) => part !== '' && part !== '.');
   let current = '/';
+  let throughLink = false;
   for (const [index, part] of parts.entries()) {
-    if (part !== '..') current = path.join(current, part);
-    else if (isLink(current)) return [current, ...parts.slice(index)].join('/');
+    if (part !== '..') {
+      current = path.join(current, part);
+      throughLink ||= isLink(current);
+    } else if (throughLink) return [current, ...parts.slice(index)].join('/');
     else current = path.dirname(current);
   }
   return current;
