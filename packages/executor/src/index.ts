@@ -54,6 +54,8 @@ export type {
   GeminiFunctionResponseContent,
 } from './conversation.js';
 export { AuditLog, readAuditLog, planRecovery, AuditLogLockedError, AuditWriteError, AuditLogCorruptError } from './audit/index.js';
+export { acquireFileLock } from './file-lock.js';
+export type { FileLockOptions, LockOwner } from './file-lock.js';
 export type { AuditLogOptions, AuditRecord, AuditRotation, Durability, RecoveryAction } from './audit/index.js';
 export { Policy, loadPolicy, parseRule, PolicyError } from './policy/index.js';
 export { explainDecision, formatExplanation } from './gate/explain.js';

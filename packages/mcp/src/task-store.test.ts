@@ -72,11 +72,12 @@ describe(FileTaskStore, () => {
     const first = new FileTaskStore(file);
     // The first store holds it (this very process: a second store of the same process is refused too).
     expect(() => new FileTaskStore(file)).toThrow(TaskFileInUseError);
-    fs.writeFileSync(`${file}.lock`, `another-host ${process.pid} token`); // a process elsewhere, whatever its pid
+    const owner = (pid: number, hostname: string) => JSON.stringify({ pid, hostname, startedAt: new Date().toISOString() });
+    fs.writeFileSync(`${file}.lock`, owner(process.pid, 'another-host')); // a process elsewhere, whatever its pid
     expect(() => new FileTaskStore(file)).toThrow(TaskFileInUseError);
-    fs.writeFileSync(`${file}.lock`, `${os.hostname()} 999999999 token`); // no such process here
+    fs.writeFileSync(`${file}.lock`, owner(999_999_999, os.hostname())); // no such process here
     const second = new FileTaskStore(file);
-    expect(fs.readFileSync(`${file}.lock`, 'utf8')).toMatch(new RegExp(`^${os.hostname()} ${process.pid} [0-9a-f]{16}$`));
+    expect(JSON.parse(fs.readFileSync(`${file}.lock`, 'utf8'))).toMatchObject({ pid: process.pid, hostname: os.hostname() });
     second.close();
     first.close();
   });

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { acquireFileLock } from '@toolwright/executor';
 
 // A task (MCP's Tasks extension, io.modelcontextprotocol/tasks) is a call that outlives the request that started it:
 // the client polls `tasks/get` for its status and, once it ends, its result. What is known of each task is kept here —
@@ -90,8 +89,9 @@ export class TaskFileInUseError extends Error {
   constructor(
     readonly file: string,
     readonly pid: number,
+    readonly hostname: string,
   ) {
-    super(`${file} holds the tasks of process ${pid}, which is still running; give this server its own file`);
+    super(`${file} holds the tasks of process ${pid} on ${hostname}, which is still running; give this server its own file`);
   }
 }
 
@@ -105,7 +105,7 @@ export class FileTaskStore extends MemoryTaskStore {
   private fd: number;
   private lines = 0;
   private closed = false;
-  private readonly lock: string;
+  private readonly release: () => void;
 
   constructor(
     readonly file: string,
@@ -113,8 +113,7 @@ export class FileTaskStore extends MemoryTaskStore {
   ) {
     super(maxKept);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.lock = `${file}.lock`;
-    takeLock(this.lock, file);
+    this.release = acquireFileLock(file, { locked: (owner) => new TaskFileInUseError(file, owner.pid, owner.hostname) });
     const now = Date.now();
     if (fs.existsSync(file)) {
       for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
@@ -170,48 +169,7 @@ export class FileTaskStore extends MemoryTaskStore {
     if (this.closed) return;
     this.closed = true;
     fs.closeSync(this.fd);
-    fs.rmSync(this.lock, { force: true });
-  }
-}
-
-/**
- * Takes `<file>.lock` for this process — from a process that is gone if need be. The lock names its holder's host, pid
- * and a token of its own: a process of another host (or another container, whose pids repeat ours) is taken to be
- * alive, and the lock is read back after it is taken, so two processes taking over a stale one cannot both think they
- * hold it.
- */
-function takeLock(lock: string, file: string): void {
-  const mine = `${os.hostname()} ${process.pid} ${randomBytes(8).toString('hex')}`;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      fs.writeFileSync(lock, mine, { flag: 'wx', mode: 0o600 });
-      if (fs.readFileSync(lock, 'utf8') === mine) return;
-      continue;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const [host, pidText] = fs.readFileSync(lock, 'utf8').trim().split(' ');
-    const holder = Number(pidText);
-    const stale = host === os.hostname() && Number.isInteger(holder) && holder > 0 && !alive(holder);
-    if (!stale) throw new TaskFileInUseError(file, Number.isInteger(holder) ? holder : -1);
-    // Its process is gone: take the lock over (renamed away first, so only one of two racing processes removes it).
-    const aside = `${lock}.${process.pid}.stale`;
-    try {
-      fs.renameSync(lock, aside);
-      fs.rmSync(aside, { force: true });
-    } catch {
-      // another process took it over first: try again
-    }
-  }
-  throw new Error(`could not take ${lock}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    this.release();
   }
 }
 

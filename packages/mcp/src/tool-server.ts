@@ -28,7 +28,7 @@ import {
   type ToolCallResult,
 } from '@toolwright/executor';
 import { structuredContentOf, toMcpTools, type ToolRegistry } from '@toolwright/registry';
-import type { ClientFeature } from '@toolwright/schema';
+import type { ClientFeature, ToolDeclaration } from '@toolwright/schema';
 import type { AskQuestion, ContentBlock } from '@toolwright/tool';
 import { answerOf, approvalForm, confirmPaths } from './approval-forms.js';
 import { ClientApprovals } from './client-approvals.js';
@@ -239,7 +239,9 @@ export class McpToolServer {
     name: string,
     args: Record<string, unknown> | undefined,
   ): Promise<CallToolResult | InputRequiredResult> {
-    const missing = this.missingClientFeatures(on, name);
+    // Looked up once for the call (an unknown tool has none: the executor says so).
+    const declaration = this.registry.get(name)?.declaration;
+    const missing = this.missingClientFeatures(on, declaration?.metadata.requiresClient);
     if (missing) {
       const what = missing.features.map((feature) => `'${feature}'`).join(' and ');
       const message = `${name} needs a client that declares ${what}; ${missing.why}`;
@@ -248,7 +250,7 @@ export class McpToolServer {
         throw new MissingRequiredClientCapabilityError({ requiredCapabilities: Object.fromEntries(missing.features.map((feature) => [feature, {}])) }, message);
       return failure(message);
     }
-    const taskSupport = this.registry.get(name)?.declaration.metadata.task;
+    const taskSupport = declaration?.metadata.task;
     const asTask = taskSupport !== undefined && on.era === 'modern' && declaresTasks(on.ctx) && this.tasks.hasRoom();
     if (taskSupport === 'required' && asTask === false && on.era === 'modern' && declaresTasks(on.ctx))
       return failure(`${name} runs only as a task, and ${this.tasks.maxRunning} tasks are running already: call it again when one has ended`);
@@ -299,7 +301,7 @@ export class McpToolServer {
                 task.taskId,
                 result.status === 'error' && SERVER_FAILURES.has(result.error.code)
                   ? { error: { code: -32603, message: escapeTerminalControls(result.content) } }
-                  : { result: this.resultOf(name, result, on.era) },
+                  : { result: this.resultOf(declaration, result, on.era) },
               ),
             (error: unknown) =>
               this.tasks.settle(task.taskId, { error: { code: -32603, message: escapeTerminalControls(`the call failed: ${(error as Error).message}`) } }),
@@ -322,18 +324,17 @@ export class McpToolServer {
         const requestState = await this.states.mint(state, on.ctx);
         return inputRequired({ inputRequests: call.pending.requests, requestState });
       }
-      return this.resultOf(name, result, on.era);
+      return this.resultOf(declaration, result, on.era);
     } finally {
       if (!detached) this.active.delete(callId);
     }
   }
 
   /** A finished call as `tools/call` answers it. */
-  private resultOf(name: string, result: ToolCallResult, era: ProtocolEra): CallToolResult {
+  private resultOf(declaration: ToolDeclaration | undefined, result: ToolCallResult, era: ProtocolEra): CallToolResult {
     if (result.status !== 'completed') return failure(result.content);
     // Content blocks (images, audio, resources) are the result's content, as the tool made them.
     if (result.blocks) return { content: result.blocks.map(safeBlock) };
-    const declaration = this.registry.get(name)?.declaration;
     // An array or a primitive goes as it is to a 2026-07-28 client, wrapped as { result } to a 2025-11-25 one.
     const content = declaration ? structuredContentOf(declaration, result.output, { era }) : undefined;
     const structured = content !== undefined ? { structuredContent: escapeTerminalControlsDeep(content) as Record<string, unknown> } : {};
@@ -374,18 +375,17 @@ export class McpToolServer {
 
   /**
    * What a tool requires of the client behind its call (`requiresClient`) that this client did not declare, and why
-   * that is so; undefined when nothing is missing (or the tool is unknown: the executor says so).
+   * that is so; undefined when nothing is missing.
    */
   private missingClientFeatures(
     on: { server: Server; era: ProtocolEra; ctx: ServerContext },
-    name: string,
+    required: readonly ClientFeature[] | undefined,
   ): { features: ClientFeature[]; why: string } | undefined {
-    const required = this.registry.get(name)?.declaration.metadata.requiresClient;
     if (!required || required.length === 0) return undefined;
     const capabilities = on.era === 'modern' ? envelopeCapabilities(on.ctx) : on.server.getClientCapabilities();
     if (!capabilities)
       return {
-        features: required,
+        features: [...required],
         why:
           on.era === 'modern'
             ? "this request's _meta declares no client capabilities"
