@@ -38,6 +38,8 @@ export function renderModule(entries: readonly ModuleEntry[], moduleFile: string
     // As JSON text: a compiler checks an object literal against the declaration's type, which cost tsgo 1.9 s of
     // 3.4 s at 2,000 tools; `JSON.parse` of a string is checked at once (and parses faster at run time).
     lines.push(`attachToolDeclaration(${target}, JSON.parse(${JSON.stringify(JSON.stringify(declaration))}));`);
+    // A source form's relative paths are relative to the file that declares it (a build without the transformer does not say).
+    if (declaration.source?.runs) lines.push(`setSourceBase(${target}, ${JSON.stringify(path.dirname(fileName))});`);
     // A flattened tool's argument object is its one parameter's type (the object it receives).
     const args =
       declaration.argumentPassing === 'object'
@@ -54,6 +56,7 @@ export function renderModule(entries: readonly ModuleEntry[], moduleFile: string
   return [
     GENERATED_MODULE_HEADER,
     "import { attachToolDeclaration } from '@toolwright/tool';",
+    ...(sorted.some((entry) => entry.declaration.source?.runs) ? ["import { setSourceBase } from '@toolwright/sources';"] : []),
     ...importLines,
     '',
     ...lines,

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ToolRegistry } from '@toolwright/registry';
+import { setSourceBase } from '@toolwright/sources';
 import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
 import { analyzeTypeScript7, formatDiagnostics, loadTypeScript7 } from '@toolwright/transformer';
 import { CliError } from './cli-error.js';
@@ -67,6 +68,8 @@ export async function loadProjectTools7(
         2,
       );
     attachToolDeclaration(target as () => unknown, tool.declaration);
+    // A source form's relative paths are relative to its declaring file, which tsgo's output does not say.
+    if (tool.declaration.source?.runs) setSourceBase(target, path.dirname(tool.sourceFile));
   }
   return registerToolModules([...modules.values()], registry, perSession);
 }

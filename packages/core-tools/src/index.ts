@@ -43,3 +43,6 @@ export { ripgrepVersion } from './search/ripgrep-search.js';
 export type { FileSearchResult, SearchMatch } from './tools/file-search.js';
 export { VaultTool } from './tools/vault-copyto.js';
 export type { VaultCopyResult } from './tools/vault-copyto.js';
+export { guardedRequest, destinationsFor, type GuardedRequestInit, type RedirectHop } from './web/guarded-request.js';
+export { RunningProcess, type ProcessOutcome } from './shell/run-process.js';
+export { readConfined, writeFileAtomic } from './workspace/confined-file.js';

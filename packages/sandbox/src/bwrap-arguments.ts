@@ -111,21 +111,23 @@ export function bwrapArguments(
   args.push('--dir', policy.home);
   // From the descriptor the host opened and checked, where it has one: a folder renamed into the workspace's
   // place after the check is not what is mounted.
-  // A reader's workspace is read-only as a whole: nothing in it needs keeping read-only on its own, and no
-  // folder on the way to a covered path is bound from the host (nothing inside can rename it).
-  const bind = policy.reader ? '--ro-bind' : '--bind';
+  // A reader's (or a read-only) workspace is read-only as a whole: nothing in it needs keeping read-only on its own,
+  // and no folder on the way to a covered path is bound from the host (nothing inside can rename it).
+  const readOnlyWorkspace = policy.reader === true || policy.workspaceReadOnly === true;
+  const bind = readOnlyWorkspace ? '--ro-bind' : '--bind';
   if (workspaceDescriptor !== undefined) args.push(`${bind}-fd`, String(workspaceDescriptor), policy.workspace);
   else args.push(bind, policy.workspace, policy.workspace);
   for (const spelling of policy.reader ? [] : (policy.workspaceSpellings ?? [])) {
     if (spelling !== policy.workspace && mayLinkAt(spelling, policy, system)) args.push('--symlink', policy.workspace, spelling);
   }
-  const readOnly = policy.reader ? [] : byDepth(policy.readOnly.flatMap((entry) => protectedEntry(entry, policy.workspace)));
+  const readOnly = readOnlyWorkspace ? [] : byDepth(policy.readOnly.flatMap((entry) => protectedEntry(entry, policy.workspace)));
   const hidden = byDepth(policy.hidden.filter((entry) => isInside(policy.workspace, entry) && !isLink(entry)));
   // Each folder on the way to a covered path is bound onto itself: a mount point cannot be renamed or
   // replaced, so `mv conf conf2` cannot carry `conf/prod.key` out from under `conf/*.key` for the next command.
   // bubblewrap mounts by name and follows links (the source from the host's root): a folder on the way that is a
   // link would mount what it leads to, read-write (the planner refuses such plans; this is the last check).
-  const ancestors = policy.reader ? [] : byDepth(ancestorsWithin(policy.workspace, [...readOnly, ...hidden]));
+  // (A read-only workspace has none to bind: nothing in it can be renamed, and a `--bind` would make a folder writable.)
+  const ancestors = readOnlyWorkspace ? [] : byDepth(ancestorsWithin(policy.workspace, [...readOnly, ...hidden]));
   for (const entry of ancestors) {
     let stat: fs.Stats | undefined;
     try {

@@ -22,3 +22,4 @@ export { namespaceEnded, namespaceInit } from './namespace-end.js';
 export type { NamespaceInit } from './namespace-end.js';
 export { holdsSharedDirectory } from './shared-directory.js';
 export { HELPER_ENV, systemProgram } from './system-programs.js';
+export { limitsPrelude } from './resource-limits.js';

@@ -39,6 +39,11 @@ export interface SandboxPolicy {
    * workspace names can then lead only to the system's files, the sandbox's `/etc` or the workspace.
    */
   reader?: boolean;
+  /**
+   * The workspace read-only as a whole, the rest of the sandbox as a command's (`/dev`, `/proc`): a program that may
+   * read the workspace but not change it (a read-only subprocess tool). `reader` implies it.
+   */
+  workspaceReadOnly?: boolean;
 }
 
 /**

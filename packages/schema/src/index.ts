@@ -24,6 +24,8 @@ export {
   DEFAULT_DETERMINISM,
 } from './tool-metadata.js';
 export type { ArgumentPassing, ToolDeclaration, ToolSource } from './tool-declaration.js';
+export type { ToolSourceKind } from './tool-source-kind.js';
+export { TOOL_SOURCE_KINDS, SOURCE_OPTION_KEYS } from './tool-source-kind.js';
 export type { Integer } from './integer.js';
 export { WIRE_NAME_PATTERN, toSnakeCase } from './wire-name.js';
 export { parseDuration, parseSize } from './units.js';

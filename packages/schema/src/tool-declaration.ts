@@ -1,5 +1,6 @@
 import type { JsonSchema, ParametersSchema } from './json-schema.js';
 import type { ToolMetadata } from './tool-metadata.js';
+import type { ToolSourceKind } from './tool-source-kind.js';
 
 /** Where a declaration came from, for messages and the emitted manifest. */
 export interface ToolSource {
@@ -9,6 +10,8 @@ export interface ToolSource {
   /** The exported binding: `readFile`, or `Toolkit.prototype.readFile` for a class method. */
   exportName: string;
   form: 'wrapper' | 'decorator' | 'jsdoc';
+  /** Where a tool declared from a signature runs (`source.wasm<F>(...)` of @toolwright/sources); absent for a function's own body. */
+  runs?: ToolSourceKind;
 }
 
 /** How a tool's function receives its arguments: see {@link ToolDeclaration.argumentPassing}. */

@@ -160,6 +160,14 @@ export const DIAGNOSTICS = {
         problem: 'A @tool function needs a name: the wire name is derived from it.',
         hint: 'Name the function, e.g. `export default async function readFile(...)`.',
       },
+      sourceWithoutSignature: {
+        problem: "source.{kind}() needs the tool's signature as its type argument: the declaration is read from it.",
+        hint: 'Write the signature in place, e.g. `source.{kind}<(path: string) => Promise<Result>>(...)`, or name a type alias of a function type.',
+      },
+      sourceSignatureNotFunction: {
+        problem: "The type argument of source.{kind}() must be a function type (or a type alias of one), the tool's signature.",
+        hint: 'Write `(name: Type, ...) => Promise<Result>`; an interface, a generic alias or a computed type cannot be read as a signature.',
+      },
     },
   },
   unexpectedConstruct: {

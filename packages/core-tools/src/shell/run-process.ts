@@ -29,6 +29,10 @@ export interface ProcessOptions {
   prelude?: string;
   /** Called once the shell runs (inside the sandbox: every mount is made), or it ended before. */
   onReady?: () => void;
+  /** Written to the command's stdin, which is then closed (without it, stdin is closed from the start). */
+  stdin?: string | Buffer;
+  /** Called with each chunk of stdout once it is kept (a caller that caps the output stops the command there). */
+  onStdout?: (chunk: Buffer) => void;
 }
 
 export interface ProcessOutcome {
@@ -64,8 +68,8 @@ export class RunningProcess {
     // bash without start-up files: no profile, no rc, no BASH_ENV (the environment is built from an
     // allowlist) — a planted .bashrc or alias cannot change what runs — and without pathname
     // expansion (-f): the command line arrives with every word already expanded and quoted. Its own
-    // process group (detached) so the whole tree can be signalled; stdin is closed. The group is
-    // registered with the watchdog before the command may start: bash waits at a gate (fd 3) that
+    // process group (detached) so the whole tree can be signalled; stdin is closed (or given `stdin`).
+    // The group is registered with the watchdog before the command may start: bash waits at a gate (fd 3) that
     // opens only once the registration has reached the watchdog, and a host that dies before that
     // closes the gate, so the command never runs unwatched.
     const groups = ProcessGroups.shared();
@@ -86,12 +90,16 @@ export class RunningProcess {
         cwd: options.cwd,
         env: options.env,
         detached: true,
-        stdio: launchStdio(launch, ['ignore', 'pipe', 'pipe', 'pipe']),
+        stdio: launchStdio(launch, [options.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe']),
       });
     } finally {
       closeLaunchDescriptors(launch); // the child holds its own copies
     }
     writeInput(this.child, launch);
+    if (options.stdin !== undefined && this.child.stdin) {
+      this.child.stdin.on('error', () => undefined); // EPIPE when the command never read it: reported through 'exit'
+      this.child.stdin.end(options.stdin);
+    }
     const contained = launch.contained === true;
     const pid = this.child.pid;
     this.leaderStart = pid !== undefined ? startTime(pid) : undefined;
@@ -109,7 +117,10 @@ export class RunningProcess {
     };
     gate?.once('data', onReady);
     if (pid !== undefined) void groups.add(pid).then(() => gate?.end('1'));
-    this.child.stdout!.on('data', (chunk: Buffer) => this.stdout.push(chunk));
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      this.stdout.push(chunk);
+      options.onStdout?.(chunk);
+    });
     this.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     const timer = setTimeout(() => {
       this.timedOut = true;

@@ -2,10 +2,8 @@ import { renderedAs } from '@toolwright/registry';
 import { getToolContext, tool, type Integer } from '@toolwright/tool';
 import { headWithin, modelSize, outputBudget } from '../model-text/output-budget.js';
 import type { CoreToolsEnvironment } from '../environment.js';
-import { AddressPolicy } from '../web/address-policy.js';
-import { guardedGet, WebFetchError, type Destinations } from '../web/guarded-request.js';
+import { destinationsFor, guardedGet, WebFetchError, type Destinations } from '../web/guarded-request.js';
 import { htmlToMarkdown } from '../web/html-to-markdown.js';
-import { PortPolicy } from '../web/port-policy.js';
 import { renderName, renderText } from '../model-text/render-name.js';
 
 /** What `web_fetch` returns. */
@@ -41,7 +39,7 @@ export class WebFetchTool {
   private readonly destinations: Destinations;
 
   constructor(private readonly env: CoreToolsEnvironment) {
-    this.destinations = { addresses: new AddressPolicy(env.web?.allowAddresses), ports: new PortPolicy(env.web?.allowPorts) };
+    this.destinations = destinationsFor('web_fetch', env.web?.allowAddresses, env.web?.allowPorts);
   }
 
   /**

@@ -12,7 +12,11 @@ import { CoreToolError } from '../core-tool-error.js';
 export class AddressPolicy {
   private readonly allowed: [ipaddr.IPv4 | ipaddr.IPv6, number][];
 
-  constructor(allow: readonly string[] = []) {
+  /** `client` names who connects, in refusals (`web_fetch`, an HTTP tool's name). */
+  constructor(
+    allow: readonly string[] = [],
+    private readonly client = 'web_fetch',
+  ) {
     this.allowed = allow.map((entry) => {
       try {
         return entry.includes('/')
@@ -38,7 +42,7 @@ export class AddressPolicy {
     if (!parsed) return `'${address}' is not an IP address`;
     if (this.listed(parsed)) return undefined;
     const verdict = judge(parsed);
-    return verdict === undefined ? undefined : `${address} is a ${verdict} address; web_fetch only connects to public hosts`;
+    return verdict === undefined ? undefined : `${address} is a ${verdict} address; ${this.client} only connects to public hosts`;
   }
 
   /** Whether the operator allowlisted this address explicitly (such hosts may use any port). */

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import zlib from 'node:zlib';
-import type { AddressPolicy } from './address-policy.js';
+import { AddressPolicy } from './address-policy.js';
 import { PortPolicy } from './port-policy.js';
 import { CoreToolError, type CoreToolErrorCode } from '../core-tool-error.js';
 
@@ -14,6 +14,37 @@ export interface FetchLimits {
   maxRedirects: number;
   signal: AbortSignal;
   userAgent: string;
+}
+
+/** The limits of a `guardedRequest`: those of a fetch, the user agent being the request's own header. */
+export type RequestLimits = Omit<FetchLimits, 'userAgent'>;
+
+/** What a `guardedRequest` sends. */
+export interface GuardedRequestInit {
+  method: string;
+  /** Sent to every hop. */
+  headers: Record<string, string>;
+  /**
+   * Sent only while the request stays on the first URL's origin (credentials, API keys): the first redirect to
+   * another origin drops them for the rest of the request. `headers` win over these.
+   */
+  originHeaders?: Record<string, string>;
+  body?: string | Uint8Array;
+  /**
+   * Judges each redirect before anything is sent to its target; throws to refuse it (the error is the request's).
+   * Unset, every redirect is followed, a 303 (and a 301 or 302 of a POST) continuing as a GET without the body,
+   * as browsers do; a 307 or 308 keeps the method and the body.
+   */
+  onRedirect?: (hop: RedirectHop) => void;
+}
+
+/** A redirect about to be followed. */
+export interface RedirectHop {
+  status: number;
+  from: URL;
+  to: URL;
+  /** Redirects followed before this one. */
+  followed: number;
 }
 
 export interface FetchedResponse {
@@ -28,10 +59,18 @@ export interface FetchedResponse {
   address: string;
 }
 
-/** Where `web_fetch` may connect: which addresses, and which ports of hosts not allowlisted. */
+/** Where a guarded request may connect: which addresses, and which ports of hosts not allowlisted. */
 export interface Destinations {
   addresses: AddressPolicy;
   ports: PortPolicy;
+}
+
+/**
+ * Public hosts on the web ports, plus the operator's exceptions: `allowAddresses` (CIDR ranges or addresses, which
+ * may then use any port) and `allowPorts` (for every host). `client` names who connects, in refusals.
+ */
+export function destinationsFor(client: string, allowAddresses?: readonly string[], allowPorts?: readonly number[]): Destinations {
+  return { addresses: new AddressPolicy(allowAddresses, client), ports: new PortPolicy(allowPorts, client) };
 }
 
 /** Why `web_fetch` refused a URL or could not fetch it. */
@@ -47,33 +86,65 @@ export class WebFetchError extends CoreToolError {
   }
 }
 
+/** `guardedRequest` as `web_fetch` uses it: a GET that accepts text, HTML and JSON, compressed or not. */
+export function guardedGet(url: string, policy: Destinations, limits: FetchLimits): Promise<FetchedResponse> {
+  const { userAgent, ...rest } = limits;
+  const headers = {
+    'user-agent': userAgent,
+    accept: 'text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5',
+    'accept-encoding': 'gzip, deflate, br',
+  };
+  return guardedRequest(url, { method: 'GET', headers }, policy, rest);
+}
+
 /**
- * GET with SSRF defences: the scheme must be http(s); the port must be a web port unless the host's
+ * An HTTP request with SSRF defences: the scheme must be http(s); the port must be a web port unless the host's
  * address is allowlisted; every hop's host is resolved by a lookup that checks each address and hands
  * the socket the checked one (no second resolution to race); literal IP hosts are checked too;
  * redirects are followed one hop at a time, each hop judged afresh; the decompressed body is capped
- * while it streams. Proxies from the environment are never used.
+ * while it streams. Proxies from the environment are never used. Any status is returned, a redirect
+ * only when it has no `Location`.
  */
-export async function guardedGet(url: string, policy: Destinations, limits: FetchLimits): Promise<FetchedResponse> {
+export async function guardedRequest(url: string, init: GuardedRequestInit, policy: Destinations, limits: RequestLimits): Promise<FetchedResponse> {
   const redirects: string[] = [];
   let current = parseUrl(url);
+  const origin = current.origin;
+  let sent: Sent = { method: init.method, headers: { ...init.originHeaders, ...init.headers }, body: init.body };
   for (;;) {
-    const response = await requestOnce(current, policy, limits);
+    const response = await requestOnce(current, sent, policy, limits);
     if (response.redirect) {
+      const { status, location } = response.redirect;
+      const next = redirectTarget(location, current);
+      init.onRedirect?.({ status, from: current, to: next, followed: redirects.length });
       if (redirects.length >= limits.maxRedirects)
-        throw new WebFetchError('fetch_failed', `more than ${limits.maxRedirects} redirects (last to ${response.redirect}); fetch the final URL directly`);
-      let next: URL;
-      try {
-        next = new URL(response.redirect, current);
-      } catch {
-        throw new WebFetchError('fetch_failed', `the server redirected to an invalid URL '${response.redirect}'`);
-      }
+        throw new WebFetchError('fetch_failed', `more than ${limits.maxRedirects} redirects (last to ${location}); fetch the final URL directly`);
       redirects.push(next.href);
-      current = parseUrl(next.href);
+      sent = afterRedirect(sent, status, next.origin === origin ? undefined : init);
+      current = next;
       continue;
     }
     return { ...response.result!, redirects };
   }
+}
+
+type Sent = { method: string; headers: Record<string, string>; body: string | Uint8Array | undefined };
+
+/** The request sent to a redirect's target: the method and body as browsers change them, without the origin's headers once it left. */
+function afterRedirect(sent: Sent, status: number, leftOrigin: GuardedRequestInit | undefined): Sent {
+  const toGet = (status === 303 && sent.method !== 'HEAD') || ((status === 301 || status === 302) && sent.method === 'POST');
+  const headers = leftOrigin ? { ...leftOrigin.headers } : { ...sent.headers };
+  if (toGet) for (const name of Object.keys(headers)) if (/^content-/i.test(name)) delete headers[name];
+  return toGet ? { method: 'GET', headers, body: undefined } : { method: sent.method, headers, body: sent.body };
+}
+
+function redirectTarget(location: string, from: URL): URL {
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    throw new WebFetchError('fetch_failed', `the server redirected to an invalid URL '${location}'`);
+  }
+  return parseUrl(next.href);
 }
 
 function parseUrl(text: string): URL {
@@ -89,9 +160,9 @@ function parseUrl(text: string): URL {
   return url;
 }
 
-type Once = { redirect?: string; result?: Omit<FetchedResponse, 'redirects'> };
+type Once = { redirect?: { status: number; location: string }; result?: Omit<FetchedResponse, 'redirects'> };
 
-function requestOnce(url: URL, { addresses: policy, ports }: Destinations, limits: FetchLimits): Promise<Once> {
+function requestOnce(url: URL, sent: Sent, { addresses: policy, ports }: Destinations, limits: RequestLimits): Promise<Once> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // Off the web ports only allowlisted addresses may be reached: decided before any DNS query when
   // nothing is allowlisted or the host is a literal, else on every address the name resolves to.
@@ -124,15 +195,11 @@ function requestOnce(url: URL, { addresses: policy, ports }: Destinations, limit
     const request = client.request(
       url,
       {
-        method: 'GET',
+        method: sent.method,
         lookup,
         agent: false,
         signal: limits.signal,
-        headers: {
-          'user-agent': limits.userAgent,
-          accept: 'text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5',
-          'accept-encoding': 'gzip, deflate, br',
-        },
+        headers: sent.body === undefined ? sent.headers : { ...sent.headers, 'content-length': String(Buffer.byteLength(sent.body)) },
       },
       (response) => {
         const address = response.socket.remoteAddress ?? '';
@@ -145,8 +212,9 @@ function requestOnce(url: URL, { addresses: policy, ports }: Destinations, limit
         }
         const status = response.statusCode ?? 0;
         if ([301, 302, 303, 307, 308].includes(status) && response.headers.location) {
-          response.resume();
-          return resolve({ redirect: response.headers.location });
+          // Its body is not wanted: close the connection rather than drain what may never end.
+          response.destroy();
+          return resolve({ redirect: { status, location: response.headers.location } });
         }
         readBody(response, limits.maxBytes).then(
           ({ body, truncated }) =>
@@ -170,7 +238,7 @@ function requestOnce(url: URL, { addresses: policy, ports }: Destinations, limit
         ),
       );
     });
-    request.end();
+    request.end(sent.body);
   });
 }
 

@@ -12,7 +12,11 @@ export const WEB_PORTS: readonly number[] = [80, 443];
 export class PortPolicy {
   private readonly allowed: ReadonlySet<number>;
 
-  constructor(allow: readonly number[] = []) {
+  /** `client` names who connects, in refusals (`web_fetch`, an HTTP tool's name). */
+  constructor(
+    allow: readonly number[] = [],
+    private readonly client = 'web_fetch',
+  ) {
     for (const port of allow) {
       if (!Number.isInteger(port) || port < 1 || port > 65535)
         throw new CoreToolError('invalid_config', `'${String(port)}' in web.allowPorts is not a port number (1-65535)`);
@@ -33,6 +37,6 @@ export class PortPolicy {
   /** Why a connection to this port is refused, worded for the model. */
   refusal(url: URL): string {
     const ports = [...this.allowed].sort((a, b) => a - b).join(', ');
-    return `refused ${url.host}: port ${PortPolicy.portOf(url)} is not a web port; web_fetch connects only to ports ${ports} of public hosts`;
+    return `refused ${url.host}: port ${PortPolicy.portOf(url)} is not a web port; ${this.client} connects only to ports ${ports} of public hosts`;
   }
 }

@@ -1,5 +1,14 @@
 import { ts } from '../front-end/typescript.js';
-import { WIRE_NAME_PATTERN, toSnakeCase, type JsonSchema, type ParametersSchema, type ToolDeclaration, type ToolSource } from '@toolwright/schema';
+import {
+  SOURCE_OPTION_KEYS,
+  WIRE_NAME_PATTERN,
+  toSnakeCase,
+  type JsonSchema,
+  type ParametersSchema,
+  type ToolDeclaration,
+  type ToolSource,
+  type ToolSourceKind,
+} from '@toolwright/schema';
 import { DefinitionRegistry } from '../type-mappers/definition-registry.js';
 import { mapMember } from '../type-mappers/map-member.js';
 import type { SchemaCache } from '../type-mappers/schema-cache.js';
@@ -18,6 +27,8 @@ const TOOL_CONTENT_KEY = '~toolwright.content';
 /** One `@tool` function found in a source file, in any of the three forms. */
 export interface ToolCandidate {
   form: ToolSource['form'];
+  /** Where a source form's tool runs (`source.wasm<F>(...)`): its signature is the type argument, its options partly the source's. */
+  runs?: ToolSourceKind;
   /** The function whose signature is the tool's: an expression, a declaration or a method. */
   fn: ts.SignatureDeclaration & { body?: ts.Node };
   /** The node whose JSDoc documents the tool (variable statement, method or function declaration). */
@@ -53,7 +64,10 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
   const errorsBefore = reporter.errorCount;
   const doc = docs.read(candidate.docHost);
   const fnDoc = candidate.docHost === fn ? doc : docs.read(fn);
-  const resolved = resolveMetadata([readOptionsTags(doc), readOptionsTags(fnDoc), readOptionsLiteral(candidate.options, reporter)], reporter);
+  const resolved = resolveMetadata(
+    [readOptionsTags(doc), readOptionsTags(fnDoc), readOptionsLiteral(candidate.options, reporter, candidate.runs ? SOURCE_OPTION_KEYS[candidate.runs] : [])],
+    reporter,
+  );
 
   if (fn.typeParameters && fn.typeParameters.length > 0) {
     // One error says it all: every type that mentions a type parameter would fail again below.
@@ -168,6 +182,7 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
     line: sourceFile.getLineAndCharacterOfPosition(candidate.nameNode.getStart(sourceFile)).line + 1,
     exportName: candidate.exportName,
     form: candidate.form,
+    ...(candidate.runs ? { runs: candidate.runs } : {}),
   };
   const declaration: ToolDeclaration = {
     name,

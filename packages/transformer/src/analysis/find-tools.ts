@@ -3,6 +3,7 @@ import { JsDocReader } from '../jsdoc-reader.js';
 import type { Reporter } from '../reporter.js';
 import type { ToolCalleeResolver } from './tool-callee.js';
 import type { ToolCandidate } from './analyze-signature.js';
+import { TOOL_SOURCE_KINDS, type ToolSourceKind } from '@toolwright/schema';
 import { unwrapExpression } from './tool-options.js';
 
 /** A cheap filter before the JSDoc is parsed; the parsed tags decide (`@tool` in a code span is not a tag). */
@@ -39,12 +40,22 @@ export function findTools(
     const target = ts.isPropertyAccessExpression(expression) ? expression.name : expression;
     return ts.isIdentifier(target) && (target.text === 'tool' || names.has(target.text));
   };
+  // A source form is `<name>.wasm(...)` (or `.subprocess`, `.http`) where the name is `source` or one imported.
+  const mayBeSource = (expression: ts.Expression): boolean => {
+    if (!ts.isPropertyAccessExpression(expression) || !TOOL_SOURCE_KINDS.includes(expression.name.text as ToolSourceKind)) return false;
+    const holder = ts.isPropertyAccessExpression(expression.expression) ? expression.expression.name : expression.expression;
+    return ts.isIdentifier(holder) && (holder.text === 'source' || names.has(holder.text));
+  };
   // Every site has one of those names (or `@tool`) in its text, so a subtree without one is skipped.
   const mentions = mentionsOf(sourceFile.text, ['tool', ...names]);
   const visit = (node: ts.Node): void => {
     if (!mentions(node.pos, node.end)) return;
     if (ts.isCallExpression(node) && !ts.isDecorator(node.parent) && mayBeTool(node.expression) && callee.isToolCallee(node.expression)) {
       const candidate = wrapperCandidate(node, checker, reporter, isExported);
+      if (candidate) candidates.push(candidate);
+    } else if (ts.isCallExpression(node) && mayBeSource(node.expression)) {
+      const kind = callee.sourceKindOf(node.expression);
+      const candidate = kind ? sourceCandidate(node, kind, checker, reporter, isExported) : undefined;
       if (candidate) candidates.push(candidate);
     } else if (ts.isMethodDeclaration(node)) {
       const candidate = decoratorCandidate(node, callee, reporter, isExported);
@@ -100,6 +111,63 @@ function wrapperCandidate(
     exportName,
     site: call,
   };
+}
+
+/**
+ * `export const resize = source.wasm<(path: string) => Promise<Resized>>('./resize.wasm', options)`: the type argument
+ * is the tool's signature (a function type, or the name of a type alias of one), its JSDoc the statement's.
+ */
+function sourceCandidate(
+  call: ts.CallExpression,
+  kind: ToolSourceKind,
+  checker: ts.TypeChecker,
+  reporter: Reporter,
+  isExported: (n: ts.Node | undefined) => boolean,
+): ToolCandidate | undefined {
+  const [signature] = call.typeArguments ?? [];
+  const fn = signature ? signatureOf(signature, checker) : undefined;
+  if (!fn) {
+    reporter.report(
+      signature ? 'unsupportedToolForm.sourceSignatureNotFunction' : 'unsupportedToolForm.sourceWithoutSignature',
+      { kind },
+      signature ?? call.expression,
+    );
+    return undefined;
+  }
+  const { holder, exportName } = bindingOf(call);
+  if (!holder || exportName === undefined) {
+    reporter.report('toolNotExported', { tool: `source.${kind}(...)` }, call.expression);
+    return undefined;
+  }
+  if (!isExported(holder)) {
+    reporter.report('toolNotExported', { tool: exportName }, holder);
+    return undefined;
+  }
+  const statement = ts.findAncestor(holder, ts.isVariableStatement);
+  const options = call.arguments[1];
+  return {
+    form: 'wrapper',
+    runs: kind,
+    fn,
+    docHost: statement ?? call,
+    functionName: exportName,
+    nameNode: holder,
+    ...(options ? { options } : {}),
+    exportName,
+    site: call,
+  };
+}
+
+/** A source form's signature: a function type written in place, or the function type a type alias names. */
+function signatureOf(node: ts.TypeNode, checker: ts.TypeChecker): ts.FunctionTypeNode | undefined {
+  let type: ts.TypeNode = node;
+  while (ts.isParenthesizedTypeNode(type)) type = type.type;
+  if (ts.isFunctionTypeNode(type)) return type;
+  if (!ts.isTypeReferenceNode(type) || type.typeArguments) return undefined;
+  let symbol = checker.getSymbolAtLocation(type.typeName);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  const alias = symbol?.declarations?.find(ts.isTypeAliasDeclaration);
+  return alias && !alias.typeParameters ? signatureOf(alias.type, checker) : undefined;
 }
 
 function resolveFunction(expression: ts.Expression, checker: ts.TypeChecker): ToolCandidate['fn'] | undefined {

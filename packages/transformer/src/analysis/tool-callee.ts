@@ -1,7 +1,10 @@
 import { ts } from '../front-end/typescript.js';
 import path from 'node:path';
+import { TOOL_SOURCE_KINDS, type ToolSourceKind } from '@toolwright/schema';
 
 export const AUTHORING_PACKAGE = '@toolwright/tool';
+/** The package of `source.wasm<F>(...)`, `source.subprocess<F>(...)`, `source.http<F>(...)`. */
+export const SOURCES_PACKAGE = '@toolwright/sources';
 
 /**
  * Recognises `tool` from @toolwright/tool however it was imported (named, renamed, namespace,
@@ -24,6 +27,24 @@ export class ToolCalleeResolver {
     if (symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
     if (symbol.name !== 'tool') return false;
     return (symbol.declarations ?? []).some((decl) => this.packageName(path.dirname(decl.getSourceFile().fileName)) === AUTHORING_PACKAGE);
+  }
+
+  /**
+   * The kind of a source form's callee (`source.wasm`, `sources.source.http`, an alias of `source`): `source` from
+   * @toolwright/sources however it was imported, and one of its kinds as the member called.
+   */
+  sourceKindOf(callee: ts.Expression): ToolSourceKind | undefined {
+    if (!ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.name)) return undefined;
+    const kind = callee.name.text as ToolSourceKind;
+    if (!TOOL_SOURCE_KINDS.includes(kind)) return undefined;
+    const holder = ts.isPropertyAccessExpression(callee.expression) ? callee.expression.name : callee.expression;
+    if (!ts.isIdentifier(holder)) return undefined;
+    let symbol = this.checker.getSymbolAtLocation(holder);
+    if (!symbol) return undefined;
+    if (symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+    if (symbol.name !== 'source') return undefined;
+    const declared = (symbol.declarations ?? []).some((decl) => this.packageName(path.dirname(decl.getSourceFile().fileName)) === SOURCES_PACKAGE);
+    return declared ? kind : undefined;
   }
 
   private packageName(dir: string): string | undefined {

@@ -73,7 +73,7 @@ const FLAG_OPTIONS = new Set<keyof ToolOptions>(['parallel', 'flatten']);
 const LIST_OPTIONS = new Set<keyof ToolOptions>(['sideEffects', 'capabilities', 'tags', 'requiresClient']);
 
 /** Reads an options object literal; every value must be a literal, known by name. */
-export function readOptionsLiteral(expression: ts.Expression | undefined, reporter: Reporter): RawOptions {
+export function readOptionsLiteral(expression: ts.Expression | undefined, reporter: Reporter, runtimeKeys: readonly string[] = []): RawOptions {
   const options: RawOptions = new Map();
   if (!expression) return options;
   const literal = unwrap(expression);
@@ -83,13 +83,15 @@ export function readOptionsLiteral(expression: ts.Expression | undefined, report
     return options;
   }
   for (const property of literal.properties) {
+    // A source's own options (`env`, `headers`, `fuel`, ...) are read at run time, and may be any expression.
+    if (property.name && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)) && runtimeKeys.includes(property.name.text)) continue;
     if (!ts.isPropertyAssignment(property) || !(ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))) {
       reporter.report('optionNotStatic', { option: property.name?.getText() ?? '...' }, property);
       continue;
     }
     const name = property.name.text as keyof ToolOptions;
     if (!OPTION_NAMES.includes(name)) {
-      reporter.report('unknownOption', { option: name, known: OPTION_NAMES.join(', ') }, property.name);
+      reporter.report('unknownOption', { option: name, known: [...OPTION_NAMES, ...runtimeKeys].join(', ') }, property.name);
       continue;
     }
     const value = literalValue(property.initializer);

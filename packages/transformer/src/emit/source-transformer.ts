@@ -1,3 +1,4 @@
+import path from 'node:path';
 import ts from 'typescript';
 import type { ToolDeclaration } from '@toolwright/schema';
 import { analyzeProgram } from '../analysis/analyze-program.js';
@@ -7,6 +8,7 @@ import { jsonParseExpression } from './json-expression.js';
  * The emitting half: attaches each tool's declaration to the function in the JS output.
  * - wrapper:   `tool(fn, options)`  ->  `tool(fn, options, declaration)`
  * - decorator: `@tool(options)`     ->  `@tool(options, declaration)`
+ * - source:    `source.wasm<F>(module, options)`  ->  `source.wasm(module, options, declaration, declaringDirectory)`
  * - JSDoc:     `export async function f() {}` is followed by
  *              `Object.defineProperty(f, Symbol.for("toolwright.declaration"), { value: declaration })`
  * Diagnostics are the program transformer's job, so nothing is reported twice.
@@ -58,7 +60,10 @@ function withDeclaration(call: ts.CallExpression, declaration: ToolDeclaration, 
   const args = [...call.arguments];
   const wanted = isDecorator ? 1 : 2; // decorator: (options, decl); wrapper: (fn, options, decl)
   while (args.length < wanted) args.push(factory.createVoidZero());
-  return [...args.slice(0, wanted), jsonParseExpression(declaration, factory)];
+  const withDeclaration = [...args.slice(0, wanted), jsonParseExpression(declaration, factory)];
+  // A source form's relative paths are relative to the file that declares the tool, wherever its output runs.
+  if (declaration.source?.runs) withDeclaration.push(factory.createStringLiteral(path.dirname(ts.getOriginalNode(call).getSourceFile().fileName)));
+  return withDeclaration;
 }
 
 function attachStatement(name: ts.Identifier, declaration: ToolDeclaration, factory: ts.NodeFactory): ts.Statement {

@@ -46,6 +46,7 @@ export type TypeScriptSurface = Pick<
   | 'isExportDeclaration'
   | 'isFunctionDeclaration'
   | 'isFunctionExpression'
+  | 'isFunctionTypeNode'
   | 'isFunctionLike'
   | 'isIdentifier'
   | 'isImportDeclaration'
@@ -100,6 +101,7 @@ export declare namespace ts {
   export type ElementFlags = typescript.ElementFlags;
   export type Expression = typescript.Expression;
   export type FunctionDeclaration = typescript.FunctionDeclaration;
+  export type FunctionTypeNode = typescript.FunctionTypeNode;
   export type Identifier = typescript.Identifier;
   export type IndexInfo = typescript.IndexInfo;
   export type InterfaceType = typescript.InterfaceType;

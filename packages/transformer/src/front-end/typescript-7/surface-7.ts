@@ -75,6 +75,7 @@ export function typeScript7Surface(typescript: TypeScript7, project: Project7): 
       'isExportDeclaration',
       'isFunctionDeclaration',
       'isFunctionExpression',
+      'isFunctionTypeNode',
       'isIdentifier',
       'isImportDeclaration',
       'isImportEqualsDeclaration',

@@ -1,0 +1,95 @@
+import { readConfined, WorkspaceError, WorkspacePolicy, writeFileAtomic } from '@toolwright/core-tools';
+import type { SafetyTier } from '@toolwright/schema';
+import { HostStatus } from './host-status.js';
+
+/** A file request from a module's host function (`toolwright.read_file`, `toolwright.write_file`). */
+export interface HostRequest {
+  op: 'read' | 'write';
+  path: string;
+  data?: Uint8Array;
+}
+
+/** `code` is `HostStatus.ok` or why not; `data` is a read file's content. */
+export interface HostReply {
+  code: number;
+  data?: Uint8Array;
+}
+
+export interface HostGrant {
+  /** The workspace the call is confined to; without one every file request is refused. */
+  workspace: string | undefined;
+  /** A read-only tool may read; side-effecting and privileged tools may also write. */
+  tier: SafetyTier;
+  /** Largest file read: what the module's memory could hold. */
+  maxReadBytes: number;
+}
+
+const MAX_KEPT_REFUSALS = 5;
+
+/**
+ * The capabilities a module gets, mediated on the main thread: files inside the call's workspace, judged
+ * by the workspace policy the core tools use (relative to its root, `..` and absolute paths out refused,
+ * links resolved and refused when they lead out, protected paths not written) and opened without
+ * following a link that was not checked. Refusals are kept, to report if the module then fails.
+ */
+export class HostCalls {
+  readonly refusals: string[] = [];
+  private policy: WorkspacePolicy | undefined;
+
+  constructor(private readonly grant: HostGrant) {}
+
+  handle(request: HostRequest): HostReply {
+    const { workspace, tier, maxReadBytes } = this.grant;
+    const what = `${request.op} '${request.path}'`;
+    if (workspace === undefined) return this.refuse(`${what}: the call has no workspace, so the module may not use files`);
+    if (request.op === 'write' && tier === 'read-only') return this.refuse(`${what}: the tool is read-only, so the module may read files but not write them`);
+    try {
+      this.policy ??= new WorkspacePolicy({ root: workspace });
+      if (request.op === 'read') {
+        const resolved = this.policy.resolve(request.path, { mustExist: true, kind: 'file' });
+        const data = readConfined(
+          resolved,
+          maxReadBytes,
+          (size) => `'${request.path}' has ${size} bytes, more than the module's memory cap of ${maxReadBytes}`,
+        );
+        return { code: HostStatus.ok, data };
+      }
+      const resolved = this.policy.resolve(request.path, { kind: 'file' });
+      if (resolved.protected) return this.refuse(`${what}: the path is protected (such as .git or .env), and a module may not write it`);
+      writeFileAtomic(resolved, Buffer.from(request.data ?? new Uint8Array()));
+      return { code: HostStatus.ok };
+    } catch (error) {
+      return this.failed(what, error);
+    }
+  }
+
+  private refuse(reason: string): HostReply {
+    // A module refused in a loop must not grow this list without bound: the first few say enough.
+    if (this.refusals.length < MAX_KEPT_REFUSALS) this.refusals.push(reason);
+    return { code: HostStatus.denied };
+  }
+
+  private failed(what: string, error: unknown): HostReply {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof WorkspaceError)) return { code: HostStatus.failed };
+    switch (error.code) {
+      case 'outside_workspace':
+      case 'symlink_escape':
+      case 'path_denied':
+      case 'protected_path':
+      case 'workspace_root':
+      case 'changed_during_use':
+      case 'permission_denied':
+        return this.refuse(`${what}: ${message}`);
+      case 'not_found':
+        return { code: HostStatus.notFound };
+      case 'too_large':
+        return { code: HostStatus.tooLarge };
+      case 'invalid_path':
+      case 'unknown_scope':
+        return { code: HostStatus.invalid };
+      default:
+        return { code: HostStatus.failed };
+    }
+  }
+}

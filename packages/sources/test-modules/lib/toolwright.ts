@@ -1,0 +1,9 @@
+// The host functions of the Toolwright WebAssembly runner: AssemblyScript imports a function declared in
+// a file from the module named after the file, here `toolwright`.
+
+/** Reads a workspace file into memory from `alloc`: its (pointer << 32 | length), or a negative status. */
+export declare function read_file(pathPointer: usize, pathLength: usize): i64;
+/** Writes a workspace file: 0, or a negative status. */
+export declare function write_file(pathPointer: usize, pathLength: usize, dataPointer: usize, dataLength: usize): i32;
+/** A line for the call's progress stream. */
+export declare function log(pointer: usize, length: usize): void;
