@@ -119,6 +119,28 @@ describe('the packed packages in a TypeScript 7 project', () => {
     expect(JSON.parse(listed.stdout).length).toBeGreaterThan(0);
   });
 
+  it('run a tool whose implementation is a program, its relative path resolved against its declaring file (not dist/)', () => {
+    const sourced = path.join(project, 'sourced');
+    fs.mkdirSync(path.join(sourced, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(sourced, 'package.json'), JSON.stringify({ name: 'sourced', version: '1.0.0', private: true }));
+    fs.writeFileSync(path.join(sourced, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+    fs.writeFileSync(
+      path.join(sourced, 'src', 'count.ts'),
+      [
+        "import { source } from '@toolwright/sources';",
+        '/** Counts the words of a text. @param text The text. @tier read-only */',
+        "export const countWords = source.subprocess<(text: string) => Promise<{ words: number }>>(['python3', './count.py']);",
+        '',
+      ].join('\n'),
+    );
+    fs.writeFileSync(path.join(sourced, 'src', 'count.py'), 'import json, sys\nprint(json.dumps({"words": len(json.load(sys.stdin)["text"].split())}))\n');
+    const compiled = node([path.join(project, 'node_modules', '.bin', 'tsc'), '-p', 'tsconfig.json'], sourced);
+    expect(compiled.status, compiled.output).toBe(0);
+    const called = toolwright(['call', 'count_words', '--args', '{"text":"one two three"}', '-p', 'tsconfig.json', '--audit', 'none'], sourced);
+    expect(called.status, called.output).toBe(0);
+    expect(JSON.parse(called.stdout)).toMatchObject({ status: 'completed', output: { words: 3 } });
+  });
+
   it('report a bad tool with its diagnostic and write nothing', () => {
     const result = toolwright(['emit', '-p', 'broken/tsconfig.json']);
     expect(result.status).toBe(1);
