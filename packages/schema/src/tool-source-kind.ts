@@ -7,7 +7,7 @@ export const TOOL_SOURCE_KINDS: readonly ToolSourceKind[] = ['wasm', 'subprocess
  * options (`tier`, `timeout`, ...) from the same object literal and leaves these to run time.
  */
 export const SOURCE_OPTION_KEYS: Readonly<Record<ToolSourceKind, readonly string[]>> = {
-  wasm: ['export', 'fuel', 'maxOutputBytes'],
+  wasm: ['export', 'fuel', 'maxOutputBytes', 'allowAddresses', 'allowPorts'],
   subprocess: ['cwd', 'env', 'cpuSeconds', 'processes', 'fileSizeBytes', 'maxOutputBytes', 'network', 'sandbox'],
   http: ['headers', 'allowAddresses', 'allowPorts', 'maxResponseBytes'],
 };

@@ -14,6 +14,13 @@ export interface WasmToolOptions extends ToolOptions {
   fuel?: number;
   /** Largest result the module may return, in bytes (default 4 MiB). */
   maxOutputBytes?: number;
+  /**
+   * Internal addresses `toolwright.http_get` may reach (CIDR ranges or addresses, e.g. `127.0.0.1` for a local
+   * service, which may then use any port); by default only public addresses are reached, as `web_fetch` does.
+   */
+  allowAddresses?: string[];
+  /** Ports besides 80 and 443 a public host reached by `toolwright.http_get` may use. */
+  allowPorts?: number[];
 }
 
 /**

@@ -1,12 +1,12 @@
 import http from 'node:http';
-import { AddressPolicy, destinationsFor } from '@toolwright/core-tools';
 import { SourceError } from '../source-error.js';
 import type { HttpToolOptions } from '../source-options.js';
+import { toolDestinations, type ToolDestinations } from '../tool-destinations.js';
 
 /** An HTTP tool's endpoint and how it is called, from the tool's URL and options (checked once per call). */
 export interface HttpEndpoint {
   url: URL;
-  destinations: ReturnType<typeof destinationsFor>;
+  destinations: ToolDestinations;
   /** The protocol's headers: sent to every hop, and winning over the tool's. */
   headers: Record<string, string>;
   /** The tool's `headers`: sent only while the request stays on the endpoint's origin. */
@@ -26,7 +26,7 @@ export function httpEndpoint(target: string, options: HttpToolOptions, tool: str
   const ownAgent = Object.keys(originHeaders).some((name) => name.toLowerCase() === 'user-agent');
   return {
     url: endpointUrl(target),
-    destinations: destinations(tool, options),
+    destinations: toolDestinations(tool, options.allowAddresses, options.allowPorts),
     headers: { ...(ownAgent ? {} : { 'user-agent': USER_AGENT }), 'content-type': 'application/json', accept: 'application/json' },
     originHeaders,
     maxResponseBytes: responseCap(options.maxResponseBytes),
@@ -45,21 +45,6 @@ function endpointUrl(target: string): URL {
   if (url.username !== '' || url.password !== '')
     throw new SourceError('invalid_config', "the tool's URL carries credentials (user:password@): send them in the `headers` option instead");
   return url;
-}
-
-function destinations(tool: string, { allowAddresses = [], allowPorts = [] }: HttpToolOptions): HttpEndpoint['destinations'] {
-  for (const entry of allowAddresses) {
-    try {
-      new AddressPolicy([entry]);
-    } catch {
-      throw new SourceError('invalid_config', `'${String(entry)}' in allowAddresses is not an IP address or CIDR range (e.g. 127.0.0.1 or 10.0.0.0/8)`);
-    }
-  }
-  for (const port of allowPorts) {
-    if (!Number.isInteger(port) || port < 1 || port > 65535)
-      throw new SourceError('invalid_config', `'${String(port)}' in allowPorts is not a port number (1-65535)`);
-  }
-  return destinationsFor(tool, allowAddresses, allowPorts);
 }
 
 function toolHeaders(headers: Record<string, string>): Record<string, string> {

@@ -1,4 +1,5 @@
 import { SourceError } from '../source-error.js';
+import type { Refusal } from './host-calls.js';
 import type { JobOutcome } from './run-job.js';
 import { formatBytes, PAGE_BYTES, type WasmLimits } from './wasm-limits.js';
 import { WORKER_HEAP_MB } from './worker-pool.js';
@@ -10,7 +11,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * read from the meters, not from the trap's message: a module stopped by its fuel traps as `unreachable`,
  * one whose `memory.grow` was refused traps or aborts however its language handles that.
  */
-export function callOutcome(outcome: JobOutcome, limits: WasmLimits, refusals: readonly string[]): unknown {
+export function callOutcome(outcome: JobOutcome, limits: WasmLimits, refusals: readonly Refusal[]): unknown {
   switch (outcome.stop) {
     case 'aborted':
       throw stoppedBy(outcome.reason, limits);
@@ -47,7 +48,9 @@ export function callOutcome(outcome: JobOutcome, limits: WasmLimits, refusals: r
       `the module needed more than its ${formatBytes(limits.capPages * PAGE_BYTES)} memory cap (maxMemory; it had ${formatBytes(reply.memoryBytes)}) and stopped: ${reply.message}`,
       'memory',
     );
-  if (refusals.length > 0) throw new SourceError('access_denied', `the module was refused ${refusals.join('; ')}; then it failed: ${reply.message}`);
+  // The first refusal names the code (`access_denied` for a file, `address_refused` for the network); all are listed.
+  if (refusals[0])
+    throw new SourceError(refusals[0].code, `the module was refused ${refusals.map((r) => r.reason).join('; ')}; then it failed: ${reply.message}`);
   switch (reply.kind) {
     case 'result':
       throw new SourceError('invalid_output', `the module's result is not what the ABI asks for: ${reply.message}`);

@@ -1,18 +1,22 @@
 import { readConfined, WorkspaceError, WorkspacePolicy, writeFileAtomic } from '@toolwright/core-tools';
 import type { SafetyTier } from '@toolwright/schema';
+import { hostHttpGet, type NetworkGrant } from './host-network.js';
 import { HostStatus } from './host-status.js';
 
-/** A file request from a module's host function (`toolwright.read_file`, `toolwright.write_file`). */
-export interface HostRequest {
-  op: 'read' | 'write';
-  path: string;
-  data?: Uint8Array;
-}
+/** A request from a module's host function (`toolwright.read_file`, `write_file`, `http_get`). */
+export type HostRequest = { op: 'read' | 'write'; path: string; data?: Uint8Array } | { op: 'get'; url: string };
 
-/** `code` is `HostStatus.ok` or why not; `data` is a read file's content. */
+/** `code` is `HostStatus.ok` or why not; `data` is a read file's content or a response's body, `status` a response's HTTP status. */
 export interface HostReply {
   code: number;
   data?: Uint8Array;
+  status?: number;
+}
+
+/** A request the module was refused, kept to report if it then fails: `code` is the call's error code then. */
+export interface Refusal {
+  code: 'access_denied' | 'address_refused';
+  reason: string;
 }
 
 export interface HostGrant {
@@ -22,6 +26,8 @@ export interface HostGrant {
   tier: SafetyTier;
   /** Largest file read: what the module's memory could hold. */
   maxReadBytes: number;
+  /** What `http_get` may reach. */
+  network: NetworkGrant;
 }
 
 const MAX_KEPT_REFUSALS = 5;
@@ -30,15 +36,17 @@ const MAX_KEPT_REFUSALS = 5;
  * The capabilities a module gets, mediated on the main thread: files inside the call's workspace, judged
  * by the workspace policy the core tools use (relative to its root, `..` and absolute paths out refused,
  * links resolved and refused when they lead out, protected paths not written) and opened without
- * following a link that was not checked. Refusals are kept, to report if the module then fails.
+ * following a link that was not checked; and GETs through the SSRF-safe request (`hostHttpGet`), answered
+ * asynchronously. Refusals are kept, to report if the module then fails.
  */
 export class HostCalls {
-  readonly refusals: string[] = [];
+  readonly refusals: Refusal[] = [];
   private policy: WorkspacePolicy | undefined;
 
   constructor(private readonly grant: HostGrant) {}
 
-  handle(request: HostRequest): HostReply {
+  handle(request: HostRequest): HostReply | Promise<HostReply> {
+    if (request.op === 'get') return hostHttpGet(request.url, this.grant.network, (reason) => this.refuse(reason, 'address_refused'));
     const { workspace, tier, maxReadBytes } = this.grant;
     const what = `${request.op} '${request.path}'`;
     if (workspace === undefined) return this.refuse(`${what}: the call has no workspace, so the module may not use files`);
@@ -63,9 +71,9 @@ export class HostCalls {
     }
   }
 
-  private refuse(reason: string): HostReply {
+  private refuse(reason: string, code: Refusal['code'] = 'access_denied'): HostReply {
     // A module refused in a loop must not grow this list without bound: the first few say enough.
-    if (this.refusals.length < MAX_KEPT_REFUSALS) this.refusals.push(reason);
+    if (this.refusals.length < MAX_KEPT_REFUSALS) this.refusals.push({ code, reason });
     return { code: HostStatus.denied };
   }
 

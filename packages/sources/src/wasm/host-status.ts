@@ -4,13 +4,19 @@
  */
 export const HostStatus = {
   ok: 0,
-  /** Outside the workspace, through a link out of it, protected, no workspace at all, or a write by a read-only tool. */
+  /**
+   * Files: outside the workspace, through a link out of it, protected, no workspace at all, or a write by a read-only
+   * tool. Network: the call does not hold `net.connect`, or the address or port (of the URL or a redirect) is refused.
+   */
   denied: -1,
   notFound: -2,
-  /** The file is larger than the module's memory could hold. */
+  /** The file, or the response body, is larger than the module's memory (or the 4 MiB response cap) could hold. */
   tooLarge: -3,
-  /** Anything else the file system refused (not a regular file, a parent that is a file, an I/O error). */
+  /**
+   * Anything else the file system refused (not a regular file, a parent that is a file, an I/O error), or a request
+   * that failed (no such host, no connection, a broken body, too many redirects, the call ending).
+   */
   failed: -4,
-  /** The path is not valid UTF-8, or a pointer and length lie outside the module's memory. */
+  /** The path or URL is not valid UTF-8 (or not an http(s) URL), or a pointer and length lie outside the module's memory. */
   invalid: -5,
 } as const;

@@ -41,7 +41,8 @@ export interface JobOptions {
   signal: AbortSignal;
   /** A backstop besides the signal: the job never outlives it. */
   timeoutMs: number;
-  host: (request: HostRequest) => HostReply;
+  /** Answers a host function's request, now or later: the worker waits for the answer either way. */
+  host: (request: HostRequest) => HostReply | Promise<HostReply>;
   log: (text: string) => void;
 }
 
@@ -91,15 +92,13 @@ function runOn(entry: WasmWorker, job: WasmJob, options: JobOptions): Promise<Jo
       }
     };
     const onHostRequest = (request: HostRequest) => {
-      let reply: HostReply;
-      try {
-        reply = options.host(request);
-      } catch {
-        reply = { code: HostStatus.failed };
-      }
-      hostPort.postMessage(reply);
-      Atomics.store(flag, 0, 1);
-      Atomics.notify(flag, 0);
+      void answer(options.host, request).then((reply) => {
+        // A job that ended meanwhile has a stopped worker (or, once released, another job's): nothing to answer.
+        if (settled) return;
+        hostPort.postMessage(reply);
+        Atomics.store(flag, 0, 1);
+        Atomics.notify(flag, 0);
+      });
     };
     const onError = (error: Error & { code?: string }) =>
       finish({ stop: 'crashed', detail: error.message, outOfMemory: error.code === 'ERR_WORKER_OUT_OF_MEMORY' });
@@ -111,4 +110,13 @@ function runOn(entry: WasmWorker, job: WasmJob, options: JobOptions): Promise<Jo
     hostPort.on('message', onHostRequest);
     worker.postMessage(job);
   });
+}
+
+/** The host's reply, once it has one; a host that throws or rejects answers `failed`. Never rejects. */
+async function answer(host: JobOptions['host'], request: HostRequest): Promise<HostReply> {
+  try {
+    return await host(request);
+  } catch {
+    return { code: HostStatus.failed };
+  }
 }

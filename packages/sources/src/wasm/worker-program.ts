@@ -6,9 +6,10 @@ import { HostStatus } from './host-status.js';
  * host functions it may import, and one call of its tool export. CommonJS evaluated from text, not
  * loaded from a file, so the same code runs from the TypeScript source under vitest and from the build.
  *
- * A host function that touches files asks the main thread, which holds the workspace policy: it posts
- * the request on its own port and blocks on a shared flag until the answer is there (WebAssembly calls
- * its imports synchronously). Nothing the module does reaches the file system any other way.
+ * A host function that touches files or the network asks the main thread, which holds the workspace
+ * policy and the guarded request: it posts the request on its own port and blocks on a shared flag until
+ * the answer is there, however long the main thread takes (WebAssembly calls its imports synchronously).
+ * Nothing the module does reaches the file system or the network any other way.
  */
 export const WORKER_SOURCE = String.raw`
 'use strict';
@@ -30,7 +31,7 @@ function hostCall(request) {
   hostPort.postMessage(request);
   Atomics.wait(flag, 0, 0);
   const received = receiveMessageOnPort(hostPort);
-  if (!received) throw new Error('the host did not answer a file request');
+  if (!received) throw new Error('the host did not answer a host request');
   return received.message;
 }
 
@@ -39,7 +40,7 @@ function messageOf(error) {
 }
 
 function run(job) {
-  const state = { memory: undefined, alloc: undefined, logged: 0, fuel: undefined, grow: undefined };
+  const state = { memory: undefined, alloc: undefined, logged: 0, fuel: undefined, grow: undefined, httpStatus: 0 };
   const bytesAt = (pointer, length) => {
     const start = pointer >>> 0;
     const size = length >>> 0;
@@ -67,18 +68,32 @@ function run(job) {
     state.logged += text.length;
     parentPort.postMessage({ type: 'log', text: text.slice(0, MAX_LOG_BYTES) });
   };
+  // The reply's data copied into memory from the module's alloc: its (pointer << 32 | length), or the negative status.
+  const packedData = (reply) => {
+    if (reply.code !== 0) return BigInt(reply.code);
+    const pointer = state.alloc(reply.data.length) >>> 0;
+    const target = bytesAt(pointer, reply.data.length);
+    if (!target) throw new Error('alloc(' + reply.data.length + ') returned ' + pointer + ', outside the module memory');
+    target.set(reply.data);
+    return (BigInt(pointer) << 32n) | BigInt(reply.data.length);
+  };
   const host = {
     toolwright: {
       read_file(pathPointer, pathLength) {
         const path = textAt(pathPointer, pathLength);
         if (path === undefined) return BigInt(INVALID);
-        const reply = hostCall({ op: 'read', path });
-        if (reply.code !== 0) return BigInt(reply.code);
-        const pointer = state.alloc(reply.data.length) >>> 0;
-        const target = bytesAt(pointer, reply.data.length);
-        if (!target) throw new Error('alloc(' + reply.data.length + ') returned ' + pointer + ', outside the module memory');
-        target.set(reply.data);
-        return (BigInt(pointer) << 32n) | BigInt(reply.data.length);
+        return packedData(hostCall({ op: 'read', path }));
+      },
+      http_get(urlPointer, urlLength) {
+        state.httpStatus = 0;
+        const url = textAt(urlPointer, urlLength);
+        if (url === undefined) return BigInt(INVALID);
+        const reply = hostCall({ op: 'get', url });
+        state.httpStatus = reply.status || 0;
+        return packedData(reply);
+      },
+      http_status() {
+        return state.httpStatus;
       },
       write_file(pathPointer, pathLength, dataPointer, dataLength) {
         const path = textAt(pathPointer, pathLength);
@@ -120,7 +135,7 @@ function run(job) {
       value = host[module][name];
     }
     if (value === undefined) {
-      return failure('link', 'the module imports ' + kind + " '" + module + '.' + name + "', which the runner does not provide (it provides toolwright.read_file, toolwright.write_file, toolwright.log, env.abort, env.trace and env.seed)");
+      return failure('link', 'the module imports ' + kind + " '" + module + '.' + name + "', which the runner does not provide (it provides toolwright.read_file, toolwright.write_file, toolwright.http_get, toolwright.http_status, toolwright.log, env.abort, env.trace and env.seed)");
     }
     if (!Object.hasOwn(imports, module)) imports[module] = {};
     imports[module][name] = value;

@@ -17,6 +17,8 @@ export interface WasmCall {
   maxMemoryBytes?: number;
   /** The call's workspace; absent: the call has no context at all (a direct call). */
   workspace?: string;
+  /** The call's explicit capabilities (absent: everything is granted). */
+  capabilities?: readonly string[];
   signal?: AbortSignal;
   progress?: (update: ToolProgress) => void;
 }
@@ -47,8 +49,16 @@ export function wasmDeclaration(call: WasmCall = {}): ToolDeclaration {
 export function wasmRequest(module: string, call: WasmCall = {}): SourceRequest<string, WasmToolOptions> {
   const declaration = wasmDeclaration(call);
   const signal = call.signal ?? AbortSignal.timeout(declaration.metadata.timeoutMs);
-  // The runner reads only the workspace, the signal and progress; a partial context stands in for the executor's.
-  const partial: Partial<ToolCallContext> = { callId: 'c1', toolName: 'wasm_tool', signal, progress: call.progress ?? (() => {}), workspace: call.workspace };
-  const context = call.workspace === undefined && call.progress === undefined ? undefined : (partial as ToolCallContext);
+  // The runner reads only the workspace, the capabilities, the signal and progress; a partial context stands in for the executor's.
+  const partial: Partial<ToolCallContext> = {
+    callId: 'c1',
+    toolName: 'wasm_tool',
+    signal,
+    progress: call.progress ?? (() => {}),
+    workspace: call.workspace,
+    capabilities: call.capabilities,
+  };
+  const direct = call.workspace === undefined && call.progress === undefined && call.capabilities === undefined;
+  const context = direct ? undefined : (partial as ToolCallContext);
   return { tool: 'wasm_tool', target: module, options: call.options ?? {}, declaration, input: call.input ?? {}, signal, context };
 }
