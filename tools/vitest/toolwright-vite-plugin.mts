@@ -25,6 +25,8 @@ export function toolwrightVitePlugin(options: { include: RegExp }): Plugin {
       target: ts.ScriptTarget.ES2022,
       customConditions: ['@toolwright/source'],
       noEmit: false,
+      // The output runs where the source is (a source form's paths are recorded relative to the output file).
+      outDir: undefined,
       declaration: false,
       declarationMap: false,
       composite: false,

@@ -262,6 +262,10 @@ export async function openCallEnvironment(options: EnvironmentFlags & { defaultA
   }
   const workspaceRoot = env.workspace.rootOf('private');
   const executorOptions: Partial<ExecutorOptions> = { ...coreToolHooks(env), ...settings.executor };
+  // What the core tools' workspace keeps from tools (the project's own files, the audit log, deny rules) binds the
+  // tools that reach files by their own means too (a WebAssembly module's host calls, a subprocess's mounts).
+  executorOptions.workspace = workspaceRoot;
+  executorOptions.workspaceRules = { protectedPaths: env.workspace.protectedEntries, deniedPaths: env.workspace.deniedPatterns };
   if (settings.policy !== undefined) executorOptions.policy = loadPolicySource(settings.policy, registry);
   let log: AuditLog | undefined;
   if (settings.audit !== 'none') {

@@ -25,7 +25,8 @@ describe('the module `toolwright emit --module` writes', () => {
   const root = path.resolve('/project');
   const moduleFile = path.join(root, 'src', 'tools.gen.ts');
 
-  it("records a source tool's declaring directory, which its relative paths are relative to", () => {
+  // Absolute: the generated module is compiled later by a bundler or tsgo, which may write it anywhere.
+  it("records a source tool's declaring directory as an absolute path, which its relative paths are relative to", () => {
     const text = renderModule(
       [
         { declaration: declaration('slugify', 'wasm'), fileName: path.join(root, 'src', 'plugins', 'tools.ts'), exportName: 'slugify' },

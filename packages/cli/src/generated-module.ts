@@ -38,7 +38,9 @@ export function renderModule(entries: readonly ModuleEntry[], moduleFile: string
     // As JSON text: a compiler checks an object literal against the declaration's type, which cost tsgo 1.9 s of
     // 3.4 s at 2,000 tools; `JSON.parse` of a string is checked at once (and parses faster at run time).
     lines.push(`attachToolDeclaration(${target}, JSON.parse(${JSON.stringify(JSON.stringify(declaration))}));`);
-    // A source form's relative paths are relative to the file that declares it (a build without the transformer does not say).
+    // A source form's relative paths are relative to the file that declares it (a build without the transformer does not
+    // say). The directory is absolute: this module is compiled later by tsgo, esbuild, Vite or Bun, which may write it
+    // anywhere (one bundle, an outDir this command never sees), so a path relative to its output could not be computed.
     if (declaration.source?.runs) lines.push(`setSourceBase(${target}, ${JSON.stringify(path.dirname(fileName))});`);
     // A flattened tool's argument object is its one parameter's type (the object it receives).
     const args =

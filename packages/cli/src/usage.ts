@@ -16,7 +16,13 @@ Commands:
           --out <file>               manifest path (default: tools.json beside the tsconfig)
           --module <file.ts>         also write a module that attaches the declarations,
                                      for builds that do not run TypeScript transformers
-          --check                    fail when the files on disk differ (CI drift check)
+          --check                    fail when the files on disk differ (CI drift check), naming
+                                     the changes that break calls valid against tools.json
+          --report [table|json]      print each tool's tokens (o200k_base) in each dialect (openai,
+                                     openai-strict, anthropic, gemini, mcp), the totals, and what
+                                     each lowering loses (stdout)
+          --budget <tokens>          fail when the largest dialect's total is over this many tokens
+          --budget-dialect <d>       hold this dialect's total to --budget instead
           --watch                    re-emit after every change
           --keep-going               when some tools are refused, report them and still write
                                      the tools that compiled (the exit code is still 1)

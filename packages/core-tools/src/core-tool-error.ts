@@ -69,6 +69,8 @@ export type CoreToolErrorCode =
   | 'not_text'
   /** `web_fetch`: the page could not be read as Markdown nor as plain text within the time and memory allowed. */
   | 'content_too_complex'
+  /** `tool_search`: a query that is blank or too long. */
+  | 'invalid_query'
   /** `web_search`: the provider failed or refused. */
   | 'search_failed'
   /** The operator's configuration is invalid (a port or an address in the web allowlists, a shell resource limit). */

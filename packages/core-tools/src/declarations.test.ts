@@ -5,10 +5,11 @@ import path from 'node:path';
 import os from 'node:os';
 import { ToolRegistry, toAnthropicTools, toGeminiFunctionDeclarations, toMcpTools, toOpenAIChatTools } from '@toolwright/registry';
 import { CORE_TOOLKITS, registerCoreTools } from './core-tools.js';
+import { META_TOOLKITS } from './meta-tools.js';
 import { WorkspacePolicy } from './workspace/workspace-policy.js';
 
-/** Every core tool class; each method decorated with @tool() is one tool. */
-const TOOL_CLASSES = CORE_TOOLKITS;
+/** Every core and meta tool class; each method decorated with @tool() is one tool. */
+const TOOL_CLASSES = [...CORE_TOOLKITS, ...META_TOOLKITS];
 
 function declarationsOf(toolClass: { prototype: object }): ToolDeclaration[] {
   return Object.getOwnPropertyNames(toolClass.prototype)
@@ -36,6 +37,7 @@ describe('core tool declarations ("what the model sees")', () => {
       'shell_exec',
       'shell_job_kill',
       'shell_job_output',
+      'tool_search',
       'vault_copyto',
       'web_fetch',
       'web_search',

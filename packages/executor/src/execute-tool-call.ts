@@ -41,6 +41,8 @@ export function buildPipeline(s: PipelineServices): readonly PipelineStep[] {
       maxTimeoutMs: o.maxTimeoutMs,
       outputBudget: { maxChars: o.maxOutputChars },
       capabilities: o.capabilities,
+      workspace: o.workspace,
+      workspaceRules: o.workspaceRules,
       elicit: o.elicit,
       ask: o.ask,
     }),

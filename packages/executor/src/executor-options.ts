@@ -1,5 +1,6 @@
 import type { ToolRegistry } from '@toolwright/registry';
 import type { ToolDeclaration } from '@toolwright/schema';
+import type { WorkspaceRules } from '@toolwright/tool';
 import type { ApprovalMemory } from './approval-memory.js';
 import type { ToolHooks } from './hooks.js';
 import type {
@@ -68,6 +69,13 @@ export interface ExecutorOptions {
   ask?: AskHandler;
   /** Capabilities granted to callers of this executor (default `['*']`: everything). */
   capabilities?: readonly string[];
+  /** The workspace root handed to each tool's context (`getToolContext().workspace`) when the call names none. */
+  workspace?: string;
+  /**
+   * What the workspace keeps from tools (protected and hidden paths, as the core tools' workspace has them), handed to
+   * each tool's context with the workspace: tools that reach files by their own means (source tools) apply it.
+   */
+  workspaceRules?: WorkspaceRules;
   checkCapabilities?: (required: readonly string[], granted: readonly string[]) => { allowed: boolean; missing: string[] };
   /**
    * Most characters (UTF-16 code units) of model-facing text a call returns uncut (default 16,384);
@@ -118,6 +126,8 @@ export interface CallContext {
    */
   retryOf?: string;
   workspace?: string;
+  /** What `workspace` keeps from tools; overrides `ExecutorOptions.workspaceRules`. */
+  workspaceRules?: WorkspaceRules;
   /** Cancels the call (or a whole batch). */
   signal?: AbortSignal;
   /** The caller's own limit; the shorter of it and the tool's applies. */

@@ -1,4 +1,4 @@
-export type RegistryErrorCode = 'duplicate_tool' | 'missing_declaration' | 'not_a_tool' | 'unknown_tool' | 'init_failed';
+export type RegistryErrorCode = 'duplicate_tool' | 'missing_declaration' | 'not_a_tool' | 'unknown_tool' | 'init_failed' | 'invalid_query';
 
 /** A registration problem; `code` tells which, the message says what to do. */
 export class RegistryError extends Error {

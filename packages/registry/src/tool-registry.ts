@@ -4,6 +4,7 @@ import { RegistryError } from './registry-error.js';
 import { requireDeclaration } from './require-declaration.js';
 import { SessionToolkit, type SessionToolkitOptions } from './session-toolkit.js';
 import { toolkitMethods } from './toolkit-methods.js';
+import { ToolSearchIndex, type ToolSearchMatch, type ToolSearchOptions } from './search/tool-search-index.js';
 
 export interface ToolFilter {
   groups?: readonly ToolGroup[];
@@ -26,6 +27,8 @@ type Callable = (...args: never[]) => unknown;
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly listeners = new Set<(change: RegistryChange) => void>();
+  /** Built on the first search, dropped whenever a tool is added or removed. */
+  private searchIndex: ToolSearchIndex | undefined;
 
   /** Registers a function that carries a declaration (from the transformer or a generated module). */
   register(fn: Callable): RegisteredTool {
@@ -114,6 +117,16 @@ export class ToolRegistry {
       .filter((d) => !filter.names || filter.names.includes(d.name));
   }
 
+  /**
+   * The tools that best match `query`, best first (BM25 over each tool's name split into words, description,
+   * parameter names and descriptions, tags and group). A query of only stop words or symbols matches nothing; an
+   * empty query, one longer than 1,000 characters or a `limit` outside 1..100 is a `RegistryError` (`invalid_query`).
+   */
+  search(query: string, options?: ToolSearchOptions): ToolSearchMatch[] {
+    this.searchIndex ??= new ToolSearchIndex(new Map([...this.tools].map(([name, tool]) => [name, tool.declaration])));
+    return this.searchIndex.search(query, options);
+  }
+
   /** Subscribes to additions and removals; returns the unsubscribe function. */
   onChange(listener: (change: RegistryChange) => void): () => void {
     this.listeners.add(listener);
@@ -121,6 +134,7 @@ export class ToolRegistry {
   }
 
   private emit(change: RegistryChange): void {
+    this.searchIndex = undefined;
     for (const listener of this.listeners) listener(change);
   }
 }

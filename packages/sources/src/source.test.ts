@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getToolDeclaration, TOOL_OPTIONS, type ToolDeclaration } from '@toolwright/schema';
 import { isMarkedTool } from '@toolwright/tool';
@@ -30,8 +31,8 @@ function declaration(parameterOrder: string[], extra: Partial<ToolDeclaration> =
   };
 }
 
-/** The transformer's two hidden arguments, as compiled code passes them. */
-type Compiled<F> = (target: unknown, options: unknown, declaration?: ToolDeclaration, base?: string) => F;
+/** The transformer's hidden arguments, as compiled code passes them. */
+type Compiled<F> = (target: unknown, options: unknown, declaration?: ToolDeclaration, base?: string, anchor?: string) => F;
 const subprocess = <F>() => source.subprocess as unknown as Compiled<F>;
 const wasm = <F>() => source.wasm as unknown as Compiled<F>;
 
@@ -78,6 +79,24 @@ describe('a source tool', () => {
     setSourceBase(fn, '/elsewhere');
     await expect(fn('x')).resolves.toEqual({ a: 'x' });
     expect(fs.existsSync(program)).toBe(true);
+  });
+
+  it.for([
+    ['a file: URL (ES modules)', (file: string) => pathToFileURL(file).href],
+    ['a path (CommonJS)', (file: string) => file],
+  ] as const)('resolves a directory recorded relative to the output file against where that output runs, given as %s', async ([, anchorOf]) => {
+    const { dir } = echoProgram();
+    // The output moved: `dir/dist/tools.js` declared in `dir/src`, the echo program beside the source.
+    fs.mkdirSync(path.join(dir, 'src'));
+    fs.renameSync(path.join(dir, 'echo.sh'), path.join(dir, 'src', 'echo.sh'));
+    const fn = subprocess<(a: string) => Promise<unknown>>()(['./echo.sh'], {}, declaration(['a']), '../src', anchorOf(path.join(dir, 'dist', 'tools.js')));
+    expect((fn as unknown as Record<symbol, SourceTool>)[SOURCE_TOOL].base).toBe(path.join(dir, 'src'));
+    await expect(fn('x')).resolves.toEqual({ a: 'x' });
+  });
+
+  it('takes a relative directory without an anchor as unknown, so a loader can set it', async () => {
+    const fn = subprocess<(a: string) => Promise<unknown>>()(['./echo.sh'], {}, declaration(['a']), '../src');
+    expect((fn as unknown as Record<symbol, SourceTool>)[SOURCE_TOOL].base).toBeUndefined();
   });
 
   it('refuses to run without a declaration, saying how to build one', async () => {

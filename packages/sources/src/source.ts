@@ -48,17 +48,20 @@ export interface Sources {
   http<F extends Signature>(url: string | URL, options?: HttpToolOptions): CheckedTool<F>;
 }
 
-/** The arguments the transformer adds after the author's two: the declaration and the declaring file's directory. */
-type Compiled = [declaration?: ToolDeclaration, base?: unknown];
+/**
+ * The arguments the transformer adds after the author's two: the declaration, and the declaring file's directory,
+ * relative to `anchor` (the output file's `import.meta.url` or `__filename`) when given, else absolute.
+ */
+type Compiled = [declaration?: ToolDeclaration, base?: unknown, anchor?: unknown];
 
 export const source: Sources = {
-  wasm(module: string | URL, options?: WasmToolOptions, ...[declaration, base]: Compiled): never {
-    return sourceTool('wasm', options, declaration, base, (tool, call) =>
+  wasm(module: string | URL, options?: WasmToolOptions, ...[declaration, base, anchor]: Compiled): never {
+    return sourceTool('wasm', options, declaration, baseOf(base, anchor), (tool, call) =>
       runWasm({ ...call, target: resolveFile(module, tool.base, 'module'), options: options ?? {} }),
     );
   },
-  subprocess(command: string | readonly string[], options?: SubprocessToolOptions, ...[declaration, base]: Compiled): never {
-    return sourceTool('subprocess', options, declaration, base, (tool, call) =>
+  subprocess(command: string | readonly string[], options?: SubprocessToolOptions, ...[declaration, base, anchor]: Compiled): never {
+    return sourceTool('subprocess', options, declaration, baseOf(base, anchor), (tool, call) =>
       runSubprocess({ ...call, target: resolveCommand(command, tool.base, options?.cwd), options: options ?? {} }),
     );
   },
@@ -67,16 +70,27 @@ export const source: Sources = {
   },
 };
 
+/**
+ * The declaring directory: `base` resolved against the directory of `anchor` (a `file:` URL or a path) when there
+ * is one, so a moved or copied output still finds its files; `base` itself when it is absolute (the older form).
+ */
+export function baseOf(base: unknown, anchor: unknown): string | undefined {
+  if (typeof base !== 'string') return undefined;
+  if (typeof anchor !== 'string') return path.isAbsolute(base) ? base : undefined;
+  if (anchor.startsWith('file:')) return path.resolve(path.dirname(fileURLToPath(anchor)), base);
+  return path.isAbsolute(anchor) ? path.resolve(path.dirname(anchor), base) : undefined;
+}
+
 type Call = Omit<Parameters<SourceRunner<unknown, unknown>>[0], 'target' | 'options'>;
 
 function sourceTool(
   kind: ToolSourceKind,
   options: ToolOptions | undefined,
   declaration: ToolDeclaration | undefined,
-  base: unknown,
+  base: string | undefined,
   run: (tool: SourceTool, call: Call) => Promise<unknown>,
 ): never {
-  const record: SourceTool = { kind, base: typeof base === 'string' ? base : undefined };
+  const record: SourceTool = { kind, base };
   const fn = async (...args: unknown[]): Promise<unknown> => {
     const declared = getToolDeclaration(fn);
     if (!declared)

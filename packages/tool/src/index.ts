@@ -6,7 +6,7 @@ export type { ToolParameters, ToolResult } from './tool-types.js';
 export { getToolDeclaration, attachToolDeclaration, TOOL_DECLARATION, TOOL_OPTIONS } from '@toolwright/schema';
 export type { Integer, ToolDeclaration, ToolOptions } from '@toolwright/schema';
 export { getToolContext, runWithToolContext } from './tool-context.js';
-export type { JudgedPaths, OutputBudget, ToolCallContext, ToolProgress } from './tool-context.js';
+export type { JudgedPaths, OutputBudget, ToolCallContext, ToolProgress, WorkspaceRules } from './tool-context.js';
 export type {
   AskAnswer,
   AskAnswers,

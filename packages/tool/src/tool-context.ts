@@ -11,6 +11,17 @@ export interface ToolProgress {
 }
 
 /**
+ * What a workspace keeps from tools, as the core tools' workspace has it (`WorkspaceConfig` of @toolwright/core-tools):
+ * a tool that reaches files by its own means (a WebAssembly module's host calls, a subprocess's mounts) applies it.
+ */
+export interface WorkspaceRules {
+  /** Paths only a person may let a tool change (gitignore-style: `.git` at any depth, `/build` below the root). */
+  protectedPaths?: readonly string[];
+  /** Paths hidden from every tool (glob patterns relative to the root: `secrets/**`). */
+  deniedPaths?: readonly string[];
+}
+
+/**
  * What the executor tells a running tool about its call. Tools read it with `getToolContext()`,
  * so their signatures stay plain data (nothing non-JSON leaks into the schema).
  */
@@ -23,6 +34,8 @@ export interface ToolCallContext {
   actorId?: string;
   /** The workspace root the call is confined to, when the caller set one. */
   workspace?: string;
+  /** What the workspace keeps from tools (its protected and hidden paths), when the caller set it with the workspace. */
+  workspaceRules?: WorkspaceRules;
   /** Aborted at the deadline, on cancellation, or when the user interrupts. */
   signal: AbortSignal;
   /** Streams a partial result to the executor's `tool_call_update` listeners (a no-op when none is attached). */

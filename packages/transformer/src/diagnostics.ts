@@ -168,6 +168,10 @@ export const DIAGNOSTICS = {
         problem: "The type argument of source.{kind}() must be a function type (or a type alias of one), the tool's signature.",
         hint: 'Write `(name: Type, ...) => Promise<Result>`; an interface, a generic alias or a computed type cannot be read as a signature.',
       },
+      sourceNotBound: {
+        problem: "source.{kind}() must be the value of an exported const: the tool's name and export are the const's.",
+        hint: 'Write `export const name = source.{kind}<...>(...)`; to export it as the default as well, add `export default name`.',
+      },
     },
   },
   unexpectedConstruct: {

@@ -82,4 +82,64 @@ export const notATool = [toolA].map((toolish) => toolish);
       ['decorator', 'Toolbox.prototype.toolG'],
     ]);
   });
+
+  it('finds a source form whose `source` comes through a local re-export, in a file that never mentions "tool"', () => {
+    const found = find(
+      {
+        'runtime.ts': "export { source } from '@toolwright/sources';\n",
+        'slugs.ts':
+          "import { source } from './runtime.js';\n/** Makes a slug. */\nexport const slug = source.wasm<(text: string) => Promise<string>>('./slug.wasm');\n",
+      },
+      'slugs.ts',
+    );
+    expect(found).toEqual({ candidates: [['wasm', 'slug']], diagnostics: [] });
+  });
+
+  it('finds a source form called through a variable initialised with `source`', () => {
+    const found = find(
+      {
+        'runtime.ts': "export { source } from '@toolwright/sources';\n",
+        'alias.ts': `import { source as sources } from './runtime.js';
+const s = sources;
+const t = (s);
+/** Makes a slug. */
+export const slug = t.wasm<(text: string) => Promise<string>>('./slug.wasm');
+/** Counts words. */
+export const count = s.subprocess(['./count.py']);
+`,
+      },
+      'alias.ts',
+    );
+    expect(found.candidates).toEqual([['wasm', 'slug']]);
+    expect(found.diagnostics).toEqual([expect.stringContaining("source.subprocess() needs the tool's signature")]);
+  });
+
+  it('reports `export default source.wasm<F>(...)` as a source form that must be bound to an exported const, not as "not exported"', () => {
+    const found = find(
+      {
+        'default.ts':
+          "import { source } from '@toolwright/sources';\n/** Makes a slug. */\nexport default source.wasm<(text: string) => Promise<string>>('./slug.wasm');\n",
+      },
+      'default.ts',
+    );
+    expect(found).toEqual({
+      candidates: [],
+      diagnostics: ["source.wasm() must be the value of an exported const: the tool's name and export are the const's."],
+    });
+  });
 });
+
+/** The tools `findTools` finds in `main` among `files` (written to the temporary folder), and what it reports. */
+function find(files: Record<string, string>, main: string) {
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  const program = ts.createProgram([path.join(dir, main)], FIXTURE_OPTIONS);
+  const checker = program.getTypeChecker();
+  const reporter = new Reporter();
+  const candidates = findTools(program.getSourceFile(path.join(dir, main))!, {
+    checker,
+    docs: new JsDocReader(),
+    reporter,
+    callee: new ToolCalleeResolver(checker, (f) => ts.sys.readFile(f)),
+  });
+  return { candidates: candidates.map((c) => [c.runs, c.exportName]), diagnostics: reporter.diagnostics.map((d) => d.message) };
+}

@@ -1,10 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { defineCommand } from '../cli-command.js';
+import { defineCommand, type CliIo } from '../cli-command.js';
 import { CliError } from '../cli-error.js';
 import { requireCompilerApi } from '../compiler-api.js';
 import { projectTypeScript } from '../project-typescript.js';
 import { preloadTypeScript } from '../typescript-code-cache.js';
+import { checkBudget, parseBudget } from '../report/check-budget.js';
+import { declarationReport } from '../report/declaration-report.js';
+import { formatReport } from '../report/format-report.js';
+import type { EmitResult } from './emit.js';
 
 /** `toolwright emit`: a project's declarations as JSON (and/or a module), once, checked, or watched. */
 export const emitCommand = defineCommand({
@@ -15,9 +19,18 @@ export const emitCommand = defineCommand({
     check: { type: 'boolean', default: false },
     watch: { type: 'boolean', default: false },
     'keep-going': { type: 'boolean', default: false },
+    report: { type: 'boolean', default: false },
+    budget: { type: 'string' },
+    'budget-dialect': { type: 'string' },
     typescript: { type: 'string' },
   },
-  async run(values, _positionals, io) {
+  // `--report json`: the format is the one operand emit takes.
+  positionals: true,
+  async run(values, positionals, io) {
+    const report = reportFormat(values.report, positionals);
+    const budget = values.budget !== undefined ? parseBudget(values.budget, values['budget-dialect']) : undefined;
+    if (values['budget-dialect'] !== undefined && budget === undefined) throw new CliError('--budget-dialect needs --budget.', 2);
+    if (values.watch && (report || budget)) throw new CliError('--watch cannot be combined with --report or --budget.', 2);
     const options = {
       project: values.project,
       ...(values.out !== undefined ? { out: values.out } : {}),
@@ -37,7 +50,7 @@ export const emitCommand = defineCommand({
         await emitWatchTypeScript7(options, typescript, () => {}, log);
         return new Promise<number>(() => {}); // runs until the process is interrupted
       }
-      return (await emitTypeScript7(options, typescript, log)).errorCount > 0 ? 1 : 0;
+      return afterEmit(await emitTypeScript7(options, typescript, log), report, budget, io);
     }
     preloadTypeScript();
     requireCompilerApi('toolwright emit'); // before the transformer loads: it needs the compiler API at once
@@ -48,7 +61,25 @@ export const emitCommand = defineCommand({
       return new Promise<number>(() => {}); // runs until the process is interrupted
     }
     const { emit } = await import('./emit.js');
-    const result = emit(options, log);
-    return result.errorCount > 0 ? 1 : 0;
+    return afterEmit(emit(options, log), report, budget, io);
   },
 });
+
+/** `--report` / `--report table|json`: the format, or undefined without --report. */
+function reportFormat(report: boolean, positionals: readonly string[]): 'table' | 'json' | undefined {
+  const [format, ...rest] = positionals;
+  if (format !== undefined && (!report || rest.length > 0 || (format !== 'table' && format !== 'json')))
+    throw new CliError(`emit takes no operand${report ? ` but the report format (table or json), not '${positionals.join(' ')}'` : ` (got '${format}')`}.`, 2);
+  return report ? (format ?? 'table') : undefined;
+}
+
+/** The report (stdout) and the budget, once the outputs are written or checked; the exit code. */
+function afterEmit(result: EmitResult, report: 'table' | 'json' | undefined, budget: ReturnType<typeof parseBudget> | undefined, io: CliIo): number {
+  if (result.errorCount > 0) return 1;
+  if (!report && !budget) return 0;
+  const figures = declarationReport(result.declarations);
+  if (report === 'json') io.out(`${JSON.stringify(figures, null, 2)}\n`);
+  else if (report === 'table') io.out(formatReport(figures));
+  if (budget) io.err(`${checkBudget(figures, budget.budget, budget.dialect)}\n`);
+  return 0;
+}

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import type { ToolDeclaration } from '@toolwright/schema';
 import { analyzeProgram, formatDiagnostics, type ProgramAnalysis } from '@toolwright/transformer';
 import { strictJsonOf } from '../transformer-settings.js';
 import { CliError } from '../cli-error.js';
@@ -8,6 +9,7 @@ import { createCompilerHost } from '../compiler-host.js';
 import { renderModule, type ModuleEntry } from '../generated-module.js';
 import { loadProject, formatTsDiagnostics, type LoadedProject } from '../load-project.js';
 import { manifestDrift, renderManifest } from '../manifest.js';
+import { checkMessage } from './emit-check-message.js';
 
 export interface EmitOptions {
   project: string;
@@ -30,6 +32,8 @@ export interface EmitResult {
   elapsedMs: number;
   /** What was printed for diagnostics (empty when none). */
   report: string;
+  /** The declarations written (or checked): those of every tool that compiled. */
+  declarations: readonly ToolDeclaration[];
 }
 
 /**
@@ -100,6 +104,7 @@ export function writeOutputs(
     warningCount,
     elapsedMs: performance.now() - started,
     report,
+    declarations,
   });
   const refused = analysis.tools.flatMap((t) => (t.declaration ? [] : [t.candidate.functionName]));
   if (errorCount > 0 && !options.keepGoing) {
@@ -134,10 +139,8 @@ export function writeOutputs(
       if (current === content) continue;
       const details =
         current === undefined ? ['(file does not exist)'] : file.endsWith('.json') ? manifestDrift(content, current) : ['(generated module differs)'];
-      throw new CliError(
-        `${rel(file)} is out of date with the tool signatures:\n  ${details.join('\n  ')}\nRun \`toolwright emit\` without --check and commit the result.`,
-        1,
-      );
+      const manifest = current !== undefined && file.endsWith('.json') ? current : undefined;
+      throw new CliError(checkMessage(rel(file), details, manifest, declarations), 1);
     }
     // `emit --watch` after an edit that changed no tool: the file this process wrote is still there, untouched.
     const last = written.get(file);

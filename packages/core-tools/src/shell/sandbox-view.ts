@@ -51,8 +51,8 @@ const GIT_DISCOVERY_NAMES = ['HEAD'];
 /** What one command's sandbox is made of: the policy, and the placeholders it holds until `release`. */
 export interface SandboxPlan {
   policy: SandboxPolicy;
-  /** Lets go of the placeholders for missing protected paths (once the command, or the session, has ended). */
-  release: () => void;
+  /** Lets go of the placeholders for missing protected paths (once the command, or the session, has ended): settled once they are gone. */
+  release: () => Promise<void>;
 }
 
 /**
@@ -140,7 +140,7 @@ export class SandboxView {
       cwd,
       limits: { ...DEFAULT_LIMITS, ...definedOnly(this.settings.limits ?? {}) },
     };
-    return { policy, release: () => void held.release() };
+    return { policy, release: () => held.release() };
   }
 
   /**

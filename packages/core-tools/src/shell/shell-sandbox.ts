@@ -153,7 +153,7 @@ export class ShellSandbox {
         try {
           group = makeCommandGroup(policy.limits);
         } catch (error) {
-          release();
+          void release();
           throw new CoreToolError('sandbox_unavailable', `The command was not run: ${error instanceof Error ? error.message : String(error)}.`);
         }
       }
@@ -180,7 +180,7 @@ export class ShellSandbox {
         // Watched until none of its processes is left: one in a session of its own outlives the command's end for a moment.
         const done = () => {
           unwatch();
-          release();
+          void release();
         };
         if (group) group.remove(done);
         else done();

@@ -9,6 +9,7 @@ import {
   type OutputBudget,
   type ToolCallContext,
   type ToolProgress,
+  type WorkspaceRules,
 } from '@toolwright/tool';
 import type { CallState, PipelineStep } from '../call-state.js';
 import type { EventBus } from '../events.js';
@@ -25,6 +26,10 @@ export interface RunServices {
   outputBudget: OutputBudget;
   /** The executor's explicit grant (`ExecutorOptions.capabilities`), handed to the tool's context. */
   capabilities?: readonly string[] | undefined;
+  /** The workspace root for calls that name none (`ExecutorOptions.workspace`). */
+  workspace?: string | undefined;
+  /** What the workspace keeps from tools (`ExecutorOptions.workspaceRules`), handed to the tool's context. */
+  workspaceRules?: WorkspaceRules | undefined;
   /** Who answers the tool's forms one by one (`ExecutorOptions.elicit`) where nobody answers whole rounds. */
   elicit?: ElicitHandler | undefined;
   /** Who answers a round of the tool's questions (`ExecutorOptions.ask`); with neither, every question is `unavailable`. */
@@ -88,6 +93,7 @@ class RunningCall implements ToolCallContext {
   taskId?: string;
   actorId?: string;
   workspace?: string;
+  workspaceRules?: WorkspaceRules;
   readonly outputBudget: OutputBudget;
   capabilities?: readonly string[];
   /** Only from the gate's outcome (`RunInput.escalationConfirmed`): neither the arguments nor the caller's context reach it. */
@@ -105,7 +111,7 @@ class RunningCall implements ToolCallContext {
     { call, context, escalationConfirmed, judgedPaths, audit }: RunInput,
     lazy: LazySignal,
     events: EventBus,
-    services: Pick<RunServices, 'outputBudget' | 'capabilities' | 'elicit' | 'ask'>,
+    services: Pick<RunServices, 'outputBudget' | 'capabilities' | 'workspace' | 'workspaceRules' | 'elicit' | 'ask'>,
   ) {
     this.callId = call.id;
     this.toolName = call.name;
@@ -117,7 +123,16 @@ class RunningCall implements ToolCallContext {
     if (context.sessionId !== undefined) this.sessionId = context.sessionId;
     if (context.taskId !== undefined) this.taskId = context.taskId;
     if (context.actorId !== undefined) this.actorId = context.actorId;
-    if (context.workspace !== undefined) this.workspace = context.workspace;
+    const workspace = context.workspace ?? services.workspace;
+    if (workspace !== undefined) this.workspace = workspace;
+    const rules = context.workspaceRules ?? services.workspaceRules;
+    if (rules !== undefined) {
+      const { protectedPaths, deniedPaths } = rules;
+      this.workspaceRules = Object.freeze({
+        ...(protectedPaths ? { protectedPaths: Object.freeze([...protectedPaths]) } : {}),
+        ...(deniedPaths ? { deniedPaths: Object.freeze([...deniedPaths]) } : {}),
+      });
+    }
     this.#lazy = lazy;
     this.#events = events;
     this.#elicit = services.elicit;

@@ -38,6 +38,7 @@ export async function runSubprocess(request: SourceRequest<{ argv: string[]; cwd
     program,
     args: argv.slice(1),
     workspace: request.context?.workspace,
+    rules: request.context?.workspaceRules,
     writesWorkspace: request.declaration.metadata.tier !== 'read-only',
     // As the shell's: the tool asks for the network, and the call holds it (where capabilities are granted explicitly).
     network: request.options.network === true && holdsNetwork(request.context?.capabilities),
@@ -72,5 +73,14 @@ export async function runSubprocess(request: SourceRequest<{ argv: string[]; cwd
   // What the kernel counted is read from the control group before the group is given back.
   const events = launcher.events();
   await launcher.release();
-  return subprocessResult({ outcome, stdout, events, signal: request.signal, limits, sandboxed: launcher.ranIn === 'sandbox', program: argv[0]! });
+  return subprocessResult({
+    outcome,
+    stdout,
+    events,
+    signal: request.signal,
+    limits,
+    sandboxed: launcher.ranIn === 'sandbox',
+    program: argv[0]!,
+    input: request.input,
+  });
 }

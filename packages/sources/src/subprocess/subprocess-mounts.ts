@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_PROTECTED_PATHS } from '@toolwright/core-tools';
-import { holdPlaceholders, identityOf, isWithin, readableProblem, type PlaceholderRequest, type ResourceLimits, type SandboxPolicy } from '@toolwright/sandbox';
+import { SandboxView, WorkspacePolicy } from '@toolwright/core-tools';
+import { identityOf, isWithin, readableProblem, type ResourceLimits, type SandboxPolicy } from '@toolwright/sandbox';
+import type { WorkspaceRules } from '@toolwright/tool';
 import { SourceError } from '../source-error.js';
 import { commandFiles, isProvided, readerRoot } from './command-files.js';
 
@@ -15,6 +16,8 @@ export interface MountRequest {
   args: readonly string[];
   /** The call's workspace, if the caller set one. */
   workspace: string | undefined;
+  /** What the workspace keeps from tools (protected and hidden paths), as the caller set it. */
+  rules?: WorkspaceRules | undefined;
   /** Whether the program may write the workspace (a side-effecting or privileged tool), or only read it. */
   writesWorkspace: boolean;
   network: boolean;
@@ -24,56 +27,27 @@ export interface MountRequest {
   limits: ResourceLimits;
 }
 
-/** Protected names at the workspace's root that stand for folders (the rest are files). */
-const FOLDER_NAMES = new Set(['.git', '.toolwright']);
-
 /**
- * The sandbox of one call: the system's folders read-only (the sandbox package's own view), the tool's folder and
- * the command's files (the program, and the arguments that name files: the script of `['python3', './tool.py']`)
- * read-only, the workspace writable for a tool that writes (its protected paths — `.git`, `.env`, ... — read-only, a
- * missing one held by an empty placeholder) or read-only as a whole, a private `/tmp`, `/dev` and `/proc` as the
- * sandbox makes them, nothing else of the host. Without a workspace, the read-only one is the tool's folder (or the
- * project that holds it and the command's files, see `readerRoot`). Throws `sandbox_unavailable` where a folder the
- * command needs cannot be shown (`readableProblem`: in a home directory, or holding the workspace). `release` lets go
- * of the placeholders once the program has ended.
+ * The sandbox of one call. With a workspace, it is the shell's own view of it (`SandboxView` of the core tools, built
+ * from the workspace's rules): the protected paths read-only wherever they are (a missing one at the root held by an
+ * empty placeholder), the paths git's configuration there reads or runs (hooks) read-only, the paths deny rules name
+ * hidden; the workspace writable for a tool that writes and read-only as a whole for a read-only tool. Besides: the
+ * system's folders, the tool's folder and the command's files (the program, and the arguments that name files: the
+ * script of `['python3', './tool.py']`) read-only, a private `/tmp`, `/dev` and `/proc` as the sandbox makes them,
+ * nothing else of the host. Without a workspace, the read-only one is the tool's folder (or the project that holds it
+ * and the command's files, see `readerRoot`). Throws `sandbox_unavailable` where a folder the command needs cannot be
+ * shown (`readableProblem`: in a home directory, or holding the workspace). `release` lets go of the placeholders once
+ * the program has ended.
  */
 export function subprocessPolicy(request: MountRequest): { policy: SandboxPolicy; release: () => Promise<void> } {
   const toolDir = fs.realpathSync(request.toolDir);
   const files = commandFiles(request.program, request.args, toolDir);
   const readOnly: string[] = [];
   const shown: string[] = [];
-  let workspace: string;
-  let reader: boolean;
-  let release = async () => {};
-  if (request.workspace !== undefined) {
-    workspace = fs.realpathSync(request.workspace);
-    reader = !request.writesWorkspace;
-    if (!isWithin(workspace, toolDir)) shown.push(toolDir);
-    else if (!reader && toolDir !== workspace) readOnly.push(toolDir);
-    for (const file of files) {
-      if (!isWithin(workspace, file)) {
-        if (!isWithin(toolDir, file)) shown.push(path.dirname(file));
-      } else if (!reader) readOnly.push(file);
-    }
-    if (!reader) {
-      const held = protectedPaths(workspace);
-      readOnly.push(...held.readOnly);
-      release = held.release;
-    }
-  } else {
-    workspace = readerRoot(toolDir, files);
-    reader = true;
+  if (request.workspace === undefined) {
+    const workspace = readerRoot(toolDir, files);
     for (const file of files) if (!isWithin(workspace, file)) shown.push(path.dirname(file));
-  }
-  try {
-    for (const dir of shown) {
-      const problem = readableProblem(dir, workspace);
-      if (problem)
-        throw new SourceError(
-          'sandbox_unavailable',
-          `the sandbox cannot show the tool's folder '${dir}': ${problem}. Keep the tool's files in the workspace or in a folder outside home directories, or run the tool with sandbox: 'off'`,
-        );
-    }
+    checkShown(shown, workspace);
     const policy: SandboxPolicy = {
       workspace,
       workspaceIdentity: identityOf(workspace),
@@ -84,31 +58,52 @@ export function subprocessPolicy(request: MountRequest): { policy: SandboxPolicy
       home: request.home,
       cwd: toolDir,
       limits: request.limits,
-      // A read-only workspace in a command's sandbox (`/dev/null`, `/proc/self` as programs expect them).
-      workspaceReadOnly: reader,
+      workspaceReadOnly: true,
     };
-    return { policy, release };
-  } catch (error) {
-    void release();
-    throw error;
+    return { policy, release: async () => {} };
   }
+  const workspace = fs.realpathSync(request.workspace);
+  const writes = request.writesWorkspace;
+  if (!isWithin(workspace, toolDir)) shown.push(toolDir);
+  else if (writes && toolDir !== workspace) readOnly.push(toolDir);
+  for (const file of files) {
+    if (!isWithin(workspace, file)) {
+      if (!isWithin(toolDir, file)) shown.push(path.dirname(file));
+    } else if (writes) readOnly.push(file);
+  }
+  checkShown(shown, workspace);
+  const rules = request.rules;
+  const view = new SandboxView(
+    new WorkspacePolicy({
+      root: workspace,
+      ...(rules?.protectedPaths ? { protectedPaths: rules.protectedPaths } : {}),
+      ...(rules?.deniedPaths ? { deniedPaths: rules.deniedPaths } : {}),
+    }),
+    {},
+  );
+  const plan = view.plan(toolDir, { PATH: request.pathVariable, HOME: request.home }, request.network);
+  const policy: SandboxPolicy = {
+    ...plan.policy,
+    // A read-only tool's workspace is read-only as a whole: nothing in it needs keeping read-only on its own.
+    readOnly: writes ? [...new Set([...plan.policy.readOnly, ...readOnly])] : [],
+    readable: outermost([...plan.policy.readable, ...shown, ...pathFolders(request.pathVariable, workspace)]),
+    cwd: toolDir,
+    limits: request.limits,
+    workspaceReadOnly: !writes,
+  };
+  return { policy, release: () => plan.release() };
 }
 
-/**
- * The workspace's protected paths (`.git`, `.toolwright`, `.env` and Toolwright's configuration, as the shell keeps
- * them): read-only where they are, held by a placeholder where they are missing, so that the program can neither
- * change nor make them (a `.git/hooks` script would run at the user's next commit).
- */
-function protectedPaths(workspace: string): { readOnly: string[]; release: () => Promise<void> } {
-  const present: string[] = [];
-  const missing: PlaceholderRequest[] = [];
-  for (const name of DEFAULT_PROTECTED_PATHS) {
-    const entry = path.join(workspace, name);
-    if (exists(entry)) present.push(entry);
-    else missing.push({ path: entry, kind: FOLDER_NAMES.has(name) ? 'directory' : 'file' });
+/** Refuses a folder the sandbox cannot show (in a home directory, or holding the workspace), saying what to do. */
+function checkShown(shown: readonly string[], workspace: string): void {
+  for (const dir of shown) {
+    const problem = readableProblem(dir, workspace);
+    if (problem)
+      throw new SourceError(
+        'sandbox_unavailable',
+        `the sandbox cannot show the tool's folder '${dir}': ${problem}. Keep the tool's files in the workspace or in a folder outside home directories, or run the tool with sandbox: 'off'`,
+      );
   }
-  const held = holdPlaceholders(missing, present);
-  return { readOnly: [...present, ...held.placeholders, ...held.existing], release: held.release };
 }
 
 /** PATH folders outside the system's that the sandbox may show (a home's `~/.local/bin` is left out, as the shell leaves it). */

@@ -1,17 +1,8 @@
 import { readConfined, WorkspaceError, WorkspacePolicy, writeFileAtomic } from '@toolwright/core-tools';
 import type { SafetyTier } from '@toolwright/schema';
+import type { WorkspaceRules } from '@toolwright/tool';
 import { hostHttpGet, type NetworkGrant } from './host-network.js';
-import { HostStatus } from './host-status.js';
-
-/** A request from a module's host function (`toolwright.read_file`, `write_file`, `http_get`). */
-export type HostRequest = { op: 'read' | 'write'; path: string; data?: Uint8Array } | { op: 'get'; url: string };
-
-/** `code` is `HostStatus.ok` or why not; `data` is a read file's content or a response's body, `status` a response's HTTP status. */
-export interface HostReply {
-  code: number;
-  data?: Uint8Array;
-  status?: number;
-}
+import { HostStatus, type HostReply, type HostRequest } from './host-status.js';
 
 /** A request the module was refused, kept to report if it then fails: `code` is the call's error code then. */
 export interface Refusal {
@@ -22,6 +13,8 @@ export interface Refusal {
 export interface HostGrant {
   /** The workspace the call is confined to; without one every file request is refused. */
   workspace: string | undefined;
+  /** What the workspace keeps from tools (its protected and hidden paths, as the CLI sets them for the core tools). */
+  rules?: WorkspaceRules | undefined;
   /** A read-only tool may read; side-effecting and privileged tools may also write. */
   tier: SafetyTier;
   /** Largest file read: what the module's memory could hold. */
@@ -52,7 +45,11 @@ export class HostCalls {
     if (workspace === undefined) return this.refuse(`${what}: the call has no workspace, so the module may not use files`);
     if (request.op === 'write' && tier === 'read-only') return this.refuse(`${what}: the tool is read-only, so the module may read files but not write them`);
     try {
-      this.policy ??= new WorkspacePolicy({ root: workspace });
+      this.policy ??= new WorkspacePolicy({
+        root: workspace,
+        ...(this.grant.rules?.protectedPaths ? { protectedPaths: this.grant.rules.protectedPaths } : {}),
+        ...(this.grant.rules?.deniedPaths ? { deniedPaths: this.grant.rules.deniedPaths } : {}),
+      });
       if (request.op === 'read') {
         const resolved = this.policy.resolve(request.path, { mustExist: true, kind: 'file' });
         const data = readConfined(

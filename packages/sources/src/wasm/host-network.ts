@@ -1,8 +1,7 @@
 import { CoreToolError, guardedRequest, type RedirectHop } from '@toolwright/core-tools';
 import { networkRefusal } from '../network-grant.js';
 import type { ToolDestinations } from '../tool-destinations.js';
-import type { HostReply } from './host-calls.js';
-import { HostStatus } from './host-status.js';
+import { HostStatus, type HostReply } from './host-status.js';
 
 /** What a module's `toolwright.http_get` may reach, for one call. */
 export interface NetworkGrant {

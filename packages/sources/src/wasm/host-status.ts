@@ -20,3 +20,13 @@ export const HostStatus = {
   /** The path or URL is not valid UTF-8 (or not an http(s) URL), or a pointer and length lie outside the module's memory. */
   invalid: -5,
 } as const;
+
+/** A request from a module's host function (`toolwright.read_file`, `write_file`, `http_get`). */
+export type HostRequest = { op: 'read' | 'write'; path: string; data?: Uint8Array } | { op: 'get'; url: string };
+
+/** `code` is `HostStatus.ok` or why not; `data` is a read file's content or a response's body, `status` a response's HTTP status. */
+export interface HostReply {
+  code: number;
+  data?: Uint8Array;
+  status?: number;
+}

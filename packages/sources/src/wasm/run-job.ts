@@ -1,5 +1,4 @@
-import type { HostReply, HostRequest } from './host-calls.js';
-import { HostStatus } from './host-status.js';
+import { HostStatus, type HostReply, type HostRequest } from './host-status.js';
 import type { ImportedMemory } from './binary/prepare-module.js';
 import type { CompiledModule } from './webassembly-api.js';
 import { acquireWorker, releaseWorker, stopWorker, type WasmWorker } from './worker-pool.js';

@@ -1,14 +1,29 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWasmModules } from '../../../../tools/wasm/build-modules.mjs';
+import { nameBytes } from './binary/byte-writer.js';
 import { runWasm } from './run-wasm.js';
 import { liveWorkerCount, MAX_WORKERS, stopIdleWorkers } from './test-support/live-workers.js';
+import { exported, moduleBytes, type ModuleParts } from './test-support/module-bytes.js';
 import { testModule, wasmRequest } from './test-support/wasm-request.js';
+
+const handWritten = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-wasm-limits-'));
 
 beforeAll(() => buildWasmModules(), 120_000);
 afterAll(async () => {
+  fs.rmSync(handWritten, { recursive: true, force: true });
   await stopIdleWorkers();
   expect(liveWorkerCount()).toBe(0);
 });
+
+/** A hand-written module's file. */
+function moduleFile(name: string, parts: ModuleParts): string {
+  const file = path.join(handWritten, `${name}.wasm`);
+  fs.writeFileSync(file, moduleBytes(parts));
+  return file;
+}
 
 /** The next call on the same runner works, and quickly: the runaway left nothing behind. */
 async function nextCallWorks(): Promise<void> {
@@ -124,5 +139,50 @@ describe('runWasm limits', () => {
       limit: 'memory',
       message: expect.stringContaining('more than its 0 bytes memory cap'),
     });
+  });
+
+  it('refuses a module with several memories, each within the cap, before it runs (the cap is for the module)', async () => {
+    // Eight memories of 1 MiB under a 1 MiB cap: multi-memory V8s (Node 22 on) would run it with 8 MiB.
+    // call: traps unless memory 7 has its 16 pages, then returns the JSON `1` (written at 0 in memory 0).
+    // prettier-ignore
+    const call = [0x00, 0x3f, 0x07, 0x41, 16, 0x47, 0x04, 0x40, 0x00, 0x0b, 0x41, 0x00, 0x41, 0x31, 0x3a, 0x00, 0x00, 0x42, 0x01, 0x0b];
+    const file = moduleFile('eight-memories', {
+      types: [
+        [0x60, 1, 0x7f, 1, 0x7f],
+        [0x60, 2, 0x7f, 0x7f, 1, 0x7e],
+      ],
+      functions: [0, 1],
+      memories: Array.from({ length: 8 }, () => [0x00, 16]),
+      exports: [exported('memory', 2, 0), exported('alloc', 0, 0), exported('call', 0, 1)],
+      code: [[0x00, 0x41, 0x80, 0x08, 0x0b], call],
+    });
+    // Node 20's V8 refuses it itself, at validation; later ones leave it to the rewriter.
+    await expect(runWasm(wasmRequest(file, { maxMemoryBytes: 1024 * 1024 }))).rejects.toMatchObject({
+      code: 'source_failed',
+      message: expect.stringMatching(/memor/i),
+    });
+  });
+
+  it('stops reading what a module logs once its 64 KiB of log are used: logging 16 MiB 4,000 times takes no time', async () => {
+    // call: log(0, 16 MiB) 4,000 times, then return the JSON `1`. Decoding each range in full would take minutes.
+    // prettier-ignore
+    const call = [0x01, 0x01, 0x7f, 0x41, 0xa0, 0x1f, 0x21, 0x02, 0x03, 0x40, 0x41, 0x00, 0x41, 0x80, 0x80, 0x80, 0x08, 0x10, 0x00,
+      0x20, 0x02, 0x41, 0x01, 0x6b, 0x22, 0x02, 0x0d, 0x00, 0x0b, 0x41, 0x00, 0x41, 0x31, 0x3a, 0x00, 0x00, 0x42, 0x01, 0x0b];
+    const file = moduleFile('log-flood', {
+      types: [
+        [0x60, 1, 0x7f, 1, 0x7f],
+        [0x60, 2, 0x7f, 0x7f, 1, 0x7e],
+        [0x60, 2, 0x7f, 0x7f, 0],
+      ],
+      imports: [[...nameBytes('toolwright'), ...nameBytes('log'), 0x00, 2]],
+      functions: [0, 1],
+      memories: [[0x00, 0x80, 0x02]],
+      exports: [exported('memory', 2, 0), exported('alloc', 0, 1), exported('call', 0, 2)],
+      code: [[0x00, 0x41, 0x80, 0x08, 0x0b], call],
+    });
+    const logged: string[] = [];
+    const request = wasmRequest(file, { timeoutMs: 5_000, progress: (update) => logged.push(update.message ?? '') });
+    await expect(runWasm(request)).resolves.toBe(1);
+    expect(logged.join('').length).toBe(64 * 1024);
   });
 });

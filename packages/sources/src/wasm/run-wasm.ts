@@ -24,6 +24,7 @@ export async function runWasm(request: SourceRequest<string, WasmToolOptions>): 
   const jobEnded = new AbortController();
   const host = new HostCalls({
     workspace: request.context?.workspace,
+    rules: request.context?.workspaceRules,
     tier: request.declaration.metadata.tier,
     maxReadBytes: limits.memoryBytes,
     network: {

@@ -102,8 +102,12 @@ function run(job) {
         return hostCall({ op: 'write', path, data: data.slice() }).code;
       },
       log(pointer, length) {
+        // What is left of the log is checked before decoding: a module may name its whole memory again and again, and
+        // decoding is work no fuel counts.
+        const left = MAX_LOG_BYTES - state.logged;
+        if (left <= 0) return;
         const bytes = bytesAt(pointer, length);
-        if (bytes) log(lossy.decode(bytes));
+        if (bytes) log(lossy.decode(bytes.subarray(0, left)));
       },
     },
     env: {

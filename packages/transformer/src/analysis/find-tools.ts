@@ -20,7 +20,13 @@ export function findTools(
   services: { checker: ts.TypeChecker; callee: ToolCalleeResolver; docs: JsDocReader; reporter: Reporter },
 ): ToolCandidate[] {
   const { checker, callee, docs, reporter } = services;
-  if (!sourceFile.text.includes('tool')) return [];
+  // A callee is `tool` by name (`tool(...)`, `ns.tool(...)`) or an import alias of it (`import { tool as t }`); a
+  // source form is `<holder>.wasm(...)` (`.subprocess`, `.http`), the holder `source`, an import or a variable
+  // initialised with one (`const s = source`): only those are worth resolving. Every site, `@tool` tags too, has
+  // one of these names in its text, so a file or subtree without one is skipped.
+  const names = importedNames(sourceFile);
+  const mentions = mentionsOf(sourceFile.text, ['tool', 'source', ...TOOL_SOURCE_KINDS, ...names]);
+  if (!mentions(0, sourceFile.text.length)) return [];
   const candidates: ToolCandidate[] = [];
   // The module's exports, read only when a declaration has no `export` of its own (`export { name }` later).
   let exported: Set<ts.Symbol> | undefined;
@@ -33,21 +39,15 @@ export function findTools(
     return symbol !== undefined && exported.has(symbol);
   };
 
-  // A callee is `tool` by name (`tool(...)`, `ns.tool(...)`) or an import alias of it (`import { tool as t }`):
-  // only those names are worth resolving.
-  const names = importedNames(sourceFile);
   const mayBeTool = (expression: ts.Expression): boolean => {
     const target = ts.isPropertyAccessExpression(expression) ? expression.name : expression;
     return ts.isIdentifier(target) && (target.text === 'tool' || names.has(target.text));
   };
-  // A source form is `<name>.wasm(...)` (or `.subprocess`, `.http`) where the name is `source` or one imported.
   const mayBeSource = (expression: ts.Expression): boolean => {
     if (!ts.isPropertyAccessExpression(expression) || !TOOL_SOURCE_KINDS.includes(expression.name.text as ToolSourceKind)) return false;
     const holder = ts.isPropertyAccessExpression(expression.expression) ? expression.expression.name : expression.expression;
-    return ts.isIdentifier(holder) && (holder.text === 'source' || names.has(holder.text));
+    return ts.isIdentifier(holder);
   };
-  // Every site has one of those names (or `@tool`) in its text, so a subtree without one is skipped.
-  const mentions = mentionsOf(sourceFile.text, ['tool', ...names]);
   const visit = (node: ts.Node): void => {
     if (!mentions(node.pos, node.end)) return;
     if (ts.isCallExpression(node) && !ts.isDecorator(node.parent) && mayBeTool(node.expression) && callee.isToolCallee(node.expression)) {
@@ -136,7 +136,8 @@ function sourceCandidate(
   }
   const { holder, exportName } = bindingOf(call);
   if (!holder || exportName === undefined) {
-    reporter.report('toolNotExported', { tool: `source.${kind}(...)` }, call.expression);
+    // `export default source.wasm<F>(...)`, or a call that is no variable's value: the tool's name is the const's.
+    reporter.report('unsupportedToolForm.sourceNotBound', { kind }, call.expression);
     return undefined;
   }
   if (!isExported(holder)) {

@@ -1,6 +1,7 @@
 import { ts } from '../front-end/typescript.js';
 import path from 'node:path';
 import { TOOL_SOURCE_KINDS, type ToolSourceKind } from '@toolwright/schema';
+import { unwrapExpression } from './tool-options.js';
 
 export const AUTHORING_PACKAGE = '@toolwright/tool';
 /** The package of `source.wasm<F>(...)`, `source.subprocess<F>(...)`, `source.http<F>(...)`. */
@@ -31,20 +32,29 @@ export class ToolCalleeResolver {
 
   /**
    * The kind of a source form's callee (`source.wasm`, `sources.source.http`, an alias of `source`): `source` from
-   * @toolwright/sources however it was imported, and one of its kinds as the member called.
+   * @toolwright/sources however it was imported, or a variable initialised with it (`const s = source`), and one
+   * of its kinds as the member called.
    */
   sourceKindOf(callee: ts.Expression): ToolSourceKind | undefined {
     if (!ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.name)) return undefined;
     const kind = callee.name.text as ToolSourceKind;
     if (!TOOL_SOURCE_KINDS.includes(kind)) return undefined;
-    const holder = ts.isPropertyAccessExpression(callee.expression) ? callee.expression.name : callee.expression;
-    if (!ts.isIdentifier(holder)) return undefined;
-    let symbol = this.checker.getSymbolAtLocation(holder);
-    if (!symbol) return undefined;
-    if (symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
-    if (symbol.name !== 'source') return undefined;
-    const declared = (symbol.declarations ?? []).some((decl) => this.packageName(path.dirname(decl.getSourceFile().fileName)) === SOURCES_PACKAGE);
-    return declared ? kind : undefined;
+    let holder: ts.Expression = callee.expression;
+    // Through at most a few variables: `const s = source`, `const t = s`.
+    for (let depth = 0; depth < 8; depth++) {
+      const name = ts.isPropertyAccessExpression(holder) ? holder.name : holder;
+      if (!ts.isIdentifier(name)) return undefined;
+      let symbol = this.checker.getSymbolAtLocation(name);
+      if (!symbol) return undefined;
+      if (symbol.flags & ts.SymbolFlags.Alias) symbol = this.checker.getAliasedSymbol(symbol);
+      const declarations = symbol.declarations ?? [];
+      if (symbol.name === 'source' && declarations.some((decl) => this.packageName(path.dirname(decl.getSourceFile().fileName)) === SOURCES_PACKAGE))
+        return kind;
+      const variable = symbol.valueDeclaration;
+      if (!variable || !ts.isVariableDeclaration(variable) || !variable.initializer) return undefined;
+      holder = unwrapExpression(variable.initializer);
+    }
+    return undefined;
   }
 
   private packageName(dir: string): string | undefined {

@@ -1,14 +1,15 @@
-import path from 'node:path';
 import ts from 'typescript';
 import type { ToolDeclaration } from '@toolwright/schema';
 import { analyzeProgram } from '../analysis/analyze-program.js';
 import { jsonParseExpression } from './json-expression.js';
+import { declaringDirectoryArguments } from './declaring-directory.js';
 
 /**
  * The emitting half: attaches each tool's declaration to the function in the JS output.
  * - wrapper:   `tool(fn, options)`  ->  `tool(fn, options, declaration)`
  * - decorator: `@tool(options)`     ->  `@tool(options, declaration)`
- * - source:    `source.wasm<F>(module, options)`  ->  `source.wasm(module, options, declaration, declaringDirectory)`
+ * - source:    `source.wasm<F>(module, options)`  ->  `source.wasm(module, options, declaration, "../src", import.meta.url)`
+ *              (the declaring directory relative to the output file, and where that runs: `declaringDirectoryArguments`)
  * - JSDoc:     `export async function f() {}` is followed by
  *              `Object.defineProperty(f, Symbol.for("toolwright.declaration"), { value: declaration })`
  * Diagnostics are the program transformer's job, so nothing is reported twice.
@@ -26,7 +27,7 @@ export function createSourceTransformer(program: ts.Program, options: { strictJs
       const declaration = analysis.bySite.get(ts.getOriginalNode(node));
       if (declaration && ts.isCallExpression(node)) {
         const visited = ts.visitEachChild(node, visit, context);
-        return factory.updateCallExpression(visited, visited.expression, visited.typeArguments, withDeclaration(visited, declaration, factory));
+        return factory.updateCallExpression(visited, visited.expression, visited.typeArguments, withDeclaration(visited, declaration, factory, program));
       }
       if (declaration && ts.isFunctionDeclaration(node) && node.name) {
         const visited = ts.visitEachChild(node, visit, context);
@@ -55,14 +56,14 @@ function pathsToSites(bySite: Map<ts.Node, ToolDeclaration>): Map<ts.SourceFile,
   return byFile;
 }
 
-function withDeclaration(call: ts.CallExpression, declaration: ToolDeclaration, factory: ts.NodeFactory): ts.Expression[] {
+function withDeclaration(call: ts.CallExpression, declaration: ToolDeclaration, factory: ts.NodeFactory, program: ts.Program): ts.Expression[] {
   const isDecorator = ts.isDecorator(ts.getOriginalNode(call).parent);
   const args = [...call.arguments];
   const wanted = isDecorator ? 1 : 2; // decorator: (options, decl); wrapper: (fn, options, decl)
   while (args.length < wanted) args.push(factory.createVoidZero());
   const withDeclaration = [...args.slice(0, wanted), jsonParseExpression(declaration, factory)];
   // A source form's relative paths are relative to the file that declares the tool, wherever its output runs.
-  if (declaration.source?.runs) withDeclaration.push(factory.createStringLiteral(path.dirname(ts.getOriginalNode(call).getSourceFile().fileName)));
+  if (declaration.source?.runs) withDeclaration.push(...declaringDirectoryArguments(program, ts.getOriginalNode(call).getSourceFile(), factory));
   return withDeclaration;
 }
 

@@ -1,4 +1,5 @@
 import type { SafetyTier, ToolDeclaration } from '@toolwright/schema';
+import type { WorkspaceRules } from '@toolwright/tool';
 import type { SubprocessToolOptions } from '../../source-options.js';
 import type { SourceRequest } from '../../source-request.js';
 
@@ -10,6 +11,8 @@ export interface TestCall {
   workspace?: string;
   /** The capabilities granted to the call explicitly (absent: everything is granted). */
   capabilities?: string[];
+  /** What the workspace keeps from tools, as the CLI hands it to every call. */
+  rules?: WorkspaceRules;
   signal?: AbortSignal;
   input?: Record<string, unknown>;
 }
@@ -56,6 +59,7 @@ export function subprocessRequest(
         ? ({
             ...(call.workspace !== undefined ? { workspace: call.workspace } : {}),
             ...(call.capabilities !== undefined ? { capabilities: call.capabilities } : {}),
+            ...(call.rules !== undefined ? { workspaceRules: call.rules } : {}),
             signal,
           } as SourceRequest<unknown, unknown>['context'])
         : undefined,

@@ -116,6 +116,32 @@ describe(prepareModule, () => {
     expect(() => prepareModule(moduleBytes({ imports: [importedMemory('env', 'memory', [0x00, 20])] }), 16)).toThrow(MemoryCapError);
   });
 
+  it.for([
+    [
+      'two defined memories',
+      {
+        memories: [
+          [0x00, 1],
+          [0x00, 1],
+        ],
+      },
+      /2 memories \(0 imported, 2 defined\)/,
+    ],
+    [
+      'an imported and a defined memory',
+      { imports: [importedMemory('env', 'memory', [0x00, 1])], memories: [[0x00, 1]] },
+      /2 memories \(1 imported, 1 defined\)/,
+    ],
+    [
+      'two imported memories',
+      { imports: [importedMemory('env', 'a', [0x00, 1]), importedMemory('env', 'b', [0x00, 1])] },
+      /2 memories \(2 imported, 0 defined\)/,
+    ],
+  ] as const)('refuses a module with more than one memory, whatever this V8 supports: %s', ([, parts, message]) => {
+    expect(() => prepareModule(moduleBytes(parts), 16)).toThrow(WasmFormatError);
+    expect(() => prepareModule(moduleBytes(parts), 16)).toThrow(message);
+  });
+
   it('refuses a module exporting a name the runner reserves', () => {
     expect(() => prepareModule(moduleBytes({ globals: [[I32, 0x00, 0x41, 0x00, 0x0b]], exports: [exported(RUNNER_EXPORTS.fuel, 3, 0)] }), 16)).toThrow(
       WasmFormatError,

@@ -20,11 +20,12 @@ export interface PreparedModule {
 }
 
 /**
- * Rewrites a module so its limits hold whatever its code does: every memory's maximum (defined or
- * imported) is capped at `capPages` and every table's at `MAX_TABLE_ENTRIES`, so `memory.grow` past
- * them fails as the specification allows; every function entry and loop iteration is metered against a
- * fuel global (see `meterCode`); and the start function becomes an export the runner calls once the fuel
- * is set, so it is metered too. The input must already have passed `WebAssembly.validate`: the new
+ * Rewrites a module so its limits hold whatever its code does: it may have one memory at most (the cap
+ * is the module's, and more memories would multiply it), whose maximum (defined or imported) is capped
+ * at `capPages`, and every table's at `MAX_TABLE_ENTRIES`, so `memory.grow` past them fails as the
+ * specification allows; every function entry and loop iteration is metered against a fuel global (see
+ * `meterCode`); and the start function becomes an export the runner calls once the fuel is set, so it
+ * is metered too. The input must already have passed `WebAssembly.validate`: the new
  * globals take indices the original module could not have referred to.
  */
 export function prepareModule(original: Uint8Array, capPages: number): PreparedModule {
@@ -34,6 +35,7 @@ export function prepareModule(original: Uint8Array, capPages: number): PreparedM
     if (payload) placeSection(sections, { id, payload });
   };
   const imports = payloadOf(SectionId.import) && capImports(payloadOf(SectionId.import)!, capPages);
+  refuseManyMemories(imports?.memories.length ?? 0, payloadOf(SectionId.memory));
   replace(SectionId.import, imports?.payload);
   replace(
     SectionId.memory,
@@ -64,6 +66,15 @@ export function prepareModule(original: Uint8Array, capPages: number): PreparedM
   const code = payloadOf(SectionId.code);
   if (code) replace(SectionId.code, meterCode(code, { fuel, grow }));
   return { bytes: joinSections(sections), importedMemories: imports?.memories ?? [] };
+}
+
+/** Refuses a module with more than one memory, imported and defined together, whether or not this V8 runs it. */
+function refuseManyMemories(imported: number, memorySection: Uint8Array | undefined): void {
+  const defined = memorySection ? new ByteReader(memorySection).u32() : 0;
+  if (imported + defined > 1)
+    throw new WasmFormatError(
+      `the module has ${imported + defined} memories (${imported} imported, ${defined} defined); the runner runs modules with at most one, since its memory cap (maxMemory) is for the module as a whole`,
+    );
 }
 
 function cappedLimits(reader: ByteReader, what: 'memory' | 'table', cap: number): Uint8Array {

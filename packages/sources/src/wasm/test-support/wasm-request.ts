@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { SafetyTier, ToolDeclaration } from '@toolwright/schema';
-import type { ToolCallContext, ToolProgress } from '@toolwright/tool';
+import type { ToolCallContext, ToolProgress, WorkspaceRules } from '@toolwright/tool';
 import type { WasmToolOptions } from '../../source-options.js';
 import type { SourceRequest } from '../../source-request.js';
 
@@ -19,6 +19,8 @@ export interface WasmCall {
   workspace?: string;
   /** The call's explicit capabilities (absent: everything is granted). */
   capabilities?: readonly string[];
+  /** What the workspace keeps from tools, as the CLI hands it to every call. */
+  rules?: WorkspaceRules;
   signal?: AbortSignal;
   progress?: (update: ToolProgress) => void;
 }
@@ -57,6 +59,7 @@ export function wasmRequest(module: string, call: WasmCall = {}): SourceRequest<
     progress: call.progress ?? (() => {}),
     workspace: call.workspace,
     capabilities: call.capabilities,
+    ...(call.rules ? { workspaceRules: call.rules } : {}),
   };
   const direct = call.workspace === undefined && call.progress === undefined && call.capabilities === undefined;
   const context = direct ? undefined : (partial as ToolCallContext);

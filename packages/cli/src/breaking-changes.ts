@@ -1,0 +1,192 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { JsonSchema, ToolDeclaration } from '@toolwright/schema';
+
+/** How a declaration changed between two manifests; `breaking` ones can refuse a call that was valid before. */
+export type ChangeKind =
+  | 'tool-removed'
+  | 'tool-added'
+  | 'parameter-removed'
+  | 'required-parameter-added'
+  | 'optional-parameter-added'
+  | 'made-required'
+  | 'made-optional'
+  | 'type-narrowed'
+  | 'type-widened'
+  | 'enum-value-removed'
+  | 'enum-value-added'
+  | 'constraint-tightened'
+  | 'constraint-loosened'
+  | 'union-member-removed'
+  | 'union-member-added'
+  | 'description-changed';
+
+export interface DeclarationChange {
+  tool: string;
+  /** Where in the parameters: `$.limit`, `$.tags[]`; `$` for the tool itself. */
+  path: string;
+  kind: ChangeKind;
+  breaking: boolean;
+  /** What changed, e.g. `maximum 100 → 50`, `"string"`. */
+  detail?: string;
+}
+
+const BREAKING: ReadonlySet<ChangeKind> = new Set([
+  'tool-removed',
+  'parameter-removed',
+  'required-parameter-added',
+  'made-required',
+  'type-narrowed',
+  'enum-value-removed',
+  'constraint-tightened',
+  'union-member-removed',
+]);
+/** Bounds that tighten as they rise (`minimum`) or fall (`maximum`). */
+const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems'] as const;
+const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems'] as const;
+/** Keywords where any new or different value may refuse what passed before. */
+const RESTRICTIONS = ['pattern', 'format', 'multipleOf', 'const'] as const;
+
+/**
+ * The changes from the `before` manifest (the one committed) to the `after` declarations, per tool, judged from the
+ * caller's side: a removed tool or parameter, a new required parameter, a property made required, a type or enum
+ * value removed and a tighter constraint break calls that were valid; new optional parameters, widened types and
+ * descriptions do not. `$ref`s are followed through each side's own `$defs`.
+ */
+export function declarationChanges(before: readonly ToolDeclaration[], after: readonly ToolDeclaration[]): DeclarationChange[] {
+  const changes: DeclarationChange[] = [];
+  const next = new Map(after.map((d) => [d.name, d]));
+  const previous = new Map(before.map((d) => [d.name, d]));
+  for (const old of before) {
+    const current = next.get(old.name);
+    if (!current) {
+      changes.push(change(old.name, '$', 'tool-removed'));
+      continue;
+    }
+    if (old.description !== current.description) changes.push(change(old.name, '$', 'description-changed'));
+    compareSchemas(old.name, old.parameters, current.parameters, changes);
+  }
+  for (const d of after) if (!previous.has(d.name)) changes.push(change(d.name, '$', 'tool-added'));
+  return changes;
+}
+
+function change(tool: string, path: string, kind: ChangeKind, detail?: string): DeclarationChange {
+  return { tool, path, kind, breaking: BREAKING.has(kind), ...(detail !== undefined ? { detail } : {}) };
+}
+
+function compareSchemas(tool: string, before: JsonSchema, after: JsonSchema, changes: DeclarationChange[]): void {
+  const beforeDefs = before.$defs ?? {};
+  const afterDefs = after.$defs ?? {};
+  const seen = new Set<string>();
+  const resolve = (node: JsonSchema, defs: Record<string, JsonSchema>): JsonSchema => {
+    if (node.$ref === undefined) return node;
+    const target = defs[node.$ref.replace(/^#\/\$defs\//, '')];
+    return target ? { ...target, ...(node.description !== undefined ? { description: node.description } : {}) } : node;
+  };
+  const push = (path: string, kind: ChangeKind, detail?: string) => changes.push(change(tool, path, kind, detail));
+
+  const walk = (rawOld: JsonSchema, rawNew: JsonSchema, path: string): void => {
+    // A recursive type is compared once per pair of references.
+    const pair = `${rawOld.$ref ?? ''}\u0000${rawNew.$ref ?? ''}`;
+    if (rawOld.$ref !== undefined || rawNew.$ref !== undefined) {
+      if (seen.has(pair)) return;
+      seen.add(pair);
+    }
+    const old = resolve(rawOld, beforeDefs);
+    const now = resolve(rawNew, afterDefs);
+    if (isDeepStrictEqual(old, now)) return;
+    if (path !== '$' && old.description !== now.description) push(path, 'description-changed');
+
+    const oldTypes = typesOf(old);
+    const newTypes = typesOf(now);
+    if (oldTypes.length > 0 && newTypes.length > 0) {
+      const removed = oldTypes.filter((t) => !newTypes.includes(t) && !(t === 'integer' && newTypes.includes('number')));
+      const added = newTypes.filter((t) => !oldTypes.includes(t) && !(t === 'integer' && oldTypes.includes('number')));
+      if (removed.length > 0) push(path, 'type-narrowed', `${removed.join(', ')} no longer accepted`);
+      if (added.length > 0) push(path, 'type-widened', `${added.join(', ')} now accepted`);
+    } else if (isAny(old) && !isAny(now)) push(path, 'type-narrowed', 'any value no longer accepted');
+    else if (!isAny(old) && isAny(now)) push(path, 'type-widened', 'any value now accepted');
+    if (old.enum || now.enum) {
+      if (!now.enum) push(path, 'type-widened', 'no longer an enum');
+      else if (!old.enum) push(path, 'type-narrowed', `now one of ${now.enum.map((v) => JSON.stringify(v)).join(', ')}`);
+      else {
+        for (const v of old.enum) if (!now.enum.some((w) => isDeepStrictEqual(v, w))) push(path, 'enum-value-removed', JSON.stringify(v));
+        for (const v of now.enum) if (!old.enum.some((w) => isDeepStrictEqual(v, w))) push(path, 'enum-value-added', JSON.stringify(v));
+      }
+    }
+    for (const keyword of LOWER_BOUNDS) bound(path, keyword, old[keyword], now[keyword], (a, b) => b > a);
+    for (const keyword of UPPER_BOUNDS) bound(path, keyword, old[keyword], now[keyword], (a, b) => b < a);
+    for (const keyword of RESTRICTIONS) {
+      const [a, b] = [old[keyword], now[keyword]];
+      if (isDeepStrictEqual(a, b)) continue;
+      push(path, b === undefined ? 'constraint-loosened' : 'constraint-tightened', `${keyword} ${show(a)} → ${show(b)}`);
+    }
+    if (old.uniqueItems !== now.uniqueItems) push(path, now.uniqueItems ? 'constraint-tightened' : 'constraint-loosened', 'uniqueItems');
+    if (old.additionalProperties !== false && now.additionalProperties === false && old.properties)
+      push(path, 'constraint-tightened', 'no other properties accepted');
+    if (old.additionalProperties === false && now.additionalProperties !== false && now.properties)
+      push(path, 'constraint-loosened', 'other properties accepted');
+    if (typeof old.additionalProperties === 'object' && typeof now.additionalProperties === 'object')
+      walk(old.additionalProperties, now.additionalProperties, `${path}{}`);
+
+    if (old.anyOf || now.anyOf) {
+      const a = old.anyOf ?? [old];
+      const b = now.anyOf ?? [now];
+      if (old.anyOf && now.anyOf && a.length === b.length) a.forEach((member, i) => walk(member, b[i]!, `${path}|${i}`));
+      else {
+        for (const member of a) if (!b.some((m) => isDeepStrictEqual(m, member))) push(path, 'union-member-removed', JSON.stringify(member));
+        for (const member of b) if (!a.some((m) => isDeepStrictEqual(m, member))) push(path, 'union-member-added', JSON.stringify(member));
+      }
+    }
+    if (old.items && now.items) walk(old.items, now.items, `${path}[]`);
+    if (old.prefixItems && now.prefixItems) old.prefixItems.forEach((member, i) => now.prefixItems![i] && walk(member, now.prefixItems![i], `${path}[${i}]`));
+
+    if (old.properties || now.properties) {
+      const oldProperties = old.properties ?? {};
+      const newProperties = now.properties ?? {};
+      const oldRequired = new Set(old.required ?? []);
+      const newRequired = new Set(now.required ?? []);
+      for (const [name, property] of Object.entries(oldProperties)) {
+        const at = `${path}.${name}`;
+        if (!(name in newProperties)) {
+          push(at, 'parameter-removed');
+          continue;
+        }
+        if (!oldRequired.has(name) && newRequired.has(name)) push(at, 'made-required');
+        if (oldRequired.has(name) && !newRequired.has(name)) push(at, 'made-optional');
+        walk(property, newProperties[name]!, at);
+      }
+      for (const name of Object.keys(newProperties)) {
+        if (!(name in oldProperties)) push(`${path}.${name}`, newRequired.has(name) ? 'required-parameter-added' : 'optional-parameter-added');
+      }
+    }
+  };
+
+  const bound = (path: string, keyword: string, a: unknown, b: unknown, tighter: (a: number, b: number) => boolean) => {
+    if (a === b) return;
+    if (typeof b !== 'number') return push(path, 'constraint-loosened', `${keyword} ${show(a)} → none`);
+    const tightened = typeof a !== 'number' || tighter(a, b);
+    push(path, tightened ? 'constraint-tightened' : 'constraint-loosened', `${keyword} ${show(a)} → ${show(b)}`);
+  };
+
+  walk(before, after, '$');
+}
+
+function typesOf(node: JsonSchema): string[] {
+  if (node.type === undefined) return [];
+  return Array.isArray(node.type) ? [...node.type] : [node.type];
+}
+
+/** A schema that accepts any JSON value (no type, union, enum, constant or reference). */
+function isAny(node: JsonSchema): boolean {
+  return node.type === undefined && !node.anyOf && !node.enum && node.const === undefined && node.$ref === undefined;
+}
+
+function show(value: unknown): string {
+  return value === undefined ? 'none' : typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** One change as a line of `emit --check`'s message: `add_numbers $.c: required parameter added`. */
+export function formatChange(change: DeclarationChange): string {
+  const what = change.kind.replace(/-/g, ' ');
+  return `${change.tool}${change.path === '$' ? '' : ` ${change.path}`}: ${what}${change.detail !== undefined ? ` (${change.detail})` : ''}`;
+}

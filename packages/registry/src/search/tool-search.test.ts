@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ToolDeclaration } from '@toolwright/schema';
+import { describe, expect, it } from 'vitest';
+import { fromFunction } from '../registered-tool.js';
+import { RegistryError } from '../registry-error.js';
+import { ToolRegistry } from '../tool-registry.js';
+import { MAX_QUERY_LENGTH } from './tool-search-index.js';
+
+interface FixtureTool {
+  name: string;
+  description: string;
+  parameters: Record<string, string>;
+  tags?: string[];
+  group?: string;
+}
+
+const FIXTURE: FixtureTool[] = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'tools.json'), 'utf8'));
+
+function declare(tool: FixtureTool): ToolDeclaration {
+  const properties = Object.fromEntries(Object.entries(tool.parameters).map(([name, description]) => [name, { type: 'string' as const, description }]));
+  return {
+    name: tool.name,
+    description: tool.description,
+    parameterOrder: Object.keys(properties),
+    parameters: { type: 'object', properties, required: [], additionalProperties: false },
+    metadata: {
+      tier: 'read-only',
+      timeoutMs: 1000,
+      sideEffects: ['none'],
+      capabilities: [],
+      determinism: 'pure',
+      resources: { timeoutMs: 1000 },
+      parallel: true,
+      tags: tool.tags ?? [],
+      ...(tool.group ? { group: tool.group } : {}),
+    },
+  };
+}
+
+function registryOf(tools: FixtureTool[] = FIXTURE): ToolRegistry {
+  const registry = new ToolRegistry();
+  for (const tool of tools) registry.add(fromFunction(declare(tool), async () => undefined));
+  return registry;
+}
+
+const top = (registry: ToolRegistry, query: string, limit?: number) => registry.search(query, { limit }).map((m) => m.name);
+
+describe('ToolRegistry.search', () => {
+  const registry = registryOf();
+
+  it.for([
+    ['file_read', 'file_read', 'an exact wire name, ahead of the tools whose names share its words'],
+    ['file_read_lines', 'file_read_lines', 'an exact wire name'],
+    ['read lines', 'file_read_lines', 'the words of a name'],
+    ['thumbnail', 'resize_image', 'a word only its description has'],
+    ['exchange rate', 'create_invoice', 'words only a parameter description has'],
+    ['mentions', 'send_message', 'a parameter name'],
+    ['slack', 'send_message', 'a tag'],
+    ['smtp', 'send_email', 'a tag'],
+    ['finance', 'create_invoice', 'its group'],
+    ['weather forecast', 'getWeatherForecast', 'the humps of a camelCase name'],
+    ['repository', 'list_repositories', 'the singular of a plural word'],
+    ['configuration of the reposit', 'list_repositories', 'the start of a word (prefix)'],
+    ['repositries', 'list_repositories', 'a word with a typo'],
+  ])('finds %s first: %s (%s)', ([query, expected]) => {
+    expect(top(registry, query!)[0]).toBe(expected);
+  });
+
+  it('returns name, score and declaration, best first, at most `limit`', () => {
+    const matches = registry.search('file', { limit: 2 });
+    expect(matches.map((m) => m.name)).toHaveLength(2);
+    expect(matches[0]!.score).toBeGreaterThanOrEqual(matches[1]!.score);
+    expect(matches[0]!.declaration).toBe(registry.get(matches[0]!.name)!.declaration);
+    expect(top(registry, 'file').length).toBe(3);
+  });
+
+  it('sees tools registered and unregistered after an earlier search', () => {
+    const changing = registryOf();
+    expect(top(changing, 'translate')).toEqual([]);
+    changing.add(fromFunction(declare({ name: 'translate_text', description: 'Translates text into another language.', parameters: {} }), async () => 1));
+    expect(top(changing, 'translate')).toEqual(['translate_text']);
+    changing.unregister('translate_text');
+    expect(top(changing, 'translate')).toEqual([]);
+    changing.unregister('resize_image');
+    expect(top(changing, 'thumbnail')).toEqual([]);
+  });
+
+  it('searches an empty registry', () => {
+    expect(new ToolRegistry().search('anything')).toEqual([]);
+  });
+
+  it.for(['the', 'what is the tool to use for this', '!!! ??? ...', '🙂', '-- ** //', 'a b c'])('finds nothing for %j, not everything', (query) => {
+    expect(registry.search(query)).toEqual([]);
+  });
+
+  it.for([
+    ['constructor', 'constructor'],
+    ['__proto__', '__proto__'],
+    ['a command line', '$(rm -rf /)'],
+    ['the longest query', `${'file '.repeat(MAX_QUERY_LENGTH / 5 - 1)}read`],
+  ])('does not trip over %s', ([, query]) => {
+    expect(() => registry.search(query!)).not.toThrow();
+  });
+
+  it.for([
+    ['an empty query', '', /empty/],
+    ['a blank query', ' \n\t ', /empty/],
+    ['a query one character too long', 'x'.repeat(MAX_QUERY_LENGTH + 1), /1001 characters/],
+  ])('refuses %s as invalid_query', ([, query, message]) => {
+    expect(() => registry.search(query as string)).toThrow(
+      expect.objectContaining({ code: 'invalid_query', message: expect.stringMatching(message as RegExp) }),
+    );
+    expect(() => registry.search(query as string)).toThrow(RegistryError);
+  });
+
+  it.for([0, -1, 1.5, 101, Number.NaN])('refuses the limit %s', (limit) => {
+    expect(() => registry.search('file', { limit })).toThrow(expect.objectContaining({ code: 'invalid_query' }));
+  });
+});
