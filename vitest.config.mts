@@ -21,6 +21,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     setupFiles: ['./tools/vitest/property-limits.mts'],
+    globalSetup: ['./tools/vitest/wasm-modules.mts'],
     reporters: ['default', new SlowestFilesReporter()],
   },
 });

@@ -94,9 +94,13 @@ describe('runWasm limits', () => {
     const waiting = new AbortController();
     const queued = runWasm(wasmRequest(testModule('word-count'), { signal: waiting.signal }));
     setTimeout(() => waiting.abort(), 100);
-    await expect(queued).rejects.toMatchObject({ code: 'cancelled' });
-    busy.forEach((controller) => controller.abort());
-    await Promise.allSettled(running);
+    try {
+      await expect(queued).rejects.toMatchObject({ code: 'cancelled' });
+    } finally {
+      // Whatever happened, the spinning calls end here: left running, they would hold every worker for the next test.
+      busy.forEach((controller) => controller.abort());
+      await Promise.allSettled(running);
+    }
     expect(liveWorkerCount()).toBeLessThanOrEqual(MAX_WORKERS);
     await nextCallWorks();
   });
