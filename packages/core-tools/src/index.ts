@@ -50,3 +50,4 @@ export { guardedRequest, destinationsFor, type GuardedRequestInit, type Redirect
 export { RunningProcess, type ProcessOutcome } from './shell/run-process.js';
 export { readConfined, writeFileAtomic } from './workspace/confined-file.js';
 export { SandboxView } from './shell/sandbox-view.js';
+export { grantsNetwork, NETWORK_CAPABILITY } from './shell/sandbox-view.js';

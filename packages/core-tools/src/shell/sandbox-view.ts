@@ -320,8 +320,19 @@ export const NETWORK_CAPABILITY = 'net.connect';
  */
 export function networkFor(settings: SandboxSettings, granted: readonly string[] | undefined): boolean {
   if (settings.network !== true) return false;
-  if (granted === undefined) return true;
-  return granted.some((grant) => grant === '*' || grant === NETWORK_CAPABILITY || (grant.endsWith('.*') && NETWORK_CAPABILITY.startsWith(grant.slice(0, -1))));
+  return granted === undefined || grantsNetwork(granted);
+}
+
+/**
+ * Whether explicit grants cover the network: `*`, `net.*` or `net.connect` — or, for a connection to one of `hosts`
+ * only, `net.connect:<host>` (the shell, subprocess and HTTP tools, WebAssembly modules' requests all judge by this).
+ */
+export function grantsNetwork(granted: readonly string[], hosts: readonly string[] = []): boolean {
+  const named = hosts.map((host) => `${NETWORK_CAPABILITY}:${host}`);
+  return granted.some(
+    (grant) =>
+      grant === '*' || grant === NETWORK_CAPABILITY || named.includes(grant) || (grant.endsWith('.*') && NETWORK_CAPABILITY.startsWith(grant.slice(0, -1))),
+  );
 }
 
 /** What a program in `<prefix>/bin` may read of its prefix. */
