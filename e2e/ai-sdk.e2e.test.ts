@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { agentScenario } from './support/agent-scenario.js';
-import { toAISdkTools } from '@toolwright/ai-sdk';
+import { toAISdkSettings, toAISdkTools } from '@toolwright/ai-sdk';
 
 const scenario = agentScenario('aisdk');
 const setup = scenario.setup;
@@ -76,5 +76,37 @@ describe('AI SDK generateText through the executor', () => {
     expect(second.text).toBe('written');
     expect(fs.readFileSync(path.join(root, 'out.txt'), 'utf8')).toBe('hello');
     expect(audit.records.find((r) => r.callId === 'w1' && r.type === 'PolicyDecision')).toMatchObject({ approval: 'token' });
+  });
+
+  it('asks through toolApproval (toAISdkSettings): nothing runs until approved, a denied write never runs', async () => {
+    const { executor, audit, root } = setup({ riskMode: 'autorun_none' });
+    const model = new MockLanguageModelV4({
+      doGenerate: [
+        calls(['w1', 'file_write', { path: 'out.txt', content: 'hello' }], ['w2', 'file_write', { path: 'no.txt', content: 'no' }]),
+        answer('written'),
+      ],
+    });
+    const settings = toAISdkSettings(executor);
+    const first = await generateText({ model, ...settings, stopWhen: stepCountIs(4), prompt: 'write' });
+    const requests = first.content.filter((part) => part.type === 'tool-approval-request');
+    expect(requests.map((request) => request.toolCall.toolCallId)).toEqual(['w1', 'w2']);
+    expect(fs.existsSync(path.join(root, 'out.txt'))).toBe(false);
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'write' },
+      ...first.response.messages,
+      {
+        role: 'tool',
+        content: requests.map((request) => ({
+          type: 'tool-approval-response' as const,
+          approvalId: request.approvalId,
+          approved: request.toolCall.toolCallId === 'w1',
+        })),
+      },
+    ];
+    const second = await generateText({ model, ...settings, stopWhen: stepCountIs(4), messages });
+    expect(second.text).toBe('written');
+    expect(fs.readFileSync(path.join(root, 'out.txt'), 'utf8')).toBe('hello');
+    expect(fs.existsSync(path.join(root, 'no.txt'))).toBe(false);
+    expect(audit.records.filter((r) => r.type === 'PolicyDecision').map((r) => `${r.callId}:${String(r.approval)}`)).toEqual(['w1:token']);
   });
 });

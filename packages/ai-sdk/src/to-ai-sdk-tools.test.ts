@@ -35,7 +35,7 @@ describe('toAISdkTools', () => {
     );
     const tools = toAISdkTools(new ToolExecutor({ registry, audit: new MemoryAuditSink() }));
     const tool = tools.snapshot!;
-    const output = await tool.execute!({}, { toolCallId: 't1', messages: [] });
+    const output = await tool.execute!({}, { toolCallId: 't1', messages: [], context: undefined });
     expect(await tool.toModelOutput!({ toolCallId: 't1', input: {}, output })).toEqual({
       type: 'content',
       value: [
@@ -44,5 +44,23 @@ describe('toAISdkTools', () => {
         { type: 'text', text: '[link: home <https://example.com>]' },
       ],
     });
+  });
+});
+
+describe('per-tool provider settings', () => {
+  const noop = async () => content('ok');
+  it('carries @defer, @example and strict: false as deferLoading, inputExamples and strict', () => {
+    const registry = new ToolRegistry();
+    const settings = { ...snapshot.metadata, defer: true as const, examples: [{ path: 'README.md' }, { path: 'src/a.ts' }], strict: false as const };
+    registry.register(attachToolDeclaration(noop, { ...snapshot, name: 'configured', metadata: settings }));
+    registry.register(attachToolDeclaration(noop, snapshot));
+    const tools = toAISdkTools(new ToolExecutor({ registry, audit: new MemoryAuditSink() }));
+    expect(tools.configured).toMatchObject({
+      deferLoading: true,
+      strict: false,
+      inputExamples: [{ input: { path: 'README.md' } }, { input: { path: 'src/a.ts' } }],
+    });
+    // A tool that declares none of them leaves each to the SDK and the provider.
+    for (const key of ['deferLoading', 'strict', 'inputExamples']) expect(tools.snapshot).not.toHaveProperty(key);
   });
 });

@@ -1,12 +1,15 @@
 import { jsonSchema, tool, type JSONValue, type ToolSet } from 'ai';
 import { blockText, escapeTerminalControls, type CallContext, type CompletedToolCall, type ToolCallResult, type ToolExecutor } from '@toolwright/executor';
 import type { ToolFilter } from '@toolwright/registry';
+import type { ToolDeclaration } from '@toolwright/schema';
+import { approvedInMessages } from './approved-in-messages.js';
+import { CallJudgements } from './call-judgements.js';
 
 export interface AISdkToolsOptions {
   /** Which tools to offer (default: all registered). */
   filter?: ToolFilter;
   /** Caller context for every call (session, actor, capabilities, ...). */
-  context?: Omit<CallContext, 'signal' | 'preApproved'>;
+  context?: Omit<CallContext, 'signal' | 'preApproved' | 'judged'>;
   /** Called with every result, e.g. to log or to show outputs the SDK does not surface. */
   onResult?: (result: ToolCallResult) => void;
 }
@@ -25,34 +28,53 @@ export class ToolCallFailedError extends Error {
 }
 
 /**
- * A Vercel AI SDK `ToolSet` from the executor's registry. Each tool's `inputSchema` is its declared
- * parameters schema; `execute` runs the call through the executor (validation, policy, audit,
- * timeout with the SDK's abort signal, truncation). A failed call throws `ToolCallFailedError`, which
- * the SDK hands to the model as the tool error — the executor's correction text. Approvals use the
- * SDK's flow: `needsApproval` is the executor's gate preview, and a call the user approved there runs
- * pre-approved (a policy denial still stands). The host (UI, `onStepFinish`) gets the tool's
- * structured output; the model reads the executor's text for it (`toModelOutput`): the tool's own
- * rendering (numbered lines, an exit code and output blocks), within the output budget.
+ * A Vercel AI SDK `ToolSet` from the executor's registry, approvals through each tool's `needsApproval` — the route
+ * `ai` 7 deprecates: prefer `toAISdkSettings`, which gives the same tools and the executor's gate as the
+ * `toolApproval` of `generateText` / `streamText`. Each tool's `inputSchema` is its declared parameters schema;
+ * `execute` runs the call through the executor (validation, policy, audit, timeout with the SDK's abort signal,
+ * truncation). A failed call throws `ToolCallFailedError`, which the SDK hands to the model as the tool error — the
+ * executor's correction text. `needsApproval` is the executor's judgement of the call (`judgeCall`), made once and
+ * handed to the run; a call the user approved in the SDK's flow runs approved (a policy denial still stands). The
+ * host (UI, `onStepFinish`) gets the tool's structured output; the model reads the executor's text for it
+ * (`toModelOutput`): the tool's own rendering (numbered lines, an exit code and output blocks), within the output budget.
  */
 export function toAISdkTools(executor: ToolExecutor, options: AISdkToolsOptions = {}): ToolSet {
+  return buildToolSet(executor, options, new CallJudgements(executor, options.context), { needsApproval: true });
+}
+
+/**
+ * The tool set both routes share (`needsApproval`: with the deprecated per-tool approval question). `execute` hands the executor the judgement the approval question made for the call
+ * (none when nobody asked: the executor judges it), and counts it approved only when the SDK's messages carry the
+ * user's yes to the question the executor's gate asked (`approvedInMessages`) — for exactly the judged arguments.
+ */
+export function buildToolSet(
+  executor: ToolExecutor,
+  options: AISdkToolsOptions,
+  judgements: CallJudgements,
+  { needsApproval }: { needsApproval: boolean },
+): ToolSet {
   const tools: ToolSet = {};
   const modelTexts = new ModelTexts();
   for (const declaration of executor.registry.list(options.filter)) {
     const name = declaration.name;
     tools[name] = tool({
       description: declaration.description,
+      // The executor validates the arguments (and audits a refusal, with its correction text): the SDK only shows the schema.
       inputSchema: jsonSchema<Record<string, unknown>>(declaration.parameters as Parameters<typeof jsonSchema>[0]),
-      needsApproval: (input: Record<string, unknown>) => executor.previewGate(name, asArgs(input), options.context).decision === 'ask',
-      execute: async (input: Record<string, unknown>, { toolCallId, abortSignal }) => {
-        const args = asArgs(input);
-        // Reaching execute after needsApproval said "ask" means the user approved in the SDK's flow.
-        const approvedByHost = executor.previewGate(name, args, options.context).decision === 'ask';
+      ...providerSettings(declaration),
+      ...(needsApproval
+        ? { needsApproval: (input: Record<string, unknown>, { toolCallId }) => judgements.judge(toolCallId, name, asArgs(input)).decision === 'ask' }
+        : {}),
+      execute: async (input: Record<string, unknown>, { toolCallId, abortSignal, messages }) => {
+        const judged = judgements.take(toolCallId);
+        const approved = judged?.decision === 'ask' && approvedInMessages(messages, toolCallId);
         const result = await executor.executeToolCall(
-          { id: toolCallId, name, arguments: args },
+          { id: toolCallId, name, arguments: asArgs(input) },
           {
             ...options.context,
             ...(abortSignal ? { signal: abortSignal } : {}),
-            ...(approvedByHost ? { preApproved: () => true } : {}),
+            ...(judged ? { judged } : {}),
+            ...(approved ? { preApproved: (_call: unknown, argsHash: string) => argsHash === judged.argsHash } : {}),
           },
         );
         options.onResult?.(result);
@@ -72,7 +94,22 @@ export function toAISdkTools(executor: ToolExecutor, options: AISdkToolsOptions 
   return tools;
 }
 
-function asArgs(input: unknown): Record<string, unknown> {
+/**
+ * The declaration's per-tool provider settings as the SDK's own: `@defer` → `deferLoading` (found through the SDK's
+ * `toolSearch`), `@example` → `inputExamples`, `strict: false` → `strict: false`. A tool's strictness is otherwise left
+ * to the provider: its `inputSchema` is the declared schema, not OpenAI's strict lowering, so asking for strict mode
+ * here would be refused by providers that take only that subset. `callers` has no SDK field (it is the provider's).
+ */
+function providerSettings(declaration: ToolDeclaration): { deferLoading?: true; inputExamples?: { input: Record<string, unknown> }[]; strict?: false } {
+  const { defer, examples, strict } = declaration.metadata;
+  return {
+    ...(defer ? { deferLoading: true } : {}),
+    ...(examples?.length ? { inputExamples: examples.map((input) => ({ input })) } : {}),
+    ...(strict === false ? { strict: false } : {}),
+  };
+}
+
+export function asArgs(input: unknown): Record<string, unknown> {
   return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : { value: input };
 }
 

@@ -42,14 +42,7 @@ export function renderModule(entries: readonly ModuleEntry[], moduleFile: string
     // say). The directory is absolute: this module is compiled later by tsgo, esbuild, Vite or Bun, which may write it
     // anywhere (one bundle, an outDir this command never sees), so a path relative to its output could not be computed.
     if (declaration.source?.runs) lines.push(`setSourceBase(${target}, ${JSON.stringify(path.dirname(fileName))});`);
-    // A flattened tool's argument object is its one parameter's type (the object it receives).
-    const args =
-      declaration.argumentPassing === 'object'
-        ? `NonNullable<Parameters<typeof ${target}>[0]>`
-        : `{ ${declaration.parameterOrder
-            .map((name, index) => `${propertyKey(name)}${declaration.parameters.required.includes(name) ? '' : '?'}: Parameters<typeof ${target}>[${index}]`)
-            .join('; ')} }`;
-    argTypes.push(`    ${propertyKey(declaration.name)}: { fn: typeof ${target}; args: ${args} };`);
+    argTypes.push(`    ${propertyKey(declaration.name)}: { fn: typeof ${target}; args: ${argumentsType(declaration, target)} };`);
   }
   const importLines = [...imports.entries()].map(([specifier, bindings]) => {
     const names = [...bindings.entries()].map(([binding, local]) => (binding === 'default' ? `default as ${local}` : `${binding} as ${local}`));
@@ -75,11 +68,23 @@ export function renderModule(entries: readonly ModuleEntry[], moduleFile: string
   ].join('\n');
 }
 
-function propertyKey(name: string): string {
+/**
+ * The argument object of a tool as a type read from its function's signature (`target`, an expression naming it):
+ * each declared argument typed by its parameter, optional as declared; a flattened tool's is its one parameter's type.
+ * @example argumentsType(readFile, 'readFile_1_0') -> '{ path: Parameters<typeof readFile_1_0>[0]; limit?: Parameters<typeof readFile_1_0>[1] }'
+ */
+export function argumentsType(declaration: ToolDeclaration, target: string): string {
+  if (declaration.argumentPassing === 'object') return `NonNullable<Parameters<typeof ${target}>[0]>`;
+  return `{ ${declaration.parameterOrder
+    .map((name, index) => `${propertyKey(name)}${declaration.parameters.required.includes(name) ? '' : '?'}: Parameters<typeof ${target}>[${index}]`)
+    .join('; ')} }`;
+}
+
+export function propertyKey(name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
 }
 
-function importSpecifier(fromDir: string, fileName: string, extension: string): string {
+export function importSpecifier(fromDir: string, fileName: string, extension: string): string {
   let relative = path
     .relative(fromDir, fileName)
     .replace(/\\/g, '/')

@@ -46,6 +46,22 @@ Commands:
           --audit <file|none>        audit log (default: <workspace>/.toolwright/audit.jsonl)
           --yes                      approve calls that need approval (not a protected path, nor
                                      running outside the sandbox: a person confirms those at a terminal)
+          --cache                    answer a pure tool's call from <workspace>/.toolwright/cache when
+                                     the same call ran before (after policy and approval; audited as a hit)
+  replay <audit.jsonl> --out <file.ts> | --run
+          Turn the recorded calls of an audit log into a typed module, or re-run them.
+          --out <file.ts>            write each call with validated arguments as a constant typed by
+                                     its tool's current signature: tsc fails on a call that no longer fits
+          --run                      re-run the completed calls of pure and deterministic tools through
+                                     the executor (policy and approval apply) and compare output hashes;
+                                     a diff for each mismatch; other determinism levels are skipped
+          --project, -p <tsconfig>   the project whose tools the log names (besides the core tools)
+          --workspace <dir>          --run: the workspace the calls are confined to (default: .)
+          --policy <file>            --run: allow/ask/deny rules (JSON)
+          --audit <file|none>        --run: the replay's own audit log (default:
+                                     <workspace>/.toolwright/audit-replay.jsonl)
+          --yes                      --run: approve calls that need approval (not a protected path, nor
+                                     running outside the sandbox)
   serve --mcp stdio | --mcp http [--port N] [--host H] [--sessions]
           Serve the core tools and a project's own over the Model Context Protocol; every call goes
           through the executor (policy, approval by elicitation, audit, truncation).
@@ -57,6 +73,8 @@ Commands:
                                      (needs session affinity behind a balancer; default: stateless)
           --tasks <file|none>        where the tasks of tools declared with task are kept (default:
                                      <workspace>/.toolwright/tasks.jsonl; none: in memory)
+          --cache                    answer pure tools' calls from <workspace>/.toolwright/cache and
+                                     deterministic ones from memory, per session (after the gate)
         HTTP only. Requests must name this server in Host (localhost, 127.0.0.1 or [::1] with its
         port) and come from no web page or a loopback one (Origin); others get 403.
           --allow-host <h>           also accept this Host: name (any port), name:port, or * (repeatable)
@@ -82,8 +100,8 @@ Commands:
           --config <file>            the config file to read
   help [command]  Show this text, or a command's help (also: toolwright <command> --help).
 
-Configuration: call, serve, list, policy and doctor read toolwright.config.json (--config <file>, else the
+Configuration: call, replay --run, serve, list, policy and doctor read toolwright.config.json (--config <file>, else the
   one in the current directory, else in --workspace); flags override it. See docs/configuration.md.
 
-Exit codes: 0 ok, 1 findings (diagnostics, drift, a failed call), 2 usage errors.
+Exit codes: 0 ok, 1 findings (diagnostics, drift, a failed call, a replay that differs), 2 usage errors.
 `;

@@ -22,6 +22,8 @@ export class CallAudit {
   stage: PipelineStage = 'lookup';
   /** Repairs made to the arguments (`repairArguments`): recorded with the call's request, with the arguments as sent. */
   repaired: { repairs: ArgumentRepair[]; originalArguments: unknown } | undefined = undefined;
+  /** Which cache answered the call instead of its tool (`ExecutorOptions.cache`): said in its `ToolCallCompleted` record. */
+  cacheHit: 'disk' | 'memory' | undefined = undefined;
   private durable = false;
   private auditError = '';
   private requestWritten = false;
@@ -151,6 +153,7 @@ export class CallAudit {
     };
     if (proof !== undefined) result.proof = proof;
     if (blocks !== undefined) result.blocks = blocks;
+    if (this.cacheHit !== undefined) result.cacheHit = this.cacheHit;
     return this.settle(
       {
         type: 'ToolCallCompleted',
@@ -159,6 +162,7 @@ export class CallAudit {
         outputBytes: truncation.originalBytes,
         truncated: truncation.truncated,
         durationMs,
+        ...(this.cacheHit !== undefined ? { cacheHit: this.cacheHit } : {}),
         output: new JsonText(normalised.normalised),
       },
       result,

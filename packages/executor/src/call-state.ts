@@ -3,6 +3,7 @@ import type { JudgedPaths } from '@toolwright/tool';
 import type { CallAudit } from './call-audit.js';
 import type { CallContext } from './executor-options.js';
 import type { PolicyProof } from './ports.js';
+import type { CacheSlot } from './cache/output-cache.js';
 import type { NormalisedOutput } from './output/normalize-output.js';
 import type { ContentBlock } from '@toolwright/tool';
 import type { Truncation } from './output/truncate-output.js';
@@ -29,6 +30,8 @@ export class CallState {
   escalationConfirmed = false;
   /** safety gate: the path spellings and protected paths the call was judged by, which its tool holds its use to */
   judgedPaths: JudgedPaths | undefined = undefined;
+  /** cache lookup: where a cacheable call's output is looked up and kept (`ExecutorOptions.cache`) */
+  cacheSlot: CacheSlot | undefined = undefined;
   /** run, after-hooks */
   output: unknown = undefined;
   /** normalise output */

@@ -17,6 +17,8 @@ import { decodeArgumentsStep, readArgumentsStep, validateArgumentsStep } from '.
 import { hashArgumentsStep, recordRequestStep } from './steps/record-request.js';
 import { repairsOf } from './arguments/repair-arguments.js';
 import { runToolStep } from './steps/run-tool.js';
+import { cacheLookupStep } from './steps/cache-lookup.js';
+import { cacheStoreStep } from './steps/cache-store.js';
 import type { ToolCall, ToolCallResult } from './tool-call.js';
 
 /** The pipeline, in order. Steps a configuration does not need (a decoder, hooks, the doom-loop guard) are left out. */
@@ -24,6 +26,17 @@ export function buildPipeline(s: PipelineServices): readonly PipelineStep[] {
   const { options: o } = s;
   const hooks = o.hooks?.length ? o.hooks : undefined;
   const repairs = repairsOf(o.repairArguments);
+  const run = runToolStep({
+    events: s.events,
+    heartbeatMs: o.heartbeatMs,
+    maxTimeoutMs: o.maxTimeoutMs,
+    outputBudget: { maxChars: o.maxOutputChars },
+    capabilities: o.capabilities,
+    workspace: o.workspace,
+    workspaceRules: o.workspaceRules,
+    elicit: o.elicit,
+    ask: o.ask,
+  });
   return [
     lookupStep(s.registry),
     readArgumentsStep(s.parseLimits, repairs),
@@ -34,21 +47,13 @@ export function buildPipeline(s: PipelineServices): readonly PipelineStep[] {
     recordRequestStep,
     capabilityStep(o.capabilities, o.checkCapabilities),
     s.doomLoop && doomLoopCheckStep(s.doomLoop),
-    safetyGateStep({ policy: o.policy, risk: o, pathResolvers: o.pathResolvers, approvals: s.approvals, approve: o.approve }),
-    runToolStep({
-      events: s.events,
-      heartbeatMs: o.heartbeatMs,
-      maxTimeoutMs: o.maxTimeoutMs,
-      outputBudget: { maxChars: o.maxOutputChars },
-      capabilities: o.capabilities,
-      workspace: o.workspace,
-      workspaceRules: o.workspaceRules,
-      elicit: o.elicit,
-      ask: o.ask,
-    }),
+    safetyGateStep({ policy: o.policy, risk: o, pathResolvers: o.pathResolvers, approvals: s.approvals, approve: o.approve, judgedCalls: s.judgedCalls }),
+    // After the gate: a cached output never skips policy or approval.
+    s.cache ? cacheLookupStep(s.cache, run, hooks !== undefined) : run,
     hooks && afterHooksStep(hooks),
     normaliseOutputStep,
     validateOutputStep(s.validator),
+    s.cache && cacheStoreStep(s.cache),
     modelContentStep(o.maxOutputChars, s.fullOutputs),
     s.doomLoop && doomLoopRecordStep(s.doomLoop),
     completeCallStep,

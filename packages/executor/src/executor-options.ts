@@ -18,6 +18,8 @@ import type {
 import type { ParseLimits } from './arguments/parse-arguments.js';
 import type { ArgumentRepairs } from './arguments/repair-arguments.js';
 import type { ToolCall } from './tool-call.js';
+import type { JudgedCall } from './judged-call.js';
+import type { OutputCacheOptions } from './cache/output-cache.js';
 
 /**
  * A per-call risk hook: may mark a call risky by its arguments (it can never make an enforced call
@@ -30,7 +32,7 @@ export type RiskLevelFn = (args: Record<string, unknown>, context: CallContext) 
 /**
  * A provider dialect's argument decoding, run once after parsing and before validation: e.g. tools
  * exported with `toOpenAIChatTools(..., { strict: true })` receive nulls for omitted optionals and
- * maps as entry lists, which `(args, d) => decodeOpenAIStrictArguments(d.parameters, args)` undoes.
+ * maps as entry lists, which `(args, d) => decodeOpenAIStrictCall(d, args)` undoes (a tool with `strict: false` is sent as it is).
  */
 export type ArgumentDecoder = (args: Record<string, unknown>, declaration: ToolDeclaration) => Record<string, unknown>;
 
@@ -107,6 +109,12 @@ export interface ExecutorOptions {
   repairArguments?: boolean | ArgumentRepairs;
   /** Full outputs kept for retrieval after truncation (default 256; 0 keeps none). */
   keepFullOutputs?: number;
+  /**
+   * Output caching by determinism level (off by default): `pure` tools' outputs on disk by argument hash, across
+   * sessions (`dir`, default `<workspace>/.toolwright/cache`; `maxBytes`), `deterministic` tools' in this executor's
+   * memory. Looked up after policy and approval; a hit's `ToolCallCompleted` record says `cacheHit`. See `OutputCacheOptions`.
+   */
+  cache?: OutputCacheOptions;
 }
 
 /** Who is calling and how: carried into the tool's context and the audit log. */
@@ -136,6 +144,12 @@ export interface CallContext {
   capabilities?: readonly string[];
   /** Approval granted out of band and already verified for exactly this call. */
   preApproved?: (call: ToolCall, argsHash: string) => boolean;
+  /**
+   * The gate's judgement of this call made ahead of the run (`ToolExecutor.judgeCall`): the run takes it instead of
+   * judging the call again, when it is this executor's, for this call id, tool and arguments, unexpired and unused;
+   * otherwise the run judges the call itself. A judged `ask` still needs an approval (`preApproved`, the approver).
+   */
+  judged?: JudgedCall;
 }
 
 export interface BatchOptions {

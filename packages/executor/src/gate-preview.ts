@@ -7,7 +7,7 @@ import { assessCallRisk } from './gate/assess-risk.js';
 import { describeThrown } from './output/describe-thrown.js';
 import { gateInput, type GateServices } from './steps/gate-step.js';
 import { canonicalJson, sha256Hex } from './output/normalize-output.js';
-import { judgeGate } from './gate/safety-gate.js';
+import { judgeGate, type GateJudgement } from './gate/safety-gate.js';
 
 /** What the safety gate would do with a call, before anyone is asked. */
 export interface GatePreview {
@@ -34,17 +34,26 @@ export function previewGate(services: PreviewServices, name: string, args: Recor
   const declaration = services.registry.get(name)?.declaration;
   if (!declaration) return { decision: 'allow', reason: 'unknown tools fail at lookup' };
   try {
-    const judged = judgeGate(gateInput(services, { callId: '', declaration, args, argsHash: sha256Hex(canonicalJson(args, 'the arguments')), context }));
-    if ('ask' in judged) {
-      const { reason, protectedPaths, escalation } = judged.ask;
-      return { decision: 'ask', reason, ...(protectedPaths ? { protectedPaths } : {}), ...(escalation !== undefined ? { escalation } : {}) };
-    }
-    const { outcome } = judged;
-    if (outcome.ok) return { decision: 'allow', reason: judged.why };
-    return { decision: 'deny', reason: (outcome.error.code === 'policy_denied' ? outcome.error.reason : undefined) ?? judged.why };
+    return previewOf(judgeGate(gateInput(services, { callId: '', declaration, args, argsHash: sha256Hex(canonicalJson(args, 'the arguments')), context })));
   } catch (error) {
-    return { decision: 'deny', reason: `the call could not be assessed: ${describeThrown(error, 'the assessment').message}` };
+    return unassessed(error);
   }
+}
+
+/** A gate judgement as a preview: what a host shows before anyone is asked. */
+export function previewOf(judged: GateJudgement): GatePreview {
+  if ('ask' in judged) {
+    const { reason, protectedPaths, escalation } = judged.ask;
+    return { decision: 'ask', reason, ...(protectedPaths ? { protectedPaths } : {}), ...(escalation !== undefined ? { escalation } : {}) };
+  }
+  const { outcome } = judged;
+  if (outcome.ok) return { decision: 'allow', reason: judged.why };
+  return { decision: 'deny', reason: (outcome.error.code === 'policy_denied' ? outcome.error.reason : undefined) ?? judged.why };
+}
+
+/** The preview of a call whose judgement threw (a policy, a risk hook): running it would refuse it too. */
+export function unassessed(error: unknown): GatePreview {
+  return { decision: 'deny', reason: `the call could not be assessed: ${describeThrown(error, 'the assessment').message}` };
 }
 
 /**

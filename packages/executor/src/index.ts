@@ -1,6 +1,8 @@
 export { ToolExecutor } from './tool-executor.js';
 export { MemoryAuditSink } from './memory-audit-sink.js';
 export type { ExecutorOptions, CallContext, BatchOptions, RiskLevelFn, ArgumentDecoder } from './executor-options.js';
+export type { OutputCacheOptions } from './cache/output-cache.js';
+export { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_MEMORY_CHARS } from './cache/output-cache.js';
 export type { ToolCall, ToolCallResult, CompletedToolCall, FailedToolCall, ToolCallStatus } from './tool-call.js';
 export type { ToolError, ToolErrorCode, ArgumentIssue, PipelineStage } from './tool-error.js';
 export { formatModelMessage, describeIssue } from './model-message.js';
@@ -31,6 +33,8 @@ export type {
   ElicitRequest,
 } from './ports.js';
 export type { GatePreview } from './gate-preview.js';
+export type { JudgedCall } from './judged-call.js';
+export type { CallToJudge } from './judge-call.js';
 export { decideGate } from './gate/gate-decision.js';
 export type { GateDecision, GateFacts } from './gate/gate-decision.js';
 export { SessionApprovals } from './approval-memory.js';
@@ -38,6 +42,8 @@ export type { ApprovalMemory } from './approval-memory.js';
 export { parseArguments, checkArgumentValue, DEFAULT_PARSE_LIMITS } from './arguments/parse-arguments.js';
 export type { ParseLimits, ParseResult } from './arguments/parse-arguments.js';
 export { SchemaValidator } from './arguments/schema-validator.js';
+export { parametersStandardSchema, returnsStandardSchema } from './standard-schema/tool-standard-schema.js';
+export type { ToolStandardSchema } from './standard-schema/tool-standard-schema.js';
 export type { ArgumentRepairs, ArgumentRepair } from './arguments/repair-arguments.js';
 export { truncateOutput, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_OUTPUT_BYTES } from './output/truncate-output.js';
 export type { Truncation } from './output/truncate-output.js';

@@ -3,7 +3,9 @@ import type { ApprovalMemory } from './approval-memory.js';
 import type { EventBus } from './events.js';
 import type { ExecutorOptions } from './executor-options.js';
 import type { FullOutputStore } from './full-output-store.js';
+import type { JudgedCalls } from './gate/judged-calls.js';
 import type { AuditSink } from './ports.js';
+import type { OutputCache } from './cache/output-cache.js';
 import type { DoomLoopSettings } from './steps/doom-loop.js';
 import type { ParseLimits } from './arguments/parse-arguments.js';
 import type { SchemaValidator } from './arguments/schema-validator.js';
@@ -17,6 +19,9 @@ export interface PipelineServices {
   validator: SchemaValidator;
   parseLimits: ParseLimits;
   approvals: ApprovalMemory;
+  judgedCalls: JudgedCalls;
   fullOutputs: FullOutputStore;
   doomLoop: DoomLoopSettings | undefined;
+  /** `ExecutorOptions.cache`, when given. */
+  cache?: OutputCache | undefined;
 }

@@ -41,6 +41,8 @@ export interface CompletedToolCall extends ResultBase {
    * is then their text, with a line for each other block. Hosts that show media (MCP, the AI SDK) pass these on.
    */
   blocks?: readonly ContentBlock[];
+  /** The output came from the output cache (`ExecutorOptions.cache`), not a run of the tool: which store answered. */
+  cacheHit?: 'disk' | 'memory';
 }
 
 /** The call was refused, or failed: `error` says how, `content` words it for the model. */

@@ -21,6 +21,10 @@ import { SessionApprovals, type ApprovalMemory } from './approval-memory.js';
 import { explainCall, previewGate, type GatePreview } from './gate-preview.js';
 import type { PolicyExplanation } from './gate/explain.js';
 import { sanitiseCall } from './sanitise-call.js';
+import { JudgedCalls } from './gate/judged-calls.js';
+import type { JudgedCall } from './judged-call.js';
+import { judgeCall, type CallToJudge } from './judge-call.js';
+import { OutputCache } from './cache/output-cache.js';
 
 /**
  * The executor: one audited, policy-checked pipeline for every tool call. Expected failures are
@@ -54,7 +58,9 @@ export class ToolExecutor {
       validator: new SchemaValidator(),
       parseLimits: this.parseLimits,
       approvals: this.approvals,
+      judgedCalls: new JudgedCalls(),
       fullOutputs: new FullOutputStore(options.keepFullOutputs ?? 256),
+      cache: options.cache ? new OutputCache(options.cache, options.workspace) : undefined,
       doomLoop: doomLoop && {
         guard: new DoomLoopGuard(doomLoop.threshold ?? 3),
         threshold: doomLoop.threshold ?? 3,
@@ -99,13 +105,24 @@ export class ToolExecutor {
 
   /**
    * What the safety gate would decide for a call, without running or auditing it — for hosts with
-   * their own approval UI (the AI SDK's `needsApproval`, the Agents SDK's interruptions): `deny`
+   * their own approval UI (the Agents SDK's interruptions; `judgeCall` carries the judgement to the run): `deny`
    * (the policy refuses; running it returns the refusal), `ask` (a person must approve first; show them
    * `protectedPaths` and `escalation`), `allow`. A call the host approved then runs with `preApproved`; a
    * denial still stands, and an escalation runs only on the `approve` handler's `confirmEscalation`.
    */
   previewGate(name: string, args: Record<string, unknown>, context: CallContext = {}): GatePreview {
     return previewGate(this.gateServices(), name, args, context);
+  }
+
+  /**
+   * The gate's judgement of a call ahead of its run, for hosts with their own approval flow (the AI SDK's
+   * `toolApproval`): what `previewGate` says, bound to the call (`callId`, `tool`, `argsHash`). Hand it to the run
+   * (`context.judged`) and the pipeline takes it instead of judging the call again — once, within ten minutes, for
+   * those arguments; a run not handed it (or handed one that does not fit) judges the call itself. A judged `ask`
+   * runs only with an approval (`preApproved` for the person's yes in the host's flow, else the `approve` handler).
+   */
+  judgeCall(call: CallToJudge, context: CallContext = {}): JudgedCall {
+    return judgeCall(this.gateServices(), this.services.judgedCalls, call, context);
   }
 
   /** `explainDecision` for a call as this executor takes it: its policy and its own risk assessment. */

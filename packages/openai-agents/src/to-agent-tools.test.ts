@@ -39,4 +39,28 @@ describe('toAgentTools', () => {
       { type: 'image', image: { data: Buffer.from(png).toString('base64'), mediaType: 'image/png' } },
     ]);
   });
+
+  it('sends a strict: false tool with its own schema and its arguments as they come; defer and callers as the SDK options', async () => {
+    const registry = new ToolRegistry();
+    const seen: unknown[] = [];
+    const note: ToolDeclaration = {
+      name: 'note',
+      description: 'Notes a value.',
+      parameters: { type: 'object', properties: { value: {}, tag: { type: 'string' } }, required: ['value'], additionalProperties: false },
+      parameterOrder: ['value', 'tag'],
+      metadata: { ...snapshot.metadata, strict: false, defer: true, callers: ['direct', 'programmatic'] },
+    };
+    registry.register(attachToolDeclaration(async (value: unknown) => (seen.push(value), 'noted'), note));
+    registry.register(attachToolDeclaration(async (value: unknown) => (seen.push(value), 'kept'), { ...note, name: 'keep', metadata: snapshot.metadata }));
+    const tools = toAgentTools(new ToolExecutor({ registry, audit: new MemoryAuditSink() }));
+    const loose = tools.find((t) => t.name === 'note');
+    const strict = tools.find((t) => t.name === 'keep');
+    expect(loose).toMatchObject({ strict: false, deferLoading: true, allowedCallers: ['direct', 'programmatic'], parameters: note.parameters });
+    expect(strict).toMatchObject({ strict: true, deferLoading: false, parameters: { required: ['value', 'tag'] } });
+    expect(strict).not.toHaveProperty('allowedCallers');
+    // The loose tool's "value" is any JSON and arrives as it was sent: a string stays a string (strict mode would parse it).
+    await loose!.invoke(new RunContext(), '{"value":"[1]"}', { toolCall: { callId: 'c2' } } as never);
+    await strict!.invoke(new RunContext(), '{"value":"[1]","tag":null}', { toolCall: { callId: 'c3' } } as never);
+    expect(seen).toEqual(['[1]', [1]]);
+  });
 });

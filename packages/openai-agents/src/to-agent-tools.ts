@@ -1,6 +1,6 @@
 import { tool, type FunctionTool } from '@openai/agents';
 import { blockText, escapeTerminalControls, type CallContext, type CompletedToolCall, type ToolCallResult, type ToolExecutor } from '@toolwright/executor';
-import { decodeOpenAIStrictArguments, lowerForOpenAIStrict, type ToolFilter } from '@toolwright/registry';
+import { decodeOpenAIStrictCall, lowerForOpenAIStrict, type ToolFilter } from '@toolwright/registry';
 
 export interface AgentToolsOptions {
   filter?: ToolFilter;
@@ -15,7 +15,9 @@ export interface AgentToolsOptions {
  * and the executor validates and runs. Every call runs through the executor; a failed call returns its
  * correction text as the tool output, so the model can fix its next call. `needsApproval` is the
  * executor's gate preview: the Runner turns it into an interruption, and a call approved there runs
- * pre-approved (a policy denial still stands).
+ * pre-approved (a policy denial still stands). A tool that says `strict: false` is given its own schema, not strict,
+ * and its arguments as they come; `defer` and `callers` become the SDK's `deferLoading` and `allowedCallers`
+ * (Responses API). The SDK's function tools take no input examples: a tool's `examples` are not sent.
  */
 export function toAgentTools(executor: ToolExecutor, options: AgentToolsOptions = {}): FunctionTool[] {
   return executor.registry.list(options.filter).map((declaration) => {
@@ -25,15 +27,20 @@ export function toAgentTools(executor: ToolExecutor, options: AgentToolsOptions 
     const decode = (input: unknown): Record<string, unknown> => {
       if (typeof input !== 'object' || input === null) return {};
       let args = decoded.get(input);
-      if (!args) decoded.set(input, (args = decodeOpenAIStrictArguments(declaration.parameters, input as Record<string, unknown>)));
+      if (!args) decoded.set(input, (args = decodeOpenAIStrictCall(declaration, input as Record<string, unknown>)));
       return args;
     };
     const gate = (args: Record<string, unknown>) => executor.previewGate(name, args, options.context).decision;
+    const strict = declaration.metadata.strict !== false;
     return tool({
       name,
       description: declaration.description,
-      parameters: lowerForOpenAIStrict(declaration.parameters) as Parameters<typeof tool>[0]['parameters'] & { type: 'object' },
-      strict: true,
+      parameters: (strict ? lowerForOpenAIStrict(declaration.parameters) : declaration.parameters) as Parameters<typeof tool>[0]['parameters'] & {
+        type: 'object';
+      },
+      strict,
+      ...(declaration.metadata.defer ? { deferLoading: true } : {}),
+      ...(declaration.metadata.callers ? { allowedCallers: [...declaration.metadata.callers] } : {}),
       needsApproval: async (_runContext: unknown, input: unknown) => gate(decode(input)) === 'ask',
       execute: async (input: unknown, _runContext: unknown, details?: { toolCall?: { callId?: string }; signal?: AbortSignal }) => {
         const args = decode(input);

@@ -13,6 +13,7 @@ import {
   toGeminiFunctionDeclarations,
   toMcpTools,
   decodeOpenAIStrictArguments,
+  decodeOpenAIStrictCall,
   type GeminiFunctionDeclaration,
 } from '@toolwright/registry';
 
@@ -22,9 +23,11 @@ const chat: ChatCompletionTool[] = toOpenAIChatTools(declarations);
 const chatStrict: ChatCompletionTool[] = toOpenAIChatTools(declarations, { strict: true });
 const responses: FunctionTool[] = toOpenAIResponsesTools(declarations, { strict: true });
 const anthropic: AnthropicSdkTool[] = toAnthropicTools(declarations);
+const anthropicStrict: AnthropicSdkTool[] = toAnthropicTools(declarations, { strict: true, codeExecution: 'code_execution_20260120' });
 const mcp: McpSdkTool[] = toMcpTools(declarations);
 // Gemini's Schema types `type` with the SDK's `Type` enum: pass it, and the output is typed with it.
 const gemini: FunctionDeclaration[] = toGeminiFunctionDeclarations(declarations, { types: Type });
 expectAssignable<GeminiFunctionDeclaration<Type>[]>(toGeminiFunctionDeclarations(declarations, { types: Type }));
 expectAssignable<Record<string, unknown>>(decodeOpenAIStrictArguments(declarations[0]!.parameters, {}));
-void [chat, chatStrict, responses, anthropic, mcp, gemini];
+expectAssignable<Record<string, unknown>>(decodeOpenAIStrictCall(declarations[0]!, {}));
+void [chat, chatStrict, responses, anthropic, anthropicStrict, mcp, gemini];

@@ -10,6 +10,7 @@ export type {
   ResourceBounds,
   ClientFeature,
   TaskSupport,
+  ToolCaller,
   ToolMetadata,
   ToolOptions,
 } from './tool-metadata.js';
@@ -18,6 +19,7 @@ export {
   SIDE_EFFECTS,
   CLIENT_FEATURES,
   TASK_SUPPORT,
+  TOOL_CALLERS,
   DETERMINISM_LEVELS,
   DEFAULT_TIMEOUT_MS,
   DEFAULT_TIER,

@@ -1,3 +1,5 @@
+import type { JsonValue } from './json-schema.js';
+
 /** How dangerous a call is; drives approval and parallelism. */
 export type SafetyTier = 'read-only' | 'side-effecting' | 'privileged';
 export const SAFETY_TIERS: readonly SafetyTier[] = ['read-only', 'side-effecting', 'privileged'];
@@ -20,6 +22,13 @@ export const CLIENT_FEATURES: readonly ClientFeature[] = ['elicitation', 'sampli
  */
 export type TaskSupport = 'optional' | 'required';
 export const TASK_SUPPORT: readonly TaskSupport[] = ['optional', 'required'];
+
+/**
+ * Who may call a tool: `direct` — the model, as a tool call of its turn; `programmatic` — code the model writes and a
+ * provider's code-execution tool runs (Anthropic's programmatic tool calling, OpenAI's Responses `allowed_callers`).
+ */
+export type ToolCaller = 'direct' | 'programmatic';
+export const TOOL_CALLERS: readonly ToolCaller[] = ['direct', 'programmatic'];
 
 /** Built-in tool groups; any other non-empty identifier is a user group. */
 export type BuiltinToolGroup = 'search' | 'edit' | 'exec' | 'subtask' | 'meta';
@@ -60,6 +69,18 @@ export interface ToolMetadata {
   requiresClient?: ClientFeature[];
   /** Whether a call may run as a task (absent: never); see {@link TaskSupport}. */
   task?: TaskSupport;
+  /**
+   * `false` when the author turned strict mode off for this tool (absent: on). Strict mode is still the host's to ask
+   * for (`{ strict: true }` of an exporter): a strict export sends every tool strictly whose schema has a strict form in
+   * that provider's dialect, except those that say `false`, which it sends as they are, not strict.
+   */
+  strict?: false;
+  /** `true` when the tool's definition is loaded only when a tool search finds it (absent: loaded up front). */
+  defer?: true;
+  /** Whole-call argument objects that show the model how to call the tool, each valid for `parameters` (absent: none). */
+  examples?: Record<string, JsonValue>[];
+  /** Who may call the tool, when it is not the model alone (absent: `['direct']`); see {@link ToolCaller}. */
+  callers?: ToolCaller[];
 }
 
 /** Options an author may give a tool; every field is optional and read statically by the transformer. */
@@ -86,6 +107,14 @@ export interface ToolOptions {
   requiresClient?: ClientFeature[];
   /** Whether a call may run as a task the client polls: `'optional'` or `'required'` (see `TaskSupport`). */
   task?: TaskSupport;
+  /** `false`: never send this tool in strict mode (default `true`: strict wherever the host exports strictly and the schema allows). */
+  strict?: boolean;
+  /** Load the tool's definition only when a tool search finds it (default `false`). */
+  defer?: boolean;
+  /** Whole-call argument objects shown to the model; each is checked against the parameters at build time. */
+  examples?: Record<string, JsonValue>[];
+  /** Who may call the tool: `'direct'` (the model), `'programmatic'` (code run by a code-execution tool). Default `['direct']`. */
+  callers?: ToolCaller[];
   /**
    * The tool's one parameter is an options object whose properties are the declared arguments (as
    * published MCP servers expose them): `scrape(options: ScrapeOptions)` declares `url`, `formats`, ...

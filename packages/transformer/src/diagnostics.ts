@@ -128,6 +128,10 @@ export const DIAGNOSTICS = {
       notPositiveInteger: { problem: "'{value}' is not a positive integer", hint: 'Write a whole number of requests.' },
       nameNotString: { problem: 'the name must be a string', hint: "Write name: 'my_tool'." },
       emptyDescription: { problem: 'the description must be a non-empty string', hint: 'Write a sentence that tells the model when to call the tool.' },
+      noCallers: {
+        problem: 'the list of callers is empty',
+        hint: "List who may call the tool: 'direct' (the model), 'programmatic' (code run by a code-execution tool), or both.",
+      },
     },
   },
   optionNotStatic: {
@@ -275,6 +279,30 @@ export const DIAGNOSTICS = {
       argumentName: {
         problem: "property '{name}' is an argument name that does not match ^[a-zA-Z0-9_.-]{1,64}$",
         hint: 'Providers reject other argument names: rename the property (letters, digits, `_`, `.` and `-`, at most 64 characters).',
+      },
+    },
+  },
+  invalidExample: {
+    code: 1020,
+    category: 'error',
+    message: "Example {index} of tool '{tool}' {problem}.",
+    hint: '{hint}',
+    reasons: {
+      notJson: {
+        problem: 'is not JSON',
+        hint: 'Write the arguments of one whole call as a JSON object, keys and strings in double quotes: `@example {"path": "README.md", "limit": 10}`.',
+      },
+      notStatic: {
+        problem: 'is not a literal',
+        hint: 'Write the example inline as an object literal of JSON values (strings, numbers, booleans, null, arrays and objects of those).',
+      },
+      notObject: {
+        problem: 'is {actual}, not an object of arguments',
+        hint: 'An example is the arguments of one whole call: an object keyed by argument name, such as `{ "path": "README.md" }`.',
+      },
+      doesNotFit: {
+        problem: "does not fit the tool's parameters: {issue}",
+        hint: "Fix '{path}' in the example, or the parameter's type if the example is right.",
       },
     },
   },

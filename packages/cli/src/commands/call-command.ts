@@ -13,6 +13,7 @@ export const callCommand = defineCommand({
     policy: { type: 'string' },
     audit: { type: 'string' },
     yes: { type: 'boolean', default: false },
+    cache: { type: 'boolean', default: false },
   },
   positionals: true,
   async run(values, positionals, io) {
@@ -31,7 +32,8 @@ export const callCommand = defineCommand({
         args: values.args,
         yes: values.yes,
         workspace: environment.workspaceRoot,
-        executor: environment.executorOptions,
+        // --cache: pure tools' outputs in <workspace>/.toolwright/cache (the executor's workspace), looked up after the gate.
+        executor: values.cache ? { ...environment.executorOptions, cache: {} } : environment.executorOptions,
       });
       // A tool's output may hold terminal or bidi controls: written as \uXXXX escapes (still JSON).
       io.out(`${escapeTerminalControls(JSON.stringify(report, null, 2))}\n`);

@@ -40,6 +40,8 @@ export interface CallReport {
   truncated: boolean;
   originalBytes?: number;
   outputHash?: string;
+  /** The output came from the output cache (`--cache`): which store answered. */
+  cacheHit?: 'disk' | 'memory';
   durationMs: number;
   proof?: unknown;
 }
@@ -69,6 +71,7 @@ export function toReport(result: ToolCallResult): CallReport {
     ...(result.status === 'error' ? { error: { code: result.error.code, message: result.content, details: result.error } } : {}),
     truncated: result.truncated,
     ...(result.status === 'completed' ? { originalBytes: result.originalBytes, outputHash: result.outputHash } : {}),
+    ...(result.status === 'completed' && result.cacheHit !== undefined ? { cacheHit: result.cacheHit } : {}),
     durationMs: result.durationMs,
     ...(result.proof !== undefined ? { proof: result.proof } : {}),
   };

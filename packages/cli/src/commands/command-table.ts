@@ -6,6 +6,7 @@ import { emitCommand } from './emit-command.js';
 import { initCommand } from './init-command.js';
 import { listCommand } from './list-command.js';
 import { runPolicy } from './policy-command.js';
+import { replayCommand } from './replay-command.js';
 import { serveCommand } from './serve-command.js';
 
 /**
@@ -19,6 +20,7 @@ export const COMMANDS: Readonly<Record<string, (args: readonly string[], io: Cli
   build: (args, io) => runCommand(buildCommand, args, io),
   list: (args, io) => runCommand(listCommand, args, io),
   call: (args, io) => runCommand(callCommand, args, io),
+  replay: (args, io) => runCommand(replayCommand, args, io),
   policy: runPolicy,
   serve: (args, io) => runCommand(serveCommand, args, io),
   doctor: (args, io) => runCommand(doctorCommand, args, io),

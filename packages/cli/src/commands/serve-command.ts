@@ -28,6 +28,7 @@ export const serveCommand = defineCommand({
     policy: { type: 'string' },
     audit: { type: 'string' },
     tasks: { type: 'string' },
+    cache: { type: 'boolean', default: false },
   },
   async run(values, _positionals, io) {
     const mode = values.mcp;
@@ -57,7 +58,7 @@ export const serveCommand = defineCommand({
     const tasks = openTaskStore(values.tasks, environment.workspaceRoot, io, { FileTaskStore, TaskFileInUseError });
     const tools = new McpToolServer({
       registry: environment.registry,
-      executor: environment.executorOptions,
+      executor: values.cache ? { ...environment.executorOptions, cache: {} } : environment.executorOptions,
       ...(stateKey ? { stateKey } : {}),
       ...(tasks ? { tasks: { store: tasks } } : {}),
     });

@@ -2,12 +2,13 @@ import type { ToolDeclaration } from '@toolwright/schema';
 import { countTokens } from './count-tokens.js';
 import { DIALECTS, lowerDeclaration, type Dialect } from './dialects.js';
 import { loweringLosses, type Loss } from './lowering-losses.js';
+import { settingLosses } from './setting-losses.js';
 
 export interface ToolReport {
   name: string;
   /** o200k_base tokens of the tool's entry as each dialect sends it. */
   tokens: Record<Dialect, number>;
-  /** What each dialect's lowering lost (dialects that lose nothing are left out). */
+  /** What each dialect's lowering lost, schema and tool settings (dialects that lose nothing are left out). */
   losses: Partial<Record<Dialect, Loss[]>>;
 }
 
@@ -29,7 +30,7 @@ export function declarationReport(declarations: readonly ToolDeclaration[]): Dec
       const lowered = lowerDeclaration(declaration, dialect);
       tokens[dialect] = countTokens(lowered.entry);
       totals[dialect] += tokens[dialect];
-      const found = loweringLosses(declaration.parameters, lowered.parameters);
+      const found = [...loweringLosses(declaration.parameters, lowered.parameters), ...settingLosses(declaration, lowered.entry)];
       if (found.length > 0) losses[dialect] = found;
     }
     return { name: declaration.name, tokens, losses };

@@ -1,6 +1,14 @@
 import type { DeclarationReport } from './declaration-report.js';
 import { DIALECTS } from './dialects.js';
 import type { Loss } from './lowering-losses.js';
+import type { ToolSetting } from './setting-losses.js';
+
+/** What a tool setting the dialect cannot send means for the model. */
+const SETTING_EFFECT: Record<ToolSetting, string> = {
+  defer: 'the dialect has no deferred loading, so the tool is loaded up front',
+  examples: 'the dialect has no input examples, so the model is shown none',
+  callers: 'the dialect has no allowed callers, so the model calls the tool directly and code run by a code-execution tool cannot',
+};
 
 /** The report as a table of tokens, then each tool's losses per dialect. */
 export function formatReport(report: DeclarationReport): string {
@@ -51,5 +59,7 @@ export function describeLoss(loss: Loss): string {
       return `$ref ${loss.keyword} inlined`;
     case 'recursion-in-text':
       return `recursive ${loss.keyword} described in text, its shape not checked by the provider [re-validated]`;
+    case 'setting':
+      return `${loss.keyword} not sent: ${SETTING_EFFECT[loss.keyword as ToolSetting] ?? 'the dialect has no field for it'}`;
   }
 }

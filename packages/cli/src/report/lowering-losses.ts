@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { JsonSchema, JsonValue, ParametersSchema } from '@toolwright/schema';
 
-/** What a lowering did to one place of the schema. */
-export type LossKind = 'optional-nullable' | 'dropped' | 'changed' | 'reshaped' | 'inlined-ref' | 'recursion-in-text';
+/** What a lowering did to one place of the schema; `setting`: a tool setting (`keyword`) the dialect's entry does not carry. */
+export type LossKind = 'optional-nullable' | 'dropped' | 'changed' | 'reshaped' | 'inlined-ref' | 'recursion-in-text' | 'setting';
 
 /** One thing the provider's schema no longer says the way the source does. */
 export interface Loss {
-  /** Where, from the parameters: `$.account.login`, `$.tags[]`. */
+  /** Where, from the parameters: `$.account.login`, `$.tags[]`; `(tool)` for a tool setting. */
   path: string;
   kind: LossKind;
   /** The source keyword that was lost or changed (for `dropped`/`changed`). */

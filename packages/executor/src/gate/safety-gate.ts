@@ -102,7 +102,25 @@ export function judgeGate(input: GateInput): GateJudgement {
  * only with `confirmEscalation`. Without a callback a call that needs approval is refused, never run.
  */
 export function passSafetyGate(input: GateInput, approve: ApprovalHandler | undefined): GateOutcome | Promise<GateOutcome> {
-  const judged = judgeGate(input);
+  return settleJudgement(input, judgeGate(input), approve);
+}
+
+/**
+ * The safety gate for a call judged ahead of its run (`ToolExecutor.judgeCall`), without judging it again: an
+ * outcome stands; a call that must be approved is covered by an out-of-band approval given since (`preApproved`,
+ * never for an escalation), or goes to the approval callback as `passSafetyGate` would send it.
+ */
+export function passJudgedGate(input: GateInput, judged: GateJudgement, approve: ApprovalHandler | undefined): GateOutcome | Promise<GateOutcome> {
+  if ('ask' in judged) {
+    if (input.progress) input.progress.stage = 'approval';
+    if (judged.ask.escalation === undefined && input.preApproved?.())
+      return { ok: true, ...(judged.verdict ? { verdict: judged.verdict } : {}), approval: 'token' };
+  }
+  return settleJudgement(input, judged, approve);
+}
+
+/** What a judgement comes to: an outcome stands; an ask goes to the approval callback (refused without one). */
+function settleJudgement(input: GateInput, judged: GateJudgement, approve: ApprovalHandler | undefined): GateOutcome | Promise<GateOutcome> {
   if ('outcome' in judged) return judged.outcome;
   const { ask: request, verdict } = judged;
   if (!approve) return { ok: false, ...outcomeFacts(request, verdict), error: nobodyAsked(request) };

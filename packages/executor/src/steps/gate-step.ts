@@ -6,7 +6,8 @@ import type { ApprovalHandler, PathResolver, PolicyPort } from '../ports.js';
 import { bindPathResolver } from '../policy/path-subject.js';
 import { assessCallRisk, type RiskSettings } from '../gate/assess-risk.js';
 import { judgingGate } from '../gate/judged-paths.js';
-import { passSafetyGate, type GateInput, type GateOutcome } from '../gate/safety-gate.js';
+import { passJudgedGate, passSafetyGate, type GateInput, type GateOutcome } from '../gate/safety-gate.js';
+import type { CarriedJudgement, JudgedCalls } from '../gate/judged-calls.js';
 
 /** What the safety gate consults: the policy, the risk settings, remembered approvals and the approver. */
 export interface GateServices {
@@ -15,6 +16,8 @@ export interface GateServices {
   pathResolvers: Record<string, PathResolver> | undefined;
   approvals: ApprovalMemory;
   approve: ApprovalHandler | undefined;
+  /** Judgements made ahead of runs (`ToolExecutor.judgeCall`), which a run handed one (`CallContext.judged`) takes. */
+  judgedCalls?: JudgedCalls;
 }
 
 /** What the gate is told of one call: the pipeline takes it from the call's state (`gateCallOf`), a preview makes it. */
@@ -73,6 +76,15 @@ export function safetyGateStep(services: GateServices): PipelineStep {
     stage: 'policy',
     run(state) {
       const input = gateInput(services, gateCallOf(state));
+      const carried = judgedAhead(services, state);
+      if (carried) {
+        const gate = passJudgedGate(input, carried.judgement, services.approve);
+        const done = (outcome: GateOutcome): StepOutcome | Promise<StepOutcome> => {
+          if (outcome.ok) state.judgedPaths = carried.judgedPaths;
+          return settle(state, outcome);
+        };
+        return gate instanceof Promise ? gate.then(done) : done(gate);
+      }
       const judging = judgingGate(input, services.risk.riskLevel?.[state.tool.declaration.name] !== undefined);
       const gate = passSafetyGate(judging.input, services.approve);
       const done = (outcome: GateOutcome): StepOutcome | Promise<StepOutcome> => {
@@ -82,6 +94,16 @@ export function safetyGateStep(services: GateServices): PipelineStep {
       return gate instanceof Promise ? gate.then(done) : done(gate);
     },
   };
+}
+
+/**
+ * The judgement this run was handed (`CallContext.judged`), when it is one this executor made for exactly this call
+ * (`JudgedCalls.take`); never for a call the repeated-call guard forces to ask, which was not judged so.
+ */
+function judgedAhead(services: GateServices, state: CallState): CarriedJudgement | undefined {
+  const { judged } = state.context;
+  if (judged === undefined || !services.judgedCalls || state.forceAsk !== undefined) return undefined;
+  return services.judgedCalls.take(judged, { callId: state.call.id, tool: state.tool.declaration.name, argsHash: state.argsHash }, state.context);
 }
 
 function settle(state: CallState, gate: GateOutcome): StepOutcome | Promise<StepOutcome> {

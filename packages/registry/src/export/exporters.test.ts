@@ -3,11 +3,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { JsonSchema, ToolDeclaration } from '@toolwright/schema';
-import { decodeOpenAIStrictArguments, isMap, isOpaque, lowerForOpenAIStrict } from './openai-strict.js';
+import { decodeOpenAIStrictArguments, decodeOpenAIStrictCall, isMap, isOpaque, lowerForOpenAIStrict } from './openai-strict.js';
 import { toOpenAIChatTools, toOpenAIResponsesTools } from './openai.js';
 import { toAnthropicTools } from './anthropic.js';
+import { anthropicStrictObstacle } from './anthropic-strict.js';
 import { lowerForGemini, toGeminiFunctionDeclarations } from './gemini.js';
-import { structuredContentOf, toMcpTools } from './mcp.js';
+import { MCP_META_KEYS, structuredContentOf, toMcpTools } from './mcp.js';
 
 /** Every valid transformer fixture: real declarations with samples the original schema accepts. */
 const FIXTURES = path.resolve(__dirname, '../../../transformer/fixtures');
@@ -325,5 +326,112 @@ describe('OpenAI strict lowering of named properties with other typed keys', () 
     expect(ajv().compile(lowered)(sent)).toBe(true);
     // An entry for a named key is not allowed to overwrite it.
     expect(decodeOpenAIStrictArguments(schema as never, sent)).toEqual({ other_entries: 'a note', total: 3, x: 1 });
+  });
+});
+
+describe('provider settings: strict, defer, examples, callers', () => {
+  // The transformer's own declarations of tools that set them (fixtures/options/provider-settings).
+  const settings = Object.fromEntries(corpus.filter((c) => c.id.startsWith('options/provider-settings/')).map((c) => [c.declaration.name, c.declaration]));
+  const readLines = settings.read_lines!;
+  const convert = settings.convert!;
+  const ping = settings.ping!;
+
+  it('reads the fixture: read_lines defers with two callers and two examples, convert turns strict off, ping sets nothing', () => {
+    expect(readLines.metadata).toMatchObject({ defer: true, callers: ['direct', 'programmatic'], examples: [{ path: 'README.md' }, expect.any(Object)] });
+    expect(convert.metadata).toMatchObject({ strict: false, defer: true, callers: ['programmatic'] });
+    for (const key of ['strict', 'defer', 'examples', 'callers']) expect(ping.metadata).not.toHaveProperty(key);
+  });
+
+  it('OpenAI strict exports lower every tool but one that says strict: false, which keeps its own schema', () => {
+    const [lines, conv] = toOpenAIChatTools([readLines, convert], { strict: true });
+    expect(lines!.function).toMatchObject({ strict: true, parameters: lowerForOpenAIStrict(readLines.parameters) });
+    expect(conv!.function).toMatchObject({ strict: false, parameters: convert.parameters });
+    const [, responses] = toOpenAIResponsesTools([readLines, convert], { strict: true });
+    expect(responses).toMatchObject({ strict: false, parameters: convert.parameters });
+    // Without strict mode nothing changes: strict stays the host's choice (its calls must be decoded).
+    expect(toOpenAIChatTools([convert])[0]!.function).not.toHaveProperty('strict');
+  });
+
+  it('decodes a strict call unless the tool is sent as it is', () => {
+    const sent = { path: 'a.ts', limit: null, range: null };
+    expect(decodeOpenAIStrictCall(readLines, sent)).toEqual({ path: 'a.ts' });
+    const asItIs = { amount: 1, to: 'EUR', note: null };
+    expect(decodeOpenAIStrictCall(convert, asItIs)).toBe(asItIs);
+  });
+
+  it('Responses tools carry defer_loading and allowed_callers; Chat Completions tools have no such fields', () => {
+    const [lines, conv, plain] = toOpenAIResponsesTools([readLines, convert, ping]);
+    expect(lines).toMatchObject({ defer_loading: true, allowed_callers: ['direct', 'programmatic'] });
+    expect(conv).toMatchObject({ defer_loading: true, allowed_callers: ['programmatic'] });
+    expect(plain).not.toHaveProperty('defer_loading');
+    expect(plain).not.toHaveProperty('allowed_callers');
+    expect(Object.keys(toOpenAIChatTools([readLines])[0]!.function).sort()).toEqual(['description', 'name', 'parameters']);
+  });
+
+  it('Anthropic tools carry defer_loading, input_examples and allowed_callers (programmatic as the code execution tool)', () => {
+    const [lines, conv, plain] = toAnthropicTools([readLines, convert, ping]);
+    expect(lines).toMatchObject({
+      defer_loading: true,
+      input_examples: readLines.metadata.examples,
+      allowed_callers: ['direct', 'code_execution_20250825'],
+    });
+    expect(conv!.allowed_callers).toEqual(['code_execution_20250825']);
+    expect(toAnthropicTools([convert], { codeExecution: 'code_execution_20260120' })[0]!.allowed_callers).toEqual(['code_execution_20260120']);
+    expect(Object.keys(plain!).sort()).toEqual(['description', 'input_schema', 'name']);
+  });
+
+  it('Anthropic strict mode marks the tools whose schema is in its subset and that do not opt out', () => {
+    const bounded: ToolDeclaration = {
+      ...readLines,
+      name: 'bounded',
+      parameters: { ...readLines.parameters, properties: { ...readLines.parameters.properties, limit: { type: 'integer', minimum: 1 } } },
+    };
+    const [lines, conv, plain, outside] = toAnthropicTools([readLines, convert, ping, bounded], { strict: true });
+    expect(lines!.strict).toBe(true);
+    expect(plain!.strict).toBe(true);
+    expect(conv).not.toHaveProperty('strict'); // it says strict: false
+    expect(outside).not.toHaveProperty('strict'); // minimum is outside the strict subset
+    expect(anthropicStrictObstacle(bounded.parameters)).toBe('minimum at $.limit');
+    // Without strict mode no tool is marked: the host asks for it.
+    expect(toAnthropicTools([ping])[0]).not.toHaveProperty('strict');
+  });
+
+  it.for([
+    [{ n: { type: 'integer', minimum: 1 } }, 'minimum at $.n'],
+    [{ s: { type: 'string', maxLength: 5 } }, 'maxLength at $.s'],
+    [{ a: { type: 'array', items: { type: 'string' }, minItems: 2 } }, 'minItems at $.a'],
+    [{ m: { type: 'object', additionalProperties: { type: 'string' } } }, 'open object at $.m'],
+    [{ v: {} }, 'any JSON value at $.v'],
+    [{ u: { type: 'string', format: 'regex' } }, 'format regex at $.u'],
+    [{ p: { type: 'string', pattern: '^(a)\\1$' } }, 'pattern at $.p'],
+    [{ d: { type: 'string', format: 'date-time', pattern: '^2' }, e: { enum: ['a', 'b'] }, o: { anyOf: [{ type: 'string' }, { type: 'null' }] } }, undefined],
+  ] as const)('anthropicStrictObstacle(%j) is %s', ([properties, obstacle]) => {
+    expect(anthropicStrictObstacle({ type: 'object', properties: properties as Record<string, JsonSchema>, required: [], additionalProperties: false })).toBe(
+      obstacle,
+    );
+  });
+
+  it('finds a recursive $ref', () => {
+    const node: JsonSchema = { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/$defs/Node' } } }, additionalProperties: false };
+    expect(
+      anthropicStrictObstacle({
+        type: 'object',
+        properties: { root: { $ref: '#/$defs/Node' } },
+        required: [],
+        additionalProperties: false,
+        $defs: { Node: node },
+      }),
+    ).toBe('recursive $ref Node at $.root.children[]');
+  });
+
+  it('MCP puts the declared settings under toolwright/ keys of _meta, and no _meta for a tool without them', () => {
+    const [lines, conv, plain] = toMcpTools([readLines, convert, ping]);
+    expect(lines!._meta).toEqual({
+      [MCP_META_KEYS.defer]: true,
+      [MCP_META_KEYS.examples]: readLines.metadata.examples,
+      [MCP_META_KEYS.callers]: ['direct', 'programmatic'],
+    });
+    expect(conv!._meta).toMatchObject({ 'toolwright/strict': false, 'toolwright/defer': true, 'toolwright/callers': ['programmatic'] });
+    expect(plain).not.toHaveProperty('_meta');
   });
 });

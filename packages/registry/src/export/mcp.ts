@@ -10,7 +10,21 @@ export interface McpTool {
   /** The result's schema, an object one (2025-11-25 wants one). */
   outputSchema?: { type: 'object'; properties?: Record<string, object>; required?: string[]; [keyword: string]: unknown };
   annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  /** The tool's provider settings that MCP has no field for, under `toolwright/` keys (see {@link MCP_META_KEYS}); absent when it declares none. */
+  _meta?: { [key: string]: unknown };
 }
+
+/**
+ * The `_meta` keys of a `tools/list` entry that carry a tool's provider settings (present only when declared), for a
+ * host that passes them on to its model's API: `toolwright/strict` (`false`), `toolwright/defer` (`true`),
+ * `toolwright/examples` (argument objects), `toolwright/callers` (`'direct'`, `'programmatic'`).
+ */
+export const MCP_META_KEYS = {
+  strict: 'toolwright/strict',
+  defer: 'toolwright/defer',
+  examples: 'toolwright/examples',
+  callers: 'toolwright/callers',
+} as const;
 
 const WRITES = new Set(['fs-write', 'db-write', 'net-write', 'process-spawn']);
 
@@ -56,8 +70,18 @@ export function toMcpTools(declarations: readonly ToolDeclaration[], options: Mc
         idempotentHint: d.metadata.determinism === 'pure' || d.metadata.determinism === 'deterministic',
         openWorldHint: effects.some((e) => e === 'net-read' || e === 'net-write'),
       },
+      ...metaOf(d),
     };
   });
+}
+
+function metaOf({ metadata }: ToolDeclaration): { _meta?: Record<string, unknown> } {
+  const meta: Record<string, unknown> = {};
+  if (metadata.strict === false) meta[MCP_META_KEYS.strict] = false;
+  if (metadata.defer) meta[MCP_META_KEYS.defer] = true;
+  if (metadata.examples) meta[MCP_META_KEYS.examples] = metadata.examples;
+  if (metadata.callers) meta[MCP_META_KEYS.callers] = metadata.callers;
+  return Object.keys(meta).length > 0 ? { _meta: meta } : {};
 }
 
 function objectOutput(returns: JsonSchema | undefined): McpTool['outputSchema'] {

@@ -1,4 +1,4 @@
-import type { JsonSchema, ParametersSchema } from '@toolwright/schema';
+import type { JsonSchema, ParametersSchema, ToolDeclaration } from '@toolwright/schema';
 import { describeDropped, withNotes } from './describe-constraints.js';
 
 /** Keywords OpenAI's strict mode (structured outputs) accepts. */
@@ -152,6 +152,15 @@ function typeLabel(schema: JsonSchema): string {
  */
 export function decodeOpenAIStrictArguments(original: ParametersSchema, args: Record<string, unknown>): Record<string, unknown> {
   return decode(original, args, original.$defs ?? {}) as Record<string, unknown>;
+}
+
+/**
+ * The arguments of a call to a tool of a strict export (`{ strict: true }`), as the tool takes them: decoded, unless
+ * the tool turned strict mode off (`strict: false`), which the export sends with its own schema, so its arguments
+ * arrive as they are. As the executor's hook: `decodeArguments: (args, d) => decodeOpenAIStrictCall(d, args)`.
+ */
+export function decodeOpenAIStrictCall(declaration: ToolDeclaration, args: Record<string, unknown>): Record<string, unknown> {
+  return declaration.metadata.strict === false ? args : decodeOpenAIStrictArguments(declaration.parameters, args);
 }
 
 function decode(schema: JsonSchema, value: unknown, defs: Record<string, JsonSchema>, depth = 0): unknown {

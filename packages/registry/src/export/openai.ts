@@ -1,4 +1,4 @@
-import type { JsonSchema, ToolDeclaration } from '@toolwright/schema';
+import type { JsonSchema, ToolCaller, ToolDeclaration } from '@toolwright/schema';
 import { lowerForOpenAIStrict } from './openai-strict.js';
 
 /** An entry of Chat Completions' `tools`. */
@@ -14,36 +14,62 @@ export interface OpenAIResponsesTool {
   description: string;
   parameters: Record<string, unknown>;
   strict: boolean;
+  /** The tool's definition is loaded when the `tool_search` tool finds it (a tool declared `defer`). */
+  defer_loading?: boolean;
+  /** Who may call the tool, for a tool that declares `callers` (absent: the model alone). */
+  allowed_callers?: ToolCaller[];
 }
 
 export interface OpenAIExportOptions {
   /**
-   * Strict mode (structured outputs): the schema is lowered to the strict dialect; decode the
-   * model's arguments with `decodeOpenAIStrictArguments` (as the executor's `decodeArguments` hook).
+   * Strict mode (structured outputs): each schema is lowered to the strict dialect; decode the model's arguments
+   * with `decodeOpenAIStrictCall` (as the executor's `decodeArguments` hook). A tool that says `strict: false` is
+   * sent with its own schema and `strict: false`.
    */
   strict?: boolean;
 }
 
-/** OpenAI Chat Completions `tools`. */
+/**
+ * OpenAI Chat Completions `tools`. Chat Completions has no deferred loading, input examples or callers: a tool's
+ * `defer`, `examples` and `callers` are not sent (`toolwright emit --report` lists them).
+ */
 export function toOpenAIChatTools(declarations: readonly ToolDeclaration[], options: OpenAIExportOptions = {}): OpenAIChatTool[] {
-  return declarations.map((d) => ({
-    type: 'function',
-    function: { name: d.name, description: d.description, parameters: parametersFor(d, options), ...(options.strict ? { strict: true } : {}) },
-  }));
+  return declarations.map((d) => {
+    const strict = sentStrict(d, options);
+    return {
+      type: 'function',
+      function: {
+        name: d.name,
+        description: d.description,
+        parameters: parametersFor(d, strict),
+        ...(strict ? { strict: true } : options.strict ? { strict: false } : {}),
+      },
+    };
+  });
 }
 
-/** OpenAI Responses API function tools. */
+/** OpenAI Responses API function tools, with `defer_loading` and `allowed_callers` from the declaration. */
 export function toOpenAIResponsesTools(declarations: readonly ToolDeclaration[], options: OpenAIExportOptions = {}): OpenAIResponsesTool[] {
-  return declarations.map((d) => ({
-    type: 'function',
-    name: d.name,
-    description: d.description,
-    parameters: parametersFor(d, options),
-    strict: options.strict === true,
-  }));
+  return declarations.map((d) => {
+    const strict = sentStrict(d, options);
+    return {
+      type: 'function',
+      name: d.name,
+      description: d.description,
+      parameters: parametersFor(d, strict),
+      strict,
+      ...(d.metadata.defer ? { defer_loading: true } : {}),
+      ...(d.metadata.callers ? { allowed_callers: [...d.metadata.callers] } : {}),
+    };
+  });
 }
 
-function parametersFor(declaration: ToolDeclaration, options: OpenAIExportOptions): Record<string, unknown> {
-  const schema: JsonSchema = options.strict ? lowerForOpenAIStrict(declaration.parameters) : declaration.parameters;
+/** Strict when the host asks for it and the tool does not say `strict: false` (every schema has a strict lowering). */
+function sentStrict(declaration: ToolDeclaration, options: OpenAIExportOptions): boolean {
+  return options.strict === true && declaration.metadata.strict !== false;
+}
+
+function parametersFor(declaration: ToolDeclaration, strict: boolean): Record<string, unknown> {
+  const schema: JsonSchema = strict ? lowerForOpenAIStrict(declaration.parameters) : declaration.parameters;
   return schema as Record<string, unknown>;
 }

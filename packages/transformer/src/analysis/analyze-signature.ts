@@ -18,6 +18,7 @@ import { flattenParameter } from './flatten-parameter.js';
 import type { JsDocReader } from '../jsdoc-reader.js';
 import { literalDefault } from './literal-default.js';
 import type { Reporter } from '../reporter.js';
+import { readExamples } from './tool-examples.js';
 import { readOptionsLiteral, readOptionsTags, resolveMetadata } from './tool-options.js';
 import { ARGUMENT_NAME_PATTERN, readWireNames } from './wire-names.js';
 
@@ -145,6 +146,11 @@ export function analyzeSignature(candidate: ToolCandidate, services: AnalysisSer
   const parameters: ParametersSchema = { type: 'object', properties, required, additionalProperties: false };
   const parameterDefs = definitions.toDefs();
   if (parameterDefs) parameters.$defs = parameterDefs;
+  // Examples are checked against parameters that mapped whole: with an error above, the schema is not the tool's.
+  if (resolved.examples && reporter.errorCount === errorsBefore) {
+    const examples = readExamples(resolved.examples, parameters, reporter, tool);
+    if (examples.length > 0) resolved.metadata.examples = examples;
+  }
 
   let returns: JsonSchema | undefined;
   let returnsContent = false;

@@ -2,6 +2,7 @@ import { ts } from '../front-end/typescript.js';
 import {
   CLIENT_FEATURES,
   TASK_SUPPORT,
+  TOOL_CALLERS,
   DEFAULT_DETERMINISM,
   DEFAULT_TIER,
   DEFAULT_TIMEOUT_MS,
@@ -13,6 +14,7 @@ import {
   parseSize,
   type ClientFeature,
   type TaskSupport,
+  type ToolCaller,
   type Determinism,
   type SafetyTier,
   type SideEffect,
@@ -24,7 +26,16 @@ import type { DocInfo } from '../jsdoc-reader.js';
 import type { Reporter } from '../reporter.js';
 
 type OptionValue = string | number | boolean | string[];
-type RawOptions = Map<keyof ToolOptions, { value: OptionValue; node: ts.Node }>;
+/**
+ * An option as written. Examples keep one node each in `items`: an `examples` literal's elements (read as literals by
+ * readExamples; `value` is unused), or the `@example` tags, whose JSON texts are `value`.
+ */
+export interface RawOption {
+  value: OptionValue;
+  node: ts.Node;
+  items?: ts.Node[];
+}
+type RawOptions = Map<keyof ToolOptions, RawOption>;
 
 const OPTION_NAMES: readonly (keyof ToolOptions)[] = [
   'name',
@@ -43,6 +54,10 @@ const OPTION_NAMES: readonly (keyof ToolOptions)[] = [
   'tags',
   'requiresClient',
   'task',
+  'strict',
+  'defer',
+  'examples',
+  'callers',
   'flatten',
 ];
 
@@ -66,11 +81,15 @@ const JSDOC_OPTION_TAGS: Record<string, keyof ToolOptions> = {
   tags: 'tags',
   requiresClient: 'requiresClient',
   task: 'task',
+  strict: 'strict',
+  defer: 'defer',
+  callers: 'callers',
+  caller: 'callers',
   flatten: 'flatten',
 };
 /** Flags written as a bare tag (`@parallel`, `@flatten`) or with `true`/`false`. */
-const FLAG_OPTIONS = new Set<keyof ToolOptions>(['parallel', 'flatten']);
-const LIST_OPTIONS = new Set<keyof ToolOptions>(['sideEffects', 'capabilities', 'tags', 'requiresClient']);
+const FLAG_OPTIONS = new Set<keyof ToolOptions>(['parallel', 'flatten', 'strict', 'defer']);
+const LIST_OPTIONS = new Set<keyof ToolOptions>(['sideEffects', 'capabilities', 'tags', 'requiresClient', 'callers']);
 
 /** Reads an options object literal; every value must be a literal, known by name. */
 export function readOptionsLiteral(expression: ts.Expression | undefined, reporter: Reporter, runtimeKeys: readonly string[] = []): RawOptions {
@@ -94,6 +113,12 @@ export function readOptionsLiteral(expression: ts.Expression | undefined, report
       reporter.report('unknownOption', { option: name, known: [...OPTION_NAMES, ...runtimeKeys].join(', ') }, property.name);
       continue;
     }
+    if (name === 'examples') {
+      const list = unwrap(property.initializer);
+      if (ts.isArrayLiteralExpression(list)) options.set(name, { value: '', node: property.initializer, items: [...list.elements] });
+      else reporter.report('optionNotStatic', { option: name }, property.initializer);
+      continue;
+    }
     const value = literalValue(property.initializer);
     if (value === undefined) reporter.report('optionNotStatic', { option: name }, property.initializer);
     else options.set(name, { value, node: property.initializer });
@@ -105,6 +130,16 @@ export function readOptionsLiteral(expression: ts.Expression | undefined, report
 export function readOptionsTags(docs: DocInfo): RawOptions {
   const options: RawOptions = new Map();
   for (const tag of docs.tags) {
+    if (tag.name === 'example') {
+      // Each `@example` is the JSON text of one whole call, read (and reported) by readExamples once the parameters are known.
+      const previous = options.get('examples');
+      options.set('examples', {
+        value: [...(Array.isArray(previous?.value) ? previous.value : []), tag.text],
+        node: tag.node,
+        items: [...(previous?.items ?? []), tag.node],
+      });
+      continue;
+    }
     const name = JSDOC_OPTION_TAGS[tag.name];
     if (!name) continue;
     if (LIST_OPTIONS.has(name)) {
@@ -135,7 +170,10 @@ const problem = (reason: OptionReason, value?: OptionValue, args: Record<string,
 });
 
 /** Merges raw options (literal over JSDoc), validates each, and fills in defaults. */
-export function resolveMetadata(sources: RawOptions[], reporter: Reporter): { metadata: ToolMetadata; name?: string; description?: string; flatten?: true } {
+export function resolveMetadata(
+  sources: RawOptions[],
+  reporter: Reporter,
+): { metadata: ToolMetadata; name?: string; description?: string; flatten?: true; examples?: RawOption } {
   const merged: RawOptions = new Map();
   for (const source of sources) for (const [key, entry] of source) merged.set(key, entry);
   const get = <T>(key: keyof ToolOptions, check: (value: OptionValue) => Checked<T>): T | undefined => {
@@ -202,11 +240,25 @@ export function resolveMetadata(sources: RawOptions[], reporter: Reporter): { me
   const name = get<string>('name', (v) => (typeof v === 'string' ? ok(v) : problem('nameNotString')));
   const description = get<string>('description', (v) => (typeof v === 'string' && v.trim() ? ok(v.trim()) : problem('emptyDescription')));
   const flatten = get<boolean>('flatten', (v) => (typeof v === 'boolean' ? ok(v) : problem('notBoolean', v)));
+  // Defaults are left out of the declaration (strict on, not deferred, the model alone calls), so declarations of
+  // tools that use none of these settings stay as they were.
+  if (get<boolean>('strict', (v) => (typeof v === 'boolean' ? ok(v) : problem('notBoolean', v))) === false) metadata.strict = false;
+  if (get<boolean>('defer', (v) => (typeof v === 'boolean' ? ok(v) : problem('notBoolean', v)))) metadata.defer = true;
+  const callers = get<ToolCaller[]>('callers', (v) => {
+    const list = asList(v);
+    if ('problem' in list) return list;
+    const bad = list.value.find((item) => !TOOL_CALLERS.includes(item as ToolCaller));
+    if (bad !== undefined) return problem('notOneOf', bad, { allowed: TOOL_CALLERS.join(', ') });
+    return list.value.length === 0 ? problem('noCallers') : ok(TOOL_CALLERS.filter((caller) => list.value.includes(caller)));
+  });
+  if (callers && !(callers.length === 1 && callers[0] === 'direct')) metadata.callers = callers;
+  const examples = merged.get('examples');
   return {
     metadata,
     ...(name !== undefined ? { name } : {}),
     ...(description !== undefined ? { description } : {}),
     ...(flatten ? { flatten: true as const } : {}),
+    ...(examples ? { examples } : {}),
   };
 }
 
