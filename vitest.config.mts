@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { SlowestFilesReporter } from './tools/vitest/slowest-files-reporter.mjs';
 import { toolwrightVitePlugin } from './tools/vitest/toolwright-vite-plugin.mjs';
@@ -20,6 +21,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the CPUs: one file at a time on a 2-core machine, while most files wait
+    // on the processes they start (the CLI, shells, sandboxes). One worker per CPU keeps both cores busy.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     setupFiles: ['./tools/vitest/property-limits.mts'],
     globalSetup: ['./tools/vitest/wasm-modules.mts'],
     reporters: ['default', new SlowestFilesReporter()],

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Build-time benchmark, every route side by side in one run, on generated projects of 100/500/2,000
 // tools. Medians of --runs runs after one warm-up. Prints a table and which goals were met.
-// Usage: node tools/bench/build-time.mjs [--sizes 100,500,2000] [--runs 3] [--corpus realistic|simple] [--routes tsc,tspc] [--no-watch]
-//   --corpus: the generated project (see generate-project.mjs); --routes: only the routes whose name
+// Usage: node tools/bench/build-time.mjs [--sizes 100,500,2000] [--runs 3] [--corpus realistic|simple] [--shared 0..1] [--routes tsc,tspc] [--no-watch]
+//   --corpus: the generated project (see generate-project.mjs); --shared: the realistic corpus's share of tools whose
+//   signatures use shared, imported, recursive and tagged types (default 1: all); --routes: only the routes whose name
 //   contains one of these words; runs are interleaved (each run times every route once, in turn).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,11 +20,13 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '100,500,2000' },
     runs: { type: 'string', default: '3' },
     corpus: { type: 'string', default: 'realistic' },
+    shared: { type: 'string', default: '1' },
     routes: { type: 'string' },
     'no-watch': { type: 'boolean', default: false },
   },
 });
 const sizes = values.sizes.split(',').map(Number);
+const corpusOptions = { corpus: values.corpus, shared: Number(values.shared) };
 const runs = Number(values.runs);
 const node = process.execPath;
 const tscBin = path.join(root, 'node_modules/typescript/bin/tsc');
@@ -115,15 +118,15 @@ const table = {};
 const spread = {};
 for (const size of sizes) {
   const dir = path.join(work, `project-${size}`);
-  generateProject(dir, size, { corpus: values.corpus });
+  generateProject(dir, size, corpusOptions);
   if (hasTypescript7)
     for (const copy of [ts7(dir), ts7route(dir)]) {
-      generateProject(copy, size, { corpus: values.corpus });
+      generateProject(copy, size, corpusOptions);
       fs.mkdirSync(path.join(copy, 'node_modules'), { recursive: true });
       fs.symlinkSync(typescript7, path.join(copy, 'node_modules', 'typescript'));
     }
   if (hasTypescript71) {
-    generateProject(ts71(dir), size, { corpus: values.corpus });
+    generateProject(ts71(dir), size, corpusOptions);
     fs.mkdirSync(path.join(ts71(dir), 'node_modules'), { recursive: true });
     fs.symlinkSync(typescript71, path.join(ts71(dir), 'node_modules', 'typescript'));
   }
@@ -181,7 +184,9 @@ const watchTimes = values['no-watch']
 
 const fmt = (ms) => `${ms.toFixed(0)}`;
 const has = (name) => table[name] !== undefined;
-console.log(`\nBuild-time benchmark (${process.version}, ${values.corpus} corpus, medians of ${runs} interleaved runs, ms; ± is (max-min)/median)`);
+console.log(
+  `\nBuild-time benchmark (${process.version}, ${values.corpus} corpus${values.corpus === 'realistic' ? ` (shared types in ${Math.round(corpusOptions.shared * 100)} % of tools)` : ''}, medians of ${runs} interleaved runs, ms; ± is (max-min)/median)`,
+);
 console.log(`| route | ${sizes.map((s) => `${s} tools`).join(' | ')} |`);
 console.log(`| --- | ${sizes.map(() => '---:').join(' | ')} |`);
 for (const [name] of routes) console.log(`| ${name} | ${sizes.map((s) => `${fmt(table[name][s])} ±${(spread[name][s] * 100).toFixed(0)}%`).join(' | ')} |`);

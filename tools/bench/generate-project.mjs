@@ -1,8 +1,10 @@
 // Writes a deterministic project of N varied tools (10 per file, all three authoring forms) for the
-// build-time benchmark: node tools/bench/generate-project.mjs <dir> <N> [simple|realistic]
+// build-time benchmark: node tools/bench/generate-project.mjs <dir> <N> [simple|realistic] [shared share]
 // `realistic` (the default) is closer to real code: shared interfaces used by many tools and imported
 // across files, recursive types and recursive unions, discriminated unions, tuples, enums, Records,
 // constraint tags on interface properties, Date and nullable fields. `simple` is the original corpus.
+// `shared` (realistic only, 0..1, default 1): the share of tools whose signatures use those shared types; the others
+// take a few primitive parameters of their own, so one corpus spans plain code to code made of shared models.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -16,8 +18,10 @@ const SHAPES = [
   (_i) => ({ params: `range: [start: number, end?: number], id: string | null`, args: `range: [number, number?]; id: string | null` }),
 ];
 
-export function generateProject(dir, count, { plugins = true, corpus = 'realistic' } = {}) {
-  if (corpus === 'realistic') return generateRealisticProject(dir, count, { plugins });
+export function generateProject(dir, count, { plugins = true, corpus = 'realistic', shared = 1 } = {}) {
+  if (!(shared >= 0 && shared <= 1)) throw new Error(`shared must be a share between 0 and 1, not ${shared}`);
+  if (corpus === 'realistic') return generateRealisticProject(dir, count, { plugins, shared });
+  if (corpus !== 'simple') throw new Error(`unknown corpus '${corpus}' (realistic or simple)`);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
   const types = [];
@@ -217,7 +221,19 @@ const REALISTIC_SHAPES = [
   }),
 ];
 
-function generateRealisticProject(dir, count, { plugins }) {
+/** A tool of its own: primitive parameters and result, no shared type (the `shared` knob's other side). */
+const LOCAL_SHAPES = [
+  () => ({
+    params: 'path: string, limit: Integer = 20',
+    result: '{ ok: boolean; count: number }',
+    value: '{ ok: true, count: 0 }',
+    args: 'path: string; limit?: number',
+  }),
+  () => ({ params: "mode: 'fast' | 'safe', tags: string[]", result: 'string[]', value: 'tags', args: "mode: 'fast' | 'safe'; tags: string[]" }),
+  () => ({ params: 'id: string, dryRun = false', result: 'boolean', value: 'dryRun', args: 'id: string; dryRun?: boolean' }),
+];
+
+function generateRealisticProject(dir, count, { plugins, shared }) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(path.join(dir, 'src', 'types'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'src', 'types', 'common.ts'), COMMON_TYPES);
@@ -239,7 +255,9 @@ function generateRealisticProject(dir, count, { plugins }) {
     const classMethods = [];
     for (let t = 0; t < 10 && f * 10 + t < count; t++) {
       const i = f * 10 + t;
-      const shape = REALISTIC_SHAPES[i % REALISTIC_SHAPES.length](k);
+      // Spread evenly: tool i uses the shared types when the running share first reaches the next whole tool.
+      const usesShared = Math.floor((i + 1) * shared) > Math.floor(i * shared);
+      const shape = usesShared ? REALISTIC_SHAPES[i % REALISTIC_SHAPES.length](k) : LOCAL_SHAPES[i % LOCAL_SHAPES.length]();
       argLines.push(`export interface Tool${i}Args { ${shape.args} }`);
       const body = `  return ${shape.value} as ${shape.result};`;
       const form = Math.floor(i / REALISTIC_SHAPES.length + i) % 10; // every form meets every shape
@@ -269,5 +287,8 @@ function generateRealisticProject(dir, count, { plugins }) {
 }
 
 if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
-  generateProject(path.resolve(process.argv[2]), Number(process.argv[3] ?? 100), { corpus: process.argv[4] ?? 'realistic' });
+  generateProject(path.resolve(process.argv[2]), Number(process.argv[3] ?? 100), {
+    corpus: process.argv[4] ?? 'realistic',
+    shared: Number(process.argv[5] ?? 1),
+  });
 }

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { coreToolsPathResolvers } from './path-resolvers.js';
 import { WorkspacePolicy } from './workspace/workspace-policy.js';
@@ -19,28 +18,22 @@ afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 const resolvers = coreToolsPathResolvers({ workspace: new WorkspacePolicy({ root, shared }) });
 const resolve = (value: string) => resolvers.file_read!('path', value, { path: value });
 
-/** Spellings of a workspace-relative path: scope prefix, absolute roots (given, through a link), `./`, `//`, `x/..` detours. */
-const spelling = (relative: string): fc.Arbitrary<string> => {
-  const segments = relative.split('/');
-  return fc
-    .record({
-      prefix: fc.constantFrom('', './', './/', 'private:/', 'private://', `${root}/`, `${root}//`, `${path.join(base, 'ws-alias')}/`, `${root}/./`),
-      detours: fc.array(fc.constantFrom('', 'x/../', 'sub/../', './', 'secrets/.././'), { minLength: segments.length, maxLength: segments.length }),
-    })
-    .map(({ prefix, detours }) => prefix + segments.map((segment, i) => `${detours[i]}${segment}`).join('/'));
+/** Every spelling of a workspace-relative path: scope prefix, absolute roots (given, through a link), `./`, `//`, `x/..` detours. */
+const spellings = (relative: string): string[] => {
+  const prefixes = ['', './', './/', 'private:/', 'private://', `${root}/`, `${root}//`, `${path.join(base, 'ws-alias')}/`, `${root}/./`];
+  const detours = ['', 'x/../', 'sub/../', './', 'secrets/.././'];
+  // Each segment after any detour: the spellings so far, times the detours of the next segment.
+  return relative
+    .split('/')
+    .reduce((spelled, segment, i) => spelled.flatMap((before) => detours.map((detour) => `${before}${i === 0 ? '' : '/'}${detour}${segment}`)), prefixes);
 };
 
 describe(coreToolsPathResolvers, () => {
   it('resolves every spelling of a workspace path to its canonical relative form (property)', () => {
-    fc.assert(
-      fc.property(
-        fc.constantFrom('.env', 'secrets/k', 'secrets/new-file', 'sub').chain((p) => fc.tuple(fc.constant(p), spelling(p))),
-        ([canonical, spelled]) => {
-          expect(resolve(spelled)).toEqual([canonical]);
-        },
-      ),
-      { numRuns: 500 },
-    );
+    // 540 spellings in all: 45 of `.env` and `sub`, 225 of `secrets/k` and `secrets/new-file`.
+    for (const canonical of ['.env', 'secrets/k', 'secrets/new-file', 'sub']) {
+      for (const spelled of spellings(canonical)) expect(resolve(spelled), spelled).toEqual([canonical]);
+    }
   });
 
   it('names both a link and where it leads', () => {

@@ -589,7 +589,8 @@ describe.skipIf(!support.available)('a command running beside another', () => {
   // A folder made after a job started is not pinned in the job's sandbox: it swaps it for a link while a later
   // call's sandbox is planned and mounted, so bubblewrap would mount the host directory the link leads to
   // (resolved from its old root) or make its mount point there.
-  it.for(['host', 'session'] as const)("cannot turn a later call's mounts into the host's directories (%s backend)", async (backend) => {
+  // 250 sandboxed calls: seconds on a quiet machine, minutes on a loaded one (each call makes a sandbox).
+  it.for(['host', 'session'] as const)("cannot turn a later call's mounts into the host's directories (%s backend)", { timeout: 300_000 }, async (backend) => {
     const outside = outsideWithSecret('outside-', 'OUTSIDE-SECRET');
     const { root, tool, run } = setUp({}, { deniedPaths: ['**/*.key'] }, { backend });
     const up = '../'.repeat(root.split('/').length - 1);
