@@ -78,7 +78,7 @@ describe('toolwright emit --check', () => {
     expect(drift.status).toBe(1);
     expect(drift.output).toContain('~ add_numbers (changed)');
     expect(drift.output).toContain(
-      'Breaking changes since tools.json (calls valid against it may now be refused):\n  add_numbers $.c: required parameter added',
+      'Breaking changes since tools.json (calls valid against it may now be refused, or their results read differently):\n  add_numbers $.c: required parameter added',
     );
   });
 

@@ -174,11 +174,120 @@ describe(declarationChanges, () => {
   });
 });
 
+describe('the result, judged from the side of the code that reads it', () => {
+  const note: JsonSchema = {
+    type: 'object',
+    properties: { title: { type: 'string' }, words: { type: 'integer', minimum: 0 }, state: { type: 'string', enum: ['draft', 'done'] } },
+    required: ['title', 'words', 'state'],
+    additionalProperties: false,
+  };
+  const returning = (returns: JsonSchema | undefined, extra: Partial<ToolDeclaration> = {}): ToolDeclaration => ({
+    ...before,
+    ...(returns ? { returns } : {}),
+    ...extra,
+  });
+  const edit = (change: (schema: any) => void): JsonSchema => {
+    const copy = structuredClone(note) as any;
+    change(copy);
+    return copy as JsonSchema;
+  };
+  const results: [string, ToolDeclaration, ToolDeclaration, string, boolean][] = [
+    [
+      'a property removed',
+      returning(note),
+      returning(edit((s) => (delete s.properties.words, (s.required = ['title', 'state'])))),
+      'returns.words: property removed',
+      true,
+    ],
+    ['a property made optional', returning(note), returning(edit((s) => (s.required = ['title', 'state']))), 'returns.words: made optional', true],
+    [
+      'a wider type',
+      returning(note),
+      returning(edit((s) => (s.properties.words.type = ['integer', 'null']))),
+      'returns.words: type widened (null now accepted)',
+      true,
+    ],
+    [
+      'a new enum value',
+      returning(note),
+      returning(edit((s) => s.properties.state.enum.push('archived'))),
+      'returns.state: enum value added ("archived")',
+      true,
+    ],
+    [
+      'a looser bound',
+      returning(note),
+      returning(edit((s) => delete s.properties.words.minimum)),
+      'returns.words: constraint loosened (minimum 0 → none)',
+      true,
+    ],
+    [
+      'a narrower type',
+      returning(edit((s) => (s.properties.words.type = ['integer', 'null']))),
+      returning(note),
+      'returns.words: type narrowed (null no longer accepted)',
+      false,
+    ],
+    [
+      'a new property',
+      returning(edit((s) => (delete s.properties.words, (s.required = ['title', 'state'])))),
+      returning(note),
+      'returns.words: required property added',
+      false,
+    ],
+    ['no result any more', returning(note), returning(undefined), 'returns: result removed (JSON → nothing)', true],
+    [
+      'content blocks instead of JSON',
+      returning(note),
+      returning(undefined, { returnsContent: true }),
+      'returns: result changed (JSON → content blocks)',
+      true,
+    ],
+    ['a result where there was none', returning(undefined), returning(note), 'returns: result added (nothing → JSON)', false],
+  ];
+  it.for(results)('%s', ([, from, to, line, breaking]) => {
+    const changes = declarationChanges([from], [to]);
+    expect(changes.map((c) => `${formatChange(c).replace(/^search_notes /, '')}`)).toEqual([line]);
+    expect(changes[0]).toMatchObject({ breaking, side: 'returns' });
+  });
+});
+
+describe('the metadata a host acts on', () => {
+  const withMetadata = (fields: Record<string, unknown>): ToolDeclaration => ({
+    ...before,
+    metadata: { ...metadata, ...fields } as ToolDeclaration['metadata'],
+  });
+  it.for([
+    [
+      'a higher tier (calls may now need approval)',
+      { tier: 'side-effecting' },
+      'search_notes metadata.tier: metadata changed (read-only → side-effecting)',
+      true,
+    ],
+    [
+      'a lower determinism (no longer cached or replayed)',
+      { determinism: 'non-deterministic' },
+      'search_notes metadata.determinism: metadata changed (maybe → non-deterministic)',
+      true,
+    ],
+    ['a higher determinism', { determinism: 'pure' }, 'search_notes metadata.determinism: metadata changed (maybe → pure)', false],
+    ['another field', { timeoutMs: 5000 }, 'search_notes metadata.timeoutMs: metadata changed (30000 → 5000)', false],
+    ['a new field', { defer: true }, 'search_notes metadata.defer: metadata changed (none → true)', false],
+  ] as const)('%s', ([, fields, line, breaking]) => {
+    const changes = declarationChanges([before], [withMetadata(fields)]);
+    expect(changes.map(formatChange)).toEqual([line]);
+    expect(changes[0]!.breaking).toBe(breaking);
+  });
+});
+
 describe(formatChange, () => {
   it('names the tool, the place and the change', () => {
-    expect(formatChange({ tool: 'add_numbers', path: '$.c', kind: 'required-parameter-added', breaking: true })).toBe(
+    expect(formatChange({ tool: 'add_numbers', path: '$.c', kind: 'required-parameter-added', side: 'parameters', breaking: true })).toBe(
       'add_numbers $.c: required parameter added',
     );
-    expect(formatChange({ tool: 'greet', path: '$', kind: 'tool-removed', breaking: true })).toBe('greet: tool removed');
+    expect(formatChange({ tool: 'greet', path: '$', kind: 'tool-removed', side: 'tool', breaking: true })).toBe('greet: tool removed');
+    expect(formatChange({ tool: 'get_note', path: 'returns.title', kind: 'parameter-removed', side: 'returns', breaking: true })).toBe(
+      'get_note returns.title: property removed',
+    );
   });
 });

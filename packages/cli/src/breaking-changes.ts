@@ -18,13 +18,21 @@ export type ChangeKind =
   | 'constraint-loosened'
   | 'union-member-removed'
   | 'union-member-added'
-  | 'description-changed';
+  | 'description-changed'
+  | 'result-removed'
+  | 'result-added'
+  | 'result-changed'
+  | 'metadata-changed';
+
+/** What a change is about: the tool as a whole, a parameter (the caller's side) or the result (the consumer's side). */
+export type ChangeSide = 'tool' | 'parameters' | 'returns';
 
 export interface DeclarationChange {
   tool: string;
-  /** Where in the parameters: `$.limit`, `$.tags[]`; `$` for the tool itself. */
+  /** Where in the parameters: `$.limit`, `$.tags[]`; in the result: `returns.items[]`; `$` for the tool itself. */
   path: string;
   kind: ChangeKind;
+  side: ChangeSide;
   breaking: boolean;
   /** What changed, e.g. `maximum 100 → 50`, `"string"`. */
   detail?: string;
@@ -40,6 +48,25 @@ const BREAKING: ReadonlySet<ChangeKind> = new Set([
   'constraint-tightened',
   'union-member-removed',
 ]);
+/**
+ * The same schema changes read from the consumer's side of a result: what it may now receive that it did not expect
+ * (a wider type, a new enum value or union member, a looser bound) or no longer receives (a property removed or made
+ * optional, no result at all) breaks code that reads it; a narrower result does not.
+ */
+const BREAKING_RESULT: ReadonlySet<ChangeKind> = new Set([
+  'result-removed',
+  'result-changed',
+  'parameter-removed',
+  'made-optional',
+  'type-widened',
+  'enum-value-added',
+  'constraint-loosened',
+  'union-member-added',
+]);
+/** Safety tiers in rising order: a tool whose tier rose may now need approval (or be refused) where it ran before. */
+const TIER_ORDER = ['read-only', 'side-effecting', 'privileged'];
+/** Determinism in falling order: a tool that became less deterministic is no longer cached or replayed as it was. */
+const DETERMINISM_ORDER = ['pure', 'deterministic', 'maybe', 'non-deterministic'];
 /** Bounds that tighten as they rise (`minimum`) or fall (`maximum`). */
 const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems'] as const;
 const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems'] as const;
@@ -47,10 +74,13 @@ const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems'] as
 const RESTRICTIONS = ['pattern', 'format', 'multipleOf', 'const'] as const;
 
 /**
- * The changes from the `before` manifest (the one committed) to the `after` declarations, per tool, judged from the
- * caller's side: a removed tool or parameter, a new required parameter, a property made required, a type or enum
- * value removed and a tighter constraint break calls that were valid; new optional parameters, widened types and
- * descriptions do not. `$ref`s are followed through each side's own `$defs`.
+ * The changes from the `before` manifest (the one committed) to the `after` declarations, per tool. Parameters are
+ * judged from the caller's side: a removed tool or parameter, a new required parameter, a property made required, a
+ * type or enum value removed and a tighter constraint break calls that were valid; new optional parameters, widened
+ * types and descriptions do not. The result is judged from the consumer's side (`BREAKING_RESULT`): a result that may
+ * now hold what it could not, or lacks what it had, breaks code that reads it. Metadata: a higher safety tier (calls
+ * may now need approval) and a lower determinism (no longer cached or replayed) are breaking; other changed fields are
+ * named. `$ref`s are followed through each side's own `$defs`.
  */
 export function declarationChanges(before: readonly ToolDeclaration[], after: readonly ToolDeclaration[]): DeclarationChange[] {
   const changes: DeclarationChange[] = [];
@@ -63,17 +93,42 @@ export function declarationChanges(before: readonly ToolDeclaration[], after: re
       continue;
     }
     if (old.description !== current.description) changes.push(change(old.name, '$', 'description-changed'));
-    compareSchemas(old.name, old.parameters, current.parameters, changes);
+    compareSchemas(old.name, old.parameters, current.parameters, changes, 'parameters');
+    compareResults(old, current, changes);
+    compareMetadata(old, current, changes);
   }
   for (const d of after) if (!previous.has(d.name)) changes.push(change(d.name, '$', 'tool-added'));
   return changes;
 }
 
-function change(tool: string, path: string, kind: ChangeKind, detail?: string): DeclarationChange {
-  return { tool, path, kind, breaking: BREAKING.has(kind), ...(detail !== undefined ? { detail } : {}) };
+function change(tool: string, path: string, kind: ChangeKind, detail?: string, side: ChangeSide = path === '$' ? 'tool' : 'parameters'): DeclarationChange {
+  const breaking = side === 'returns' ? BREAKING_RESULT.has(kind) : BREAKING.has(kind);
+  return { tool, path, kind, side, breaking, ...(detail !== undefined ? { detail } : {}) };
 }
 
-function compareSchemas(tool: string, before: JsonSchema, after: JsonSchema, changes: DeclarationChange[]): void {
+/** The result: its schema compared from the consumer's side, or gone (`Promise<void>`, content blocks) or new. */
+function compareResults(old: ToolDeclaration, current: ToolDeclaration, changes: DeclarationChange[]): void {
+  const shape = (d: ToolDeclaration) => (d.returns ? 'JSON' : d.returnsContent ? 'content blocks' : 'nothing');
+  if (old.returns && current.returns) return compareSchemas(old.name, old.returns, current.returns, changes, 'returns');
+  if (shape(old) === shape(current)) return;
+  const kind: ChangeKind = shape(old) === 'nothing' ? 'result-added' : shape(current) === 'nothing' ? 'result-removed' : 'result-changed';
+  changes.push(change(old.name, 'returns', kind, `${shape(old)} → ${shape(current)}`, 'returns'));
+}
+
+/** The metadata a host acts on: tier and determinism judged (see `declarationChanges`), the rest named when changed. */
+function compareMetadata(old: ToolDeclaration, current: ToolDeclaration, changes: DeclarationChange[]): void {
+  const before = old.metadata as unknown as Record<string, unknown>;
+  const after = current.metadata as unknown as Record<string, unknown>;
+  for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const [a, b] = [before[field], after[field]];
+    if (isDeepStrictEqual(a, b)) continue;
+    const rank = field === 'tier' ? TIER_ORDER : field === 'determinism' ? DETERMINISM_ORDER : undefined;
+    const breaking = rank !== undefined && rank.indexOf(String(b)) > rank.indexOf(String(a));
+    changes.push({ tool: old.name, path: `metadata.${field}`, kind: 'metadata-changed', side: 'tool', breaking, detail: `${show(a)} → ${show(b)}` });
+  }
+}
+
+function compareSchemas(tool: string, before: JsonSchema, after: JsonSchema, changes: DeclarationChange[], side: 'parameters' | 'returns'): void {
   const beforeDefs = before.$defs ?? {};
   const afterDefs = after.$defs ?? {};
   const seen = new Set<string>();
@@ -82,7 +137,9 @@ function compareSchemas(tool: string, before: JsonSchema, after: JsonSchema, cha
     const target = defs[node.$ref.replace(/^#\/\$defs\//, '')];
     return target ? { ...target, ...(node.description !== undefined ? { description: node.description } : {}) } : node;
   };
-  const push = (path: string, kind: ChangeKind, detail?: string) => changes.push(change(tool, path, kind, detail));
+  const push = (path: string, kind: ChangeKind, detail?: string) =>
+    changes.push(change(tool, root === '$' ? path : path.replace(/^\$/, root), kind, detail, side));
+  const root = side === 'returns' ? 'returns' : '$';
 
   const walk = (rawOld: JsonSchema, rawNew: JsonSchema, path: string): void => {
     // A recursive type is compared once per pair of references.
@@ -185,8 +242,8 @@ function show(value: unknown): string {
   return value === undefined ? 'none' : typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** One change as a line of `emit --check`'s message: `add_numbers $.c: required parameter added`. */
+/** One change as a line of `emit --check`'s message: `add_numbers $.c: required parameter added`, `get_note returns.title: property removed`. */
 export function formatChange(change: DeclarationChange): string {
-  const what = change.kind.replace(/-/g, ' ');
+  const what = change.side === 'returns' ? change.kind.replace('parameter', 'property').replace(/-/g, ' ') : change.kind.replace(/-/g, ' ');
   return `${change.tool}${change.path === '$' ? '' : ` ${change.path}`}: ${what}${change.detail !== undefined ? ` (${change.detail})` : ''}`;
 }

@@ -75,6 +75,10 @@ Commands:
                                      <workspace>/.toolwright/tasks.jsonl; none: in memory)
           --cache                    answer pure tools' calls from <workspace>/.toolwright/cache and
                                      deterministic ones from memory, per session (after the gate)
+          --defer <glob>             deferred loading: these tools and those declared defer are left out of
+                                     tools/list, which offers tool_search; a client's search loads what it finds
+                                     for that client (stdio, an HTTP session), then list_changed (repeatable or a
+                                     comma list: github_*,jira_*)
         HTTP only. Requests must name this server in Host (localhost, 127.0.0.1 or [::1] with its
         port) and come from no web page or a loopback one (Origin); others get 403.
           --allow-host <h>           also accept this Host: name (any port), name:port, or * (repeatable)

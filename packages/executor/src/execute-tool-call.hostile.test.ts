@@ -11,6 +11,7 @@ import { HOSTILE_RETURNS, HOSTILE_THROWS, trapEverything } from './test-support/
 
 const CODES: readonly ToolErrorCode[] = [
   'unknown_tool',
+  'tool_not_loaded',
   'invalid_json',
   'invalid_arguments',
   'approval_required',

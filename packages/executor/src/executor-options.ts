@@ -20,6 +20,7 @@ import type { ArgumentRepairs } from './arguments/repair-arguments.js';
 import type { ToolCall } from './tool-call.js';
 import type { JudgedCall } from './judged-call.js';
 import type { OutputCacheOptions } from './cache/output-cache.js';
+import type { OfferedTools } from './offered-tools.js';
 
 /**
  * A per-call risk hook: may mark a call risky by its arguments (it can never make an enforced call
@@ -150,6 +151,12 @@ export interface CallContext {
    * otherwise the run judges the call itself. A judged `ask` still needs an approval (`preApproved`, the approver).
    */
   judged?: JudgedCall;
+  /**
+   * The tools the model was offered (a `DeferredToolSet`): a call of any other registered tool is refused at lookup —
+   * `unknown_tool`, or `tool_not_loaded` for a deferred tool, telling the model to find it with the search tool first.
+   * Absent: every registered tool may be called.
+   */
+  offeredTools?: OfferedTools;
 }
 
 export interface BatchOptions {

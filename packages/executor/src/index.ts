@@ -70,4 +70,7 @@ export type { PolicyDocument, PolicyRuleSource, PolicyExample, PolicyRule, Polic
 export { ApprovalTokens } from './approval-token.js';
 export type { ApprovedCall, TokenCheck } from './approval-token.js';
 export { toolCallsOf, runToolTurn } from './provider-turns.js';
+export { DeferredToolSet, DEFAULT_SEARCH_TOOL } from './deferred-tool-set.js';
+export type { DeferredToolSetOptions } from './deferred-tool-set.js';
+export type { OfferedTools } from './offered-tools.js';
 export type { ProviderTurn, OpenAIChatCompletionLike, OpenAIResponseLike, AnthropicMessageLike, GeminiResponseLike } from './provider-turns.js';

@@ -25,6 +25,8 @@ export function formatModelMessage(tool: string, error: ToolError): string {
   switch (error.code) {
     case 'unknown_tool':
       return `Tool execution failed: there is no tool named '${error.tool}'.${error.suggestions.length > 0 ? ` Did you mean ${error.suggestions.map((s) => `'${s}'`).join(' or ')}?` : ''}`;
+    case 'tool_not_loaded':
+      return `Tool execution failed: '${error.tool}' is not loaded yet, so it cannot be called now. Call '${error.searchTool}' first with what you want to do (or the name '${error.tool}'); the tools it finds can be called from your next turn on.`;
     case 'invalid_json':
       return `Tool execution failed: the arguments of '${tool}' are not valid JSON: ${error.message} at line ${error.line}, column ${error.column}. Send the arguments again as one JSON object.`;
     case 'invalid_arguments': {

@@ -1,6 +1,7 @@
 import type { ToolCall, ToolCallResult } from './tool-call.js';
 import type { BatchOptions, CallContext } from './executor-options.js';
 import type { ToolExecutor } from './tool-executor.js';
+import { DeferredToolSet } from './deferred-tool-set.js';
 import {
   toToolResultMessages,
   type AnthropicToolResultMessage,
@@ -82,16 +83,20 @@ type MessagesOf<F extends ProviderTurn['format']> = F extends 'openai-chat'
 /**
  * One step of a plain provider loop: takes the model's response, runs its tool calls as one
  * executor batch (reads in parallel, writes in order), and returns the results and the tool-result
- * messages to append, in the provider's own shape.
+ * messages to append, in the provider's own shape. With a `DeferredToolSet` as `context.offeredTools`,
+ * the calls are held to the tools it offered, and once the batch has run the tools its searches found
+ * are loaded (`loaded`): send `offeredTools.declarations()` as the next turn's tools.
  */
 export async function runToolTurn<T extends ProviderTurn>(
   executor: ToolExecutor,
   turn: T,
   context: CallContext = {},
   options: BatchOptions = {},
-): Promise<{ calls: ToolCall[]; results: ToolCallResult[]; messages: MessagesOf<T['format']> }> {
+): Promise<{ calls: ToolCall[]; results: ToolCallResult[]; messages: MessagesOf<T['format']>; loaded: string[] }> {
   const calls = toolCallsOf(turn);
   const results = calls.length > 0 ? await executor.executeBatch(calls, context, options) : [];
   const messages = toToolResultMessages(results, turn.format as 'openai-chat') as unknown as MessagesOf<T['format']>;
-  return { calls, results, messages };
+  // After the whole batch: a tool found in this turn is offered from the next one, whatever order the calls ran in.
+  const loaded = context.offeredTools instanceof DeferredToolSet ? context.offeredTools.loadFound(results) : [];
+  return { calls, results, messages, loaded };
 }

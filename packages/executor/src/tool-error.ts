@@ -47,6 +47,8 @@ export type PipelineStage = 'lookup' | 'arguments' | 'hooks' | 'audit' | 'capabi
  */
 export type ToolError =
   | { code: 'unknown_tool'; tool: string; suggestions: string[] }
+  /** A deferred tool the model was not offered yet (`CallContext.offeredTools`): `searchTool` finds and loads it. */
+  | { code: 'tool_not_loaded'; tool: string; searchTool: string }
   | { code: 'invalid_json'; message: string; line: number; column: number; position: number }
   | { code: 'invalid_arguments'; issues: ArgumentIssue[] }
   /** No approver could be asked (none configured, or the host said it cannot ask: `message`). */

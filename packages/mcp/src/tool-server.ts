@@ -18,12 +18,15 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import {
+  DeferredToolSet,
+  DEFAULT_SEARCH_TOOL,
   escapeTerminalControls,
   escapeTerminalControlsDeep,
   ToolExecutor,
   type ApprovalAnswer,
   type ApprovalRequest,
   type AskRequest,
+  type DeferredToolSetOptions,
   type ExecutorOptions,
   type ToolCallResult,
 } from '@toolwright/executor';
@@ -74,6 +77,15 @@ export interface McpToolServerOptions {
    * with `task` that runs longer than `startAfterMs` becomes a task the client polls. Default: kept in memory.
    */
   tasks?: TaskOptions;
+  /**
+   * Deferred loading (see the executor's `DeferredToolSet`): `tools/list` lists the tools that are not deferred and the
+   * search tool (`tool_search`, which must be registered); a client's `tool_search` calls load the deferred tools they
+   * find for that client — `notifications/tools/list_changed` follows, and its next `tools/list` includes them — and a
+   * call of a deferred tool it has not loaded is refused with the correction. A client is a stdio connection or an HTTP
+   * session; a stateless HTTP request has no client to remember loading for: its calls of deferred tools are run.
+   * Tools declared `defer: true` are deferred too (unless `declared: false`). Without it every tool is listed, as declared.
+   */
+  defer?: DeferredToolSetOptions;
 }
 
 /** How the clients of one protocol server are told apart. */
@@ -91,6 +103,16 @@ export interface CreateServerOptions {
    * approvals are remembered for it; false where a server answers one request of any client (stateless HTTP).
    */
   oneClient?: boolean;
+}
+
+/** Where a call comes from: its protocol server, era and request, its client, and the tools that client loaded. */
+interface CallOrigin {
+  server: Server;
+  era: ProtocolEra;
+  ctx: ServerContext;
+  client: string | undefined;
+  /** The client's deferred loading (`defer`), where the server can tell its client apart. */
+  offered?: DeferredToolSet;
 }
 
 interface ActiveCall {
@@ -148,6 +170,7 @@ export class McpToolServer {
   private readonly spentStates: SpentStates;
   /** The tasks calls became (2026-07-28 clients with the tasks extension). */
   readonly tasks: Tasks;
+  private readonly defer: DeferredToolSetOptions | undefined;
 
   constructor(options: McpToolServerOptions) {
     this.registry = options.registry;
@@ -156,6 +179,15 @@ export class McpToolServer {
     this.spentStates = new SpentStates(ttlSeconds * 1000);
     this.info = { name: options.name ?? 'toolwright', version: options.version ?? '0.1.0' };
     this.tasks = new Tasks(options.tasks);
+    this.defer = options.defer;
+    if (this.defer) {
+      // Checked now (the options too): a client should not be the first to hear the server cannot find its tools.
+      const { searchTool } = new DeferredToolSet(this.registry, this.defer);
+      if (!this.registry.has(searchTool))
+        throw new TypeError(
+          `McpToolServer: defer needs the '${searchTool}' tool registered, to find the deferred tools${searchTool === DEFAULT_SEARCH_TOOL ? ' (registerMetaTools(registry) of @toolwright/core-tools)' : ''}`,
+        );
+    }
     this.executor = new ToolExecutor({
       approvals: this.approvals,
       ...options.executor,
@@ -197,10 +229,15 @@ export class McpToolServer {
       // with another key) refuses the request with -32602 "Invalid or expired requestState" — the client starts over.
       requestState: { verify: (state, ctx) => this.states.verify(state, ctx) },
     });
+    // Deferred loading: per client where there is one (a connection, a session); a stateless request lists as a new client.
+    const loading = this.defer ? new DeferredToolSet(this.registry, this.defer) : undefined;
+    const offered = options.oneClient === false ? undefined : loading;
     // The schemas are JSON Schema objects; the SDK types their properties as JSON values.
-    server.setRequestHandler('tools/list', async () => ({ tools: toMcpTools(this.registry.list(), { era }).map(safeListing) as unknown as Tool[] }));
+    server.setRequestHandler('tools/list', async () => ({
+      tools: toMcpTools(loading ? loading.declarations() : this.registry.list(), { era }).map(safeListing) as unknown as Tool[],
+    }));
     server.setRequestHandler('tools/call', (request, ctx) =>
-      this.callTool({ server, era, ctx, client: ctx.sessionId ?? connection }, repeatScope, request.params.name, request.params.arguments).catch(
+      this.callTool({ server, era, ctx, client: ctx.sessionId ?? connection, offered }, repeatScope, request.params.name, request.params.arguments).catch(
         (error: unknown) => {
           if (error instanceof ProtocolError) throw error; // the protocol's own answer (-32021), not the tool's failure
           return failure(`Tool execution failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -234,13 +271,13 @@ export class McpToolServer {
   }
 
   private async callTool(
-    on: { server: Server; era: ProtocolEra; ctx: ServerContext; client: string | undefined },
+    on: CallOrigin,
     repeatScope: string | false,
     name: string,
     args: Record<string, unknown> | undefined,
   ): Promise<CallToolResult | InputRequiredResult> {
-    // Looked up once for the call (an unknown tool has none: the executor says so).
-    const declaration = this.registry.get(name)?.declaration;
+    // Looked up once for the call (an unknown tool, or one the client was not offered, has none: the executor says why).
+    const declaration = on.offered && !on.offered.offers(name) ? undefined : this.registry.get(name)?.declaration;
     const missing = this.missingClientFeatures(on, declaration?.metadata.requiresClient);
     if (missing) {
       const what = missing.features.map((feature) => `'${feature}'`).join(' and ');
@@ -267,7 +304,17 @@ export class McpToolServer {
     // A state is good for one retry: sent again, its answers carry nothing (asked again).
     if (carried.nonce !== undefined && !this.spentStates.use(carried.nonce)) carried = { answers: [] };
     const stop = new AbortController();
-    const call: ActiveCall = { ...on, progress: -Infinity, stop, carried, questionsAsked: 0, handedOver: false };
+    const call: ActiveCall = {
+      server: on.server,
+      era: on.era,
+      ctx: on.ctx,
+      client: on.client,
+      progress: -Infinity,
+      stop,
+      carried,
+      questionsAsked: 0,
+      handedOver: false,
+    };
     // The request's end (its cancellation, its stream closing) ends the call, until the call becomes a task.
     const request = on.ctx.mcpReq.signal;
     const follow = () => {
@@ -286,6 +333,7 @@ export class McpToolServer {
           ...(on.ctx.sessionId !== undefined ? { sessionId: on.ctx.sessionId } : { repeatScope }),
           // A retry names the call's first round: the rounds of one call read as one in the audit log.
           ...(carried.origin !== undefined ? { retryOf: carried.origin } : {}),
+          ...(on.offered ? { offeredTools: on.offered } : {}),
         },
       );
       // A task tool's call that neither ends nor asks within `startAfterMs` becomes a task: the client polls it.
@@ -311,6 +359,8 @@ export class McpToolServer {
         return { resultType: 'task', ...taskView(task) } as unknown as CallToolResult;
       }
       const result = await execution;
+      // The deferred tools a search found are the client's from now on: it hears that its tool list changed.
+      if (on.offered && on.offered.loadFound([result]).length > 0) void on.server.sendToolListChanged().catch(() => undefined);
       // 2026-07-28: the client asks its user, then calls again with the answer and this sealed state.
       if (call.pending) {
         const state: RoundState = {

@@ -18,7 +18,7 @@ describe(checkMessage, () => {
       [
         'tools.json is out of date with the tool signatures:',
         '  ~ greet (changed)',
-        'Breaking changes since tools.json (calls valid against it may now be refused):',
+        'Breaking changes since tools.json (calls valid against it may now be refused, or their results read differently):',
         '  greet $.title: made required',
         'Run `toolwright emit` without --check and commit the result.',
       ].join('\n'),

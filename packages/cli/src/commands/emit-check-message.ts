@@ -11,8 +11,11 @@ export function checkMessage(file: string, drift: readonly string[], manifest: s
   if (committed) {
     const breaking = declarationChanges(committed, declarations).filter((change) => change.breaking);
     if (breaking.length > 0)
-      lines.push(`Breaking changes since ${file} (calls valid against it may now be refused):`, ...breaking.map((c) => `  ${formatChange(c)}`));
-    else lines.push(`No breaking changes since ${file} (new optional parameters, widened types or descriptions only).`);
+      lines.push(
+        `Breaking changes since ${file} (calls valid against it may now be refused, or their results read differently):`,
+        ...breaking.map((c) => `  ${formatChange(c)}`),
+      );
+    else lines.push(`No breaking changes since ${file} (new optional parameters, wider parameters, narrower results, descriptions or other metadata only).`);
   }
   lines.push('Run `toolwright emit` without --check and commit the result.');
   return lines.join('\n');

@@ -29,13 +29,15 @@ export const serveCommand = defineCommand({
     audit: { type: 'string' },
     tasks: { type: 'string' },
     cache: { type: 'boolean', default: false },
+    defer: { type: 'string', multiple: true },
   },
   async run(values, _positionals, io) {
     const mode = values.mcp;
     if (mode !== 'stdio' && mode !== 'http') throw new CliError(`toolwright serve needs --mcp stdio or --mcp http.\n\n${USAGE}`, 2);
-    const { httpServeOptions, stateKeyOf } = await import('./serve.js');
+    const { deferGlobsOf, httpServeOptions, stateKeyOf } = await import('./serve.js');
     const httpOptions = httpServeOptions(values);
     const stateKey = stateKeyOf(values);
+    const defer = deferGlobsOf(values);
     const { openCallEnvironment } = await import('../call-environment.js');
     const { McpToolServer, serveHttp, serveStdio, HttpServeError, FileTaskStore, TaskFileInUseError } = await import('@toolwright/mcp');
     const { openTaskStore } = await import('./serve.js');
@@ -56,11 +58,14 @@ export const serveCommand = defineCommand({
         PROBE_DELAY_MS,
       ).unref();
     const tasks = openTaskStore(values.tasks, environment.workspaceRoot, io, { FileTaskStore, TaskFileInUseError });
+    // Deferred tools are found with tool_search: registered here unless the project brings its own.
+    if (defer && !environment.registry.has('tool_search')) (await import('@toolwright/core-tools')).registerMetaTools(environment.registry);
     const tools = new McpToolServer({
       registry: environment.registry,
       executor: values.cache ? { ...environment.executorOptions, cache: {} } : environment.executorOptions,
       ...(stateKey ? { stateKey } : {}),
       ...(tasks ? { tasks: { store: tasks } } : {}),
+      ...(defer ? { defer: { defer } } : {}),
     });
     for (const toolkit of environment.sessionToolkits) {
       tools.onSessionClosed((id) => {

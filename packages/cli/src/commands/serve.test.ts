@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpServeOptions, stateKeyOf, type ServeFlags } from './serve.js';
+import { deferGlobsOf, httpServeOptions, stateKeyOf, type ServeFlags } from './serve.js';
 
 const flags = (extra: Partial<ServeFlags> = {}): ServeFlags => ({
   mcp: 'http',
@@ -61,5 +61,21 @@ describe(stateKeyOf, () => {
     expect(stateKeyOf({})).toBeUndefined();
     expect(() => stateKeyOf({ 'state-key-env': 'TW_STATE' }, { TW_STATE: 'short' })).toThrow('at least 32 bytes (it holds 5)');
     expect(() => stateKeyOf({ 'state-key-env': 'TW_STATE' }, {})).toThrow('--state-key-env TW_STATE');
+  });
+});
+
+describe(deferGlobsOf, () => {
+  it('takes repeated flags and comma lists, keeping the commas of a brace glob', () => {
+    expect(deferGlobsOf({ defer: ['github_*, jira_*', '{notion,linear}_*', 'web_fetch'] })).toEqual(['github_*', 'jira_*', '{notion,linear}_*', 'web_fetch']);
+    expect(deferGlobsOf({})).toBeUndefined();
+  });
+
+  it.for([
+    [['github_*,'], /--defer takes globs of tool names .* not an empty one/],
+    [[''], /--defer takes globs of tool names/],
+    [['file read'], /--defer: "file read" is not a glob of tool names/],
+    [['github/*'], /--defer: "github\/\*" is not a glob of tool names/],
+  ] as const)('refuses %j as a usage error', ([defer, message]) => {
+    expect(() => deferGlobsOf({ defer: [...defer] })).toThrow(message);
   });
 });

@@ -1,5 +1,7 @@
 import path from 'node:path';
+import { DeferredToolSet } from '@toolwright/executor';
 import type { FileTaskStore, HttpServeOptions, TaskFileInUseError } from '@toolwright/mcp';
+import { ToolRegistry } from '@toolwright/registry';
 import { CliError } from '../cli-error.js';
 
 /** The flags of `toolwright serve`, as parsed. */
@@ -18,6 +20,7 @@ export interface ServeFlags {
   'request-timeout'?: string;
   'state-key-env'?: string;
   tasks?: string;
+  defer?: string[];
 }
 
 const HTTP_ONLY = [
@@ -112,4 +115,34 @@ export function openTaskStore(
     }
     throw new CliError(`toolwright serve --tasks: ${(error as Error).message}`, error instanceof classes.TaskFileInUseError ? 2 : 1);
   }
+}
+
+/**
+ * The globs of `--defer` (repeatable, or a comma list; a comma inside braces belongs to the glob: `{jira,linear}_*`),
+ * checked as the deferred loading checks them; undefined without the flag: nothing is deferred by the server.
+ */
+export function deferGlobsOf(flags: Pick<ServeFlags, 'defer'>): string[] | undefined {
+  if (flags.defer === undefined) return undefined;
+  const globs = flags.defer.flatMap(splitOutsideBraces).map((glob) => glob.trim());
+  if (globs.some((glob) => glob === '')) throw new CliError('--defer takes globs of tool names (github_*, or a comma list), not an empty one.', 2);
+  try {
+    new DeferredToolSet(new ToolRegistry(), { defer: globs });
+  } catch (error) {
+    throw new CliError(`--defer: ${(error as Error).message.replace(/^DeferredToolSet: /, '')}.`, 2);
+  }
+  return globs;
+}
+
+function splitOutsideBraces(text: string): string[] {
+  const parts = [''];
+  let depth = 0;
+  for (const char of text) {
+    if (char === ',' && depth === 0) parts.push('');
+    else {
+      if (char === '{') depth++;
+      else if (char === '}') depth = Math.max(0, depth - 1);
+      parts[parts.length - 1] += char;
+    }
+  }
+  return parts;
 }

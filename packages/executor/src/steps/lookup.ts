@@ -1,22 +1,29 @@
 import type { RegisteredTool, ToolRegistry } from '@toolwright/registry';
 import type { PipelineStep } from '../call-state.js';
+import type { OfferedTools } from '../offered-tools.js';
 import type { ToolError } from '../tool-error.js';
 
-export type LookupResult = { ok: true; tool: RegisteredTool } | { ok: false; error: Extract<ToolError, { code: 'unknown_tool' }> };
+export type LookupResult = { ok: true; tool: RegisteredTool } | { ok: false; error: Extract<ToolError, { code: 'unknown_tool' | 'tool_not_loaded' }> };
 
-/** Finds a tool by wire name; an unknown name answers with the nearest valid names. */
-export function lookupTool(registry: ToolRegistry, name: string): LookupResult {
+/**
+ * Finds a tool by wire name; an unknown name answers with the nearest valid names. With the tools the model was
+ * offered (`offered`), a registered tool outside them is unknown too (the nearest names are offered ones), unless it
+ * is deferred: `tool_not_loaded` names the tool that finds it.
+ */
+export function lookupTool(registry: ToolRegistry, name: string, offered?: OfferedTools): LookupResult {
   const tool = registry.get(name);
-  if (tool) return { ok: true, tool };
-  return { ok: false, error: { code: 'unknown_tool', tool: name, suggestions: nearestNames(name, registry.names()) } };
+  if (tool && (!offered || offered.offers(name))) return { ok: true, tool };
+  if (tool && offered?.defers(name)) return { ok: false, error: { code: 'tool_not_loaded', tool: name, searchTool: offered.searchTool } };
+  const names = offered ? registry.names().filter((candidate) => offered.offers(candidate)) : registry.names();
+  return { ok: false, error: { code: 'unknown_tool', tool: name, suggestions: nearestNames(name, names) } };
 }
 
-/** Step: the tool the call names, or `unknown_tool` with the nearest names. */
+/** Step: the tool the call names (among those offered, when the call's context says which), or why there is none. */
 export function lookupStep(registry: ToolRegistry): PipelineStep {
   return {
     stage: 'lookup',
     run(state) {
-      const found = lookupTool(registry, state.call.name);
+      const found = lookupTool(registry, state.call.name, state.context.offeredTools);
       if (!found.ok) return state.audit.reject(found.error, { tool: state.call.name, args: state.call.arguments });
       state.tool = found.tool;
       return undefined;
