@@ -45,6 +45,18 @@ describe.skipIf(!installed)('toolwright emit on a TypeScript 7 project', () => {
     expect(fs.readFileSync(path.join(seven, 'src/tools.generated.ts'), 'utf8')).toBe(fs.readFileSync(path.join(six, 'src/tools.generated.ts'), 'utf8'));
   });
 
+  it('prints the report and judges the budget as TypeScript 6 does (--report json, --budget)', () => {
+    const seven = project('basic-project', 'report', 7);
+    const six = project('basic-project', 'report', 6);
+    const [byNative, byCompilerApi] = [toolwright(['emit', '--report', 'json'], seven), toolwright(['emit', '--report', 'json'], six)];
+    expect([byNative.status, byCompilerApi.status], byNative.output).toEqual([0, 0]);
+    expect(JSON.parse(byNative.stdout)).toEqual(JSON.parse(byCompilerApi.stdout));
+    const { totals } = JSON.parse(byNative.stdout) as { totals: Record<string, number> };
+    const over = toolwright(['emit', '--budget', String(totals.anthropic! - 1), '--budget-dialect', 'anthropic'], seven);
+    expect(over.status).toBe(1);
+    expect(over.stderr).toContain(`The declarations take ${totals.anthropic} tokens in the anthropic dialect`);
+  });
+
   it('reports the same diagnostics as TypeScript 6 for a broken project, exits 1 and writes nothing', () => {
     const seven = project('broken-project', 'broken', 7);
     const six = project('broken-project', 'broken', 6);
