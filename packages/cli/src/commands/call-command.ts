@@ -33,7 +33,7 @@ export const callCommand = defineCommand({
         yes: values.yes,
         workspace: environment.workspaceRoot,
         // --cache: pure tools' outputs in <workspace>/.toolwright/cache (the executor's workspace), looked up after the gate.
-        executor: values.cache ? { ...environment.executorOptions, cache: {} } : environment.executorOptions,
+        executor: values.cache && !environment.executorOptions.cache ? { ...environment.executorOptions, cache: {} } : environment.executorOptions,
       });
       // A tool's output may hold terminal or bidi controls: written as \uXXXX escapes (still JSON).
       io.out(`${escapeTerminalControls(JSON.stringify(report, null, 2))}\n`);

@@ -62,7 +62,7 @@ export const serveCommand = defineCommand({
     if (defer && !environment.registry.has('tool_search')) (await import('@toolwright/core-tools')).registerMetaTools(environment.registry);
     const tools = new McpToolServer({
       registry: environment.registry,
-      executor: values.cache ? { ...environment.executorOptions, cache: {} } : environment.executorOptions,
+      executor: values.cache && !environment.executorOptions.cache ? { ...environment.executorOptions, cache: {} } : environment.executorOptions,
       ...(stateKey ? { stateKey } : {}),
       ...(tasks ? { tasks: { store: tasks } } : {}),
       ...(defer ? { defer: { defer } } : {}),

@@ -44,6 +44,16 @@ describe(settingsOf, () => {
     expect(settingsOf(loaded({ repeatedCalls: { threshold: 4, per: 'client' } }), {}, {}, CWD).executor.doomLoop).toEqual({ threshold: 4, per: 'caller' });
   });
 
+  it('maps the output cache: true with the defaults, a section with its folder resolved against the file', () => {
+    expect(settingsOf(loaded({ cache: true }), {}, {}, CWD).executor.cache).toEqual({});
+    expect(settingsOf(loaded({ cache: false }), {}, {}, CWD).executor).not.toHaveProperty('cache');
+    expect(settingsOf(loaded({ cache: { dir: 'cache', maxBytes: 4096, maxMemoryChars: 1000 } }), {}, {}, CWD).executor.cache).toEqual({
+      dir: path.join(DIR, 'cache'),
+      maxBytes: 4096,
+      maxMemoryChars: 1000,
+    });
+  });
+
   it('lets the flags win: --workspace, --policy and --audit against the current directory, --no-core', () => {
     const settings = settingsOf(
       loaded({ workspace: { root: '..' }, policy: { rules: [] }, audit: 'none', tools: { core: true } }),

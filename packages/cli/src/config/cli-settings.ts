@@ -40,7 +40,7 @@ export interface CliSettings {
   coreTools: Omit<CoreToolsEnvironment, 'workspace'>;
   policy?: PolicySource;
   audit?: 'none' | { path?: string; durability?: Durability; rotate?: AuditRotation };
-  executor: Pick<ExecutorOptions, 'riskMode' | 'maxOutputBytes' | 'doomLoop'>;
+  executor: Pick<ExecutorOptions, 'riskMode' | 'maxOutputBytes' | 'doomLoop' | 'cache'>;
   tools: Required<Pick<ToolsSection, 'core'>> & Pick<ToolsSection, 'include' | 'exclude' | 'perSession'>;
 }
 
@@ -90,6 +90,15 @@ export function settingsOf(loaded: LoadedConfig | undefined, flags: ConfigFlags,
   else if (config.repeatedCalls !== undefined) {
     const { per, ...rest } = config.repeatedCalls;
     executor.doomLoop = { ...rest, ...(per !== undefined ? { per: per === 'server' ? 'executor' : 'caller' } : {}) };
+  }
+  if (config.cache === true) executor.cache = {};
+  else if (typeof config.cache === 'object') {
+    const { dir, maxBytes, maxMemoryChars } = config.cache;
+    executor.cache = {
+      ...(dir !== undefined ? { dir: fromFile(dir) } : {}),
+      ...(maxBytes !== undefined ? { maxBytes } : {}),
+      ...(maxMemoryChars !== undefined ? { maxMemoryChars } : {}),
+    };
   }
   const tools: CliSettings['tools'] = {
     core: flags.core !== false && config.tools?.core !== false,

@@ -97,6 +97,8 @@ describe(loadConfigFile, () => {
     ['a value outside an enum', { shell: { backend: 'sessions' } }, 'FILE: $.shell.backend: must be one of: "host", "session", "disabled" (found "sessions")'],
     ['a missing required key', { vault: {} }, 'FILE: $.vault.root: is required: a string'],
     ['a value that fits no alternative', { audit: 'nothing' }, 'FILE: $.audit: must be "none" or an object (found "nothing")'],
+    ['a cache that is neither on, off nor a section', { cache: 'yes' }, 'FILE: $.cache: must be a boolean or an object (found "yes")'],
+    ['a cache bound below its minimum', { cache: { maxBytes: 0 } }, 'FILE: $.cache.maxBytes: must be >= 1 (found 0)'],
     [
       'a bad value inside the alternative it was meant for',
       { policy: { rules: [{ allow: 'x', reasn: 'y' }] } },

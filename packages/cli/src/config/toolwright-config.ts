@@ -33,8 +33,28 @@ export interface ToolwrightConfig {
   maxOutputBytes?: Integer;
   /** Stop a tool called repeatedly with the same arguments and the same result; `false` turns this off. */
   repeatedCalls?: RepeatedCallsSection | false;
+  /**
+   * Keep `pure` tools' outputs on disk and `deterministic` ones' for a session, and answer a repeated call from them
+   * (as `--cache` does): `true` with the defaults. A cached answer still passes the policy gate and is audited as one.
+   */
+  cache?: boolean | CacheSection;
   /** Which tools are exposed. */
   tools?: ToolsSection;
+}
+
+export interface CacheSection {
+  /** The folder of `pure` tools' outputs (default: `.toolwright/cache` in the workspace). */
+  dir?: string;
+  /**
+   * Most bytes the folder's entries take (default 64 MiB); past it the least recently used are removed.
+   * @minimum 1
+   */
+  maxBytes?: Integer;
+  /**
+   * Most characters of `deterministic` tools' outputs kept in memory (default 16 Mi).
+   * @minimum 1
+   */
+  maxMemoryChars?: Integer;
 }
 
 export interface WorkspaceSection {
