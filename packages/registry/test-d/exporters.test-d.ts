@@ -1,8 +1,9 @@
 // Each provider exporter's output is assignable to the real SDK's type (dev dependencies only).
 import { expectAssignable } from 'tsd';
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
-import type { FunctionTool } from 'openai/resources/responses/responses';
-import type { Tool as AnthropicSdkTool } from '@anthropic-ai/sdk/resources/messages';
+import type { Tool as ResponsesTool } from 'openai/resources/responses/responses';
+// The SDKs' unions of tools: a deferred tool brings the provider's own tool search along.
+import type { ToolUnion as AnthropicSdkTool } from '@anthropic-ai/sdk/resources/messages';
 import { Type, type FunctionDeclaration } from '@google/genai';
 import type { Tool as McpSdkTool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDeclaration } from '@toolwright/schema';
@@ -21,7 +22,8 @@ declare const declarations: ToolDeclaration[];
 
 const chat: ChatCompletionTool[] = toOpenAIChatTools(declarations);
 const chatStrict: ChatCompletionTool[] = toOpenAIChatTools(declarations, { strict: true });
-const responses: FunctionTool[] = toOpenAIResponsesTools(declarations, { strict: true });
+const responses: ResponsesTool[] = toOpenAIResponsesTools(declarations, { strict: true });
+const responsesRegex: AnthropicSdkTool[] = toAnthropicTools(declarations, { toolSearch: 'regex' });
 const anthropic: AnthropicSdkTool[] = toAnthropicTools(declarations);
 const anthropicStrict: AnthropicSdkTool[] = toAnthropicTools(declarations, { strict: true, codeExecution: 'code_execution_20260120' });
 const mcp: McpSdkTool[] = toMcpTools(declarations);
@@ -30,4 +32,4 @@ const gemini: FunctionDeclaration[] = toGeminiFunctionDeclarations(declarations,
 expectAssignable<GeminiFunctionDeclaration<Type>[]>(toGeminiFunctionDeclarations(declarations, { types: Type }));
 expectAssignable<Record<string, unknown>>(decodeOpenAIStrictArguments(declarations[0]!.parameters, {}));
 expectAssignable<Record<string, unknown>>(decodeOpenAIStrictCall(declarations[0]!, {}));
-void [chat, chatStrict, responses, anthropic, anthropicStrict, mcp, gemini];
+void [chat, chatStrict, responses, responsesRegex, anthropic, anthropicStrict, mcp, gemini];

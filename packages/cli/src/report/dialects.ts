@@ -1,5 +1,5 @@
 import type { JsonSchema, ToolDeclaration } from '@toolwright/schema';
-import { toAnthropicTools, toGeminiFunctionDeclarations, toMcpTools, toOpenAIChatTools } from '@toolwright/registry';
+import { toAnthropicTools, toGeminiFunctionDeclarations, toMcpTools, toOpenAIChatTools, type AnthropicTool } from '@toolwright/registry';
 
 /** The provider dialects a declaration is lowered to, in the report's column order. */
 export const DIALECTS = ['openai', 'openai-strict', 'anthropic', 'gemini', 'mcp'] as const;
@@ -20,7 +20,8 @@ export function lowerDeclaration(declaration: ToolDeclaration, dialect: Dialect)
       return { entry, parameters: entry!.function.parameters };
     }
     case 'anthropic': {
-      const [entry] = toAnthropicTools([declaration]);
+      // The tool's own entry: the tool search a deferred tool brings along is the request's, not the tool's.
+      const [entry] = toAnthropicTools([declaration], { toolSearch: false }) as AnthropicTool[];
       return { entry, parameters: entry!.input_schema as JsonSchema };
     }
     case 'gemini': {

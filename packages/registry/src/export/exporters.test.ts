@@ -380,6 +380,21 @@ describe('provider settings: strict, defer, examples, callers', () => {
     expect(Object.keys(plain!).sort()).toEqual(['description', 'input_schema', 'name']);
   });
 
+  it("a deferred tool brings the provider's own tool search along (Anthropic BM25 or regex, Responses tool_search), unless the host has its own", () => {
+    const anthropic = toAnthropicTools([readLines, ping]);
+    expect(anthropic).toHaveLength(3);
+    expect(anthropic[2]).toEqual({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
+    expect(toAnthropicTools([readLines], { toolSearch: 'regex' })[1]).toEqual({ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' });
+    expect(toAnthropicTools([readLines], { toolSearch: false })).toHaveLength(1);
+    expect(toAnthropicTools([ping])).toHaveLength(1); // nothing deferred: no search
+    const responses = toOpenAIResponsesTools([readLines, ping]);
+    expect(responses.at(-1)).toEqual({ type: 'tool_search' });
+    expect(toOpenAIResponsesTools([readLines], { toolSearch: false })).toHaveLength(1);
+    expect(toOpenAIResponsesTools([ping])).toHaveLength(1);
+    // Chat Completions and Gemini have no deferred loading: no search of theirs (the host offers ours, DeferredToolSet).
+    expect(toOpenAIChatTools([readLines])).toHaveLength(1);
+  });
+
   it('Anthropic strict mode marks the tools whose schema is in its subset and that do not opt out', () => {
     const bounded: ToolDeclaration = {
       ...readLines,

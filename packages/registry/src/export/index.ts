@@ -1,8 +1,8 @@
 export { toOpenAIChatTools, toOpenAIResponsesTools } from './openai.js';
-export type { OpenAIChatTool, OpenAIResponsesTool, OpenAIExportOptions } from './openai.js';
+export type { OpenAIChatTool, OpenAIResponsesTool, OpenAIExportOptions, OpenAIResponsesExportOptions, OpenAIToolSearchTool } from './openai.js';
 export { lowerForOpenAIStrict, decodeOpenAIStrictArguments, decodeOpenAIStrictCall } from './openai-strict.js';
 export { toAnthropicTools } from './anthropic.js';
-export type { AnthropicTool, AnthropicExportOptions, AnthropicCodeExecution } from './anthropic.js';
+export type { AnthropicTool, AnthropicExportOptions, AnthropicCodeExecution, AnthropicToolSearchTool } from './anthropic.js';
 export { anthropicStrictObstacle } from './anthropic-strict.js';
 export { toGeminiFunctionDeclarations, lowerForGemini } from './gemini.js';
 export type { GeminiFunctionDeclaration, GeminiSchema, GeminiTypeName, GeminiTypes } from './gemini.js';

@@ -20,6 +20,11 @@ export interface OpenAIResponsesTool {
   allowed_callers?: ToolCaller[];
 }
 
+/** The Responses API's own tool search (run by OpenAI), which finds the tools sent with `defer_loading` and loads them. */
+export interface OpenAIToolSearchTool {
+  type: 'tool_search';
+}
+
 export interface OpenAIExportOptions {
   /**
    * Strict mode (structured outputs): each schema is lowered to the strict dialect; decode the model's arguments
@@ -27,6 +32,14 @@ export interface OpenAIExportOptions {
    * sent with its own schema and `strict: false`.
    */
   strict?: boolean;
+}
+
+export interface OpenAIResponsesExportOptions extends OpenAIExportOptions {
+  /**
+   * Whether the Responses API's tool search (`{ type: 'tool_search' }`) follows the tools when one is deferred
+   * (default `true`; `false` when the request carries a search tool of its own).
+   */
+  toolSearch?: boolean;
 }
 
 /**
@@ -48,8 +61,20 @@ export function toOpenAIChatTools(declarations: readonly ToolDeclaration[], opti
   });
 }
 
-/** OpenAI Responses API function tools, with `defer_loading` and `allowed_callers` from the declaration. */
-export function toOpenAIResponsesTools(declarations: readonly ToolDeclaration[], options: OpenAIExportOptions = {}): OpenAIResponsesTool[] {
+/**
+ * OpenAI Responses API function tools, with `defer_loading` and `allowed_callers` from the declaration. When a tool is
+ * deferred, the API's tool search follows the tools (`toolSearch`), which finds and loads them.
+ */
+export function toOpenAIResponsesTools(
+  declarations: readonly ToolDeclaration[],
+  options: OpenAIResponsesExportOptions = {},
+): (OpenAIResponsesTool | OpenAIToolSearchTool)[] {
+  const tools: (OpenAIResponsesTool | OpenAIToolSearchTool)[] = responsesFunctionTools(declarations, options);
+  if (options.toolSearch !== false && declarations.some((d) => d.metadata.defer)) tools.push({ type: 'tool_search' });
+  return tools;
+}
+
+function responsesFunctionTools(declarations: readonly ToolDeclaration[], options: OpenAIExportOptions): OpenAIResponsesTool[] {
   return declarations.map((d) => {
     const strict = sentStrict(d, options);
     return {
