@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateText, stepCountIs, type ModelMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { loadPolicy, MemoryAuditSink, ToolExecutor, type ApprovalHandler, type PolicyPort } from '@toolwright/executor';
+import { loadPolicy, MemoryAuditSink, ToolExecutor, type ApprovalHandler, type ExecutorOptions, type PolicyPort } from '@toolwright/executor';
 import { ToolRegistry } from '@toolwright/registry';
 import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema';
 import { toAISdkSettings } from './to-ai-sdk-settings.js';
@@ -36,7 +36,7 @@ function declare(name: string, tier: ToolDeclaration['metadata']['tier']): ToolD
 
 const POLICY = loadPolicy({ default: 'deny', rules: [{ allow: 'note_read' }, { ask: 'note_write' }, { deny: 'note_write(secret*)' }] });
 
-function setup(approve?: ApprovalHandler) {
+function setup(approve?: ApprovalHandler, hooks: ExecutorOptions['hooks'] = []) {
   const ran: string[] = [];
   /** Every judgement of the gate: the policy decides once each time the gate judges a call. */
   const judged: string[] = [];
@@ -45,7 +45,7 @@ function setup(approve?: ApprovalHandler) {
   registry.register(attachToolDeclaration(async (name: string) => (ran.push(`write ${name}`), 'written'), declare('note_write', 'side-effecting')));
   const policy: PolicyPort = { decide: (input) => (judged.push(`${input.tool}:${String(input.args.name)}`), POLICY.decide(input)) };
   const audit = new MemoryAuditSink();
-  const executor = new ToolExecutor({ registry, audit, policy, ...(approve ? { approve } : {}) });
+  const executor = new ToolExecutor({ registry, audit, policy, hooks, ...(approve ? { approve } : {}) });
   const decision = (callId: string) => audit.records.find((r) => r.type === 'PolicyDecision' && r.callId === callId);
   return { executor, ran, judged, audit, decision };
 }
@@ -79,6 +79,15 @@ describe(toAISdkSettings, () => {
     expect(ran).toEqual(['write todo.txt']);
     expect(judged).toEqual(['note_write:todo.txt']);
     expect(decision('w1')).toMatchObject({ effect: 'ask', approval: 'token' });
+  });
+
+  it('runs an approved call whose arguments a before-hook rewrites (the approval covers the input the user saw)', async () => {
+    const trim = { name: 'trim', beforeCall: ({ args }: { args: Record<string, unknown> }) => ({ args: { name: String(args.name).trim() } }) };
+    const { executor, ran } = setup(undefined, [trim]);
+    const model = new MockLanguageModelV4({ doGenerate: [calls(['w1', 'note_write', { name: ' todo.txt ' }]), answer('written')] });
+    const { second } = await approvalRound(toAISdkSettings(executor), model, true);
+    expect(second.text).toBe('written');
+    expect(ran).toEqual(['write todo.txt']);
   });
 
   it('does not run a call the user denied', async () => {

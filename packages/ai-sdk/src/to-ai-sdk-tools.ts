@@ -1,5 +1,14 @@
 import { jsonSchema, tool, type JSONValue, type ToolSet } from 'ai';
-import { blockText, escapeTerminalControls, type CallContext, type CompletedToolCall, type ToolCallResult, type ToolExecutor } from '@toolwright/executor';
+import {
+  blockText,
+  canonicalJson,
+  escapeTerminalControls,
+  sha256Hex,
+  type CallContext,
+  type CompletedToolCall,
+  type ToolCallResult,
+  type ToolExecutor,
+} from '@toolwright/executor';
 import type { ToolFilter } from '@toolwright/registry';
 import type { ToolDeclaration } from '@toolwright/schema';
 import { approvedInMessages } from './approved-in-messages.js';
@@ -67,14 +76,17 @@ export function buildToolSet(
         : {}),
       execute: async (input: Record<string, unknown>, { toolCallId, abortSignal, messages }) => {
         const judged = judgements.take(toolCallId);
-        const approved = judged?.decision === 'ask' && approvedInMessages(messages, toolCallId);
+        const args = asArgs(input);
+        // The user approved this input as the SDK showed it: the approval covers the call made of it, even when the
+        // executor's decoding, repair or a host's before-hook then rewrites the arguments it judges (and hashes).
+        const approved = judged?.decision === 'ask' && approvedInMessages(messages, toolCallId) && receivedHash(args) === judged.argsHash;
         const result = await executor.executeToolCall(
-          { id: toolCallId, name, arguments: asArgs(input) },
+          { id: toolCallId, name, arguments: args },
           {
             ...options.context,
             ...(abortSignal ? { signal: abortSignal } : {}),
             ...(judged ? { judged } : {}),
-            ...(approved ? { preApproved: (_call: unknown, argsHash: string) => argsHash === judged.argsHash } : {}),
+            ...(approved ? { preApproved: () => true } : {}),
           },
         );
         options.onResult?.(result);
@@ -109,6 +121,16 @@ function providerSettings(declaration: ToolDeclaration): { deferLoading?: true; 
   };
 }
 
+/** The hash the executor gives arguments as received (`judgeCall`'s), or none when they are not JSON. */
+function receivedHash(args: Record<string, unknown>): string | undefined {
+  try {
+    return sha256Hex(canonicalJson(args, 'the arguments'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The SDK's input as the executor's arguments: an object as it is, anything else under `value`. */
 export function asArgs(input: unknown): Record<string, unknown> {
   return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : { value: input };
 }

@@ -222,6 +222,13 @@ describe('the result, judged from the side of the code that reads it', () => {
       true,
     ],
     [
+      'another const',
+      returning(edit((s) => (s.properties.title.const = 'ok'))),
+      returning(edit((s) => (s.properties.title.const = 'success'))),
+      'returns.title: constraint changed (const ok → success)',
+      true,
+    ],
+    [
       'a narrower type',
       returning(edit((s) => (s.properties.words.type = ['integer', 'null']))),
       returning(note),
@@ -271,7 +278,18 @@ describe('the metadata a host acts on', () => {
       true,
     ],
     ['a higher determinism', { determinism: 'pure' }, 'search_notes metadata.determinism: metadata changed (maybe → pure)', false],
-    ['another field', { timeoutMs: 5000 }, 'search_notes metadata.timeoutMs: metadata changed (30000 → 5000)', false],
+    ['a shorter timeout', { timeoutMs: 5000 }, 'search_notes metadata.timeoutMs: metadata changed (30000 → 5000)', true],
+    ['a longer timeout', { timeoutMs: 60_000 }, 'search_notes metadata.timeoutMs: metadata changed (30000 → 60000)', false],
+    ['a capability newly required', { capabilities: ['net.connect'] }, 'search_notes metadata.capabilities: metadata changed ([] → ["net.connect"])', true],
+    ['a client feature newly required', { requiresClient: ['sampling'] }, 'search_notes metadata.requiresClient: metadata changed (none → ["sampling"])', true],
+    ['the model no longer a caller', { callers: ['programmatic'] }, 'search_notes metadata.callers: metadata changed (none → ["programmatic"])', true],
+    [
+      'another caller added',
+      { callers: ['direct', 'programmatic'] },
+      'search_notes metadata.callers: metadata changed (none → ["direct","programmatic"])',
+      false,
+    ],
+    ['another field', { tags: ['notes'] }, 'search_notes metadata.tags: metadata changed ([] → ["notes"])', false],
     ['a new field', { defer: true }, 'search_notes metadata.defer: metadata changed (none → true)', false],
   ] as const)('%s', ([, fields, line, breaking]) => {
     const changes = declarationChanges([before], [withMetadata(fields)]);

@@ -16,6 +16,7 @@ export type ChangeKind =
   | 'enum-value-added'
   | 'constraint-tightened'
   | 'constraint-loosened'
+  | 'constraint-changed'
   | 'union-member-removed'
   | 'union-member-added'
   | 'description-changed'
@@ -46,6 +47,7 @@ const BREAKING: ReadonlySet<ChangeKind> = new Set([
   'type-narrowed',
   'enum-value-removed',
   'constraint-tightened',
+  'constraint-changed',
   'union-member-removed',
 ]);
 /**
@@ -61,6 +63,7 @@ const BREAKING_RESULT: ReadonlySet<ChangeKind> = new Set([
   'type-widened',
   'enum-value-added',
   'constraint-loosened',
+  'constraint-changed',
   'union-member-added',
 ]);
 /** Safety tiers in rising order: a tool whose tier rose may now need approval (or be refused) where it ran before. */
@@ -122,9 +125,34 @@ function compareMetadata(old: ToolDeclaration, current: ToolDeclaration, changes
   for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
     const [a, b] = [before[field], after[field]];
     if (isDeepStrictEqual(a, b)) continue;
-    const rank = field === 'tier' ? TIER_ORDER : field === 'determinism' ? DETERMINISM_ORDER : undefined;
-    const breaking = rank !== undefined && rank.indexOf(String(b)) > rank.indexOf(String(a));
+    const breaking = metadataBreaks(field, a, b);
     changes.push({ tool: old.name, path: `metadata.${field}`, kind: 'metadata-changed', side: 'tool', breaking, detail: `${show(a)} → ${show(b)}` });
+  }
+}
+
+/**
+ * Whether a metadata change can refuse or stop a call that worked before: a higher tier (approval), a lower
+ * determinism (no longer cached or replayed), a capability or client feature newly required, the model no longer a
+ * caller (`callers` without `direct`), a shorter timeout.
+ */
+function metadataBreaks(field: string, a: unknown, b: unknown): boolean {
+  const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
+  switch (field) {
+    case 'tier':
+      return TIER_ORDER.indexOf(String(b)) > TIER_ORDER.indexOf(String(a));
+    case 'determinism':
+      return DETERMINISM_ORDER.indexOf(String(b)) > DETERMINISM_ORDER.indexOf(String(a));
+    case 'capabilities':
+    case 'requiresClient':
+      return list(b).some((item) => !list(a).includes(item));
+    case 'callers': {
+      const callers = (value: unknown) => (value === undefined ? ['direct'] : list(value));
+      return callers(b).length < callers(a).length || callers(a).some((caller) => !callers(b).includes(caller));
+    }
+    case 'timeoutMs':
+      return typeof a === 'number' && typeof b === 'number' && b < a;
+    default:
+      return false;
   }
 }
 
@@ -175,7 +203,9 @@ function compareSchemas(tool: string, before: JsonSchema, after: JsonSchema, cha
     for (const keyword of RESTRICTIONS) {
       const [a, b] = [old[keyword], now[keyword]];
       if (isDeepStrictEqual(a, b)) continue;
-      push(path, b === undefined ? 'constraint-loosened' : 'constraint-tightened', `${keyword} ${show(a)} → ${show(b)}`);
+      // Another value (a const, pattern or format swapped) refuses what passed before and passes what did not: breaking either way.
+      const kind: ChangeKind = b === undefined ? 'constraint-loosened' : a === undefined ? 'constraint-tightened' : 'constraint-changed';
+      push(path, kind, `${keyword} ${show(a)} → ${show(b)}`);
     }
     if (old.uniqueItems !== now.uniqueItems) push(path, now.uniqueItems ? 'constraint-tightened' : 'constraint-loosened', 'uniqueItems');
     if (old.additionalProperties !== false && now.additionalProperties === false && old.properties)

@@ -131,7 +131,9 @@ export function readOptionsTags(docs: DocInfo): RawOptions {
   const options: RawOptions = new Map();
   for (const tag of docs.tags) {
     if (tag.name === 'example') {
-      // Each `@example` is the JSON text of one whole call, read (and reported) by readExamples once the parameters are known.
+      // An `@example` that opens a JSON value (`{` or `[`) is the JSON text of one whole call, read (and reported) by
+      // readExamples once the parameters are known; any other is TSDoc's usage example (`const lines = await ...`), left alone.
+      if (!/^\s*[[{]/.test(tag.text)) continue;
       const previous = options.get('examples');
       options.set('examples', {
         value: [...(Array.isArray(previous?.value) ? previous.value : []), tag.text],
