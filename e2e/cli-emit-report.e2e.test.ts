@@ -92,3 +92,21 @@ describe('toolwright emit --check', () => {
     expect(drift.output).toContain('No breaking changes since tools.json');
   });
 });
+
+describe('toolwright emit --search-index', () => {
+  it('writes the tools’ search index beside the manifest, the same each time, and --check fails when it is out of date', () => {
+    const dir = project('search-index');
+    const first = toolwright(['emit', '--search-index', 'tools.search.json'], dir);
+    expect(first.status, first.output).toBe(0);
+    const written = fs.readFileSync(path.join(dir, 'tools.search.json'), 'utf8');
+    const index = JSON.parse(written) as { format: string; tools: Record<string, string> };
+    expect(index.format).toBe('toolwright-search-index-1');
+    expect(Object.keys(index.tools).sort()).toEqual(['add_numbers', 'greet', 'read_lines']);
+    expect(toolwright(['emit', '--search-index', 'tools.search.json', '--check'], dir).status).toBe(0);
+    fs.writeFileSync(path.join(dir, 'tools.search.json'), written.replace('add_numbers', 'add_number'));
+    const stale = toolwright(['emit', '--search-index', 'tools.search.json', '--check'], dir);
+    expect(stale.status).toBe(1);
+    expect(stale.stderr).toContain('tools.search.json is out of date');
+    expect(stale.stderr).toContain('(search index differs)');
+  });
+});

@@ -31,6 +31,16 @@ const dir = path.join(__dirname, `.tmp-replay-${process.pid}`);
 const log = path.join(dir, '.toolwright', 'audit.jsonl');
 const tsc = (project: string) => run(process.execPath, [path.join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project, '--pretty', 'false'], dir);
 const json = (text: string) => JSON.parse(text) as Record<string, any>;
+// The output cache lives in the user's cache folder (never the workspace): this file's own, inherited by the CLI it runs.
+const cacheHome = path.join(dir, 'xdg-cache');
+process.env.XDG_CACHE_HOME = cacheHome;
+/** The cache entries the CLI wrote: `<XDG_CACHE_HOME>/toolwright/outputs/<workspace's folder>/<key>.json`. */
+const cacheEntries = () =>
+  fs.existsSync(path.join(cacheHome, 'toolwright', 'outputs'))
+    ? fs
+        .readdirSync(path.join(cacheHome, 'toolwright', 'outputs'))
+        .flatMap((folder) => fs.readdirSync(path.join(cacheHome, 'toolwright', 'outputs', folder)).filter((name) => name.endsWith('.json')))
+    : [];
 
 beforeAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
@@ -163,7 +173,7 @@ describe('toolwright replay --run', () => {
 });
 
 describe('toolwright call --cache', () => {
-  it("answers a pure tool's repeated call from the workspace's cache, and audits the hit", () => {
+  it("answers a pure tool's repeated call from the user's cache (not the workspace's), and audits the hit", () => {
     changeTools((source) => source);
     const call = () => json(toolwright(['call', 'add_numbers', '--args', '{"a":20,"b":22}', '-p', 'tsconfig.json', '--workspace', '.', '--cache'], dir).stdout);
     const first = call();
@@ -171,7 +181,8 @@ describe('toolwright call --cache', () => {
     expect(first).toMatchObject({ status: 'completed', output: { sum: 42 } });
     expect(first).not.toHaveProperty('cacheHit');
     expect(second).toMatchObject({ status: 'completed', output: { sum: 42 }, cacheHit: 'disk', outputHash: first.outputHash });
-    expect(fs.readdirSync(path.join(dir, '.toolwright', 'cache')).filter((name) => name.endsWith('.json'))).toHaveLength(1);
+    expect(cacheEntries()).toHaveLength(1);
+    expect(fs.existsSync(path.join(dir, '.toolwright', 'cache'))).toBe(false);
     const completed = fs
       .readFileSync(log, 'utf8')
       .trim()
@@ -179,5 +190,50 @@ describe('toolwright call --cache', () => {
       .map(json)
       .filter((record) => record.type === 'ToolCallCompleted');
     expect(completed.at(-1)).toMatchObject({ callId: second.callId, cacheHit: 'disk' });
+  }, 120_000);
+});
+
+describe('toolwright replay --run and the output cache', () => {
+  it('never answers from the cache a config turns on: the pure tool really runs again', () => {
+    changeTools((source) => source);
+    fs.writeFileSync(path.join(dir, 'cache.json'), JSON.stringify({ cache: true }));
+    const call = () =>
+      json(toolwright(['call', 'add_numbers', '--args', '{"a":7,"b":8}', '-p', 'tsconfig.json', '--workspace', '.', '--config', 'cache.json'], dir).stdout);
+    expect(call()).not.toHaveProperty('cacheHit');
+    expect(call()).toMatchObject({ output: { sum: 15 }, cacheHit: 'disk' }); // the config's cache is on, and holds the call
+    const replayLog = path.join(dir, 'replay-cache.jsonl');
+    const replayed = toolwright(['replay', log, '--run', '-p', 'tsconfig.json', '--workspace', '.', '--config', 'cache.json', '--audit', replayLog], dir);
+    expect(replayed.stdout).toMatch(/^ok {5}seq \d+ add_numbers \(cli_\w+\)$/m);
+    expect(replayed.status).toBe(0);
+    const completed = fs
+      .readFileSync(replayLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map(json)
+      .filter((record) => record.type === 'ToolCallCompleted');
+    expect(completed.length).toBeGreaterThan(0);
+    expect(completed.filter((record) => 'cacheHit' in record)).toEqual([]);
+  }, 120_000);
+});
+
+describe('toolwright replay --run and the core file tools', () => {
+  const world = path.join(__dirname, `.tmp-replay-world-${process.pid}`);
+  afterAll(() => fs.rmSync(world, { recursive: true, force: true }));
+
+  it('skips a recorded file_write, leaving the file as its user left it, and still replays a file_read', () => {
+    fs.rmSync(world, { recursive: true, force: true });
+    fs.mkdirSync(world, { recursive: true });
+    fs.writeFileSync(path.join(world, 'package.json'), '{ "private": true }\n');
+    fs.writeFileSync(path.join(world, 'readme.txt'), 'stays\n');
+    const call = (tool: string, args: object) => toolwright(['call', tool, '--args', JSON.stringify(args), '--workspace', '.'], world);
+    expect(call('file_write', { path: 'mine.txt', content: 'old\n' }).status).toBe(0);
+    expect(call('file_read', { path: 'readme.txt' }).status).toBe(0);
+    fs.writeFileSync(path.join(world, 'mine.txt'), 'edited by its user\n');
+    const replayed = toolwright(['replay', path.join('.toolwright', 'audit.jsonl'), '--run', '--workspace', '.'], world);
+    expect(replayed.stdout).toContain("skip   1 call of file_write: changes the world (its tier is 'side-effecting'; only read-only tools are re-run)");
+    expect(replayed.stdout).toMatch(/^ok {5}seq \d+ file_read \(cli_\w+\)$/m);
+    expect(replayed.stdout).toContain('1 matched, 0 differ, 0 failed');
+    expect(replayed.status).toBe(0);
+    expect(fs.readFileSync(path.join(world, 'mine.txt'), 'utf8')).toBe('edited by its user\n');
   }, 120_000);
 });

@@ -23,6 +23,8 @@ Commands:
                                      each lowering loses (stdout)
           --budget <tokens>          fail when the largest dialect's total is over this many tokens
           --budget-dialect <d>       hold this dialect's total to --budget instead
+          --search-index <file>      also write the tools' search index (serve --search-index loads it
+                                     instead of indexing every tool on the first tool_search)
           --watch                    re-emit after every change
           --keep-going               when some tools are refused, report them and still write
                                      the tools that compiled (the exit code is still 1)
@@ -46,15 +48,17 @@ Commands:
           --audit <file|none>        audit log (default: <workspace>/.toolwright/audit.jsonl)
           --yes                      approve calls that need approval (not a protected path, nor
                                      running outside the sandbox: a person confirms those at a terminal)
-          --cache                    answer a pure tool's call from <workspace>/.toolwright/cache when
-                                     the same call ran before (after policy and approval; audited as a hit)
+          --cache                    answer a pure, read-only, effect-free tool's call from the per-user
+                                     cache (~/.cache/toolwright/outputs) when the same call ran before
+                                     (after policy and approval; audited as a hit)
   replay <audit.jsonl> --out <file.ts> | --run
           Turn the recorded calls of an audit log into a typed module, or re-run them.
           --out <file.ts>            write each call with validated arguments as a constant typed by
                                      its tool's current signature: tsc fails on a call that no longer fits
-          --run                      re-run the completed calls of pure and deterministic tools through
-                                     the executor (policy and approval apply) and compare output hashes;
-                                     a diff for each mismatch; other determinism levels are skipped
+          --run                      re-run the completed calls of read-only, pure or deterministic tools
+                                     that neither write nor spawn through the executor (policy and
+                                     approval apply, the output cache never answers) and compare output
+                                     hashes; a diff for each mismatch; other calls are skipped, saying why
           --project, -p <tsconfig>   the project whose tools the log names (besides the core tools)
           --workspace <dir>          --run: the workspace the calls are confined to (default: .)
           --policy <file>            --run: allow/ask/deny rules (JSON)
@@ -73,12 +77,15 @@ Commands:
                                      (needs session affinity behind a balancer; default: stateless)
           --tasks <file|none>        where the tasks of tools declared with task are kept (default:
                                      <workspace>/.toolwright/tasks.jsonl; none: in memory)
-          --cache                    answer pure tools' calls from <workspace>/.toolwright/cache and
-                                     deterministic ones from memory, per session (after the gate)
+          --cache                    answer read-only, effect-free tools' calls: pure ones from the per-user
+                                     cache (~/.cache/toolwright/outputs), deterministic ones from memory per
+                                     session (none without one); after the gate
           --defer <glob>             deferred loading: these tools and those declared defer are left out of
                                      tools/list, which offers tool_search; a client's search loads what it finds
                                      for that client (stdio, an HTTP session), then list_changed (repeatable or a
                                      comma list: github_*,jira_*)
+          --search-index <file>      search with the index emit --search-index wrote: its entries of
+                                     unchanged tools are kept, the other tools indexed beside them
         HTTP only. Requests must name this server in Host (localhost, 127.0.0.1 or [::1] with its
         port) and come from no web page or a loopback one (Origin); others get 403.
           --allow-host <h>           also accept this Host: name (any port), name:port, or * (repeatable)

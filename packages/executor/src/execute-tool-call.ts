@@ -49,7 +49,7 @@ export function buildPipeline(s: PipelineServices): readonly PipelineStep[] {
     s.doomLoop && doomLoopCheckStep(s.doomLoop),
     safetyGateStep({ policy: o.policy, risk: o, pathResolvers: o.pathResolvers, approvals: s.approvals, approve: o.approve, judgedCalls: s.judgedCalls }),
     // After the gate: a cached output never skips policy or approval.
-    s.cache ? cacheLookupStep(s.cache, run, hooks !== undefined) : run,
+    s.cache ? cacheLookupStep(s.cache, run, hooks !== undefined, s.validator) : run,
     hooks && afterHooksStep(hooks),
     normaliseOutputStep,
     validateOutputStep(s.validator),

@@ -111,9 +111,10 @@ export interface ExecutorOptions {
   /** Full outputs kept for retrieval after truncation (default 256; 0 keeps none). */
   keepFullOutputs?: number;
   /**
-   * Output caching by determinism level (off by default): `pure` tools' outputs on disk by argument hash, across
-   * sessions (`dir`, default `<workspace>/.toolwright/cache`; `maxBytes`), `deterministic` tools' in this executor's
-   * memory. Looked up after policy and approval; a hit's `ToolCallCompleted` record says `cacheHit`. See `OutputCacheOptions`.
+   * Output caching (off by default) of read-only tools with no side effects: `pure` ones' outputs on disk by argument
+   * hash, across sessions (`dir`, default a per-user folder outside the workspace; `maxBytes`), `deterministic` ones' in
+   * this executor's memory per session. Looked up after policy and approval; a hit's `ToolCallCompleted` record says
+   * `cacheHit`. See `OutputCacheOptions`.
    */
   cache?: OutputCacheOptions;
 }

@@ -4,8 +4,8 @@ export { fromFunction, lazyTool, renderedAs, withModelRendering } from './regist
 export { SessionToolkit } from './session-toolkit.js';
 export type { SessionToolkitOptions } from './session-toolkit.js';
 export type { RegisteredTool, RenderedAsDecorator } from './registered-tool.js';
-export type { ToolSearchMatch, ToolSearchOptions } from './search/tool-search-index.js';
-export { MAX_QUERY_LENGTH } from './search/tool-search-index.js';
+export type { ToolSearchMatch, ToolSearchOptions, SearchIndexData } from './search/tool-search-index.js';
+export { MAX_QUERY_LENGTH, buildSearchIndex } from './search/tool-search-index.js';
 export { RegistryError } from './registry-error.js';
 export type { RegistryErrorCode } from './registry-error.js';
 export {

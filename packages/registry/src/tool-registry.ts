@@ -4,7 +4,7 @@ import { RegistryError } from './registry-error.js';
 import { requireDeclaration } from './require-declaration.js';
 import { SessionToolkit, type SessionToolkitOptions } from './session-toolkit.js';
 import { toolkitMethods } from './toolkit-methods.js';
-import { ToolSearchIndex, type ToolSearchMatch, type ToolSearchOptions } from './search/tool-search-index.js';
+import { checkSearchIndexData, ToolSearchIndex, type SearchIndexData, type ToolSearchMatch, type ToolSearchOptions } from './search/tool-search-index.js';
 
 export interface ToolFilter {
   groups?: readonly ToolGroup[];
@@ -29,6 +29,8 @@ export class ToolRegistry {
   private readonly listeners = new Set<(change: RegistryChange) => void>();
   /** Built on the first search, dropped whenever a tool is added or removed. */
   private searchIndex: ToolSearchIndex | undefined;
+  /** An index built ahead of time (`useSearchIndex`), loaded on a search while the tools are the ones it was built from. */
+  private prebuiltIndex: SearchIndexData | undefined;
 
   /** Registers a function that carries a declaration (from the transformer or a generated module). */
   register(fn: Callable): RegisteredTool {
@@ -123,8 +125,24 @@ export class ToolRegistry {
    * empty query, one longer than 1,000 characters or a `limit` outside 1..100 is a `RegistryError` (`invalid_query`).
    */
   search(query: string, options?: ToolSearchOptions): ToolSearchMatch[] {
-    this.searchIndex ??= new ToolSearchIndex(new Map([...this.tools].map(([name, tool]) => [name, tool.declaration])));
+    this.searchIndex ??= new ToolSearchIndex(new Map([...this.tools].map(([name, tool]) => [name, tool.declaration])), this.prebuiltIndex);
     return this.searchIndex.search(query, options);
+  }
+
+  /**
+   * Searches with an index built ahead of time (`toolwright emit --search-index`) instead of building one on the first
+   * search: its entries of tools registered with the same searched text are kept, the rest dropped, and the tools it
+   * lacks indexed (when little of it holds, the index is built afresh). Data that is not such an index is a
+   * `RegistryError` (`invalid_search_index`).
+   */
+  useSearchIndex(data: unknown): void {
+    this.prebuiltIndex = checkSearchIndexData(data);
+    this.searchIndex = undefined;
+  }
+
+  /** Whether the current search index was loaded from `useSearchIndex`'s data (`true`) or built (`false`); none yet: undefined. */
+  get searchIndexLoaded(): boolean | undefined {
+    return this.searchIndex?.prebuilt;
   }
 
   /** Subscribes to additions and removals; returns the unsubscribe function. */

@@ -2,6 +2,7 @@ import { defineCommand } from '../cli-command.js';
 import { CliError } from '../cli-error.js';
 import { USAGE } from '../usage.js';
 import { configFlags } from './config-flags.js';
+import { withCacheFlag } from '../with-cache-flag.js';
 
 /** `toolwright call <tool> --args <json>`: one call through the full executor, printed as JSON. */
 export const callCommand = defineCommand({
@@ -32,8 +33,8 @@ export const callCommand = defineCommand({
         args: values.args,
         yes: values.yes,
         workspace: environment.workspaceRoot,
-        // --cache: pure tools' outputs in <workspace>/.toolwright/cache (the executor's workspace), looked up after the gate.
-        executor: values.cache && !environment.executorOptions.cache ? { ...environment.executorOptions, cache: {} } : environment.executorOptions,
+        // --cache: read-only, effect-free tools' outputs in the per-user cache folder, looked up after the gate.
+        executor: withCacheFlag(environment.executorOptions, values.cache),
       });
       // A tool's output may hold terminal or bidi controls: written as \uXXXX escapes (still JSON).
       io.out(`${escapeTerminalControls(JSON.stringify(report, null, 2))}\n`);

@@ -20,6 +20,7 @@ export const emitCommand = defineCommand({
     report: { type: 'boolean', default: false },
     budget: { type: 'string' },
     'budget-dialect': { type: 'string' },
+    'search-index': { type: 'string' },
     typescript: { type: 'string' },
   },
   // `--report json`: the format is the one operand emit takes.
@@ -37,6 +38,10 @@ export const emitCommand = defineCommand({
       ...(values.module !== undefined ? { module: values.module } : {}),
       check: values.check,
       keepGoing: values['keep-going'],
+      // The registry and its search library load only for --search-index.
+      ...(values['search-index'] !== undefined
+        ? { searchIndex: { file: values['search-index'], build: (await import('@toolwright/registry')).buildSearchIndex } }
+        : {}),
     };
     const log = (line: string) => io.err(`${line}\n`);
     if (options.check && values.watch) throw new CliError('--watch and --check cannot be combined.', 2);

@@ -22,6 +22,11 @@ export interface EmitOptions {
    * diagnostics are reported and the result still counts the errors, so the build fails).
    */
   keepGoing?: boolean;
+  /**
+   * Also write the tools' search index to `file`, built now by `build` (the registry's `buildSearchIndex`, which the
+   * command loads only then); `registry.useSearchIndex` loads it instead of building one.
+   */
+  searchIndex?: { file: string; build: (declarations: readonly ToolDeclaration[]) => unknown };
 }
 
 export interface EmitResult {
@@ -118,28 +123,32 @@ export function writeOutputs(
     );
   }
 
-  const outputs: { file: string; content: string }[] = [];
+  const outputs: { file: string; content: string; kind: 'manifest' | 'generated module' | 'search index' }[] = [];
   if (options.out !== undefined || options.module === undefined) {
     outputs.push({
       file: path.resolve(options.cwd ?? process.cwd(), options.out ?? path.join(project.rootDir, 'tools.json')),
       content: renderManifest(declarations),
+      kind: 'manifest',
     });
+  }
+  if (options.searchIndex !== undefined) {
+    const file = path.resolve(options.cwd ?? process.cwd(), options.searchIndex.file);
+    outputs.push({ file, content: `${JSON.stringify(options.searchIndex.build(declarations))}\n`, kind: 'search index' });
   }
   if (options.module !== undefined) {
     const moduleFile = path.resolve(options.cwd ?? process.cwd(), options.module);
     const entries: ModuleEntry[] = analysis.tools.flatMap((t) =>
       t.declaration ? [{ declaration: t.declaration, fileName: t.candidate.fn.getSourceFile().fileName, exportName: t.candidate.exportName }] : [],
     );
-    outputs.push({ file: moduleFile, content: renderModule(entries, moduleFile) });
+    outputs.push({ file: moduleFile, content: renderModule(entries, moduleFile), kind: 'generated module' });
   }
 
-  for (const { file, content } of outputs) {
+  for (const { file, content, kind } of outputs) {
     if (options.check) {
       const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
       if (current === content) continue;
-      const details =
-        current === undefined ? ['(file does not exist)'] : file.endsWith('.json') ? manifestDrift(content, current) : ['(generated module differs)'];
-      const manifest = current !== undefined && file.endsWith('.json') ? current : undefined;
+      const details = current === undefined ? ['(file does not exist)'] : kind === 'manifest' ? manifestDrift(content, current) : [`(${kind} differs)`];
+      const manifest = current !== undefined && kind === 'manifest' ? current : undefined;
       throw new CliError(checkMessage(rel(file), details, manifest, declarations), 1);
     }
     // `emit --watch` after an edit that changed no tool: the file this process wrote is still there, untouched.

@@ -5,8 +5,8 @@ import { configFlags } from './config-flags.js';
 
 /**
  * `toolwright replay <audit.jsonl> --out <file.ts>`: the recorded calls as a module typed by each tool's current
- * signature. `toolwright replay <audit.jsonl> --run`: re-runs the calls of pure and deterministic tools through
- * the executor and compares their output hashes with the log's.
+ * signature. `toolwright replay <audit.jsonl> --run`: re-runs the calls of read-only pure and deterministic tools that
+ * neither write nor spawn through the executor and compares their output hashes with the log's.
  */
 export const replayCommand = defineCommand({
   options: {

@@ -2,6 +2,8 @@ import { defineCommand } from '../cli-command.js';
 import { CliError } from '../cli-error.js';
 import { USAGE } from '../usage.js';
 import { configFlags } from './config-flags.js';
+import { withCacheFlag } from '../with-cache-flag.js';
+import { useSearchIndexFile } from './search-index-file.js';
 
 /** `toolwright serve --mcp stdio|http`: the registry over MCP until interrupted (or stdin ends, for stdio). */
 /** How long after its start `serve` probes the kernel sandbox for its warning. */
@@ -30,6 +32,7 @@ export const serveCommand = defineCommand({
     tasks: { type: 'string' },
     cache: { type: 'boolean', default: false },
     defer: { type: 'string', multiple: true },
+    'search-index': { type: 'string' },
   },
   async run(values, _positionals, io) {
     const mode = values.mcp;
@@ -60,9 +63,11 @@ export const serveCommand = defineCommand({
     const tasks = openTaskStore(values.tasks, environment.workspaceRoot, io, { FileTaskStore, TaskFileInUseError });
     // Deferred tools are found with tool_search: registered here unless the project brings its own.
     if (defer && !environment.registry.has('tool_search')) (await import('@toolwright/core-tools')).registerMetaTools(environment.registry);
+    // `emit --search-index`'s file: tool_search loads it instead of indexing every tool on its first search.
+    if (values['search-index'] !== undefined) useSearchIndexFile(environment.registry, values['search-index']);
     const tools = new McpToolServer({
       registry: environment.registry,
-      executor: values.cache && !environment.executorOptions.cache ? { ...environment.executorOptions, cache: {} } : environment.executorOptions,
+      executor: withCacheFlag(environment.executorOptions, values.cache),
       ...(stateKey ? { stateKey } : {}),
       ...(tasks ? { tasks: { store: tasks } } : {}),
       ...(defer ? { defer: { defer } } : {}),

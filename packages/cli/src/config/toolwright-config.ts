@@ -43,7 +43,7 @@ export interface ToolwrightConfig {
 }
 
 export interface CacheSection {
-  /** The folder of `pure` tools' outputs (default: `.toolwright/cache` in the workspace). */
+  /** The folder of `pure` tools' outputs (default: `~/.cache/toolwright/outputs/<workspace id>`, outside the workspace). */
   dir?: string;
   /**
    * Most bytes the folder's entries take (default 64 MiB); past it the least recently used are removed.

@@ -76,6 +76,27 @@ describe(readRecordedCalls, () => {
     ['a request without a call id', () => logOf({ ...requested('c1'), callId: 7 }), 'record seq 1', 'a ToolCallRequested record without a callId', 1],
     ['a request without a tool', () => logOf({ ...requested('c1'), tool: '' }), 'record seq 1', 'the ToolCallRequested record of c1 names no tool', 1],
     [
+      'a request whose seq is a fraction',
+      () => logOf({ ...requested('c1'), seq: 1.5 }),
+      'record seq 1.5',
+      'a ToolCallRequested record whose seq is not a whole number',
+      1,
+    ],
+    [
+      'a request whose seq is negative',
+      () => logOf({ ...requested('c1'), seq: -1 }),
+      'record seq -1',
+      'a ToolCallRequested record whose seq is not a whole number',
+      1,
+    ],
+    [
+      'a request whose seq is unsafe',
+      () => logOf({ ...requested('c1'), seq: 2 ** 60 }),
+      'record seq',
+      'a ToolCallRequested record whose seq is not a whole number',
+      1,
+    ],
+    [
       'arguments that are no object',
       () => logOf(requested('c1', 'add', [1, 2])),
       'record seq 1',

@@ -85,6 +85,8 @@ export function readRecordedCalls(file: string): RecordedLog {
 
 function requestedCall(record: AuditRecord, file: string): RecordedCall {
   const { callId, tool, args, argsHash } = record;
+  // The seq names the call's constant in `replay --out` (`call_<seq>`): anything but a whole number is no identifier.
+  if (!Number.isSafeInteger(record.seq) || record.seq < 0) throw malformed(file, record, 'a ToolCallRequested record whose seq is not a whole number');
   if (typeof callId !== 'string' || callId === '') throw malformed(file, record, 'a ToolCallRequested record without a callId');
   if (typeof tool !== 'string' || tool === '') throw malformed(file, record, `the ToolCallRequested record of ${callId} names no tool`);
   if (typeof args !== 'object' || args === null || Array.isArray(args))

@@ -1,11 +1,14 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { attachToolDeclaration, type Determinism, type ToolDeclaration } from '@toolwright/schema';
+import { attachToolDeclaration, type Determinism, type ToolDeclaration, type ToolMetadata } from '@toolwright/schema';
 import { loadPolicy, MemoryAuditSink, ToolExecutor } from '@toolwright/executor';
 import { ToolRegistry } from '@toolwright/registry';
 import type { RecordedCall } from './recorded-calls.js';
 import { runReplay } from './run-replay.js';
 
-function declaration(name: string, determinism: Determinism): ToolDeclaration {
+function declaration(name: string, determinism: Determinism, metadata: Partial<ToolMetadata> = {}): ToolDeclaration {
   return {
     name,
     description: `The ${name} tool.`,
@@ -20,6 +23,7 @@ function declaration(name: string, determinism: Determinism): ToolDeclaration {
       resources: { timeoutMs: 5_000 },
       parallel: true,
       tags: [],
+      ...metadata,
     },
   };
 }
@@ -65,7 +69,9 @@ describe(runReplay, () => {
     const audit = new MemoryAuditSink();
     const summary = await runReplay(calls, registry, { audit }, '/ws', io);
     expect(summary).toMatchObject({ matched: 2, mismatched: 1, failed: 1, notCompleted: 1 });
-    expect([...summary.skipped]).toEqual([['now', { count: 1, determinism: 'non-deterministic' }]]);
+    expect([...summary.skipped]).toEqual([
+      ['now', { count: 1, reason: "its determinism is 'non-deterministic' (only pure and deterministic tools are replayed)" }],
+    ]);
     // Calls with the same tool and arguments run once; other determinism levels never run.
     expect(runs).toEqual(['double', 'double']);
     const text = out.join('');
@@ -87,5 +93,82 @@ describe(runReplay, () => {
     expect(summary).toMatchObject({ matched: 0, mismatched: 0, failed: 1 });
     expect(runs).toEqual([]);
     expect(out.join('')).toContain('FAIL   seq 1 double (c1): the replay ended as policy_denied: ');
+  });
+
+  it.for([
+    { tier: 'side-effecting', sideEffects: ['fs-write'], reason: "changes the world (its tier is 'side-effecting'; only read-only tools are re-run)" },
+    { tier: 'privileged', sideEffects: [], reason: "changes the world (its tier is 'privileged'; only read-only tools are re-run)" },
+    { tier: 'read-only', sideEffects: ['fs-read', 'fs-write'], reason: "changes the world (it declares the side effect 'fs-write'; only reads are re-run)" },
+    { tier: 'read-only', sideEffects: ['process-spawn'], reason: "changes the world (it declares the side effect 'process-spawn'; only reads are re-run)" },
+    { tier: 'read-only', sideEffects: ['net-write'], reason: "changes the world (it declares the side effect 'net-write'; only reads are re-run)" },
+  ] as const)('never re-runs a deterministic tool that changes the world ($tier, $sideEffects)', async ({ tier, sideEffects, reason }) => {
+    const runs: number[] = [];
+    const registry = new ToolRegistry();
+    registry.register(
+      attachToolDeclaration(async (n: number) => (runs.push(n), { value: n }), declaration('write', 'deterministic', { tier, sideEffects: [...sideEffects] })),
+    );
+    const out: string[] = [];
+    const call: RecordedCall = {
+      seq: 1,
+      callId: 'c1',
+      tool: 'write',
+      args: { n: 1 },
+      argsHash: 'h',
+      outcome: 'completed',
+      output: { value: 1 },
+      outputHash: await hashOf({ value: 1 }),
+    };
+    const summary = await runReplay([call], registry, { approve: async () => ({ kind: 'once' }) }, '/ws', {
+      out: (text) => out.push(text),
+      err: (text) => out.push(text),
+    });
+    expect(runs).toEqual([]);
+    expect(summary).toMatchObject({ matched: 0, mismatched: 0, failed: 0 });
+    expect([...summary.skipped]).toEqual([['write', { count: 1, reason }]]);
+    expect(out.join('')).toContain(`skip   1 call of write: ${reason}\n`);
+  });
+
+  it('never answers from the output cache, even when the options bring one', async () => {
+    const { registry, calls, runs, io } = await setup();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-replay-cache-'));
+    try {
+      const cache = { dir };
+      // The recorded call, run once with the cache: the pure tool's output is now on disk.
+      await new ToolExecutor({ registry, cache }).executeToolCall({ id: 'first', name: 'double', arguments: '{"n":2}' }, { workspace: dir });
+      expect(runs).toEqual(['double']);
+      const audit = new MemoryAuditSink();
+      const summary = await runReplay(calls.slice(0, 1), registry, { audit, cache }, dir, io);
+      expect(summary).toMatchObject({ matched: 1, failed: 0 });
+      expect(runs).toEqual(['double', 'double']);
+      expect(audit.records.find((record) => record.type === 'ToolCallCompleted')).not.toHaveProperty('cacheHit');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("groups identical calls by their arguments, not by the log's argsHash", async () => {
+    const { registry, calls, runs, io, out } = await setup();
+    // Two different calls that claim the same argsHash: each runs, and the second's output is compared with its own replay.
+    const forged = [
+      { ...calls[0]!, argsHash: 'same' },
+      { ...calls[1]!, argsHash: 'same' },
+    ];
+    const summary = await runReplay(forged, registry, {}, '/ws', io);
+    expect(runs).toEqual(['double', 'double']);
+    expect(summary).toMatchObject({ matched: 1, mismatched: 1 });
+    expect(out.join('')).toContain('+  "value": 6');
+    // The same arguments with different claimed hashes still run once.
+    runs.length = 0;
+    await runReplay(
+      [
+        { ...calls[0]!, argsHash: 'a' },
+        { ...calls[0]!, callId: 'c9', argsHash: 'b' },
+      ],
+      registry,
+      {},
+      '/ws',
+      io,
+    );
+    expect(runs).toEqual(['double']);
   });
 });

@@ -1,10 +1,14 @@
 import type { ToolDeclaration } from '@toolwright/schema';
+import type { WorkspaceRules } from '@toolwright/tool';
 import { canonicalJson, sha256Hex, stringJson } from '../output/normalize-output.js';
 
 /** What a `deterministic` tool may depend on besides its arguments (a `CallContext`'s fields). */
 export interface CallScope {
   sessionId?: string | undefined;
+  actorId?: string | undefined;
+  capabilities?: readonly string[] | undefined;
   workspace?: string | undefined;
+  workspaceRules?: WorkspaceRules | undefined;
 }
 
 /** The contract digest of each declaration: computed once per declaration object. */
@@ -22,20 +26,32 @@ export function cacheKey(declaration: ToolDeclaration, argsJson: string): string
 
 /**
  * What a `deterministic` tool's output is kept under in memory: the pure key's fields with the caller's
- * session and workspace, on which such a tool may depend.
+ * session, actor, capabilities, workspace and workspace rules, on which such a tool may depend.
  */
 export function sessionCacheKey(declaration: ToolDeclaration, argsJson: string, context: CallScope): string {
   return sha256Hex(keyText(declaration, argsJson, context));
 }
 
-/** Canonical JSON (keys sorted: args, contract, session, tool, version, workspace) spliced from text already canonical. */
+/** Canonical JSON (keys sorted) spliced from text already canonical: the pure key's fields, and the scope's when given. */
 function keyText(declaration: ToolDeclaration, argsJson: string, context?: CallScope): string {
   const text = (value: string | undefined) => (value === undefined ? 'null' : stringJson(value));
-  const session = context ? `,"session":${text(context.sessionId)}` : '';
-  const workspace = context ? `,"workspace":${text(context.workspace)}` : '';
-  return `{"args":${argsJson},"contract":"${contractOf(declaration)}"${session},"tool":${stringJson(declaration.name)},"version":${text(
-    declaration.metadata.version,
-  )}${workspace}}`;
+  const json = (value: unknown, what: string) => (value === undefined ? 'null' : canonicalJson(value, what));
+  const fields = [
+    `"args":${argsJson}`,
+    `"contract":"${contractOf(declaration)}"`,
+    `"tool":${stringJson(declaration.name)}`,
+    `"version":${text(declaration.metadata.version)}`,
+  ];
+  if (context)
+    fields.push(
+      `"actor":${text(context.actorId)}`,
+      `"capabilities":${json(context.capabilities && [...new Set(context.capabilities)].sort(), 'the capabilities')}`,
+      `"rules":${json(context.workspaceRules, 'the workspace rules')}`,
+      `"session":${text(context.sessionId)}`,
+      `"workspace":${text(context.workspace)}`,
+    );
+  // Each field starts with its quoted, distinct name: sorting the texts sorts the keys.
+  return `{${fields.sort().join(',')}}`;
 }
 
 function contractOf(declaration: ToolDeclaration): string {

@@ -33,6 +33,13 @@ export class MemoryCache {
     }
   }
 
+  delete(key: string): void {
+    const old = this.entries.get(key);
+    if (old === undefined) return;
+    this.entries.delete(key);
+    this.chars -= old.length;
+  }
+
   get size(): number {
     return this.entries.size;
   }

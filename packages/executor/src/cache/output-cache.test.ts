@@ -1,54 +1,14 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '@toolwright/registry';
-import type { Determinism } from '@toolwright/schema';
-import { MemoryAuditSink } from '../memory-audit-sink.js';
+import type { ToolMetadata } from '@toolwright/schema';
 import { loadPolicy } from '../policy/policy.js';
 import { declaration, defineTool } from '../test-support/declare-tool.js';
+import { call, setup, tempDir } from '../test-support/cache-setup.js';
 import { ToolExecutor } from '../tool-executor.js';
-import type { ExecutorOptions } from '../executor-options.js';
 import type { ToolHooks } from '../hooks.js';
 import { OutputCache } from './output-cache.js';
-
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-cache-'));
-  dirs.push(dir);
-  return dir;
-}
-
-/** A tool of the given determinism that counts its runs; `fail` makes it throw, `pad` lengthens its output. */
-function countingTool(name: string, determinism: Determinism, runs: { count: number }, options: { fail?: boolean } = {}) {
-  return defineTool(
-    async (text: string, pad?: number) => {
-      runs.count++;
-      if (options.fail) throw new Error('it failed');
-      return { echoed: text, padding: 'x'.repeat(pad ?? 0), run: runs.count };
-    },
-    declaration('x', { text: { type: 'string' }, pad: { type: 'integer' } }, { required: ['text'], metadata: { determinism } }),
-  ) as unknown as (...args: never[]) => unknown;
-}
-
-function setup(options: Partial<ExecutorOptions> & { determinism?: Determinism; fail?: boolean } = {}) {
-  const runs = { count: 0 };
-  const registry = new ToolRegistry();
-  const tool = countingTool('x', options.determinism ?? 'pure', runs, { fail: options.fail ?? false });
-  registry.register(tool);
-  const audit = new MemoryAuditSink();
-  const executor = new ToolExecutor({ registry, audit, cache: { dir: options.cache?.dir ?? tempDir(), ...options.cache }, ...withoutCache(options) });
-  return { executor, audit, runs, registry };
-}
-
-function withoutCache(options: Partial<ExecutorOptions> & { determinism?: Determinism; fail?: boolean }): Partial<ExecutorOptions> {
-  const { cache: _cache, determinism: _determinism, fail: _fail, ...rest } = options;
-  return rest;
-}
-
-const call = (args: Record<string, unknown>, id = 'call_1') => ({ id, name: 'x', arguments: JSON.stringify(args) });
 
 describe(OutputCache, () => {
   it('runs a pure tool once for the same arguments, and again for other arguments', async () => {
@@ -175,15 +135,34 @@ describe(OutputCache, () => {
 
   it('keeps a deterministic tool in memory within one executor, never across executors nor on disk', async () => {
     const dir = tempDir();
+    const session = { sessionId: 's1' };
     const one = setup({ determinism: 'deterministic', cache: { dir } });
-    await one.executor.executeToolCall(call({ text: 'a' }, 'c1'));
-    expect(await one.executor.executeToolCall(call({ text: 'a' }, 'c2'))).toMatchObject({ cacheHit: 'memory', output: { run: 1 } });
+    await one.executor.executeToolCall(call({ text: 'a' }, 'c1'), session);
+    expect(await one.executor.executeToolCall(call({ text: 'a' }, 'c2'), session)).toMatchObject({ cacheHit: 'memory', output: { run: 1 } });
     expect(one.runs.count).toBe(1);
     const two = setup({ determinism: 'deterministic', cache: { dir } });
-    expect(await two.executor.executeToolCall(call({ text: 'a' }, 'c3'))).not.toHaveProperty('cacheHit');
+    expect(await two.executor.executeToolCall(call({ text: 'a' }, 'c3'), session)).not.toHaveProperty('cacheHit');
     expect(two.runs.count).toBe(1);
     expect(fs.readdirSync(dir)).toEqual([]);
     expect(one.audit.records.find((entry) => entry.callId === 'c2' && entry.type === 'ToolCallCompleted')).toMatchObject({ cacheHit: 'memory' });
+  });
+
+  it('keeps no deterministic output for calls without a session (callers it cannot tell apart)', async () => {
+    const { executor, runs } = setup({ determinism: 'deterministic' });
+    await executor.executeToolCall(call({ text: 'a' }));
+    expect(await executor.executeToolCall(call({ text: 'a' }))).not.toHaveProperty('cacheHit');
+    expect(runs.count).toBe(2);
+  });
+
+  it("keeps a deterministic tool's outputs apart per actor and capabilities", async () => {
+    const { executor, runs } = setup({ determinism: 'deterministic' });
+    await executor.executeToolCall(call({ text: 'a' }), { sessionId: 's', actorId: 'alice', capabilities: ['a'] });
+    expect(await executor.executeToolCall(call({ text: 'a' }), { sessionId: 's', actorId: 'bob', capabilities: ['a'] })).not.toHaveProperty('cacheHit');
+    expect(await executor.executeToolCall(call({ text: 'a' }), { sessionId: 's', actorId: 'alice', capabilities: ['a', 'b'] })).not.toHaveProperty('cacheHit');
+    expect(await executor.executeToolCall(call({ text: 'a' }), { sessionId: 's', actorId: 'alice', capabilities: ['a'] })).toMatchObject({
+      cacheHit: 'memory',
+    });
+    expect(runs.count).toBe(3);
   });
 
   it("keeps a deterministic tool's outputs apart per session", async () => {
@@ -240,23 +219,26 @@ describe(OutputCache, () => {
     expect(result).toMatchObject({ status: 'error', error: { code: 'cancelled' } });
   });
 
-  it('defaults to .toolwright/cache in the workspace, and says what is missing without one', async () => {
-    const workspace = tempDir();
-    const registry = new ToolRegistry();
-    registry.register(countingTool('x', 'pure', { count: 0 }));
-    await new ToolExecutor({ registry, workspace, cache: {} }).executeToolCall(call({ text: 'a' }));
-    expect(fs.readdirSync(path.join(workspace, '.toolwright', 'cache'))).toHaveLength(1);
-    expect(() => new ToolExecutor({ registry, cache: {} })).toThrow("ExecutorOptions.cache: give cache.dir, or the executor's workspace");
-    expect(() => new ToolExecutor({ registry, workspace, cache: { maxBytes: -1 } })).toThrow('cache.maxBytes must be a positive number');
+  it.for([
+    ['a side-effecting tier', { tier: 'side-effecting' }],
+    ['fs-read', { sideEffects: ['fs-read'] }],
+    ['net-read', { sideEffects: ['net-read'] }],
+    ['fs-write', { sideEffects: ['fs-write'] }],
+  ] as [string, Partial<ToolMetadata>][])('never caches a pure or deterministic tool with %s', async ([, metadata]) => {
+    for (const determinism of ['pure', 'deterministic'] as const) {
+      const dir = tempDir();
+      const { executor, runs } = setup({ determinism, metadata, cache: { dir } });
+      await executor.executeToolCall(call({ text: 'a' }), { sessionId: 's' });
+      expect(await executor.executeToolCall(call({ text: 'a' }), { sessionId: 's' })).not.toHaveProperty('cacheHit');
+      expect(runs.count).toBe(2);
+      expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).toEqual([]);
+    }
   });
 
-  it('counts a directory it cannot write as no cache, never as a failed call', async () => {
-    const dir = tempDir();
-    const blocked = path.join(dir, 'file-not-dir');
-    fs.writeFileSync(blocked, '');
-    const { executor, runs } = setup({ cache: { dir: blocked } });
-    expect(await executor.executeToolCall(call({ text: 'a' }))).toMatchObject({ status: 'completed' });
-    expect(await executor.executeToolCall(call({ text: 'a' }))).toMatchObject({ status: 'completed' });
-    expect(runs.count).toBe(2);
+  it("caches a read-only tool that declares sideEffects ['none']", async () => {
+    const { executor, runs } = setup({ metadata: { sideEffects: ['none'] } });
+    await executor.executeToolCall(call({ text: 'a' }));
+    expect(await executor.executeToolCall(call({ text: 'a' }))).toMatchObject({ cacheHit: 'disk' });
+    expect(runs.count).toBe(1);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fromFunction } from '../registered-tool.js';
 import { RegistryError } from '../registry-error.js';
 import { ToolRegistry } from '../tool-registry.js';
-import { MAX_QUERY_LENGTH } from './tool-search-index.js';
+import { buildSearchIndex, MAX_QUERY_LENGTH } from './tool-search-index.js';
 
 interface FixtureTool {
   name: string;
@@ -116,5 +116,52 @@ describe('ToolRegistry.search', () => {
 
   it.for([0, -1, 1.5, 101, Number.NaN])('refuses the limit %s', (limit) => {
     expect(() => registry.search('file', { limit })).toThrow(expect.objectContaining({ code: 'invalid_query' }));
+  });
+});
+
+describe('a search index built ahead of time', () => {
+  const queries = ['read lines', 'thumbnail', 'exchange rate', 'slack', 'repositry', 'config'];
+  const data = () => JSON.parse(JSON.stringify(buildSearchIndex(FIXTURE.map(declare)))) as unknown;
+
+  it('is loaded for the tools it was built from and ranks exactly as an index built on the first search', () => {
+    const built = registryOf();
+    const loaded = registryOf();
+    loaded.useSearchIndex(data());
+    for (const query of queries) expect(loaded.search(query, { limit: 10 }), query).toEqual(built.search(query, { limit: 10 }));
+    expect(loaded.searchIndexLoaded).toBe(true);
+    expect(built.searchIndexLoaded).toBe(false);
+  });
+
+  it('keeps the entries of the tools it holds: another tool is indexed beside them, a changed one afresh, a missing one dropped', () => {
+    const [first, second, ...rest] = FIXTURE;
+    const changed = { ...first!, description: 'Counts zebras in a photo.' };
+    const extra = { name: 'zebra_census', description: 'Counts zebras in a park.', parameters: {} };
+    const registry = registryOf([changed, ...rest, extra]);
+    registry.useSearchIndex(data());
+    expect(top(registry, 'zebras', 2).sort()).toEqual([changed.name, 'zebra_census'].sort());
+    expect(registry.searchIndexLoaded).toBe(true);
+    expect(registry.search(second!.name, { limit: 100 }).map((m) => m.name)).not.toContain(second!.name);
+    // Added after the index was loaded: the next search indexes the new tool too.
+    registry.add(fromFunction(declare({ name: 'okapi_count', description: 'Counts okapis.', parameters: {} }), async () => undefined));
+    expect(top(registry, 'okapis')).toEqual(['okapi_count']);
+  });
+
+  it('is built afresh when little of it holds', () => {
+    const registry = registryOf(FIXTURE.slice(0, 3).map((tool) => ({ ...tool, description: `${tool.description} Changed.` })));
+    registry.useSearchIndex(data());
+    registry.search('file');
+    expect(registry.searchIndexLoaded).toBe(false);
+  });
+
+  it.for([
+    ['not an object', 'write it with `toolwright emit --search-index <file>`'],
+    [[], 'not an object'],
+    [{ format: 'other', tools: {}, index: {} }, 'format is "other"'],
+    [{ format: 'toolwright-search-index-1', index: {} }, 'lacks its tools or its index'],
+    [{ format: 'toolwright-search-index-1', tools: { a: 1 }, index: {} }, 'lacks its tools or its index'],
+  ] as const)('refuses data that is no index (%j)', ([value, message]) => {
+    expect(() => registryOf().useSearchIndex(value)).toThrow(
+      expect.objectContaining({ code: 'invalid_search_index', message: expect.stringContaining(message) }),
+    );
   });
 });
