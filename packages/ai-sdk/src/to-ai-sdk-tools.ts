@@ -1,9 +1,8 @@
 import { jsonSchema, tool, type JSONValue, type ToolSet } from 'ai';
 import {
+  argumentsHash,
   blockText,
-  canonicalJson,
   escapeTerminalControls,
-  sha256Hex,
   type CallContext,
   type CompletedToolCall,
   type ToolCallResult,
@@ -124,7 +123,7 @@ function providerSettings(declaration: ToolDeclaration): { deferLoading?: true; 
 /** The hash the executor gives arguments as received (`judgeCall`'s), or none when they are not JSON. */
 function receivedHash(args: Record<string, unknown>): string | undefined {
   try {
-    return sha256Hex(canonicalJson(args, 'the arguments'));
+    return argumentsHash(args);
   } catch {
     return undefined;
   }

@@ -6,7 +6,7 @@ import { bindPathResolver } from './policy/path-subject.js';
 import { assessCallRisk } from './gate/assess-risk.js';
 import { describeThrown } from './output/describe-thrown.js';
 import { gateInput, type GateServices } from './steps/gate-step.js';
-import { canonicalJson, sha256Hex } from './output/normalize-output.js';
+import { argumentsHash } from './output/normalize-output.js';
 import { judgeGate, type GateJudgement } from './gate/safety-gate.js';
 
 /** What the safety gate would do with a call, before anyone is asked. */
@@ -34,7 +34,7 @@ export function previewGate(services: PreviewServices, name: string, args: Recor
   const declaration = services.registry.get(name)?.declaration;
   if (!declaration) return { decision: 'allow', reason: 'unknown tools fail at lookup' };
   try {
-    return previewOf(judgeGate(gateInput(services, { callId: '', declaration, args, argsHash: sha256Hex(canonicalJson(args, 'the arguments')), context })));
+    return previewOf(judgeGate(gateInput(services, { callId: '', declaration, args, argsHash: argumentsHash(args), context })));
   } catch (error) {
     return unassessed(error);
   }

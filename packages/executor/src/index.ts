@@ -47,7 +47,7 @@ export type { ToolStandardSchema } from './standard-schema/tool-standard-schema.
 export type { ArgumentRepairs, ArgumentRepair } from './arguments/repair-arguments.js';
 export { truncateOutput, DEFAULT_MAX_OUTPUT_CHARS, DEFAULT_MAX_OUTPUT_BYTES } from './output/truncate-output.js';
 export type { Truncation } from './output/truncate-output.js';
-export { normaliseOutput, canonicalJson, sha256Hex } from './output/normalize-output.js';
+export { normaliseOutput, argumentsHash } from './output/normalize-output.js';
 export { nearestNames } from './steps/lookup.js';
 export { defaultRiskAssessment } from './gate/assess-risk.js';
 export { defaultCapabilityCheck } from './steps/capability-check.js';

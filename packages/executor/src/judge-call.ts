@@ -4,7 +4,7 @@ import { judgingGate } from './gate/judged-paths.js';
 import { judgeGate } from './gate/safety-gate.js';
 import type { JudgedCall } from './judged-call.js';
 import type { JudgedCalls } from './gate/judged-calls.js';
-import { canonicalJson, sha256Hex } from './output/normalize-output.js';
+import { argumentsHash } from './output/normalize-output.js';
 import { gateInput } from './steps/gate-step.js';
 
 /** The call `judgeCall` judges: its id, its tool and its arguments as a value. */
@@ -25,7 +25,7 @@ export function judgeCall(services: PreviewServices, judgedCalls: JudgedCalls, c
   const declaration = services.registry.get(call.name)?.declaration;
   let argsHash = '';
   try {
-    argsHash = sha256Hex(canonicalJson(call.arguments, 'the arguments'));
+    argsHash = argumentsHash(call.arguments);
     const facts = { callId: call.id, tool: call.name, argsHash };
     if (!declaration) return Object.freeze({ ...facts, decision: 'allow', reason: 'unknown tools fail at lookup' });
     const judging = judgingGate(

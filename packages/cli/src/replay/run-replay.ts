@@ -1,4 +1,4 @@
-import { ToolExecutor, canonicalJson, escapeTerminalControls, sha256Hex, type ExecutorOptions, type ToolCallResult } from '@toolwright/executor';
+import { ToolExecutor, argumentsHash, escapeTerminalControls, type ExecutorOptions, type ToolCallResult } from '@toolwright/executor';
 import type { ToolRegistry } from '@toolwright/registry';
 import type { CliIo } from '../cli-command.js';
 import { outputDiff } from './output-diff.js';
@@ -96,7 +96,7 @@ export async function runReplay(
 /** The tool and the sha-256 of the arguments' canonical JSON, as the executor hashes them; an error when they have no JSON form. */
 function argumentsKey(call: RecordedCall): string | Error {
   try {
-    return `${call.tool}\u0000${sha256Hex(canonicalJson(call.args, 'the arguments'))}`;
+    return `${call.tool}\u0000${argumentsHash(call.args)}`;
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }

@@ -55,6 +55,11 @@ export function sha256Hex(text: string): string {
   return oneShot ? oneShot('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex');
 }
 
+/** A call's `argsHash`: sha-256 of its arguments' canonical JSON (throws for arguments that are not JSON). */
+export function argumentsHash(args: unknown): string {
+  return sha256Hex(canonicalJson(args, 'the arguments'));
+}
+
 /**
  * JSON with object keys sorted at every level and no whitespace. Values JSON cannot hold are
  * refused with a clear error rather than silently dropped (`toJSON` is honoured, like JSON.stringify).

@@ -76,19 +76,12 @@ export function safetyGateStep(services: GateServices): PipelineStep {
     stage: 'policy',
     run(state) {
       const input = gateInput(services, gateCallOf(state));
+      // A judgement made ahead of the run for exactly this call (`judgeCall`), or the gate judges it now.
       const carried = judgedAhead(services, state);
-      if (carried) {
-        const gate = passJudgedGate(input, carried.judgement, services.approve);
-        const done = (outcome: GateOutcome): StepOutcome | Promise<StepOutcome> => {
-          if (outcome.ok) state.judgedPaths = carried.judgedPaths;
-          return settle(state, outcome);
-        };
-        return gate instanceof Promise ? gate.then(done) : done(gate);
-      }
-      const judging = judgingGate(input, services.risk.riskLevel?.[state.tool.declaration.name] !== undefined);
-      const gate = passSafetyGate(judging.input, services.approve);
+      const judging = carried ? undefined : judgingGate(input, services.risk.riskLevel?.[state.tool.declaration.name] !== undefined);
+      const gate = carried ? passJudgedGate(input, carried.judgement, services.approve) : passSafetyGate(judging!.input, services.approve);
       const done = (outcome: GateOutcome): StepOutcome | Promise<StepOutcome> => {
-        if (outcome.ok) state.judgedPaths = judging.judged();
+        if (outcome.ok) state.judgedPaths = carried ? carried.judgedPaths : judging!.judged();
         return settle(state, outcome);
       };
       return gate instanceof Promise ? gate.then(done) : done(gate);
