@@ -14,6 +14,21 @@ import {
 } from './control-groups.js';
 import { takeTurn } from './hosts.js';
 
+/**
+ * A pause gives up when a command beside it cannot be frozen in time (another test file's memory or fork bomb being
+ * killed, run in parallel by CI): what these tests check is the pause and the turns, so such a pause is tried again.
+ */
+async function pauseRetrying(): Promise<() => void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await pauseCommands();
+    } catch (error) {
+      if (attempt === 5 || !/could not be paused/.test(String(error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
 const MOUNTINFO = [
   '30 25 0:26 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755',
   '31 30 0:27 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw',
@@ -158,7 +173,7 @@ describe.skipIf(!support.available)('a control group per command (this host can 
       vi.useFakeTimers({ shouldAdvanceTime: true });
       try {
         while (!fs.existsSync(counter) || count() < 3) await settle(20);
-        const resume = await pauseCommands();
+        const resume = await pauseRetrying();
         await settle(100);
         const paused = count();
         vi.advanceTimersByTime(10 * 60_000);
@@ -166,7 +181,7 @@ describe.skipIf(!support.available)('a control group per command (this host can 
         expect(count()).toBe(paused);
         // One pause at a time: a second caller waits for the first to resume.
         let second: (() => void) | undefined;
-        void pauseCommands().then((next) => (second = next));
+        void pauseRetrying().then((next) => (second = next));
         await settle(200);
         expect(second).toBeUndefined();
         resume();
@@ -198,7 +213,11 @@ describe.skipIf(!support.available)('a control group per command (this host can 
         const launch = groups.joinGroupCommand(group, '/bin/sh', ['-c', 'i=0; while :; do i=$((i+1)); echo $i > ${counter}; sleep 0.02; done']);
         const child = spawn(launch.file, launch.args, { stdio: 'ignore' });
         process.on('SIGTERM', () => { child.kill('SIGKILL'); process.exit(0); });
-        process.stdin.on('data', () => groups.pauseCommands().then((resume) => { console.log('paused'); setTimeout(resume, 50); }));
+        const pause = (left) => groups.pauseCommands().catch((error) => {
+          if (left === 0 || !/could not be paused/.test(String(error))) throw error;
+          return new Promise((resolve) => setTimeout(resolve, 200)).then(() => pause(left - 1));
+        });
+        process.stdin.on('data', () => pause(4).then((resume) => { console.log('paused'); setTimeout(resume, 50); }));
         console.log('running');`;
       const other = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
       const lines: string[] = [];
@@ -207,7 +226,7 @@ describe.skipIf(!support.available)('a control group per command (this host can 
       const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       try {
         while (!lines.includes('running') || count() < 3) await settle(20);
-        const resume = await pauseCommands();
+        const resume = await pauseRetrying();
         await settle(100);
         const paused = count();
         await settle(400);
@@ -262,17 +281,8 @@ describe.skipIf(!support.available)('a control group per command (this host can 
         } finally {
           giveBack();
         }
-        // A pause gives up when a command beside it cannot be frozen in time (a memory bomb of a test file running beside
-        // this one, being killed): what is tested here is the thaw in this host's turn, so such a pause is tried again.
-        for (let attempt = 1; ; attempt++) {
-          try {
-            (await pauseCommands())();
-            break;
-          } catch (error) {
-            if (attempt === 5 || !/could not be paused/.test(String(error))) throw error;
-            await settle(200);
-          }
-        }
+        // What is tested here is the thaw in this host's turn (a pause that could not freeze a command beside it is tried again).
+        (await pauseRetrying())();
         await settle(300);
         expect(count()).toBeGreaterThan(stopped);
       } finally {
