@@ -38,7 +38,8 @@ afterAll(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, forc
 
 /**
  * The case's workspace, and `run`: one call through the executor — with the deny rule as policy, and
- * the workspace hiding its pattern as the CLI sets it up — once per search engine (built-in, ripgrep).
+ * the workspace hiding its pattern as the CLI sets it up — for file_search once per search engine (built-in,
+ * ripgrep); the engine is file_search's alone (`CoreToolsEnvironment.ripgrep`), so every other tool runs once.
  */
 function plant(kase: (typeof CASES)[number]): { root: string; run: (tool: string, args: Record<string, unknown>) => Promise<ToolCallResult[]> } {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-deny-')));
@@ -71,7 +72,8 @@ function plant(kase: (typeof CASES)[number]): { root: string; run: (tool: string
     root,
     run: async (tool, args) => {
       const results: ToolCallResult[] = [];
-      for (const executor of executors) results.push(await executor.executeToolCall({ id: `c${id++}`, name: tool, arguments: args }));
+      for (const executor of tool === 'file_search' ? executors : executors.slice(0, 1))
+        results.push(await executor.executeToolCall({ id: `c${id++}`, name: tool, arguments: args }));
       return results;
     },
   };
