@@ -1,25 +1,155 @@
-import { execFile } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/** The bash that reads command lines, and the longest it may take over one. */
+const BASH = '/bin/bash';
+const READ_TIMEOUT_MS = 5000;
+/** The most of bash's message kept (its first line is all that is used). */
+const MESSAGE_BYTES = 4096;
+
+// The reader: a bash, one per process, started at the first check, that starts `bash -n` for each line it is sent
+// and answers with its exit status and messages. A fork copies the forking process's page tables: ~20 ms for a
+// server holding a few hundred MB (its event loop blocked meanwhile), ~1 ms for this small bash. Each line is sent
+// as its length in bytes and the bytes (the C locale: `read -N` counts bytes); the checking bash starts with an
+// empty environment (`exec -c`), in `/`, without start-up files, the line as its `-c` argument, as a bash started
+// directly would. It reads from a pipe only this process holds: when this process ends, the reader ends.
+const READER = `# toolwright syntax reader
+LC_ALL=C
+trap '' INT HUP QUIT PIPE
+while IFS= read -r length; do
+  IFS= read -r -d '' -N "$length" line || exit 1
+  message=$(exec -c "$1" --noprofile --norc -n -c "$line" bash 2>&1 >/dev/null)
+  status=$?
+  message=\${message:0:${MESSAGE_BYTES}}
+  printf '%s %s\\n%s' "$status" "\${#message}" "$message"
+done`;
+
+interface Check {
+  command: string;
+  resolve: (error: string | undefined) => void;
+  /** Readers it was sent to (one that ended before answering hands it to the next, once). */
+  sent: number;
+}
+
+interface Reader {
+  child: ChildProcess;
+  /** The checks sent and not yet answered, in order; the first is the one being read. */
+  pending: Check[];
+  received: Buffer;
+  timer: NodeJS.Timeout | undefined;
+}
+
+let reader: Reader | undefined;
+let timeoutMs = READ_TIMEOUT_MS;
 
 /**
  * bash's own syntax error for `command` (`syntax error near unexpected token ';;' (line 1)`), or
  * undefined when bash parses it. bash reads the line with `-n` (noexec: commands are read, never
  * run, so not even `set +n` takes effect), without start-up files, with an empty environment, in
  * `/`. The judge works on tree-sitter-bash's tree; this makes sure bash accepts the same line.
+ * A bash that takes longer than 5 s over a line is ended (with the reader; the next check starts another).
  */
 export function bashSyntaxError(command: string): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      '/bin/bash',
-      ['--noprofile', '--norc', '-n', '-c', command, 'bash'],
-      { env: {}, cwd: '/', timeout: 5000, maxBuffer: 256 * 1024, windowsHide: true },
-      (error, _stdout, stderr) => {
-        if (!error) return resolve(undefined);
-        if (error.killed) return resolve('bash took too long to read it');
-        if (typeof error.code !== 'number') return resolve(`bash could not be started to check it (${error.message})`);
-        resolve(firstError(String(stderr), command.includes('\n')) ?? `bash rejected it (exit status ${error.code})`);
-      },
-    );
+  if (command.includes('\0')) return Promise.resolve('a command line cannot hold a NUL byte');
+  return new Promise((resolve) => check({ command, resolve, sent: 0 }));
+}
+
+function check(line: Check): void {
+  const current = (reader ??= startReader());
+  line.sent++;
+  current.pending.push(line);
+  send(current, line.command);
+  if (current.pending.length === 1) arm(current);
+}
+
+/** For tests: the reader's process id (undefined before the first check), and a shorter time per line. */
+export function syntaxReaderForTests(): { pid: number | undefined; setTimeout(ms: number): void } {
+  return { pid: reader?.child.pid, setTimeout: (ms) => (timeoutMs = ms) };
+}
+
+function startReader(): Reader {
+  const child = spawn(BASH, ['--noprofile', '--norc', '-c', READER, 'toolwright-syntax', BASH], {
+    stdio: ['pipe', 'pipe', 'ignore'],
+    cwd: '/',
+    env: {},
+    detached: true,
   });
+  const started: Reader = { child, pending: [], received: Buffer.alloc(0), timer: undefined };
+  child.stdout.on('data', (chunk: Buffer) => {
+    started.received = Buffer.concat([started.received, chunk]);
+    for (let answer = takeAnswer(started); answer !== undefined; answer = takeAnswer(started)) {
+      clearTimeout(started.timer);
+      const line = started.pending.shift();
+      line?.resolve(answer.status === 0 ? undefined : describe(answer.status, answer.message, line.command.includes('\n')));
+      arm(started);
+    }
+  });
+  child.stdin.on('error', () => undefined);
+  // A reader that ended (bash could not be started, or was killed): what it was sent goes to the next one, but
+  // for the line it was reading when it failed to start or was ended for taking too long.
+  const ended = (reason: string) => {
+    if (reader === started) reader = undefined;
+    clearTimeout(started.timer);
+    for (const line of started.pending.splice(0)) {
+      if (reason.startsWith('spawn ')) line.resolve(`bash could not be started to check it (${reason})`);
+      else if (line.sent > 1) line.resolve(`bash ended before it had read it (${reason})`);
+      else check(line);
+    }
+  };
+  child.on('error', (error) => ended(error.message));
+  child.on('exit', (code, signal) => ended(signal ?? `exit ${code}`));
+  idle(started);
+  return started;
+}
+
+function send(current: Reader, command: string): void {
+  current.child.ref();
+  for (const stream of [current.child.stdin, current.child.stdout]) (stream as unknown as { ref?: () => void }).ref?.();
+  current.child.stdin!.write(`${Buffer.byteLength(command)}\n${command}`);
+}
+
+/** Times the line now being read; with nothing to read, lets this process end without waiting for the reader. */
+function arm(current: Reader): void {
+  const first = current.pending[0];
+  if (!first) return idle(current);
+  current.timer = setTimeout(() => {
+    // The line is answered; the reader and the bash reading it are ended (their process group), the rest re-sent.
+    current.pending.shift();
+    first.resolve('bash took too long to read it');
+    if (reader === current) reader = undefined;
+    try {
+      process.kill(-current.child.pid!, 'SIGKILL');
+    } catch {
+      current.child.kill('SIGKILL');
+    }
+  }, timeoutMs);
+}
+
+function idle(current: Reader): void {
+  current.child.unref();
+  for (const stream of [current.child.stdin, current.child.stdout]) (stream as unknown as { unref?: () => void }).unref?.();
+}
+
+/** The next whole answer in what the reader wrote (`<status> <length>\n<message>`), taken off it. */
+function takeAnswer(current: Reader): { status: number; message: string } | undefined {
+  const newline = current.received.indexOf(0x0a);
+  if (newline < 0) return undefined;
+  const match = /^(\d+) (\d+)$/.exec(current.received.subarray(0, newline).toString('latin1'));
+  if (!match) {
+    // Never written by the reader: it is ended, the checks go to a new one.
+    current.received = Buffer.alloc(0);
+    current.child.kill('SIGKILL');
+    return undefined;
+  }
+  const end = newline + 1 + Number(match[2]);
+  if (current.received.length < end) return undefined;
+  const message = current.received.subarray(newline + 1, end).toString('utf8');
+  current.received = current.received.subarray(end);
+  return { status: Number(match[1]), message };
+}
+
+function describe(status: number, message: string, multiline: boolean): string {
+  if (status === 126 || status === 127) return `bash could not be started to check it (${message.trim() || `exit status ${status}`})`;
+  return firstError(message, multiline) ?? `bash rejected it (exit status ${status})`;
 }
 
 /**

@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bashSyntaxError, syntaxReaderForTests } from './bash-syntax.js';
+
+/** What `bash -n` started directly says of a line: the reader must answer the same. */
+function direct(command: string): number | null {
+  return spawnSync('/bin/bash', ['--noprofile', '--norc', '-n', '-c', command, 'bash'], { env: {}, cwd: '/' }).status;
+}
+
+const LINES = [
+  'ls -la',
+  'ls ;; pwd',
+  'if true; then echo x; fi',
+  'if true; then echo x',
+  'echo "unterminated',
+  "cat <<'EOF'\nbody ü ∑\nEOF",
+  'for i in 1 2; do\n  echo $i\ndone\ndone',
+  'echo $((1 +))',
+  'echo ${x',
+  'f() { echo; }; f',
+  '   ',
+  "echo 'a\nb' | wc -l",
+  'case x in x) echo;; esac',
+  'case x in x) echo;; esac;;',
+  '\\',
+  'echo é€😀 `',
+];
+
+describe("bash's own reading of a command line, through the reader", () => {
+  afterEach(() => syntaxReaderForTests().setTimeout(5000));
+
+  it.for(LINES)('agrees with bash started directly: %j', async (line) => {
+    const error = await bashSyntaxError(line);
+    expect(error === undefined, String(error)).toBe(direct(line) === 0);
+  });
+
+  it("words bash's message, with the line for a command of several lines", async () => {
+    expect(await bashSyntaxError('ls ;; pwd')).toBe("syntax error near unexpected token `;;'");
+    expect(await bashSyntaxError('for i in 1; do\n echo\ndone\ndone')).toBe("syntax error near unexpected token `done' (line 4)");
+  });
+
+  it('answers each of many lines sent at once with its own verdict, in one reader', async () => {
+    const lines = Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? `echo ${i} ;;` : `echo ${'é'.repeat(i)} ${i}`));
+    const verdicts = await Promise.all(lines.map((line) => bashSyntaxError(line)));
+    expect(verdicts.map((v) => v !== undefined)).toEqual(lines.map((_, i) => i % 3 === 0));
+    const pid = syntaxReaderForTests().pid;
+    await bashSyntaxError('true');
+    expect(syntaxReaderForTests().pid).toBe(pid);
+  });
+
+  it('starts a new reader when the one it had was killed, and loses no line sent meanwhile', async () => {
+    await bashSyntaxError('true');
+    const pid = syntaxReaderForTests().pid!;
+    process.kill(-pid, 'SIGKILL');
+    const verdicts = await Promise.all([bashSyntaxError('echo ;;'), bashSyntaxError('echo ok')]);
+    expect(verdicts[0]).toMatch(/unexpected token/);
+    expect(verdicts[1]).toBeUndefined();
+    expect(syntaxReaderForTests().pid).not.toBe(pid);
+  });
+
+  it('gives up on a line bash takes too long over, saying so, and reads the next lines in a new reader', async () => {
+    syntaxReaderForTests().setTimeout(1);
+    const slow = 'x'.repeat(3000);
+    const verdicts = await Promise.all([bashSyntaxError(`echo ${slow}`), bashSyntaxError('echo ;;')]);
+    expect(verdicts[0]).toBe('bash took too long to read it');
+    syntaxReaderForTests().setTimeout(5000);
+    expect(await bashSyntaxError('echo ;;')).toMatch(/unexpected token/);
+    expect(await bashSyntaxError('echo fine')).toBeUndefined();
+  });
+
+  it('refuses a NUL byte, which no command line can hold', async () => {
+    expect(await bashSyntaxError('echo a\0b')).toBe('a command line cannot hold a NUL byte');
+  });
+
+  it('lets the process end while the reader is idle (the built module, as a server loads it)', () => {
+    const built = path.join(import.meta.dirname, '..', '..', 'dist', 'shell', 'bash-syntax.js');
+    const script = `require(${JSON.stringify(built)}).bashSyntaxError('ls ;;').then((error) => console.log(error))`;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(result.stdout.trim()).toBe("syntax error near unexpected token `;;'");
+    expect(result.signal).toBeNull();
+  });
+});
