@@ -3,6 +3,22 @@ import { defineConfig } from 'vitest/config';
 import { SlowestFilesReporter } from './tools/vitest/slowest-files-reporter.mjs';
 import { toolwrightVitePlugin } from './tools/vitest/toolwright-vite-plugin.mjs';
 
+const ALL = ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'e2e/**/*.test.ts', 'tools/**/*.test.ts'];
+const EXCLUDE = ['**/node_modules/**', '**/dist/**', '**/fixtures/**', '**/.tmp-*/**'];
+const OWN_PROCESS = [
+  'e2e/**/*.test.ts',
+  'packages/sandbox/src/**/*.test.ts',
+  'packages/sources/src/**/*.test.ts',
+  'packages/core-tools/src/tools/shell-exec*.test.ts',
+  'packages/core-tools/src/deny-rules-hide.test.ts',
+  'packages/core-tools/src/shell/git-referenced-paths.test.ts',
+  'packages/core-tools/src/shell/shell-config.test.ts',
+  'packages/core-tools/src/workers/run-worker-job.test.ts',
+  'packages/executor/src/audit/audit-log.test.ts',
+  'packages/executor/src/audit/audit-rotation.test.ts',
+  'packages/executor/src/cache/disk-cache.test.ts',
+];
+
 // Tests import each package's TypeScript source through the `@toolwright/source` export condition,
 // so `vitest` needs no prior build; the e2e suites use the built packages, as users do.
 export default defineConfig({
@@ -16,8 +32,15 @@ export default defineConfig({
   },
   ssr: { resolve: { conditions: ['@toolwright/source', 'node', 'import', 'default'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'e2e/**/*.test.ts', 'tools/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**', '**/fixtures/**', '**/.tmp-*/**'],
+    projects: [
+      // Files that start processes by the hundred (the CLI, shells, sandboxes), change the process's state (its
+      // environment, timers, modules they mock) or hold the kernel's (control groups): each in a process of its own.
+      // A fork copies its process's page tables, so a worker grown by the files before it would start each slower.
+      { extends: true, test: { name: 'own-process', include: OWN_PROCESS, exclude: EXCLUDE, isolate: true } },
+      // The rest share their workers' modules (TypeScript, AJV, the packages): each worker loads them once, not
+      // once per file (an import phase 37% of these files' time).
+      { extends: true, test: { name: 'shared', include: ALL, exclude: [...EXCLUDE, ...OWN_PROCESS], isolate: false } },
+    ],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
