@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { withBudget } from '../test-support/with-budget.js';
-import { DEFAULT_OUTPUT_CHARS, headWithin, linesWithin, modelSize, outputBudget, tailWithin } from './output-budget.js';
+import { count, DEFAULT_OUTPUT_CHARS, headWithin, linesWithin, modelSize, outputBudget, tailWithin } from './output-budget.js';
 
 describe(outputBudget, () => {
   it('is the executor budget inside a call, and the default outside one or when it is not positive', () => {
@@ -46,5 +47,13 @@ describe(tailWithin, () => {
     expect(tailWithin('one\ntwo\nthree', 10)).toBe('two\nthree');
     expect(tailWithin('abcdefgh', 3)).toBe('fgh');
     expect(tailWithin('ab🙂cd', 5)).toBe('cd');
+  });
+});
+
+describe(count, () => {
+  it("writes a number as toLocaleString('en-US') does, digits grouped by three", () => {
+    for (const n of [0, 7, 999, 1000, 1234567, -1234567, 12.5, 1048576, Number.MAX_SAFE_INTEGER, 1e21, Infinity, NaN])
+      expect(count(n), String(n)).toBe(n.toLocaleString('en-US'));
+    fc.assert(fc.property(fc.maxSafeInteger(), (n) => count(n) === n.toLocaleString('en-US')));
   });
 });
