@@ -25,6 +25,14 @@ const LINES = [
   'case x in x) echo;; esac;;',
   '\\',
   'echo é€😀 `',
+  '',
+  'ls\n',
+  'echo \x01\x7f\x1b\xff',
+  'echo \ud800 ;;',
+  'echo $( ls ;; )',
+  'echo "a\\\nb"',
+  `echo ${'x'.repeat(131_070)}`,
+  `echo ${'x'.repeat(131_072)}`,
 ];
 
 describe("bash's own reading of a command line, through the reader", () => {
@@ -61,12 +69,28 @@ describe("bash's own reading of a command line, through the reader", () => {
 
   it('gives up on a line bash takes too long over, saying so, and reads the next lines in a new reader', async () => {
     syntaxReaderForTests().setTimeout(1);
-    const slow = 'x'.repeat(3000);
-    const verdicts = await Promise.all([bashSyntaxError(`echo ${slow}`), bashSyntaxError('echo ;;')]);
+    const verdicts = await Promise.all([bashSyntaxError(`echo ${'x'.repeat(3000)}`), bashSyntaxError('echo ;;')]);
     expect(verdicts[0]).toBe('bash took too long to read it');
     syntaxReaderForTests().setTimeout(5000);
     expect(await bashSyntaxError('echo ;;')).toMatch(/unexpected token/);
     expect(await bashSyntaxError('echo fine')).toBeUndefined();
+  });
+
+  it('never gives a line the answer meant for the one before, when the answer comes after its deadline', async () => {
+    syntaxReaderForTests().setTimeout(100);
+    await bashSyntaxError('true');
+    const verdicts = Promise.all(['true', 'echo ;;', 'fi', 'echo ok'].map((line) => bashSyntaxError(line)));
+    // The event loop held past the deadline: the answers are in the pipe when the timer runs, before they are read.
+    for (const end = Date.now() + 400; Date.now() < end;);
+    const [first, second, third, fourth] = await verdicts;
+    expect([undefined, 'bash took too long to read it']).toContain(first);
+    expect(second).toBe("syntax error near unexpected token `;;'");
+    expect(third).toBe("syntax error near unexpected token `fi'");
+    expect(fourth).toBeUndefined();
+  });
+
+  it("names bash's syntax error inside a command substitution (bash exits 127 for it), not a bash that could not start", async () => {
+    expect(await bashSyntaxError('echo $( ls ;; )')).toBe("syntax error near unexpected token `;;'");
   });
 
   it('refuses a NUL byte, which no command line can hold', async () => {
