@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bashSyntaxError, syntaxReaderForTests } from './bash-syntax.js';
 
@@ -7,6 +8,19 @@ import { bashSyntaxError, syntaxReaderForTests } from './bash-syntax.js';
 function direct(command: string): number | null {
   return spawnSync('/bin/bash', ['--noprofile', '--norc', '-n', '-c', command, 'bash'], { env: {}, cwd: '/' }).status;
 }
+
+/**
+ * Command lines as a model writes them, hostile ones included: bash's metacharacters, quotes, expansions, heredocs,
+ * keywords out of place, backslashes, newlines and carriage returns, control bytes, non-ASCII text and lone surrogates.
+ */
+const PIECE = fc.oneof(
+  fc.constantFrom(';', ';;', '&', '&&', '|', '||', '(', ')', '{', '}', '<', '>', '>&', '<<', '`', '$(', '${', '$((', '))', '"', "'", '\\', '\n', '\r', ' '),
+  fc.constantFrom('if', 'then', 'fi', 'do', 'done', 'case', 'esac', 'in', 'for', 'while', 'function', '!', 'time', "<<'E'\nx\nE\n", 'E'),
+  fc.string({ unit: 'grapheme', maxLength: 6 }),
+  fc.string({ unit: 'binary', maxLength: 3 }).map((text) => text.replace(/\0/g, '')),
+  fc.constantFrom('echo', 'ls', 'cat', 'x=1', '$x', '*', '~'),
+);
+const COMMAND_LINE = fc.array(PIECE, { maxLength: 12 }).map((pieces) => pieces.join(''));
 
 const LINES = [
   'ls -la',
@@ -74,6 +88,38 @@ describe("bash's own reading of a command line, through the reader", () => {
     syntaxReaderForTests().setTimeout(5000);
     expect(await bashSyntaxError('echo ;;')).toMatch(/unexpected token/);
     expect(await bashSyntaxError('echo fine')).toBeUndefined();
+  });
+
+  it('agrees with bash started directly on generated command lines (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(COMMAND_LINE, { minLength: 1, maxLength: 8 }), async (lines) => {
+        // Sent at once: each answer must be its own line's.
+        const verdicts = await Promise.all(lines.map((line) => bashSyntaxError(line)));
+        verdicts.forEach((verdict, i) => expect(verdict === undefined, `${JSON.stringify(lines[i])}: ${verdict}`).toBe(direct(lines[i]!) === 0));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("gives no line another line's answer whenever the event loop runs late past a deadline (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(COMMAND_LINE, fc.constantFrom('true', 'echo ;;', 'fi', 'echo ok')), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 20, max: 120 }),
+        fc.integer({ min: 0, max: 250 }),
+        async (lines, deadline, late) => {
+          syntaxReaderForTests().setTimeout(deadline);
+          const verdicts = Promise.all(lines.map((line) => bashSyntaxError(line)));
+          // The event loop held: answers may be in the pipe when the timer runs, before they are read.
+          for (const end = Date.now() + late; Date.now() < end;);
+          (await verdicts).forEach((verdict, i) => {
+            if (verdict === 'bash took too long to read it') return;
+            expect(verdict === undefined, `${JSON.stringify(lines[i])}: ${verdict}`).toBe(direct(lines[i]!) === 0);
+          });
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   it('never gives a line the answer meant for the one before, when the answer comes after its deadline', async () => {
