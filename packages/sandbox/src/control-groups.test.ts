@@ -10,6 +10,8 @@ import {
   makeCommandGroup,
   ownGroups,
   pauseCommands,
+  pauseInTries,
+  PauseTimeout,
   type CommandGroup,
 } from './control-groups.js';
 import { takeTurn } from './hosts.js';
@@ -69,6 +71,47 @@ function inGroup(group: CommandGroup, script: string) {
   const launch = joinGroupCommand(group, '/bin/sh', ['-c', script]);
   return spawnSync(launch.file, launch.args, { encoding: 'utf8', timeout: 20_000 });
 }
+
+describe('a pause that gives up on a slow command is tried again', () => {
+  it('tries again while a command would not pause in time, with everything running between tries, and succeeds', async () => {
+    const tries: number[] = [];
+    const started = Date.now();
+    const result = await pauseInTries(
+      () => {
+        tries.push(Date.now() - started);
+        if (tries.length < 3) return Promise.reject(new PauseTimeout('a command running beside this one could not be paused in time'));
+        return Promise.resolve('paused');
+      },
+      4,
+      20,
+    );
+    expect(result).toBe('paused');
+    expect(tries).toHaveLength(3);
+    // The waits grow: 20 ms after the first try, 40 ms after the second.
+    expect(tries[1]! - tries[0]!).toBeGreaterThanOrEqual(19);
+    expect(tries[2]! - tries[1]!).toBeGreaterThanOrEqual(39);
+  });
+
+  it('gives up after the last try, saying how often it tried', async () => {
+    let count = 0;
+    const failing = () => {
+      count++;
+      return Promise.reject(new PauseTimeout('a command running beside this one could not be paused in time'));
+    };
+    await expect(pauseInTries(failing, 3, 1)).rejects.toThrow(/could not be paused while its sandbox was made \(tried 3 times, 2 s each\)/);
+    expect(count).toBe(3);
+  });
+
+  it('does not try again on any other failure', async () => {
+    let count = 0;
+    const broken = () => {
+      count++;
+      return Promise.reject(new Error('EACCES: the freezer cannot be written'));
+    };
+    await expect(pauseInTries(broken, 4, 1)).rejects.toThrow('EACCES');
+    expect(count).toBe(1);
+  });
+});
 
 describe.skipIf(!support.available)('a control group per command (this host can make them)', () => {
   it('puts the command and what it starts in its own group, with the limits written', () => {

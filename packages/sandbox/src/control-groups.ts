@@ -429,8 +429,14 @@ function isEmpty(part: GroupPart): boolean {
   }
 }
 
-/** How long a command may take to pause before the one waiting gives up. */
+/** How long a command may take to pause before the one waiting lets every command go on and tries again. */
 const PAUSE_WAIT_MS = 2000;
+/**
+ * How many times the pause is tried before the one waiting gives up. A command may be slow to pause for a while (a
+ * machine under load, a group being killed for its memory or its processes): thawed, it moves on, and a later try
+ * finds it pausable. Between tries everything runs, for 100 ms, then 200 ms, then 300 ms.
+ */
+const PAUSE_ATTEMPTS = 4;
 let pauseTurn: Promise<void> = Promise.resolve();
 
 /**
@@ -442,7 +448,7 @@ let pauseTurn: Promise<void> = Promise.resolve();
  * the host's directory the link leads to, or make its mount point there. Paused, nothing but the
  * host changes the workspace until the new sandbox stands. Where groups cannot be paused, the callers
  * still take turns and the others run on (docs/security.md says so). Rejects when a command could not
- * be paused in time (all are resumed then). There is no time after which the others run on by themselves:
+ * be paused in time in any of a few tries (all are resumed between tries and then; `pauseInTries`). There is no time after which the others run on by themselves:
  * a sandbox slow to be made (thousands of mounts) would be made with them running; the caller resumes when
  * the sandbox stands or its command has ended (its own deadline ends a sandbox that never stands).
  */
@@ -480,7 +486,7 @@ export function pauseCommands(): Promise<() => void> {
 async function freezeLive(): Promise<() => void> {
   const giveBack = await takeTurn();
   try {
-    const thaw = await freezeAll();
+    const thaw = await pauseInTries(freezeOnce);
     return () => {
       thaw();
       giveBack();
@@ -491,7 +497,30 @@ async function freezeLive(): Promise<() => void> {
   }
 }
 
-async function freezeAll(): Promise<() => void> {
+/** Raised when a command could not be paused in time: everything was thawed, and a later try may succeed. */
+export class PauseTimeout extends Error {}
+
+/**
+ * Tries `freeze` up to `attempts` times while it gives up on a command that would not pause in time
+ * (`PauseTimeout`), with a wait that grows between tries; any other failure is final at once.
+ */
+export async function pauseInTries<T>(freeze: () => Promise<T>, attempts: number = PAUSE_ATTEMPTS, waitMs = 100): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await freeze();
+    } catch (error) {
+      if (!(error instanceof PauseTimeout)) throw error;
+      if (attempt >= attempts) {
+        throw new PauseTimeout(
+          `a command running beside this one could not be paused while its sandbox was made (tried ${attempts} time${attempts === 1 ? '' : 's'}, ${PAUSE_WAIT_MS / 1000} s each)`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, waitMs * attempt));
+    }
+  }
+}
+
+async function freezeOnce(): Promise<() => void> {
   const others = otherHostsGroups().map(freezerPart);
   // With the turn held nobody else freezes anything: a parent group found frozen was left so by a host that died
   // in its turn (found by an eighth pass: those hosts' commands, and the next ones, stayed frozen for good). Thawed.
@@ -508,7 +537,7 @@ async function freezeAll(): Promise<() => void> {
   while (frozen.some((part) => !isFrozen(part))) {
     if (Date.now() - started > PAUSE_WAIT_MS) {
       thaw();
-      throw new Error('a command running beside this one could not be paused while its sandbox was made');
+      throw new PauseTimeout('a command running beside this one could not be paused in time');
     }
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
