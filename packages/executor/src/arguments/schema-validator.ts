@@ -7,6 +7,7 @@ import type { ArgumentIssue } from '../tool-error.js';
 import { formatJsonPath } from './json-path.js';
 import { jsonType } from './json-type.js';
 import { SAFE_INTEGER_KEYWORD, withSafeIntegers } from './safe-integer-schema.js';
+import { isWellFormedSchema } from './well-formed-schema.js';
 
 /**
  * AJV and its formats, loaded at the first validation (~120 ms of module loading a server would otherwise spend
@@ -16,7 +17,17 @@ function makeAjv(): Ajv2020 {
   const load = createRequire(__filename);
   const { Ajv2020: Ajv, _ } = load('ajv/dist/2020.js') as typeof AjvModule;
   const addFormats = load('ajv-formats') as typeof addFormatsPlugin;
-  const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false, strictNumbers: true, validateFormats: true });
+  // A schema is checked against the meta-schema by `SchemaValidator` itself, and only when `isWellFormedSchema` cannot
+  // tell: compiling the meta-schema's validator costs ~140 ms, and the schemas `@tool` generates never need it.
+  const ajv = new Ajv({
+    allErrors: true,
+    coerceTypes: false,
+    useDefaults: false,
+    strict: false,
+    strictNumbers: true,
+    validateFormats: true,
+    validateSchema: false,
+  });
   addFormats(ajv);
   ajv.addKeyword({
     keyword: SAFE_INTEGER_KEYWORD,
@@ -41,7 +52,11 @@ export class SchemaValidator {
   validate(schema: JsonSchema, value: unknown): ArgumentIssue[] {
     let validate = this.cache.get(schema);
     if (!validate) {
-      validate = (this.ajv ??= makeAjv()).compile(withSafeIntegers(schema));
+      const ajv = (this.ajv ??= makeAjv());
+      const prepared = withSafeIntegers(schema);
+      // As AJV's own check before compiling would say it (its `validateSchema` option).
+      if (!isWellFormedSchema(prepared) && !ajv.validateSchema(prepared)) throw new Error(`schema is invalid: ${ajv.errorsText(ajv.errors)}`);
+      validate = ajv.compile(prepared);
       this.cache.set(schema, validate);
     }
     if (validate(value)) return [];
