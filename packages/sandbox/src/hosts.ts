@@ -163,7 +163,25 @@ export function removeHolder(target: string): boolean {
 
 /** Removes the record of the placeholder at `target`: no host holds it, and it is removed or is the user's now. */
 export function forgetPlaceholder(target: string): void {
-  fs.rmSync(holdsOf(target), { recursive: true, force: true });
+  removeRecord(holdsOf(target));
+}
+
+/**
+ * Removes a placeholder's record folder. A host that exits lets go of what it held outside the hosts' turn (it cannot
+ * wait for it at exit), so a file may land in the folder while it is removed (ENOTEMPTY): removed again, and a folder
+ * still being written into after a few tries is left to whoever writes it (the next sweep looks at it again) —
+ * bookkeeping never fails a launch (a CI run refused a tool call over it).
+ */
+export function removeRecord(dir: string, remove: (dir: string) => void = (at) => fs.rmSync(at, { recursive: true, force: true })): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      remove(dir);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
+      if (attempt === 3) return;
+    }
+  }
 }
 
 function liveHolders(dir: string): string[] {
@@ -211,7 +229,7 @@ export function sweepOrphanedPlaceholders(remove: (target: string, kind: Placeho
     if (now - since < ORPHAN_GRACE_MS) continue;
     const record = readRecord(dir);
     if (record && isStill(record.target, record)) remove(record.target, record.kind);
-    fs.rmSync(dir, { recursive: true, force: true });
+    removeRecord(dir);
   }
 }
 

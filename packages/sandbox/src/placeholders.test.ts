@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sweepOrphanedPlaceholders } from './hosts.js';
+import { removeRecord, sweepOrphanedPlaceholders } from './hosts.js';
 import { holdPlaceholders, isPlaceholder } from './placeholders.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-placeholders-'));
@@ -210,5 +210,39 @@ describe('records of placeholders left behind', () => {
     sweep(Date.now() + 120_000); // still without holders a moment later: swept
     expect(removed).toEqual([env.path]);
     expect(isPlaceholder(env.path)).toBe(false);
+  });
+});
+
+describe("a placeholder's record removed while a host writes into it", () => {
+  const notEmpty = () => Object.assign(new Error('ENOTEMPTY: directory not empty, rmdir'), { code: 'ENOTEMPTY' });
+
+  it('is removed again, and never fails the launch that removes it', () => {
+    const dir = fs.mkdtempSync(path.join(root, 'record-'));
+    fs.writeFileSync(path.join(dir, 'placeholder.json'), '{}');
+    let tries = 0;
+    removeRecord(dir, (at) => {
+      // A host exiting outside the turn writes into the folder as it is removed, twice.
+      if (++tries < 3) throw notEmpty();
+      fs.rmSync(at, { recursive: true, force: true });
+    });
+    expect(tries).toBe(3);
+    expect(fs.existsSync(dir)).toBe(false);
+    let always = 0;
+    expect(() =>
+      removeRecord(dir, () => {
+        always++;
+        throw notEmpty();
+      }),
+    ).not.toThrow();
+    expect(always).toBe(3);
+  });
+
+  it('fails on anything else, as before', () => {
+    const denied = Object.assign(new Error('EACCES: permission denied, rmdir'), { code: 'EACCES' });
+    expect(() =>
+      removeRecord('/nowhere', () => {
+        throw denied;
+      }),
+    ).toThrow('EACCES');
   });
 });
