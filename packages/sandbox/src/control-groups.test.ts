@@ -73,7 +73,7 @@ function inGroup(group: CommandGroup, script: string) {
 }
 
 describe('a pause that gives up on a slow command is tried again', () => {
-  it('tries again while a command would not pause in time, with everything running between tries, and succeeds', async () => {
+  it('tries again while a command would not pause in time, with a growing wait between tries, and succeeds', async () => {
     const tries: number[] = [];
     const started = Date.now();
     const result = await pauseInTries(

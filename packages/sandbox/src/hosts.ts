@@ -168,19 +168,15 @@ export function forgetPlaceholder(target: string): void {
 
 /**
  * Removes a placeholder's record folder. A host that exits lets go of what it held outside the hosts' turn (it cannot
- * wait for it at exit), so a file may land in the folder while it is removed (ENOTEMPTY): removed again, and a folder
- * still being written into after a few tries is left to whoever writes it (the next sweep looks at it again) —
- * bookkeeping never fails a launch (a CI run refused a tool call over it).
+ * wait for it at exit), so a file may land in the folder while it is removed (ENOTEMPTY): the folder is then left to
+ * whoever wrote into it — never removed again at once, which would delete what was just written — and the next sweep
+ * looks at it again. Bookkeeping never fails a launch (a CI run refused a tool call over it).
  */
 export function removeRecord(dir: string, remove: (dir: string) => void = (at) => fs.rmSync(at, { recursive: true, force: true })): void {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      remove(dir);
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
-      if (attempt === 3) return;
-    }
+  try {
+    remove(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
   }
 }
 

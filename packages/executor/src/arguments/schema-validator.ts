@@ -54,9 +54,14 @@ export class SchemaValidator {
     if (!validate) {
       const ajv = (this.ajv ??= makeAjv());
       const prepared = withSafeIntegers(schema);
-      // As AJV's own check before compiling would say it (its `validateSchema` option).
-      if (!isWellFormedSchema(prepared) && !ajv.validateSchema(prepared)) throw new Error(`schema is invalid: ${ajv.errorsText(ajv.errors)}`);
-      validate = ajv.compile(prepared);
+      // A schema the walk cannot vouch for is compiled as AJV always compiles, checked against the meta-schema first.
+      const checked = !isWellFormedSchema(prepared);
+      ajv.opts.validateSchema = checked;
+      try {
+        validate = ajv.compile(prepared);
+      } finally {
+        ajv.opts.validateSchema = false;
+      }
       this.cache.set(schema, validate);
     }
     if (validate(value)) return [];

@@ -25,11 +25,11 @@ const isBoolean: Check = (value) => typeof value === 'boolean';
 const isNumber: Check = (value) => typeof value === 'number' && Number.isFinite(value);
 const isCount: Check = (value) => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 const isAny: Check = () => true;
-const isSchemaList: Check = (value, depth) => Array.isArray(value) && value.length > 0 && value.every((item) => isSchema(item, depth + 1));
+const isSchemaList: Check = (value, depth) => Array.isArray(value) && value.length > 0 && everyItem(value, (item) => isSchema(item, depth + 1));
 const isSchemaMap: Check = (value, depth) => isObject(value) && Object.values(value).every((item) => isSchema(item, depth + 1));
 const isChild: Check = (value, depth) => isSchema(value, depth + 1);
 const isUniqueStrings = (value: unknown): boolean =>
-  Array.isArray(value) && value.every((item) => typeof item === 'string') && new Set(value).size === value.length;
+  Array.isArray(value) && everyItem(value, (item) => typeof item === 'string') && new Set(value).size === value.length;
 
 /** The keywords this walk knows, each with the form the 2020-12 meta-schema requires of its value. */
 const KEYWORDS: Record<string, Check> = {
@@ -56,7 +56,7 @@ const KEYWORDS: Record<string, Check> = {
   type: (value) =>
     typeof value === 'string'
       ? TYPES.has(value)
-      : Array.isArray(value) && value.length > 0 && isUniqueStrings(value) && value.every((t) => TYPES.has(t as string)),
+      : Array.isArray(value) && value.length > 0 && isUniqueStrings(value) && everyItem(value, (t) => TYPES.has(t as string)),
   enum: (value) => Array.isArray(value),
   const: isAny,
   required: isUniqueStrings,
@@ -107,4 +107,10 @@ function isSchema(value: unknown, depth: number): boolean {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether every item holds, holes included (`every` skips them; a hole is `undefined`, which no keyword takes). */
+function everyItem(list: readonly unknown[], holds: (item: unknown) => boolean): boolean {
+  for (let i = 0; i < list.length; i++) if (!holds(list[i])) return false;
+  return true;
 }
