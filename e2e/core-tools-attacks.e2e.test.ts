@@ -21,7 +21,7 @@ fs.writeFileSync(path.join(root, 'ok.txt'), 'inside\n');
 fs.mkdirSync(path.join(root, 'src'));
 fs.symlinkSync(outside, path.join(root, 'link-out'));
 fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'file-link-out'));
-afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+afterAll(() => fs.rmSync(base, { recursive: true, force: true, maxRetries: 10 }));
 
 // CI runs this suite twice: in the kernel sandbox (the default) and with the judge alone (TOOLWRIGHT_TEST_SANDBOX=off).
 const sandbox = process.env.TOOLWRIGHT_TEST_SANDBOX === 'off' ? 'off' : 'auto';
@@ -109,14 +109,14 @@ describe('path attacks', () => {
     const swapper = (async () => {
       while (!stop) {
         try {
-          fs.rmSync(target, { recursive: true, force: true });
+          fs.rmSync(target, { recursive: true, force: true, maxRetries: 10 });
           fs.mkdirSync(target);
         } catch {
           /* racing */
         }
         await new Promise((r) => setImmediate(r));
         try {
-          fs.rmSync(target, { recursive: true, force: true });
+          fs.rmSync(target, { recursive: true, force: true, maxRetries: 10 });
           fs.symlinkSync(outside, target);
         } catch {
           /* racing */

@@ -34,7 +34,7 @@ const ORDINARY: Record<string, string> = {
 };
 
 const temporary: string[] = [];
-afterAll(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterAll(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 })));
 
 /**
  * The case's workspace, and `run`: one call through the executor — with the deny rule as policy, and

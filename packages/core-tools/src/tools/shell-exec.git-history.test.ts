@@ -11,7 +11,7 @@ import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { testSandboxMode } from '../test-support/sandbox-mode.js';
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-git-history-')));
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true, maxRetries: 10 }));
 const SECRET = 'HIDDEN-IN-HISTORY';
 const gitIn = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, encoding: 'utf8' });
 fs.mkdirSync(path.join(root, 'secrets'));

@@ -24,7 +24,7 @@ beforeEach(() => {
   fs.writeFileSync(path.join(parent, 'outside/secret.txt'), 'SECRET\n');
   fs.mkdirSync(root);
 });
-afterEach(() => fs.rmSync(parent, { recursive: true, force: true }));
+afterEach(() => fs.rmSync(parent, { recursive: true, force: true, maxRetries: 10 }));
 
 const POLICY: ShellPolicy = { allow: ['ls', 'cat', 'touch', 'mkdir', 'cp', 'cd', 'pwd', 'sleep'], permit: ['glob'] };
 const tools: ShellTool[] = [];

@@ -16,7 +16,7 @@ if (!support.available && (process.env.CI || process.env.TOOLWRIGHT_SANDBOX_TEST
   throw new Error(`CI must run the sandbox suite, but: ${support.reason}`);
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-admission-')));
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true, maxRetries: 10 }));
 
 describe.skipIf(!support.available)('sandboxed commands at once', () => {
   it("refuses a command beyond what the machine's memory holds at each one's limit, and admits one again when another ends", async () => {

@@ -18,7 +18,7 @@ if (!support.available && (process.env.CI || process.env.TOOLWRIGHT_SANDBOX_TEST
   throw new Error(`CI must run the sandbox suite, but: ${support.reason}`);
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-classes-')));
-afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+afterAll(() => fs.rmSync(base, { recursive: true, force: true, maxRetries: 10 }));
 let made = 0;
 
 /** A fresh workspace with `files`, and a judge-less shell on it. */

@@ -19,7 +19,7 @@ if (!support.available && (process.env.CI || process.env.TOOLWRIGHT_SANDBOX_TEST
 const filtered = support.available && support.features.seccomp === true;
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-modes-')));
-afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+afterAll(() => fs.rmSync(base, { recursive: true, force: true, maxRetries: 10 }));
 let made = 0;
 
 function setUp(backend: 'host' | 'session') {

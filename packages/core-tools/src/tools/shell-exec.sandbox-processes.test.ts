@@ -16,7 +16,7 @@ if (!support.available && (process.env.CI || process.env.TOOLWRIGHT_SANDBOX_TEST
   throw new Error(`CI must run the sandbox suite, but: ${support.reason}`);
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-processes-')));
-afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+afterAll(() => fs.rmSync(base, { recursive: true, force: true, maxRetries: 10 }));
 let made = 0;
 
 function setUp(config: Partial<WorkspaceConfig> = {}, shell: Partial<ShellConfig> = {}) {

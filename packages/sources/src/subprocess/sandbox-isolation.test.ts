@@ -15,7 +15,7 @@ import { subprocessRequest } from './test-support/subprocess-request.js';
 const here = await sandboxHere();
 
 const inRepository: string[] = [];
-afterAll(() => inRepository.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterAll(() => inRepository.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10 })));
 
 /** A folder outside /tmp (in the repository, where the tests' temporary folders are ignored), removed after the file. */
 function repoFolder(): string {
@@ -194,7 +194,7 @@ describe.skipIf(!here.bubblewrap)(`a subprocess tool in the sandbox (needs bubbl
       expect(error.code).toBe('sandbox_unavailable');
       expect(error.message).toMatch(/cannot show the tool's folder '.*': it is, holds or lies in the home directory/);
     } finally {
-      fs.rmSync(home, { recursive: true, force: true });
+      fs.rmSync(home, { recursive: true, force: true, maxRetries: 10 });
     }
   });
 });
