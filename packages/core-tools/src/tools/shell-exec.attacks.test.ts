@@ -8,6 +8,7 @@ import { DEFAULT_SHELL_POLICY, type ShellPolicy } from '../shell/shell-policy.js
 import type { ShellConfig } from '../shell/shell-config.js';
 import { ShellTool, type ShellResult } from './shell-exec.js';
 import { testSandboxMode } from '../test-support/sandbox-mode.js';
+import { InFlight } from '../test-support/in-flight.js';
 
 // Hostile command lines by class. Each case is tried as the attacker would: the files it needs are
 // written first (as file_write would), then the command runs through shell_exec, and what matters
@@ -17,7 +18,11 @@ let ws: ReturnType<typeof tempWorkspace>;
 beforeEach(() => {
   ws = tempWorkspace({ 'notes.txt': 'TODO: x\n', 'src/a.ts': 'a', 'src/b.ts': 'b' });
 });
-afterEach(() => ws.cleanup());
+const calls = new InFlight();
+afterEach(async () => {
+  await calls.settled(); // a property stopped at its time limit may leave its last command running
+  ws.cleanup();
+});
 
 const host = (policy: ShellPolicy = DEFAULT_SHELL_POLICY): ShellTool =>
   new ShellTool({ ...ws.env, shell: { backend: 'host', policy, sandbox: testSandboxMode() } });
@@ -25,7 +30,7 @@ const session = (policy: ShellPolicy): ShellTool =>
   new ShellTool({ ...ws.env, shell: { backend: 'session', policy, sandbox: testSandboxMode() } as ShellConfig });
 const run = async (tool: ShellTool, command: string): Promise<ShellResult | Error> => {
   try {
-    return (await tool.shellExec(command)) as ShellResult;
+    return (await calls.track(tool.shellExec(command))) as ShellResult;
   } catch (error) {
     return error as Error;
   }

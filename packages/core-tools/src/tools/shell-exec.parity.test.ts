@@ -8,6 +8,7 @@ import type { ShellPolicy } from '../shell/shell-policy.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { ShellTool, type ShellResult } from './shell-exec.js';
 import { testSandboxMode } from '../test-support/sandbox-mode.js';
+import { InFlight } from '../test-support/in-flight.js';
 
 // Issue 17 §2.1: bash must read what the judge read. Every directory bash may be in must be the one
 // the judge judged from, and a line bash would parse otherwise runs nothing. The judge
@@ -24,7 +25,11 @@ beforeEach(() => {
   fs.writeFileSync(path.join(parent, 'outside/secret.txt'), 'SECRET\n');
   fs.mkdirSync(root);
 });
-afterEach(() => fs.rmSync(parent, { recursive: true, force: true, maxRetries: 10 }));
+const calls = new InFlight();
+afterEach(async () => {
+  await calls.settled(); // a property stopped at its time limit may leave its last command running
+  fs.rmSync(parent, { recursive: true, force: true, maxRetries: 10 });
+});
 
 const POLICY: ShellPolicy = { allow: ['ls', 'cat', 'touch', 'mkdir', 'cp', 'cd', 'pwd', 'sleep'], permit: ['glob'] };
 const tools: ShellTool[] = [];
@@ -40,7 +45,7 @@ function shell(backend: 'host' | 'session'): ShellTool {
 }
 const run = async (tool: ShellTool, command: string): Promise<ShellResult | Error> => {
   try {
-    return (await tool.shellExec(command)) as ShellResult;
+    return (await calls.track(tool.shellExec(command))) as ShellResult;
   } catch (error) {
     return error as Error;
   }

@@ -12,6 +12,7 @@ import { runWithToolContext } from '@toolwright/tool';
 import { ShellTool, type ShellResult } from './shell-exec.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import type { ShellConfig } from '../shell/shell-config.js';
+import { InFlight } from '../test-support/in-flight.js';
 
 const support = await probeSandbox();
 if (!support.available && (process.env.CI || process.env.TOOLWRIGHT_SANDBOX_TESTS === 'required'))
@@ -46,9 +47,12 @@ beforeAll(() => {
   fs.mkdirSync(path.join(root, 'node_modules', '.pnpm', 'foo@1.0.0', 'node_modules', 'foo'), { recursive: true });
   fs.symlinkSync('.pnpm/foo@1.0.0/node_modules/foo', path.join(root, 'node_modules', 'foo'));
 });
-afterAll(() => {
-  // Removed again while a file lands in it (ENOTEMPTY): a command killed at its deadline on a loaded machine (a
-  // generated `cp -r` of the sandbox's /usr) may finish its last write a moment after the call has answered.
+const calls = new InFlight();
+afterAll(async () => {
+  // A generated property stopped at its time limit leaves its last command running (a `cp -r` of the sandbox's /usr
+  // into the workspace): waited for. Removed again while a file lands in it (ENOTEMPTY): a command killed at its
+  // deadline on a loaded machine may finish its last write a moment after the call has answered.
+  await calls.settled();
   fs.rmSync(base, { recursive: true, force: true, maxRetries: 10 });
   fs.rmSync(homeMarker, { recursive: true, force: true, maxRetries: 10 });
 });
@@ -95,7 +99,7 @@ function unjudged(backend: 'host' | 'session'): ShellTool {
 async function run(tool: ShellTool, command: string, sessionId = 's'): Promise<string> {
   const context = { callId: 'c', toolName: 'shell_exec', sessionId, signal: new AbortController().signal, progress: () => {} };
   try {
-    const result = (await runWithToolContext(context, () => tool.shellExec(command, 10))) as ShellResult;
+    const result = (await calls.track(runWithToolContext(context, () => tool.shellExec(command, 10)))) as ShellResult;
     return `${result.stdout}\n${result.stderr}`;
   } catch (error) {
     return (error as Error).message;
