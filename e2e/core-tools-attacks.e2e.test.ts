@@ -21,7 +21,13 @@ fs.writeFileSync(path.join(root, 'ok.txt'), 'inside\n');
 fs.mkdirSync(path.join(root, 'src'));
 fs.symlinkSync(outside, path.join(root, 'link-out'));
 fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'file-link-out'));
-afterAll(() => fs.rmSync(base, { recursive: true, force: true, maxRetries: 10 }));
+/** Calls still running: a property stopped at its time limit leaves its last call going (fast-check stops waiting for it). */
+const running = new Set<Promise<unknown>>();
+const settled = () => Promise.allSettled([...running]);
+afterAll(async () => {
+  await settled();
+  fs.rmSync(base, { recursive: true, force: true, maxRetries: 10 });
+});
 
 // CI runs this suite twice: in the kernel sandbox (the default) and with the judge alone (TOOLWRIGHT_TEST_SANDBOX=off).
 const sandbox = process.env.TOOLWRIGHT_TEST_SANDBOX === 'off' ? 'off' : 'auto';
@@ -39,8 +45,13 @@ const executor = new ToolExecutor({
 });
 
 let n = 0;
-const call = (name: string, args: unknown) =>
-  executor.executeToolCall({ id: `a${n++}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
+const call = (name: string, args: unknown) => {
+  const pending = executor.executeToolCall({ id: `a${n++}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
+  running.add(pending);
+  const forget = () => running.delete(pending);
+  pending.then(forget, forget);
+  return pending;
+};
 
 function outsideSnapshot(): string {
   const list = (dir: string): string[] =>
@@ -226,6 +237,8 @@ describe('shell injection', () => {
       ),
       { numRuns: 150 },
     );
+    await settled(); // a run stopped at the time limit is checked too
+    expect(fs.existsSync(canary)).toBe(false);
   });
 });
 
@@ -351,6 +364,7 @@ describe('malformed arguments', () => {
       ),
       { numRuns: 1500 },
     );
+    await settled();
     expect(outsideSnapshot()).toBe(before);
   });
 });
