@@ -31,6 +31,25 @@ async function pauseRetrying(): Promise<() => void> {
   }
 }
 
+/**
+ * Reads the count a looping command writes (`echo $i > file`). The shell empties the file before each write, so a read
+ * in between — or a pause that caught the command there — finds it empty: the last count seen stands then (a CI run
+ * read 0 there and failed).
+ */
+function counterReader(file: string): () => number {
+  let last = 0;
+  return () => {
+    let text = '';
+    try {
+      text = fs.readFileSync(file, 'utf8').trim();
+    } catch {
+      // not written yet
+    }
+    if (text !== '') last = Number(text);
+    return last;
+  };
+}
+
 const MOUNTINFO = [
   '30 25 0:26 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755',
   '31 30 0:27 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw',
@@ -209,7 +228,7 @@ describe.skipIf(!support.available)('a control group per command (this host can 
       const counter = path.join(fs.mkdtempSync('/tmp/tw-pause-'), 'count');
       const launch = joinGroupCommand(group, '/bin/sh', ['-c', `i=0; while :; do i=$((i+1)); echo $i > ${counter}; sleep 0.02; done`]);
       const child = spawn(launch.file, launch.args, { stdio: 'ignore' });
-      const count = () => Number(fs.readFileSync(counter, 'utf8').trim() || 0);
+      const count = counterReader(counter);
       const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       // Timers that run with real time and can be moved on: a pause that ended after some minutes of the
       // clock (a timed safety) would end here.
@@ -265,7 +284,7 @@ describe.skipIf(!support.available)('a control group per command (this host can 
       const other = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
       const lines: string[] = [];
       other.stdout!.on('data', (chunk: Buffer) => lines.push(...chunk.toString().trim().split('\n')));
-      const count = () => (fs.existsSync(counter) ? Number(fs.readFileSync(counter, 'utf8').trim() || 0) : 0);
+      const count = counterReader(counter);
       const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       try {
         while (!lines.includes('running') || count() < 3) await settle(20);
@@ -298,7 +317,7 @@ describe.skipIf(!support.available)('a control group per command (this host can 
       const counter = path.join(fs.mkdtempSync('/tmp/tw-left-frozen-'), 'count');
       const launch = joinGroupCommand(group, '/bin/sh', ['-c', `i=0; while :; do i=$((i+1)); echo $i > ${counter}; sleep 0.02; done`]);
       const child = spawn(launch.file, launch.args, { stdio: 'ignore' });
-      const count = () => (fs.existsSync(counter) ? Number(fs.readFileSync(counter, 'utf8').trim() || 0) : 0);
+      const count = counterReader(counter);
       const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       // This process's parent groups, frozen as a host killed in its turn leaves another's.
       const parents = group.procsFiles.map((file) => path.dirname(path.dirname(file)));
