@@ -14,6 +14,7 @@ const OWN_PROCESS = [
   'packages/core-tools/src/shell/git-referenced-paths.test.ts',
   'packages/core-tools/src/shell/shell-config.test.ts',
   'packages/core-tools/src/workers/run-worker-job.test.ts',
+  'packages/core-tools/src/test-support/event-loop-lag.test.ts',
   'packages/executor/src/audit/audit-log.test.ts',
   'packages/executor/src/audit/audit-rotation.test.ts',
   'packages/executor/src/cache/disk-cache.test.ts',
