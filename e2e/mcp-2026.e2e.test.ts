@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport, type CallToolResult, type ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CLI as BIN, ServeHarness } from './support/serve-http.js';
+import { stopwatch } from '../tools/vitest/ready-wait.mts';
 
 const PROJECT = path.join(__dirname, 'mcp-project', 'tsconfig.json');
 const MODERN = '2026-07-28';
@@ -96,10 +97,10 @@ describe.each(['stdio', 'http', 'http-sessions'] as const)('a 2026-07-28 client 
       expect(counted.structuredContent).toEqual({ counted: 4 });
       expect(seen).toEqual([1, 2, 3, 4]);
       const controller = new AbortController();
-      const started = Date.now();
+      const elapsed = stopwatch();
       setTimeout(() => controller.abort(), 300);
       await expect(client.callTool({ name: 'countdown', arguments: { from: 50 } }, { signal: controller.signal })).rejects.toThrow();
-      expect(Date.now() - started).toBeLessThan(5000);
+      expect(elapsed()).toBeLessThan(5000);
       expect((await client.callTool({ name: 'file_read', arguments: { path: 'notes.txt' } })).isError).toBeFalsy();
     } finally {
       await client.close();

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { REPO } from './support/run.js';
 import { ServeHarness } from './support/serve-http.js';
+import { stopwatch } from '../tools/vitest/ready-wait.mts';
 
 const BIN = path.join(REPO, 'packages', 'cli', 'dist', 'bin.js');
 const PROJECT = path.join(__dirname, 'mcp-project', 'tsconfig.json');
@@ -151,10 +152,10 @@ describe.each(['stdio', 'http', 'http-sessions'] as const)('MCP over %s', (trans
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { decision: 'once' } }));
     try {
       const controller = new AbortController();
-      const started = Date.now();
+      const elapsed = stopwatch();
       setTimeout(() => controller.abort(), 300);
       await expect(client.callTool({ name: 'countdown', arguments: { from: 50 } }, undefined, { signal: controller.signal })).rejects.toThrow();
-      expect(Date.now() - started).toBeLessThan(5000);
+      expect(elapsed()).toBeLessThan(5000);
       // the server is still healthy, and the cancelled call is audited as failed
       expect(((await client.callTool({ name: 'file_read', arguments: { path: 'notes.txt' } })) as CallToolResult).isError).toBeFalsy();
       await new Promise((r) => setTimeout(r, 500));

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { readyWaitMs } from './support/ready-wait.js';
+import { stopwatch } from '../tools/vitest/ready-wait.mts';
 import { REPO } from './support/run.js';
 
 const BIN = path.join(REPO, 'packages', 'cli', 'dist', 'bin.js');
@@ -50,12 +50,10 @@ async function pingingWhile<T>(client: Client, serverPid: number, work: Promise<
   let done = false;
   const settled = work.finally(() => (done = true));
   let slowestPingMs = 0;
-  const waited = () => readyWaitMs(serverPid) + readyWaitMs(process.pid);
   while (!done) {
-    const started = performance.now();
-    const waitedBefore = waited();
+    const elapsed = stopwatch([process.pid, serverPid]);
     await client.ping();
-    slowestPingMs = Math.max(slowestPingMs, performance.now() - started - (waited() - waitedBefore));
+    slowestPingMs = Math.max(slowestPingMs, elapsed());
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { value: await settled, slowestPingMs };

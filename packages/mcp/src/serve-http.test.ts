@@ -9,6 +9,7 @@ import { attachToolDeclaration, type ToolDeclaration } from '@toolwright/schema'
 import { McpToolServer, type McpToolServerOptions } from './tool-server.js';
 import { serveHttp, type HttpServeOptions, type HttpServer } from './serve-http.js';
 import { HttpServeError } from './http-serve-error.js';
+import { stopwatch } from '../../../tools/vitest/ready-wait.mts';
 
 function declaration(name: string): ToolDeclaration {
   return {
@@ -234,7 +235,7 @@ describe('serveHttp: hostile requests', () => {
 
   it('answers a body declared far over the limit with 413 at once, without waiting for it', async () => {
     const { server, calls, host } = await start({ maxBodyBytes: 64 * 1024 });
-    const started = Date.now();
+    const elapsed = stopwatch();
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(server.port, '127.0.0.1', () =>
         socket.write(
@@ -254,7 +255,7 @@ describe('serveHttp: hostile requests', () => {
     });
     expect(answer).toMatch(/^HTTP\/1\.1 413/);
     // Well under the 10 s a drain may take: the declared size alone decides.
-    expect(Date.now() - started).toBeLessThan(9_000);
+    expect(elapsed()).toBeLessThan(9_000);
     expect(calls).toEqual([]);
   });
 
@@ -310,13 +311,13 @@ describe('serveHttp: hostile requests', () => {
   it('answers garbage with 400 and gives up on a client that sends too slowly', async () => {
     const { server, calls } = await start({ requestTimeoutMs: 300 });
     expect(await rawExchange(server.port, 'NOT HTTP AT ALL\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
-    const started = Date.now();
+    const elapsed = stopwatch();
     const slow = await rawExchange(
       server.port,
       `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`,
     );
     expect(slow).toMatch(/^HTTP\/1\.1 408 /);
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(elapsed()).toBeLessThan(5000);
     const headersOnly = await rawExchange(server.port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n`);
     expect(headersOnly).toMatch(/^HTTP\/1\.1 408 /);
     expect(calls).toEqual([]);

@@ -3,6 +3,7 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { stopwatch } from '../../../../tools/vitest/ready-wait.mts';
 import { withEventLoopLag } from './event-loop-lag.js';
 
 const linux = fs.existsSync(`/proc/self/task/${process.pid}/schedstat`);
@@ -20,7 +21,7 @@ afterEach(() => {
   restoreAffinity = undefined;
 });
 
-describe('withEventLoopLag', () => {
+describe('withEventLoopLag and stopwatch', () => {
   it('counts work that runs on the loop for a stretch', async () => {
     const { maxLagMs, turns } = await withEventLoopLag(async () => {
       await new Promise((resolve) => setTimeout(resolve, 30));
@@ -54,15 +55,21 @@ describe('withEventLoopLag', () => {
 
     // 250 ms of the thread's own CPU time in one stretch: under that contention, a second or so by the clock.
     let wallMs = 0;
+    let stopwatchMs = 0;
     const { maxLagMs } = await withEventLoopLag(async () => {
       await new Promise((resolve) => setTimeout(resolve, 30));
       const started = performance.now();
+      const elapsed = stopwatch();
       const until = onCpuMs() + 250;
       while (onCpuMs() < until);
       wallMs = performance.now() - started;
+      stopwatchMs = elapsed();
     });
     expect(wallMs).toBeGreaterThan(600); // the contention took hold: the clock alone would count this much
     expect(maxLagMs).toBeGreaterThan(200);
     expect(maxLagMs).toBeLessThan(500);
+    // The stopwatch for deadline checks leaves the same wait out.
+    expect(stopwatchMs).toBeGreaterThan(200);
+    expect(stopwatchMs).toBeLessThan(500);
   });
 });

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { readyWaitMs } from '../../../../tools/vitest/ready-wait.mts';
 
 /** How often the lag probe asks for a turn of the event loop. */
 const PROBE_MS = 10;
@@ -9,21 +9,6 @@ const PROBE_MS = 10;
  * apart, the more so as time the machine kept the main thread waiting does not count (below).
  */
 export const HELD_AT_MOST_MS = 1_000;
-
-/**
- * How long, in milliseconds, the main thread (not the process: workers run beside it) has been
- * ready to run and left waiting for a CPU, or undefined where the system does not say (then the
- * lag is measured by the clock alone). Linux's schedstat holds it, in nanoseconds.
- */
-function mainThreadWaitMs(): number | undefined {
-  try {
-    const [, waitedNs] = fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ');
-    const waited = Number(waitedNs) / 1e6;
-    return Number.isFinite(waited) ? waited : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Runs `work` while a timer asks for a turn every 10 ms, and returns its result with the longest
@@ -39,12 +24,12 @@ function mainThreadWaitMs(): number | undefined {
  */
 export async function withEventLoopLag<T>(work: () => Promise<T>): Promise<{ value: T; maxLagMs: number; turns: number }> {
   let last = performance.now();
-  let lastWait = mainThreadWaitMs();
+  let lastWait = readyWaitMs();
   let maxLagMs = 0;
   let turns = 0;
   const sample = (): void => {
     const now = performance.now();
-    const wait = lastWait === undefined ? undefined : mainThreadWaitMs();
+    const wait = lastWait === undefined ? undefined : readyWaitMs();
     const late = now - last - PROBE_MS;
     maxLagMs = Math.max(maxLagMs, wait === undefined || lastWait === undefined ? late : late - (wait - lastWait));
     last = now;

@@ -8,6 +8,7 @@ import { withBudget } from '../test-support/with-budget.js';
 import { modelSize } from '../model-text/output-budget.js';
 import type { ShellConfig } from '../shell/shell-config.js';
 import { testSandboxMode } from '../test-support/sandbox-mode.js';
+import { stopwatch } from '../../../../tools/vitest/ready-wait.mts';
 
 const ws = tempWorkspace({ 'notes.txt': 'alpha\nbeta\ngamma\n' });
 afterAll(() => ws.cleanup());
@@ -143,13 +144,13 @@ describe('shell_exec (host backend)', () => {
 
   it('stops when the call is cancelled through its AbortSignal', async () => {
     const controller = new AbortController();
-    const started = Date.now();
+    const elapsed = stopwatch();
     const pending = runWithToolContext({ callId: 'c', toolName: 'shell_exec', signal: controller.signal, progress: () => {} }, () =>
       shell().shellExec('sleep 20'),
     );
     setTimeout(() => controller.abort(), 100);
     await expect(pending).rejects.toThrow(/cancelled/);
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(elapsed()).toBeLessThan(5000);
   });
 
   it('runs background jobs, reads their output and kills them', async () => {

@@ -9,6 +9,7 @@ import type { WebConfig } from '../web/web-config.js';
 import { WebFetchTool, renderWebFetch } from './web-fetch.js';
 import { withBudget } from '../test-support/with-budget.js';
 import { modelSize } from '../model-text/output-budget.js';
+import { stopwatch } from '../../../../tools/vitest/ready-wait.mts';
 
 const ws = tempWorkspace();
 let server: http.Server;
@@ -206,9 +207,9 @@ describe('web_fetch', () => {
   });
 
   it('gives up at the time limit', async () => {
-    const started = Date.now();
+    const elapsed = stopwatch();
     await expect(open({ allowAddresses: ['127.0.0.1'], timeoutMs: 300 }).webFetch(`${base}/hang`)).rejects.toThrow(/timed out/);
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(elapsed()).toBeLessThan(3000);
   });
 });
 

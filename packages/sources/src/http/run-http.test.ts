@@ -4,6 +4,7 @@ import type { HttpToolOptions } from '../source-options.js';
 import { runHttp } from './run-http.js';
 import { json, localEndpoint, type Handler, type LocalEndpoint } from './test-support/local-endpoint.js';
 import { httpRequest } from './test-support/http-request.js';
+import { stopwatch } from '../../../../tools/vitest/ready-wait.mts';
 
 const LOCAL = { allowAddresses: ['127.0.0.1'] };
 const opened: LocalEndpoint[] = [];
@@ -97,14 +98,14 @@ describe(runHttp, () => {
 
   it('stops reading a body past maxResponseBytes (resource_exhausted, output) and closes the connection', async () => {
     const server = await endpoint(endless);
-    const started = Date.now();
+    const elapsed = stopwatch();
     await expect(runHttp(httpRequest(server.url('/'), { ...LOCAL, maxResponseBytes: 256 * 1024 }))).rejects.toMatchObject({
       code: 'resource_exhausted',
       limit: 'output',
       message: expect.stringContaining('262144-byte response cap'),
     });
     await server.allClosed();
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(elapsed()).toBeLessThan(5_000);
   });
 
   it('takes a body of exactly maxResponseBytes', async () => {
@@ -125,13 +126,13 @@ describe(runHttp, () => {
     ['answers the headers and then nothing', (_request, response) => response.writeHead(200).flushHeaders()],
   ] as [string, Handler][])('ends at the deadline when the endpoint %s (resource_exhausted, time), closing the connection', async ([, handler]) => {
     const server = await endpoint(handler);
-    const started = Date.now();
+    const elapsed = stopwatch();
     await expect(runHttp(httpRequest(server.url('/'), LOCAL, { signal: AbortSignal.timeout(300), timeoutMs: 300 }))).rejects.toMatchObject({
       code: 'resource_exhausted',
       limit: 'time',
       message: expect.stringContaining('300 ms'),
     });
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(elapsed()).toBeLessThan(3_000);
     expect(server.connections).toBe(1);
     await server.allClosed();
   });
