@@ -20,7 +20,7 @@ describe.skipIf(!onProc)('waiting for a sandbox namespace to end', () => {
     const { child, init } = await launcher(0.3);
     expect(init.pid).toBeGreaterThan(0);
     const started = performance.now();
-    await namespaceEnded(init);
+    expect(await namespaceEnded(init)).toBe(true);
     expect(performance.now() - started).toBeGreaterThan(100);
     expect(fs.existsSync(`/proc/${init.pid}`) && fs.readFileSync(`/proc/${init.pid}/stat`, 'utf8').split(') ')[1]![0] !== 'Z').toBe(false);
     child.kill();
@@ -29,7 +29,7 @@ describe.skipIf(!onProc)('waiting for a sandbox namespace to end', () => {
   it('kills it when it outlasts the wait', async () => {
     const { exited, init } = await launcher(30);
     const elapsed = stopwatch();
-    await namespaceEnded(init, 100);
+    expect(await namespaceEnded(init, 100)).toBe(true); // killed, and ended well within the wait after the kill
     expect(elapsed()).toBeLessThan(5000);
     await exited; // its launcher saw it end
   });

@@ -27,14 +27,17 @@ export function namespaceInit(launcherPid: number): NamespaceInit | undefined {
  * Resolves once every process of the sandbox's PID namespace is gone. Bubblewrap reports the command's end as soon as
  * the namespace's first process has its status, and that process then exits, the kernel killing and reaping every
  * other process of the namespace on the way: until it is gone (or a zombie, which it becomes only after), some of them
- * may still run. Waits at most `timeoutMs`, then kills it (which ends the namespace the same way).
+ * may still run. Waits `timeoutMs`, then kills it (which ends the namespace the same way) and waits for the kernel to
+ * have ended every process — a process in the middle of a large write ends only when the write does — for
+ * `afterKillMs` more. Resolves to false when something of the namespace was still there after both (the caller says
+ * so: its command may still change files for a moment).
  */
-export async function namespaceEnded(init: NamespaceInit, timeoutMs = 2000): Promise<void> {
+export async function namespaceEnded(init: NamespaceInit, timeoutMs = 2000, afterKillMs = 10_000): Promise<boolean> {
   const killAt = performance.now() + timeoutMs;
   let killed = false;
   for (let wait = 0; ; wait = Math.min(wait + 1, 10)) {
     const fields = procStat(init.pid);
-    if (!fields || fields[19] !== init.start || fields[0] === 'Z' || fields[0] === 'X') return;
+    if (!fields || fields[19] !== init.start || fields[0] === 'Z' || fields[0] === 'X') return true;
     if (!killed && performance.now() > killAt) {
       killed = true;
       try {
@@ -42,7 +45,7 @@ export async function namespaceEnded(init: NamespaceInit, timeoutMs = 2000): Pro
       } catch {
         // gone meanwhile
       }
-    } else if (killed && performance.now() > killAt + timeoutMs) return; // the kernel has it: nothing more to do
+    } else if (killed && performance.now() > killAt + afterKillMs) return false;
     await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }

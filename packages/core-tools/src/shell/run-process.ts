@@ -140,7 +140,8 @@ export class RunningProcess {
         options.signal?.removeEventListener('abort', onAbort);
         // Bubblewrap has told the command's end; the kernel may still be ending the rest of its sandbox: the result
         // waits until nothing the command started runs.
-        if (init) await namespaceEnded(init);
+        if (init && !(await namespaceEnded(init)))
+          this.stderr.push(Buffer.from('[processes of this command were still ending when this result was written: it may still change files for a moment]\n'));
         resolve({
           exitCode: exit?.code ?? null,
           signal: exit?.signal ?? null,
