@@ -1,9 +1,12 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import module from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emitWatch } from '@toolwright/cli';
 import { copyProject } from './support/temp-project.js';
-import { BIN, run, toolwright } from './support/run.js';
+import { BIN, REPO, run, toolwright } from './support/run.js';
 
 const BASIC = path.join(__dirname, 'basic-project');
 const temporary: string[] = [];
@@ -270,5 +273,25 @@ describe('toolwright emit --watch', () => {
     } finally {
       handle.close();
     }
+  });
+});
+
+describe('the compile cache', () => {
+  const hasCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+  it.runIf(hasCache)("keeps the compiled code of the CLI's modules in Node's compile cache (Node ≥ 22.1), unless TOOLWRIGHT_NO_CODE_CACHE=1", () => {
+    const cached = (extra: Record<string, string>) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-compile-cache-'));
+      temporary.push(dir);
+      const result = spawnSync(process.execPath, [path.join(REPO, 'packages', 'cli', 'dist', 'bin.js'), '--help'], {
+        encoding: 'utf8',
+        // Node's default cache folder is in the temporary folder (NODE_COMPILE_CACHE would turn the cache on by itself).
+        env: { ...process.env, TMPDIR: dir, ...extra },
+      });
+      expect(result.status).toBe(0);
+      const files = fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+      return files.length;
+    };
+    expect(cached({})).toBeGreaterThan(10); // each module `--help` loads (its commands load when run)
+    expect(cached({ TOOLWRIGHT_NO_CODE_CACHE: '1' })).toBe(0);
   });
 });
