@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { entryOf, inPinnedFolder } from './pinned-folder.js';
 import { startTime } from './process-groups.js';
 import { sharedDirectory, sharedDirectoryPath, sharedSubdirectory } from './shared-directory.js';
 import { takeTurn as takeTheTurn } from './turn.js';
@@ -68,16 +69,12 @@ export function otherHostsGroups(): string[] {
 
 /**
  * Where the holders of the placeholder at `target` are recorded: by its folder's device and inode and its name,
- * so hosts that reach the workspace by different paths (a link, a bind mount) record the same placeholder together.
+ * so hosts that reach the workspace by different paths (a bind mount) record the same placeholder together.
  */
 function holdsOf(target: string): string {
-  let folder: string;
-  try {
-    const stat = fs.statSync(path.dirname(target), { bigint: true });
-    folder = `${stat.dev}:${stat.ino}`;
-  } catch {
-    folder = path.dirname(target); // gone: recorded by its spelling, as nothing can be mounted there anyway
-  }
+  // Gone, or reached through a link (swapped by a command): by its spelling, which no placeholder is recorded under.
+  const stat = inPinnedFolder(path.dirname(target), (folder) => fs.fstatSync(folder, { bigint: true }));
+  const folder = stat ? `${stat.dev}:${stat.ino}` : path.dirname(target);
   const key = `${folder}/${path.basename(target)}`;
   return path.join(sharedSubdirectory('holds'), crypto.createHash('sha256').update(key).digest('hex').slice(0, 32));
 }
@@ -92,15 +89,16 @@ interface PlaceholderRecord {
 
 const RECORD = 'placeholder.json';
 
-function identityOf(stat: fs.BigIntStats): string {
+/** A file's or folder's device, inode and birth time. */
+export function identityOf(stat: fs.BigIntStats): string {
   return `${stat.dev}:${stat.ino}:${stat.birthtimeNs}`;
 }
 
-/** Records the placeholder this host has just made at `target` (written whole, then renamed into place). */
-export function recordPlaceholder(target: string, kind: PlaceholderRecord['kind']): void {
+/** Records the placeholder this host has just made at `target` as `identity` (written whole, then renamed into place). */
+export function recordPlaceholder(target: string, kind: PlaceholderRecord['kind'], identity: string): void {
   const dir = holdsOf(target);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const record: PlaceholderRecord = { target, kind, identity: identityOf(fs.lstatSync(target, { bigint: true })) };
+  const record: PlaceholderRecord = { target, kind, identity };
   const draft = path.join(dir, `${RECORD}.${SELF}`);
   fs.writeFileSync(draft, JSON.stringify(record), { mode: 0o600 });
   fs.renameSync(draft, path.join(dir, RECORD));
@@ -112,24 +110,35 @@ export function recordPlaceholder(target: string, kind: PlaceholderRecord['kind'
  * made later under a record left behind must have its `gitdir:` kept read-only too (found by an eighth pass).
  */
 export function isRecordedPlaceholder(target: string): boolean {
-  const record = readRecord(holdsOf(target));
-  return record !== undefined && isStill(target, record);
+  return recordedIdentity(target) !== undefined;
 }
 
+/** The identity of the placeholder at `target` when `isRecordedPlaceholder(target)`, else undefined. */
+export function recordedIdentity(target: string): string | undefined {
+  const record = readRecord(holdsOf(target));
+  return record !== undefined && isStill(target, record) ? record.identity : undefined;
+}
+
+/** Whether `target` is still the placeholder recorded: the same file or folder, empty, in its own folder reached through no link. */
 function isStill(target: string, record: PlaceholderRecord): boolean {
-  let stat: fs.BigIntStats;
-  try {
-    stat = fs.lstatSync(target, { bigint: true });
-  } catch {
-    return false;
-  }
-  if (identityOf(stat) !== record.identity) return false;
-  if (record.kind === 'file') return stat.isFile() && stat.size === 0n;
-  try {
-    return stat.isDirectory() && fs.readdirSync(target).length === 0;
-  } catch {
-    return false;
-  }
+  return (
+    inPinnedFolder(path.dirname(target), (folder) => {
+      const entry = entryOf(folder, path.basename(target));
+      let stat: fs.BigIntStats;
+      try {
+        stat = fs.lstatSync(entry, { bigint: true });
+      } catch {
+        return false;
+      }
+      if (identityOf(stat) !== record.identity) return false;
+      if (record.kind === 'file') return stat.isFile() && stat.size === 0n;
+      try {
+        return stat.isDirectory() && fs.readdirSync(entry).length === 0;
+      } catch {
+        return false;
+      }
+    }) === true
+  );
 }
 
 function readRecord(dir: string): PlaceholderRecord | undefined {
@@ -200,7 +209,7 @@ let lastSweep = 0;
  * killed) are removed with `remove` once they have been so for a moment, each if it still is the placeholder
  * made, and their records with them. Looks at most every ten seconds.
  */
-export function sweepOrphanedPlaceholders(remove: (target: string, kind: PlaceholderRecord['kind']) => void, now = Date.now()): void {
+export function sweepOrphanedPlaceholders(remove: (target: string, kind: PlaceholderRecord['kind'], identity: string) => void, now = Date.now()): void {
   if (now - lastSweep < SWEEP_EVERY_MS) return;
   lastSweep = now;
   const holds = sharedSubdirectory('holds');
@@ -224,7 +233,7 @@ export function sweepOrphanedPlaceholders(remove: (target: string, kind: Placeho
     }
     if (now - since < ORPHAN_GRACE_MS) continue;
     const record = readRecord(dir);
-    if (record && isStill(record.target, record)) remove(record.target, record.kind);
+    if (record && isStill(record.target, record)) remove(record.target, record.kind, record.identity);
     removeRecord(dir);
   }
 }

@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeRecord, sweepOrphanedPlaceholders } from './hosts.js';
+import { entryOf, inPinnedFolder } from './pinned-folder.js';
 import { holdPlaceholders, isPlaceholder } from './placeholders.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-placeholders-'));
@@ -46,7 +47,7 @@ describe(holdPlaceholders, () => {
         { path: made, kind: 'directory' },
         { path: impossible, kind: 'file' },
       ]),
-    ).toThrow(`the missing protected path '${impossible}' could not be held read-only (ENOENT); try again`);
+    ).toThrow(`the missing protected path '${impossible}' could not be held read-only (its folder is missing, or was swapped for a link); try again`);
     for (let i = 0; i < 50 && fs.existsSync(made); i++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(fs.existsSync(made)).toBe(false);
   });
@@ -65,10 +66,15 @@ describe(holdPlaceholders, () => {
 });
 
 /** A process of its own holding placeholders through the built module (`npm test` builds first); `held` once they are. */
-function holderProcess(requests: { path: string; kind: 'directory' | 'file' }[]) {
+/** A process holding `requests`; with `bind`, in a mount namespace of its own where the folder `bind.from` is also at `bind.to`. */
+function holderProcess(requests: { path: string; kind: 'directory' | 'file' }[], bind?: { from: string; to: string }) {
   const module = path.join(import.meta.dirname, '..', 'dist', 'placeholders.js');
   const script = `require(${JSON.stringify(module)}).holdPlaceholders(${JSON.stringify(requests)}); console.log('held'); setInterval(() => {}, 1000);`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = bind
+    ? spawn('unshare', ['-rm', 'sh', '-c', 'mount --bind "$1" "$2" && exec "$3" -e "$4"', 'sh', bind.from, bind.to, process.execPath, script], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
+    : spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   const held = new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   const ended = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, how) => resolve(how)));
   return { child, held, ended };
@@ -113,14 +119,22 @@ describe('placeholders other processes hold', () => {
   });
 });
 
+/** Whether this machine lets a process make a user and mount namespace and bind a folder in it (`unshare -rm`). */
+const canBind = (() => {
+  const dir = fs.mkdtempSync(path.join(root, 'bind-probe-'));
+  fs.mkdirSync(path.join(dir, 'to'));
+  return spawnSync('unshare', ['-rm', 'mount', '--bind', dir, path.join(dir, 'to')]).status === 0;
+})();
+
 describe('placeholders other processes hold by another spelling', () => {
-  // Two hosts reaching one workspace by different paths (a link, a bind mount) hold one placeholder together.
-  it('are kept while a process that reached the folder through a link holds them', async () => {
+  // Two hosts reaching one workspace by different paths (a bind mount: a workspace's path is canonical, links resolved)
+  // hold one placeholder together.
+  it.runIf(canBind)('are kept while a process that reaches the folder by a bind mount holds them', async () => {
     const dir = fs.mkdtempSync(path.join(root, 'spelled-'));
-    const link = path.join(root, `link-${path.basename(dir)}`);
-    fs.symlinkSync(dir, link);
-    const other = holderProcess([{ path: path.join(link, '.env'), kind: 'file' }]);
+    const bound = fs.mkdtempSync(path.join(root, 'bound-'));
+    const other = holderProcess([{ path: path.join(bound, '.env'), kind: 'file' }], { from: dir, to: bound });
     await other.held;
+    expect(fs.existsSync(path.join(bound, '.env'))).toBe(false); // made in the folder bound there, not in this one
     const here = holdPlaceholders([{ path: path.join(dir, '.env'), kind: 'file' }]);
     expect(here.placeholders).toEqual([path.join(dir, '.env')]);
     await here.release();
@@ -238,5 +252,77 @@ describe("a placeholder's record removed while a host writes into it", () => {
         throw denied;
       }),
     ).toThrow('EACCES');
+  });
+});
+
+// An independent review: a command whose sandbox was planned before a folder existed (a background job) can rename
+// that folder and put a link in its place while the host lets go of the placeholders another command had in it —
+// checked and removed by path, the host removed what the link led to (the workspace root's own `.env`, `.git`, ...,
+// which the command then made with its own content; or empty files outside the workspace).
+describe('placeholders whose folder a command swaps for a link', () => {
+  /** A workspace with a folder `r/s` in it, and a folder outside it. */
+  function layout() {
+    const ws = fs.realpathSync(fs.mkdtempSync(path.join(root, 'swapped-')));
+    fs.mkdirSync(path.join(ws, 'r', 's'), { recursive: true });
+    const outside = fs.realpathSync(fs.mkdtempSync(path.join(root, 'outside-')));
+    const swap = (to: string) => {
+      fs.renameSync(path.join(ws, 'r', 's'), path.join(ws, 'r', `moved-${Date.now()}`));
+      fs.symlinkSync(to, path.join(ws, 'r', 's'));
+    };
+    return { ws, outside, swap };
+  }
+
+  it("are not removed through the link: the root's own placeholders stay, held and recorded", async () => {
+    const { ws, swap } = layout();
+    const names = [
+      { name: '.git', kind: 'directory' as const },
+      { name: '.env', kind: 'file' as const },
+    ];
+    const atRoot = holdPlaceholders(names.map(({ name, kind }) => ({ path: path.join(ws, name), kind })));
+    const below = holdPlaceholders(names.map(({ name, kind }) => ({ path: path.join(ws, 'r', 's', name), kind })));
+    swap(ws); // r/s now leads to the root, whose .git and .env are placeholders too
+    await below.release();
+    for (const { name } of names) {
+      expect(fs.existsSync(path.join(ws, name)), name).toBe(true);
+      expect(isPlaceholder(path.join(ws, name)), name).toBe(true);
+    }
+    await atRoot.release();
+    for (const { name } of names) expect(fs.existsSync(path.join(ws, name)), name).toBe(false);
+  });
+
+  it('are not made through the link: the command is refused and nothing is made where it leads', () => {
+    const { ws, outside, swap } = layout();
+    swap(outside);
+    expect(() => holdPlaceholders([{ path: path.join(ws, 'r', 's', '.git'), kind: 'directory' }])).toThrow(
+      'could not be held read-only (its folder is missing, or was swapped for a link)',
+    );
+    expect(fs.readdirSync(outside)).toEqual([]);
+  });
+
+  it('reach, once the folder is open, the folder itself however it is swapped meanwhile', () => {
+    const { ws, outside, swap } = layout();
+    fs.writeFileSync(path.join(ws, 'r', 's', 'x'), '');
+    fs.writeFileSync(path.join(outside, 'x'), '');
+    const removed = inPinnedFolder(path.join(ws, 'r', 's'), (folder) => {
+      swap(outside); // between the look and the act
+      fs.unlinkSync(entryOf(folder, 'x'));
+      return true;
+    });
+    expect(removed).toBe(true);
+    expect(fs.existsSync(path.join(outside, 'x'))).toBe(true);
+    expect(
+      fs
+        .readdirSync(path.join(ws, 'r'))
+        .filter((name) => name.startsWith('moved-'))
+        .map((name) => fs.readdirSync(path.join(ws, 'r', name))),
+    ).toEqual([[]]);
+  });
+
+  it('are not opened at all when a folder on the way is a link', () => {
+    const { ws, outside, swap } = layout();
+    swap(outside);
+    expect(inPinnedFolder(path.join(ws, 'r', 's'), () => true)).toBeUndefined();
+    expect(inPinnedFolder(path.join(ws, 'r', 'missing'), () => true)).toBeUndefined();
+    expect(inPinnedFolder(path.join(ws, 'r'), () => true)).toBe(true);
   });
 });

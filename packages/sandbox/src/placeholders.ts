@@ -1,6 +1,18 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { onHostExit } from './host-exit.js';
-import { addHolder, forgetPlaceholder, isRecordedPlaceholder, recordPlaceholder, removeHolder, sweepOrphanedPlaceholders, takeTurn } from './hosts.js';
+import {
+  addHolder,
+  forgetPlaceholder,
+  identityOf,
+  isRecordedPlaceholder,
+  recordedIdentity,
+  recordPlaceholder,
+  removeHolder,
+  sweepOrphanedPlaceholders,
+  takeTurn,
+} from './hosts.js';
+import { entryOf, inPinnedFolder } from './pinned-folder.js';
 
 /** A protected path that must not come into being inside the sandbox, and what stands in for it. */
 export interface PlaceholderRequest {
@@ -54,11 +66,15 @@ export function holdPlaceholders(
     for (const request of requests) {
       if (held.has(request.path) || isRecordedPlaceholder(request.path)) {
         // Another process's (or this one's): made again should it have gone meanwhile.
-        if (!fs.existsSync(request.path) && make(request)) recordPlaceholder(request.path, request.kind);
+        const made = fs.existsSync(request.path) ? undefined : make(request);
+        if (made !== undefined) recordPlaceholder(request.path, request.kind, made);
         hold(request.path, request.kind);
         placeholders.push(request.path);
-      } else if (make(request)) {
-        recordPlaceholder(request.path, request.kind);
+        continue;
+      }
+      const made = make(request);
+      if (made !== undefined) {
+        recordPlaceholder(request.path, request.kind, made);
         hold(request.path, request.kind);
         placeholders.push(request.path);
       } else existing.push(request.path);
@@ -148,7 +164,7 @@ export function isPlaceholder(path: string): boolean {
 /** In the hosts' turn: the placeholders let go of are removed, each unless a launch or another process holds it again. */
 function letGoInTurn(giveBack: () => void): void {
   try {
-    for (const [target, kind] of letGo) {
+    for (const [target, kind] of deepestFirst(letGo)) {
       letGo.delete(target);
       if (held.has(target)) continue; // held again by a launch since
       if (removeHolder(target)) letGoOf(target, kind);
@@ -158,9 +174,19 @@ function letGoInTurn(giveBack: () => void): void {
   }
 }
 
+/**
+ * The placeholders let go of, those inside others first: a placeholder folder made for a missing folder on the way
+ * (`scripts` for `scripts/pre-commit.sh`) may hold a later launch's placeholder, and is empty again only once that
+ * one is removed.
+ */
+function deepestFirst(placeholders: ReadonlyMap<string, PlaceholderRequest['kind']>): Array<[string, PlaceholderRequest['kind']]> {
+  return [...placeholders].sort(([a], [b]) => b.split('/').length - a.split('/').length);
+}
+
 /** No host holds it any more: removed if it still is the placeholder made, and forgotten. */
 function letGoOf(target: string, kind: PlaceholderRequest['kind']): void {
-  if (isRecordedPlaceholder(target)) remove(target, kind);
+  const identity = recordedIdentity(target);
+  if (identity !== undefined) remove(target, kind, identity);
   forgetPlaceholder(target);
 }
 
@@ -173,7 +199,7 @@ function letGoOf(target: string, kind: PlaceholderRequest['kind']): void {
  * moment, and must not see it go.
  */
 function removeAll(): void {
-  for (const [target, kind] of letGo) {
+  for (const [target, kind] of deepestFirst(letGo)) {
     if (removeHolder(target)) letGoOf(target, kind);
   }
   letGo.clear();
@@ -187,37 +213,54 @@ function lstatOrUndefined(target: string): fs.Stats | undefined {
   }
 }
 
-/** Makes the placeholder; false when something exists there already (it is protected as it is). */
 /**
- * Makes the placeholder (false: something is there already), or throws: a protected path that could not be held (no
- * room, no inode, no permission) would be left for the sandbox to make, writable — the command must not run (a
- * twelfth pass filled the disk before a call, and `.git`, `.env` and the config were then creatable inside).
+ * Makes the placeholder and returns its identity (undefined: something is there already, protected as it is), or
+ * throws: a protected path that could not be held (no room, no inode, no permission, its folder missing or reached
+ * through a link) would be left for the sandbox to make, writable — the command must not run (a twelfth pass filled
+ * the disk before a call, and `.git`, `.env` and the config were then creatable inside). Made inside its folder
+ * opened and checked first (`inPinnedFolder`), never through a link a command put on the way.
  */
-function make(request: PlaceholderRequest): boolean {
-  try {
-    // Writable by the user on the host (the sandbox mounts it read-only whatever its mode): the user's own `git init`, an
-    // editor saving `.env` or an audit log beside a session fills it and makes it theirs, rather than meeting a folder
-    // they cannot write (a fifteenth pass left a `.toolwright` of mode 0555 holding a `call`'s audit log).
-    if (request.kind === 'directory') fs.mkdirSync(request.path, { mode: 0o755 });
-    else fs.closeSync(fs.openSync(request.path, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o644));
-    return true;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // There after all (the caller's or someone's): it is covered as it is (`existing`).
-    if (code === 'EEXIST') return false;
-    throw new Error(`the missing protected path '${request.path}' could not be held read-only (${code ?? String(error)}); try again`, { cause: error });
+function make(request: PlaceholderRequest): string | undefined {
+  const made = inPinnedFolder(path.dirname(request.path), (folder): { identity?: string; error?: NodeJS.ErrnoException } => {
+    const entry = entryOf(folder, path.basename(request.path));
+    try {
+      // Writable by the user on the host (the sandbox mounts it read-only whatever its mode): the user's own `git init`, an
+      // editor saving `.env` or an audit log beside a session fills it and makes it theirs, rather than meeting a folder
+      // they cannot write (a fifteenth pass left a `.toolwright` of mode 0555 holding a `call`'s audit log).
+      if (request.kind === 'directory') fs.mkdirSync(entry, { mode: 0o755 });
+      else fs.closeSync(fs.openSync(entry, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o644));
+      return { identity: identityOf(fs.lstatSync(entry, { bigint: true })) };
+    } catch (error) {
+      // There after all (the caller's or someone's): it is covered as it is (`existing`).
+      const failure = error as NodeJS.ErrnoException;
+      return failure.code === 'EEXIST' ? {} : { error: failure };
+    }
+  });
+  if (made === undefined)
+    throw new Error(`the missing protected path '${request.path}' could not be held read-only (its folder is missing, or was swapped for a link); try again`);
+  if (made.error !== undefined) {
+    throw new Error(`the missing protected path '${request.path}' could not be held read-only (${made.error.code ?? made.error.message}); try again`, {
+      cause: made.error,
+    });
   }
+  return made.identity;
 }
 
-/** Removes a placeholder only while it is still the empty thing it was made as. */
-function remove(path: string, kind: PlaceholderRequest['kind']): void {
-  try {
-    if (kind === 'directory') fs.rmdirSync(path);
-    else {
-      const stat = fs.lstatSync(path);
-      if (stat.isFile() && stat.size === 0) fs.unlinkSync(path);
+/**
+ * Removes a placeholder only while it is still the empty thing it was made as (`identity`), inside its own folder
+ * reached through no link (`inPinnedFolder`): a folder on the way swapped for a link leaves it in place.
+ */
+function remove(target: string, kind: PlaceholderRequest['kind'], identity: string): void {
+  inPinnedFolder(path.dirname(target), (folder) => {
+    const entry = entryOf(folder, path.basename(target));
+    try {
+      const stat = fs.lstatSync(entry, { bigint: true });
+      if (identityOf(stat) !== identity) return;
+      if (kind === 'directory') {
+        if (stat.isDirectory()) fs.rmdirSync(entry);
+      } else if (stat.isFile() && stat.size === 0n) fs.unlinkSync(entry);
+    } catch {
+      // Not empty any more, or gone: left as it is.
     }
-  } catch {
-    // Not empty any more, or gone: left as it is.
-  }
+  });
 }
