@@ -326,3 +326,14 @@ describe('placeholders whose folder a command swaps for a link', () => {
     expect(inPinnedFolder(path.join(ws, 'r'), () => true)).toBe(true);
   });
 });
+
+describe('placeholders inside placeholders', () => {
+  it('are removed deepest first, so the folder made for a missing folder on the way goes too', async () => {
+    const dir = fs.mkdtempSync(path.join(root, 'nested-'));
+    // A first launch holds the missing folder `scripts`; a later one the missing script inside it; both let go together.
+    const folder = holdPlaceholders([{ path: path.join(dir, 'scripts'), kind: 'directory' }]);
+    const script = holdPlaceholders([{ path: path.join(dir, 'scripts', 'pre-commit.sh'), kind: 'file' }]);
+    await Promise.all([folder.release(), script.release()]);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+});
