@@ -36,6 +36,16 @@ async function pauseRetrying(): Promise<() => void> {
  * in between — or a pause that caught the command there — finds it empty: the last count seen stands then (a CI run
  * read 0 there and failed).
  */
+/**
+ * The count once it has grown past `from`, read every 20 ms for at most 10 s: a loop thawed on a loaded machine may run
+ * late (a CI run saw none of its steps within 300 ms), while one left frozen never grows.
+ */
+async function countPast(count: () => number, from: number): Promise<number> {
+  const until = performance.now() + 10_000;
+  while (count() <= from && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+  return count();
+}
+
 function counterReader(file: string): () => number {
   let last = 0;
   return () => {
@@ -249,8 +259,7 @@ describe.skipIf(!support.available)('a control group per command (this host can 
         resume();
         while (!second) await settle(10);
         second();
-        await settle(400);
-        expect(count()).toBeGreaterThan(paused);
+        expect(await countPast(count, paused)).toBeGreaterThan(paused);
       } finally {
         vi.useRealTimers();
         child.kill('SIGKILL');
@@ -299,8 +308,7 @@ describe.skipIf(!support.available)('a control group per command (this host can 
         expect(lines).not.toContain('paused');
         resume();
         while (!lines.includes('paused')) await settle(10);
-        await settle(400);
-        expect(count()).toBeGreaterThan(paused);
+        expect(await countPast(count, paused)).toBeGreaterThan(paused);
       } finally {
         const ended = new Promise((resolve) => other.once('exit', resolve));
         other.kill('SIGTERM');
@@ -345,8 +353,7 @@ describe.skipIf(!support.available)('a control group per command (this host can 
         }
         // What is tested here is the thaw in this host's turn (a pause that could not freeze a command beside it is tried again).
         (await pauseRetrying())();
-        await settle(300);
-        expect(count()).toBeGreaterThan(stopped);
+        expect(await countPast(count, stopped)).toBeGreaterThan(stopped);
       } finally {
         freeze(false);
         child.kill('SIGKILL');
