@@ -119,13 +119,52 @@ function collectReferences(dotGit: string): GitConfigReference[] {
   // husky 9 points `core.hooksPath` at `.husky/_`, whose stubs run the hook of the same name in `.husky`.
   if (path.basename(hooks) === '_') found.push({ path: path.dirname(hooks), kind: 'directory', setting: `the folder of the hooks ${hooks} runs (husky)` });
   // A hook that runs a script of the work tree (`exec sh ./scripts/pre-commit.sh`, as pre-commit and lefthook write
-  // them) runs what that script says: the scripts its hooks name by path are read-only too — those there (a hook's
-  // text names many things, `./node_modules/.bin/x` before an install: no placeholder is made for them).
+  // them) runs what that script says: the scripts its hooks name by path are read-only too — those there, and those
+  // missing, held by a placeholder (an independent review had a command write the missing `scripts/pre-commit.sh`,
+  // which the user's next commit ran). Not what a hook names inside `node_modules` before an install: a placeholder
+  // there would fail every install, and what an install puts in `node_modules` is the install's to choose.
   for (const folder of path.basename(hooks) === '_' ? [hooks, path.dirname(hooks)] : [hooks])
     for (const [hook, script] of hookScripts(folder))
-      for (const named of programPaths(script, top))
-        if (fs.existsSync(named) || isLink(named)) found.push({ path: named, kind: 'file', setting: `the hook ${hook}` });
+      for (const named of programPaths(withoutComments(script), top))
+        if (fs.existsSync(named) || isLink(named) || !inPackagesFolder(named)) found.push({ path: named, kind: 'file', setting: `the hook ${hook}` });
   return found;
+}
+
+/**
+ * A shell script without its comments (`#!/bin/sh`, `# run ./x first`): from a `#` that starts a word outside quotes to
+ * the end of its line, as the shell reads it, names nothing that runs.
+ */
+function withoutComments(script: string): string {
+  let kept = '';
+  let quote: string | undefined;
+  for (let i = 0; i < script.length; i++) {
+    const char = script[i]!;
+    if (quote !== undefined) {
+      if (char === '\\' && quote === '"') {
+        kept += script.slice(i, i + 2);
+        i++;
+        continue;
+      }
+      if (char === quote) quote = undefined;
+    } else if (char === '\\') {
+      kept += script.slice(i, i + 2);
+      i++;
+      continue;
+    } else if (char === "'" || char === '"') quote = char;
+    else if (char === '#' && (i === 0 || /[\s;&|()]/.test(script[i - 1]!))) {
+      const end = script.indexOf('\n', i);
+      if (end === -1) break;
+      i = end - 1;
+      continue;
+    }
+    kept += char;
+  }
+  return kept;
+}
+
+/** Whether `named` lies in a `node_modules` folder (what package installs make). */
+function inPackagesFolder(named: string): boolean {
+  return named.split(path.sep).includes('node_modules');
 }
 
 /** The configuration files git reads for every repository of this user: the user's (`GIT_CONFIG_GLOBAL`, `~/.gitconfig`, XDG) and the system's. */
@@ -225,24 +264,27 @@ const INTERPRETERS = new Set([
  * runs it. A word made at run time (`$VAR`, `%f`, a glob) or a URL is not followed.
  */
 function programPaths(command: string, top: string): string[] {
-  const words = command
-    .replace(/^\s*!/, '')
-    .split(WORD_BREAKS)
-    .filter((word) => word !== '' && !word.startsWith('-') && !word.includes('://') && !/[$%*?[\]{}\\]/.test(word));
-  work.words += words.length;
-  if (work.words > CONFIG_WORK_BOUNDS.words) throw overBound(`settings that run programs and hooks of more than ${CONFIG_WORK_BOUNDS.words} words`);
   const paths: string[] = [];
-  words.forEach((word, index) => {
-    if (word === '.' && index < words.length - 1) return; // `. ./script`: the next word is the script
-    if (word === '.' || word === '..') return;
-    const runs = index === 0 || INTERPRETERS.has(path.basename(words[index - 1]!));
-    const spelledAsPath = /^(?:\.{1,2}\/|\/|~\/)/.test(word) || (runs && word.includes('/'));
-    const resolved = expand(word, top);
-    if (resolved === undefined) return;
-    if (spelledAsPath || fs.existsSync(resolved) || isLink(resolved)) paths.push(resolved);
-  });
+  // Each command of a list or pipeline (`bin/check --all && ./lint.sh`, a hook's lines) starts with the program it runs.
+  for (const part of command.replace(/^\s*!/, '').split(COMMAND_BREAKS)) {
+    const words = part.split(WORD_BREAKS).filter((word) => word !== '' && !word.startsWith('-') && !word.includes('://') && !/[$%*?[\]{}\\]/.test(word));
+    work.words += words.length;
+    if (work.words > CONFIG_WORK_BOUNDS.words) throw overBound(`settings that run programs and hooks of more than ${CONFIG_WORK_BOUNDS.words} words`);
+    words.forEach((word, index) => {
+      if (word === '.' && index < words.length - 1) return; // `. ./script`: the next word is the script
+      if (word === '.' || word === '..') return;
+      const runs = index === 0 || INTERPRETERS.has(path.basename(words[index - 1]!));
+      const spelledAsPath = /^(?:\.{1,2}\/|\/|~\/)/.test(word) || (runs && word.includes('/'));
+      const resolved = expand(word, top);
+      if (resolved === undefined) return;
+      if (spelledAsPath || fs.existsSync(resolved) || isLink(resolved)) paths.push(resolved);
+    });
+  }
   return paths;
 }
+
+/** What ends one command and starts the next: a new line, `;`, `&`, `&&`, `|`, `||`, a subshell's or substitution's bounds. */
+const COMMAND_BREAKS = /[\n;&|()`]+/;
 
 /**
  * A configured path made absolute as git does (`~/` is the user's home, `~name/` the home of the user `name`);

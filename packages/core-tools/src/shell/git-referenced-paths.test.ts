@@ -93,6 +93,40 @@ describe.skipIf(!support.available || !hasGit)("what the repository's configurat
     },
   );
 
+  // An independent review: a hook that runs a script of the work tree that is not there yet (`exec sh
+  // ./scripts/pre-commit.sh`) ran what a command wrote there at the user's next commit.
+  it.for(['host', 'session'] as const)(
+    'keeps the scripts hooks name by path uncreatable while missing, whatever folder is missing on the way (%s backend)',
+    async (backend) => {
+      const hook = [
+        '#!/bin/sh',
+        '# run ./tools/not-a-script.sh by hand first',
+        'exec sh ./scripts/pre-commit.sh "$@"',
+        'bin/check --all && ./lint.sh',
+        'node_modules/.bin/lint-staged',
+      ].join('\n');
+      const { root, tool, run, read } = setUp(backend, { '.git/hooks/pre-commit': `${hook}\n`, 'bin/.keep': '', 'ok.txt': 'x' });
+      try {
+        const planted = ['scripts/pre-commit.sh', 'bin/check', 'lint.sh'];
+        const text = await run(`${planted.map(tamper).join('; ')}; mkdir -p node_modules/.bin && echo installed > node_modules/.bin/lint-staged; echo done`);
+        expect(text).toContain('done');
+        for (const file of planted) expect(read(file) ?? '', file).toBe('');
+        // What an install makes is the install's (a placeholder in node_modules would fail every install).
+        expect(read('node_modules/.bin/lint-staged')).toBe('installed\n');
+        // A commented-out line names nothing: no placeholder made for it, nor for the shebang.
+        expect(fs.existsSync(path.join(root, 'tools'))).toBe(false);
+        expect(fs.readdirSync(root).filter((name) => name.startsWith('#'))).toEqual([]);
+        expect(await run('echo made > ok.txt; cat ok.txt')).toContain('made');
+      } finally {
+        tool.dispose();
+      }
+      // Let go of once the command ends: no placeholder is left behind.
+      for (let i = 0; i < 100 && fs.existsSync(path.join(root, 'scripts')); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(fs.existsSync(path.join(root, 'scripts'))).toBe(false);
+      expect(fs.existsSync(path.join(root, 'lint.sh'))).toBe(false);
+    },
+  );
+
   it.for(['host', 'session'] as const)('keeps the files include.path and includeIf name read-only, and what they include (%s backend)', async (backend) => {
     const { tool, run, read } = setUp(backend, {
       '.git/config': '[include]\n\tpath = ../.gitconfig\n[includeIf "onbranch:feature/**"]\n\tpath = ../conf/branch.gitconfig\n',

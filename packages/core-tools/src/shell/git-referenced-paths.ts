@@ -47,8 +47,11 @@ export function gitReferencedPaths(root: string, dotGits: readonly string[], cov
         present.add(entry);
         continue;
       }
+      // Held at its first missing folder; a folder that is a placeholder already (an earlier command's) counts as missing:
+      // held by this launch too, it is not let go of while this one's placeholder inside it is there (it would stay
+      // behind, no longer empty when its turn came, and be the user's from then on).
       let first = entry;
-      while (path.dirname(first) !== root && !isPlaceholder(path.dirname(first)) && !lstatOrUndefined(path.dirname(first))) first = path.dirname(first);
+      while (path.dirname(first) !== root && (isPlaceholder(path.dirname(first)) || !lstatOrUndefined(path.dirname(first)))) first = path.dirname(first);
       missing.set(first, { path: first, kind: first !== entry ? 'directory' : reference.kind });
     }
   }
