@@ -5,6 +5,7 @@ import { ToolExecutor } from './tool-executor.js';
 import { MemoryAuditSink } from './memory-audit-sink.js';
 import { canonicalJson, sha256Hex } from './output/normalize-output.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
+import { failed } from './test-support/call-results.js';
 
 const call = { tool: 'shell_exec', callId: 'call_1', argsHash: sha256Hex(canonicalJson({ command: 'make' })) };
 
@@ -50,11 +51,11 @@ describe('ApprovalTokens', () => {
     const approved = await executor.executeToolCall({ id: 'call_1', name: 'shell_exec', arguments: '{"command":"make"}' }, context);
     expect(approved.status).toBe('completed');
     const replayed = await executor.executeToolCall({ id: 'call_1', name: 'shell_exec', arguments: '{"command":"make"}' }, context);
-    expect(replayed.error?.code).toBe('approval_required');
+    expect(failed(replayed).error.code).toBe('approval_required');
     const swapped = await executor.executeToolCall(
       { id: 'call_1', name: 'shell_exec', arguments: '{"command":"rm -rf /"}' },
       { preApproved: tokens.preApproved(() => tokens.issue(call)) },
     );
-    expect(swapped.error?.code).toBe('approval_required');
+    expect(failed(swapped).error.code).toBe('approval_required');
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '@toolwright/registry';
 import { ToolExecutor } from './tool-executor.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
+import { completed } from './test-support/call-results.js';
 
 /** Records which calls overlap in time, without measuring time. */
 function tracker() {
@@ -44,7 +45,7 @@ describe('ToolExecutor.executeBatch', () => {
     const { t, executor } = setup();
     const calls = Array.from({ length: 20 }, (_, i) => c(`r${i}`, 'read', { path: `f${i}` }));
     const results = await executor.executeBatch(calls);
-    expect(results.map((r) => r.output)).toEqual(calls.map((_, i) => `read:f${i}`));
+    expect(results.map((r) => completed(r).output)).toEqual(calls.map((_, i) => `read:f${i}`));
     expect(t.maxActive).toBe(16); // the default concurrency bound
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '@toolwright/registry';
+import type { JsonSchema } from '@toolwright/schema';
 import { audio, content, embeddedResource, image, resourceLink } from '@toolwright/tool';
 import { ToolExecutor } from './tool-executor.js';
 import { MemoryAuditSink } from './memory-audit-sink.js';
@@ -73,7 +74,7 @@ describe('a tool that returns data or content', () => {
   const dataOrContent = (output: () => unknown) => {
     const registry = new ToolRegistry();
     const base = declaration('open_file', {}, { metadata: { tier: 'read-only' } });
-    const returns = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false } as const;
+    const returns: JsonSchema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false };
     registry.add({ declaration: { ...base, returns, returnsContent: true }, invoke: async () => output(), renderForModel: () => 'rendered data' });
     return new ToolExecutor({ registry, audit: new MemoryAuditSink() }).executeToolCall({ id: 'c', name: 'open_file', arguments: {} });
   };

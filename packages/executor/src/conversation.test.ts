@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { fillDanglingCalls, repairAnthropicHistory, repairOpenAIChatHistory, toToolResultMessages } from './conversation.js';
+import { canonicalJson, sha256Hex } from './output/normalize-output.js';
 import type { ToolCallResult } from './tool-call.js';
 
-const ok: ToolCallResult = { callId: 'a', tool: 'read_file', status: 'completed', content: 'text', output: 'text', truncated: false, durationMs: 1 };
+const ok: ToolCallResult = {
+  callId: 'a',
+  tool: 'read_file',
+  status: 'completed',
+  content: 'text',
+  output: 'text',
+  originalBytes: 4,
+  outputHash: sha256Hex(canonicalJson('text')),
+  truncated: false,
+  durationMs: 1,
+};
 const bad: ToolCallResult = {
   callId: 'b',
   tool: 'read_file',
@@ -45,7 +56,7 @@ describe(fillDanglingCalls, () => {
       ],
       [ok],
     );
-    expect(filled.map((r) => [r.callId, r.status, r.error?.code])).toEqual([
+    expect(filled.map((r) => [r.callId, r.status, r.status === 'error' ? r.error.code : undefined])).toEqual([
       ['a', 'completed', undefined],
       ['z', 'error', 'interrupted'],
     ]);

@@ -11,6 +11,7 @@ import { loadPolicy } from './policy/policy.js';
 import { defaultRiskAssessment } from './gate/assess-risk.js';
 import { canonicalJson, sha256Hex } from './output/normalize-output.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
+import { failed } from './test-support/call-results.js';
 
 // An escalation is a call that asks to run outside the sandbox (core-tools: shell_exec with
 // `escalate: true`). Only a person confirming it approves it: no allow rule, remembered `always`,
@@ -58,7 +59,7 @@ describe('an escalation', () => {
   ])('is refused under a blanket answer: %s', async ([, answer]) => {
     const { run, ran, asked, decision } = setup({}, [answer]);
     const result = await run(ESCALATED);
-    expect(result.error).toEqual({ code: 'escalation_unapproved', escalation: OUTSIDE, approval: 'blanket' });
+    expect(failed(result).error).toEqual({ code: 'escalation_unapproved', escalation: OUTSIDE, approval: 'blanket' });
     expect(result.content).toContain('never lets a call run outside the sandbox');
     expect(ran).toEqual([]);
     expect(asked[0]).toMatchObject({ escalation: OUTSIDE, reason: OUTSIDE });
@@ -98,7 +99,7 @@ describe('an escalation', () => {
     const policy = loadPolicy({ rules: [{ allow }] });
     const nobody = setup({ policy }, null);
     const refused = await nobody.run(ESCALATED);
-    expect(refused.error).toEqual({ code: 'escalation_unapproved', escalation: OUTSIDE, approval: 'none' });
+    expect(failed(refused).error).toEqual({ code: 'escalation_unapproved', escalation: OUTSIDE, approval: 'none' });
     expect(refused.content).toContain('no one could be asked to confirm that');
     expect((await nobody.run({ command: 'npm install' })).status).toBe('completed');
     const person = setup({ policy }, [CONFIRMED]);
@@ -109,7 +110,7 @@ describe('an escalation', () => {
 
   it('is refused by a deny rule without asking anyone', async () => {
     const { run, asked, ran } = setup({ policy: loadPolicy({ rules: [{ deny: 'shell_exec(npm install)' }] }) }, [CONFIRMED]);
-    expect((await run(ESCALATED)).error?.code).toBe('policy_denied');
+    expect(failed(await run(ESCALATED)).error.code).toBe('policy_denied');
     expect(asked).toEqual([]);
     expect(ran).toEqual([]);
   });
@@ -126,7 +127,7 @@ describe('an escalation', () => {
     expect((await run(ESCALATED, 'c')).status).toBe('completed');
     expect(asked).toHaveLength(2);
     const again = await run(ESCALATED, 'd');
-    expect(again.error).toMatchObject({ code: 'approval_denied', message: 'not again' });
+    expect(failed(again).error).toMatchObject({ code: 'approval_denied', message: 'not again' });
     expect(asked).toHaveLength(3);
     expect(ran).toEqual(['npm install', 'npm test', 'npm install (outside)']);
   });
@@ -134,7 +135,7 @@ describe('an escalation', () => {
   it('an escalation confirmed with always does not approve the same call inside the sandbox either', async () => {
     const { run, asked } = setup({}, [{ kind: 'always', confirmEscalation: true }, { kind: 'reject' }]);
     expect((await run(ESCALATED, 'a')).status).toBe('completed');
-    expect((await run({ command: 'npm install' }, 'b')).error?.code).toBe('approval_denied');
+    expect(failed(await run({ command: 'npm install' }, 'b')).error.code).toBe('approval_denied');
     expect(asked).toHaveLength(2);
   });
 
@@ -143,8 +144,8 @@ describe('an escalation', () => {
     const token = tokens.issue({ tool: 'shell_exec', callId: 'c', argsHash: sha256Hex(canonicalJson(ESCALATED)) });
     const nobody = setup({}, null);
     const withToken = await nobody.run(ESCALATED, 'c', { preApproved: tokens.preApproved(() => token) });
-    expect(withToken.error).toMatchObject({ code: 'escalation_unapproved', approval: 'none' });
-    expect((await nobody.run(ESCALATED, 'c', { preApproved: () => true })).error?.code).toBe('escalation_unapproved');
+    expect(failed(withToken).error).toMatchObject({ code: 'escalation_unapproved', approval: 'none' });
+    expect(failed(await nobody.run(ESCALATED, 'c', { preApproved: () => true })).error.code).toBe('escalation_unapproved');
     const person = setup({}, [CONFIRMED]);
     expect((await person.run(ESCALATED, 'c', { preApproved: () => true })).status).toBe('completed');
     expect(person.asked).toHaveLength(1);
@@ -152,12 +153,12 @@ describe('an escalation', () => {
 
   it('says nobody could confirm it when the approver cannot ask', async () => {
     const { run } = setup({}, [{ kind: 'unavailable', message: 'no terminal' }]);
-    expect((await run(ESCALATED)).error).toEqual({ code: 'escalation_unapproved', escalation: OUTSIDE, approval: 'none' });
+    expect(failed(await run(ESCALATED)).error).toEqual({ code: 'escalation_unapproved', escalation: OUTSIDE, approval: 'none' });
   });
 
   it("reports a person's no as a rejection", async () => {
     const { run } = setup({}, [{ kind: 'reject', message: 'not outside' }]);
-    expect((await run(ESCALATED)).error).toMatchObject({ code: 'approval_denied', message: 'not outside' });
+    expect(failed(await run(ESCALATED)).error).toMatchObject({ code: 'approval_denied', message: 'not outside' });
   });
 
   it('needs both confirmations when it also touches a protected path', async () => {
@@ -168,7 +169,8 @@ describe('an escalation', () => {
       [{ kind: 'once', confirmEscalation: true, confirmProtected: true }, undefined],
     ] as const) {
       const { run } = setup({ riskLevel: { shell_exec: () => OUTSIDE_GIT } }, [answer]);
-      expect((await run(ESCALATED)).error?.code).toBe(code);
+      const result = await run(ESCALATED);
+      expect(result.status === 'error' ? result.error.code : undefined).toBe(code);
     }
   });
 
@@ -208,8 +210,8 @@ describe(defaultRiskAssessment, () => {
     const fromHook = setup({ riskLevel: { shell_exec: () => ({ level: 'risky', escalation: true as never }) } }, null);
     const fromAssessor = setup({ assessRisk: () => ({ level: 'risky', reason: 'risky', escalation: true as never }) }, null);
     const [hook, assessor] = [await fromHook.run(ESCALATED), await fromAssessor.run(ESCALATED)];
-    expect(hook.error).toEqual({ code: 'escalation_unapproved', escalation: 'it asks to run outside the sandbox', approval: 'none' });
-    expect(assessor.error).toEqual(hook.error);
+    expect(failed(hook).error).toEqual({ code: 'escalation_unapproved', escalation: 'it asks to run outside the sandbox', approval: 'none' });
+    expect(failed(assessor).error).toEqual(failed(hook).error);
   });
 
   it('words an escalation that also touches protected paths with both', () => {

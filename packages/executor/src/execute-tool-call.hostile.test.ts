@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ToolRegistry } from '@toolwright/registry';
 import type { ExecutorOptions } from './executor-options.js';
+import type { PolicyProof } from './ports.js';
 import { ToolExecutor } from './tool-executor.js';
 import { MemoryAuditSink } from './memory-audit-sink.js';
 import type { ToolCallResult } from './tool-call.js';
 import type { ToolErrorCode } from './tool-error.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
+import { failed } from './test-support/call-results.js';
 import { HOSTILE_RETURNS, HOSTILE_THROWS, trapEverything } from './test-support/hostile.js';
 
 const CODES: readonly ToolErrorCode[] = [
@@ -65,9 +67,10 @@ const services = fc.record(
     policy: fc.constantFrom<ExecutorOptions['policy'] | undefined>(
       undefined,
       { decide: thrower(HOSTILE_THROWS['a proxy that throws']!) },
-      { decide: () => ({ effect: 'allow', rule: { text: 'hostile' }, proof: {} }) },
+      // Deliberately hostile proofs: one missing every field a proof has, one a bigint JSON cannot hold.
+      { decide: () => ({ effect: 'allow', rule: { text: 'hostile' }, proof: {} as unknown as PolicyProof }) },
       { decide: () => ({ effect: 'sideways', proof: undefined }) as never },
-      { decide: () => ({ effect: 'deny', proof: 10n }) },
+      { decide: () => ({ effect: 'deny', proof: 10n as unknown as PolicyProof }) },
     ),
     approve: fc.constantFrom<ExecutorOptions['approve'] | undefined>(
       undefined,
@@ -179,7 +182,7 @@ describe('executeToolCall against hostile tools, arguments and services', () => 
       { interrupted: thrower(HOSTILE_THROWS['a symbol']!) as never },
     );
     expect(batch.map((r) => r.status)).toEqual(['error', 'error']);
-    expect(batch[1]!.error?.code).toBe('skipped');
+    expect(failed(batch[1]!).error.code).toBe('skipped');
   });
 });
 
@@ -204,7 +207,7 @@ describe('tool failures', () => {
     const registry = new ToolRegistry();
     registry.register(hostileTool(thrower(make), 'read-only'));
     const result = await new ToolExecutor({ registry }).executeToolCall({ id: 't', name: 'hostile', arguments: '{}' });
-    expect(result.error?.code).toBe('tool_failed');
+    expect(failed(result).error.code).toBe('tool_failed');
     expect(result.content.length).toBeLessThan(2_200);
   });
 
@@ -213,7 +216,7 @@ describe('tool failures', () => {
     registry.register(hostileTool(thrower(HOSTILE_THROWS['an error with a code']!), 'side-effecting'));
     const audit = new MemoryAuditSink();
     const result = await new ToolExecutor({ registry, audit }).executeToolCall({ id: 't', name: 'hostile', arguments: '{}' });
-    expect(result.error).toEqual({ code: 'tool_failed', message: 'no such file: a.txt', errorCode: 'not_found' });
+    expect(failed(result).error).toEqual({ code: 'tool_failed', message: 'no such file: a.txt', errorCode: 'not_found' });
     expect(result.content).toBe('Tool execution failed: no such file: a.txt (not_found)');
     expect(audit.records.at(-1)).toMatchObject({ type: 'ToolCallFailed', code: 'tool_failed', errorCode: 'not_found' });
   });
@@ -222,7 +225,7 @@ describe('tool failures', () => {
     const registry = new ToolRegistry();
     registry.register(hostileTool(thrower(HOSTILE_THROWS['an error with a hostile code']!), 'read-only'));
     const result = await new ToolExecutor({ registry }).executeToolCall({ id: 't', name: 'hostile', arguments: '{}' });
-    expect(result.error).toEqual({ code: 'tool_failed', message: 'x' });
+    expect(failed(result).error).toEqual({ code: 'tool_failed', message: 'x' });
   });
 
   it.for([
@@ -272,7 +275,7 @@ describe('tool failures', () => {
       ),
     );
     const result = await new ToolExecutor({ registry }).executeToolCall({ id: 't', name: 'counted', arguments: '{}' });
-    expect(result.error?.code).toBe('invalid_output');
+    expect(failed(result).error.code).toBe('invalid_output');
     expect(reads).toBe(1);
   });
 

@@ -5,6 +5,8 @@ import { ToolExecutor } from './tool-executor.js';
 import { MemoryAuditSink } from './memory-audit-sink.js';
 import type { PipelineStage } from './tool-error.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
+import { failed } from './test-support/call-results.js';
+import { testProof } from './test-support/policy-proof.js';
 import { HOSTILE_THROWS, trapEverything } from './test-support/hostile.js';
 
 const enoent = HOSTILE_THROWS['a raw ENOENT']!;
@@ -45,7 +47,7 @@ describe('internal failures around the tool', () => {
   ])('reports %s as internal_error at its stage, audited, with the tool not run', async ([, options, stage, errorCode]) => {
     const { executor, audit, ran } = setup(options);
     const result = await executor.executeToolCall({ id: 'c1', name: 'file_write', arguments: '{"path":"a.txt"}' });
-    expect(result.error).toMatchObject({ code: 'internal_error', stage, ran: false, ...(errorCode ? { errorCode } : {}) });
+    expect(failed(result).error).toMatchObject({ code: 'internal_error', stage, ran: false, ...(errorCode ? { errorCode } : {}) });
     expect(result.content).toContain('failed inside the executor');
     expect(result.content).toContain("'file_write' was not run");
     expect(ran()).toBe(0);
@@ -56,7 +58,7 @@ describe('internal failures around the tool', () => {
   it('words an approver answer JSON cannot show, never as [object Object]', async () => {
     const { executor } = setup({ riskMode: 'autorun_none', approve: async () => ({ toJSON: () => undefined }) as never });
     const result = await executor.executeToolCall({ id: 'c1', name: 'file_write', arguments: '{"path":"a.txt"}' });
-    expect(result.error).toMatchObject({
+    expect(failed(result).error).toMatchObject({
       code: 'internal_error',
       stage: 'approval',
       message: 'the approval handler answered an object JSON cannot show, which is not an approval',
@@ -64,15 +66,15 @@ describe('internal failures around the tool', () => {
   });
 
   it('lets a policy denial stand without assessing the risk that would throw', async () => {
-    const { executor } = setup({ riskLevel: { file_write: fail(enoent) }, policy: { decide: () => ({ effect: 'deny', proof: {} }) } });
+    const { executor } = setup({ riskLevel: { file_write: fail(enoent) }, policy: { decide: () => ({ effect: 'deny', proof: testProof('deny') }) } });
     const result = await executor.executeToolCall({ id: 'c1', name: 'file_write', arguments: '{"path":"a.txt"}' });
-    expect(result.error).toEqual({ code: 'policy_denied' });
+    expect(failed(result).error).toEqual({ code: 'policy_denied' });
   });
 
   it('fails a side-effecting call closed when the sink throws instead of rejecting', async () => {
     const { executor, ran } = setup({ audit: { append: fail(() => 'disk full') as never } });
     const result = await executor.executeToolCall({ id: 'c1', name: 'file_write', arguments: '{"path":"a.txt"}' });
-    expect(result.error).toEqual({ code: 'audit_failed', message: 'disk full' });
+    expect(failed(result).error).toEqual({ code: 'audit_failed', message: 'disk full' });
     expect(ran()).toBe(0);
   });
 
@@ -87,7 +89,7 @@ describe('internal failures around the tool', () => {
     for (const args of [{ x: Number.NaN }, { x: 10n }, { n: 1e300 }, { n: Number.POSITIVE_INFINITY }]) {
       const executor = new ToolExecutor({ registry, hooks: [{ name: 'rewrite', beforeCall: () => ({ args }) }] });
       const result = await executor.executeToolCall({ id: 'c', name: 't', arguments: '{}' });
-      expect(result.error).toMatchObject({ code: 'hook_blocked', hook: 'rewrite', reason: expect.stringContaining('invalid arguments') });
+      expect(failed(result).error).toMatchObject({ code: 'hook_blocked', hook: 'rewrite', reason: expect.stringContaining('invalid arguments') });
     }
   });
 

@@ -6,6 +6,7 @@ import { MemoryAuditSink } from './memory-audit-sink.js';
 import type { ApprovalAnswer, ApprovalRequest } from './ports.js';
 import { loadPolicy } from './policy/policy.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
+import { failed } from './test-support/call-results.js';
 
 /** What core-tools' risk hook reports: the protected paths a write touches. */
 const PROTECTED = /^(?:\.\/)*(?:\.git|\.toolwright|\.env)(?:\/|$)/;
@@ -44,7 +45,7 @@ describe('auto-approval never covers a protected path', () => {
       const { write, written, asked } = setup({ riskMode });
       for (const path of ['.git/config', '.git/hooks/pre-commit', '.env', './.git/config']) {
         const result = await write(path);
-        expect(result.error).toEqual({ code: 'protected_path_unapproved', paths: [path], approval: 'blanket' });
+        expect(failed(result).error).toEqual({ code: 'protected_path_unapproved', paths: [path], approval: 'blanket' });
         expect(result.content).toContain('blanket approval (such as --yes, or approving every call) never covers a protected path');
       }
       expect(written).toEqual([]);
@@ -62,7 +63,7 @@ describe('auto-approval never covers a protected path', () => {
   it('says nobody could be asked when there is no approver', async () => {
     const { write } = setup({}, null);
     const result = await write('.git/config');
-    expect(result.error).toEqual({ code: 'protected_path_unapproved', paths: ['.git/config'], approval: 'none' });
+    expect(failed(result).error).toEqual({ code: 'protected_path_unapproved', paths: ['.git/config'], approval: 'none' });
     expect(result.content).toContain('no one could be asked to confirm it');
   });
 
@@ -72,7 +73,7 @@ describe('auto-approval never covers a protected path', () => {
     expect((await executor.executeToolCall({ id: 'a', name: 'file_write', arguments: '{"path":"src/a.ts"}' })).status).toBe('completed');
     expect((await executor.executeToolCall({ id: 'b', name: 'file_write', arguments: '{"path":"src/b.ts"}' })).status).toBe('completed');
     const protectedWrite = await executor.executeToolCall({ id: 'c', name: 'file_write', arguments: '{"path":".git/config"}' });
-    expect(protectedWrite.error?.code).toBe('approval_denied');
+    expect(failed(protectedWrite).error.code).toBe('approval_denied');
     expect(written).toEqual(['src/a.ts', 'src/b.ts']);
   });
 
@@ -89,7 +90,7 @@ describe('auto-approval never covers a protected path', () => {
       const { write } = setup({ policy: policy(rule) });
       const result = await write(path);
       expect(result.status, `${rule} on ${path}`).toBe(runs ? 'completed' : 'error');
-      if (!runs) expect(result.error?.code).toBe('protected_path_unapproved');
+      if (!runs) expect(failed(result).error.code).toBe('protected_path_unapproved');
     }
   });
 

@@ -5,6 +5,7 @@ import { ToolExecutor } from './tool-executor.js';
 import { MemoryAuditSink } from './memory-audit-sink.js';
 import { loadPolicy, type PolicyDocument } from './policy/policy.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
+import { failed } from './test-support/call-results.js';
 
 function setup(document: PolicyDocument | undefined, options: Partial<ExecutorOptions> = {}) {
   const registry = new ToolRegistry();
@@ -29,12 +30,12 @@ describe("an explicit allow rule is the operator's approval", () => {
   it('does not count the default allow as approval of a privileged call', async () => {
     const { executor, run } = setup({ rules: [], default: 'allow' });
     expect(executor.explainCall('shell_exec', { command: 'ls' })).toMatchObject({ decision: 'ask', policyDecision: 'allow' });
-    expect((await run('ls')).error?.code).toBe('approval_required');
+    expect(failed(await run('ls')).error.code).toBe('approval_required');
   });
 
   it('lets an ask rule ask even where an allow rule matches too', async () => {
     const { run } = setup({ rules: [{ allow: 'shell_exec' }, { ask: 'shell_exec(npm publish*)' }] });
-    expect((await run('npm publish')).error).toMatchObject({
+    expect(failed(await run('npm publish')).error).toMatchObject({
       code: 'approval_required',
       reason: expect.stringContaining('policy rule shell_exec(npm publish*) asks for approval'),
     });
@@ -63,7 +64,7 @@ describe('every refusal says who refused and why', () => {
   ])('names %s', async ([, document, options, code, text]) => {
     const { run } = setup(document, options);
     const result = await run();
-    expect(result.error?.code).toBe(code);
+    expect(failed(result).error.code).toBe(code);
     expect(result.content).toContain(text);
     expect(result.content).not.toContain('rejected by the user');
   });

@@ -9,6 +9,8 @@ import { MemoryAuditSink } from './memory-audit-sink.js';
 import type { ExecutorEvent } from './events.js';
 import type { ApprovalRequest } from './ports.js';
 import { declaration, defineTool } from './test-support/declare-tool.js';
+import { completed, failed } from './test-support/call-results.js';
+import { testProof } from './test-support/policy-proof.js';
 
 const readFile = defineTool(
   async (path: string, limit?: number) => `contents of ${path}${limit ? ` (${limit} lines)` : ''}`,
@@ -40,7 +42,7 @@ describe('ToolExecutor.executeToolCall', () => {
     const { executor } = setup();
     const result = await executor.executeToolCall(call('read_file', { path: 'a.txt', limit: 5 }));
     expect(result).toMatchObject({ status: 'completed', content: 'contents of a.txt (5 lines)', output: 'contents of a.txt (5 lines)', truncated: false });
-    expect(result.outputHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(completed(result).outputHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('answers an unknown tool with the nearest valid names', async () => {
@@ -59,8 +61,9 @@ describe('ToolExecutor.executeToolCall', () => {
   it('reports every violation with its JSON path, and never coerces types', async () => {
     const { executor } = setup();
     const result = await executor.executeToolCall(call('read_file', { path: 7, limit: '5', extra: true }));
-    expect(result.error).toMatchObject({ code: 'invalid_arguments' });
-    const issues = result.error?.code === 'invalid_arguments' ? result.error.issues : [];
+    const { error } = failed(result);
+    expect(error).toMatchObject({ code: 'invalid_arguments' });
+    const issues = error.code === 'invalid_arguments' ? error.issues : [];
     expect(issues.map((i) => i.path).sort()).toEqual(['$.extra', '$.limit', '$.path']);
     expect(result.content).toContain("'path' must be a string");
     expect(result.content).toContain("'limit' must be an integer");
@@ -100,7 +103,7 @@ describe('ToolExecutor.executeToolCall', () => {
     );
     const executor = new ToolExecutor({ registry });
     const result = await executor.executeToolCall(call('whoami', {}, 'c42'), { taskId: 't1' });
-    expect(result.output).toEqual({ callId: 'c42', task: 't1', aborted: false });
+    expect(completed(result).output).toEqual({ callId: 'c42', task: 't1', aborted: false });
   });
 
   it('shows a tool only its call in the context: spread or logged, no executor internals', async () => {
@@ -123,7 +126,7 @@ describe('ToolExecutor.executeToolCall', () => {
     });
     const result = await executor.executeToolCall(call('peek', {}, 'c7'), { sessionId: 's1' });
     const visible = { callId: 'c7', toolName: 'peek', sessionId: 's1', outputBudget: { maxChars: 16 * 1024 } };
-    expect(result.output).toEqual({ spread: visible, json: visible, signal: true });
+    expect(completed(result).output).toEqual({ spread: visible, json: visible, signal: true });
     expect(updates).toEqual([{ message: 'unbound call works' }]);
   });
 
@@ -152,7 +155,7 @@ describe('ToolExecutor.executeToolCall', () => {
     expect(result.truncated).toBe(true);
     expect(result.content).toMatch(/\n\[… output cut: characters 9,[\d,]+–[\d,]+ of 40,000 omitted; the host keeps the full output of call c-big …\]\n/);
     expect(result.content.length).toBeLessThanOrEqual(16 * 1024);
-    expect(result.output).toBe(big);
+    expect(completed(result).output).toBe(big);
     expect(executor.getFullOutput('c-big')).toBe(big);
   });
 });
@@ -206,8 +209,8 @@ describe('safety gate', () => {
       policy: {
         decide: ({ tool }) =>
           tool === 'shell_exec'
-            ? { effect: 'deny', rule: { text: 'shell_exec(*)', reason: 'no shell here' }, proof: { rule: 'shell_exec(*)' } }
-            : { effect: 'allow', proof: {} },
+            ? { effect: 'deny', rule: { text: 'shell_exec(*)', reason: 'no shell here' }, proof: testProof('deny', { rule: 'shell_exec(*)' }) }
+            : { effect: 'allow', proof: testProof('allow') },
       },
     });
     const result = await executor.executeToolCall(call('shell_exec', { command: 'ls' }));
@@ -221,7 +224,7 @@ describe('safety gate', () => {
     const registry = new ToolRegistry();
     registry.register(defineTool(async () => 'ok', declaration('net', {}, { metadata: { capabilities: ['net.read'] } })));
     const executor = new ToolExecutor({ registry, capabilities: ['fs.*'] });
-    expect((await executor.executeToolCall(call('net', {}))).error).toEqual({ code: 'capability_denied', missing: ['net.read'] });
+    expect(failed(await executor.executeToolCall(call('net', {}))).error).toEqual({ code: 'capability_denied', missing: ['net.read'] });
     expect((await executor.executeToolCall(call('net', {}), { capabilities: ['net.*'] })).status).toBe('completed');
   });
 
@@ -249,7 +252,7 @@ describe('doom-loop guard', () => {
     const { executor } = setup({ approve: async (request) => (reasons.push(request.reason), { kind: 'reject', message: 'stop looping' }) });
     for (let i = 0; i < 3; i++) expect((await executor.executeToolCall(call('read_file', { path: 'a' }, `c${i}`))).status).toBe('completed');
     const fourth = await executor.executeToolCall(call('read_file', { path: 'a' }, 'c4'));
-    expect(fourth.error?.code).toBe('approval_denied');
+    expect(failed(fourth).error.code).toBe('approval_denied');
     expect(reasons[0]).toContain('same result 3 times in a row');
   });
 
@@ -268,7 +271,7 @@ describe('hooks and events', () => {
       hooks: [{ name: 'guard', beforeCall: ({ args }) => (args.path === 'secret' ? { block: 'secrets are off limits' } : { args: { ...args, limit: 1 } }) }],
     });
     expect((await executor.executeToolCall(call('read_file', { path: 'secret' }))).content).toBe('Tool execution blocked: secrets are off limits');
-    expect((await executor.executeToolCall(call('read_file', { path: 'a' }))).output).toBe('contents of a (1 lines)');
+    expect(completed(await executor.executeToolCall(call('read_file', { path: 'a' }))).output).toBe('contents of a (1 lines)');
   });
 
   it('emits start, update, end in order for a running call', async () => {
@@ -396,7 +399,7 @@ describe('what the model reads of an output', () => {
 
   it('gives the tool the output budget in its context', async () => {
     const registry = new ToolRegistry();
-    registry.register(defineTool(async () => getToolContext().outputBudget, declaration('budget', {})));
+    registry.register(defineTool(async () => getToolContext()!.outputBudget, declaration('budget', {})));
     const result = await new ToolExecutor({ registry, maxOutputChars: 5000 }).executeToolCall(call('budget', {}));
     expect(result).toMatchObject({ status: 'completed', output: { maxChars: 5000 } });
   });

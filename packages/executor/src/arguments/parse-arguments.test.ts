@@ -36,6 +36,8 @@ describe(parseArguments, () => {
     const result = parseArguments(text);
     expect(result.ok).toBe(false);
     if (result.ok) return;
+    expect(result.error.code).toBe('invalid_json');
+    if (result.error.code !== 'invalid_json') return;
     expect(result.error.message).toContain(message);
     expect([result.error.line, result.error.column]).toEqual([line, column]);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyVerdict, RiskAssessment } from '../ports.js';
+import { testProof } from '../test-support/policy-proof.js';
 import { decideGate } from './gate-decision.js';
 
 const SAFE: RiskAssessment = { level: 'safe', reason: 'auto-run' };
@@ -10,9 +11,9 @@ const ESCALATION: RiskAssessment = { level: 'risky', reason: OUTSIDE, escalation
 const rule = (effect: PolicyVerdict['effect'], text: string, pattern?: string): PolicyVerdict => ({
   effect,
   rule: { text, ...(pattern !== undefined ? { pattern } : {}) },
-  proof: {},
+  proof: testProof(effect),
 });
-const byDefault = (effect: PolicyVerdict['effect']): PolicyVerdict => ({ effect, proof: {} });
+const byDefault = (effect: PolicyVerdict['effect']): PolicyVerdict => ({ effect, proof: testProof(effect) });
 
 describe(decideGate, () => {
   it.for<[string, PolicyVerdict | undefined, RiskAssessment, string, string?]>([

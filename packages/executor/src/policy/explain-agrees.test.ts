@@ -6,6 +6,7 @@ import type { ExecutorOptions } from '../executor-options.js';
 import { ToolExecutor } from '../tool-executor.js';
 import type { ApprovalAnswer, PathResolver, RiskMode } from '../ports.js';
 import { declaration, defineTool } from '../test-support/declare-tool.js';
+import { failed } from '../test-support/call-results.js';
 import { explainDecision } from '../gate/explain.js';
 import { loadPolicy, type PolicyDocument, type PolicyRuleSource } from './policy.js';
 
@@ -57,7 +58,7 @@ const ENV_SPELLINGS = new Set(['.env', './.env', 'private:/.env', '/ws/.env', 's
 
 const rule: fc.Arbitrary<PolicyRuleSource> = fc
   .tuple(fc.constantFrom('allow', 'ask', 'deny'), fc.constantFrom(...RULE_TEXTS))
-  .map(([effect, text]) => ({ [effect]: text }) as PolicyRuleSource);
+  .map(([effect, text]): PolicyRuleSource => (effect === 'allow' ? { allow: text } : effect === 'ask' ? { ask: text } : { deny: text }));
 const document: fc.Arbitrary<PolicyDocument> = fc
   .record({ rules: fc.array(rule, { maxLength: 5 }), default: fc.constantFrom(undefined, 'allow', 'ask', 'deny') })
   .map(({ rules, default: fallback }) => (fallback ? { rules, default: fallback } : { rules }));
@@ -159,17 +160,20 @@ describe('explain and the executor', () => {
               expect(result.status).toBe('completed');
               expect(run.asked()).toBe(0);
             } else if (explanation.decision === 'deny') {
-              expect(result.error?.code).toBe('policy_denied');
+              expect(failed(result).error.code).toBe('policy_denied');
               expect(run.asked()).toBe(0);
             } else if (answer === null) {
-              expect(result.error?.code).toBe(isEscalation ? 'escalation_unapproved' : isProtected ? 'protected_path_unapproved' : 'approval_required');
+              expect(failed(result).error.code).toBe(isEscalation ? 'escalation_unapproved' : isProtected ? 'protected_path_unapproved' : 'approval_required');
             } else {
               expect(run.asked()).toBe(1);
               const escalationConfirmed = !isEscalation || answer.confirmEscalation === true;
               const runs = escalationConfirmed && (!isProtected || answer.confirmProtected === true);
               expect(result.status).toBe(runs ? 'completed' : 'error');
               if (!runs)
-                expect(result.error).toMatchObject({ code: escalationConfirmed ? 'protected_path_unapproved' : 'escalation_unapproved', approval: 'blanket' });
+                expect(failed(result).error).toMatchObject({
+                  code: escalationConfirmed ? 'protected_path_unapproved' : 'escalation_unapproved',
+                  approval: 'blanket',
+                });
             }
           }
         },

@@ -4,6 +4,7 @@ import { ToolRegistry } from '@toolwright/registry';
 import { ToolExecutor } from '../tool-executor.js';
 import type { PathResolver } from '../ports.js';
 import { declaration, defineTool } from '../test-support/declare-tool.js';
+import { failed } from '../test-support/call-results.js';
 import { explainDecision } from '../gate/explain.js';
 import { lexicalSpelling, normalisePathPattern, pathSubjectMatches } from './path-subject.js';
 import { loadPolicy } from './policy.js';
@@ -112,7 +113,7 @@ describe('policy path rules with a tool host resolver', () => {
     (name) => registry.get(name)?.declaration,
   );
   let resolved = 0;
-  const counting: PathResolver = (argument, value) => (resolved++, resolver(argument, value));
+  const counting: PathResolver = (argument, value, args) => (resolved++, resolver(argument, value, args));
   const executor = new ToolExecutor({ registry, policy, pathResolvers: { file_read: counting, file_write: counting }, doomLoop: false });
 
   it('the executor, previewGate and explain deny every spelling of a denied path (property)', async () => {
@@ -124,7 +125,7 @@ describe('policy path rules with a tool host resolver', () => {
         async ([tool, spelled]) => {
           const args = tool === 'file_read' ? { path: spelled } : { path: spelled, content: 'x' };
           const result = await executor.executeToolCall({ id: 'c', name: tool, arguments: JSON.stringify(args) });
-          expect(result.error?.code).toBe('policy_denied');
+          expect(failed(result).error.code).toBe('policy_denied');
           expect(executor.previewGate(tool, args).decision).toBe('deny');
           expect(executor.explainCall(tool, args).decision).toBe('deny');
           expect(explainDecision(policy, tool, args, registry.get(tool)!.declaration, undefined, counting).decision).toBe('deny');
