@@ -11,6 +11,7 @@ import { loadPolicy, ToolExecutor, type ApprovalAnswer, type ToolCallResult } fr
 import { ToolRegistry } from '@toolwright/registry';
 import { coreToolsRiskLevels, registerCoreTools } from './core-tools.js';
 import { coreToolsPathResolvers } from './path-resolvers.js';
+import { failed } from './test-support/call-results.js';
 import { DEFAULT_PROTECTED_PATHS, WorkspacePolicy } from './workspace/workspace-policy.js';
 
 const ORIGINAL = 'OLD original content\n';
@@ -74,7 +75,7 @@ describe('a link flipped between the gate and the tool', () => {
         }, denyRules);
         const result = await run(tool, args(`d/${file}`));
         expect(result.status).toBe('error');
-        expect(result.error).toMatchObject({ code: 'tool_failed', errorCode: 'changed_during_use' });
+        expect(failed(result).error).toMatchObject({ code: 'tool_failed', errorCode: 'changed_during_use' });
         expect(result.content).toContain(`it now leads to ${why}`);
         expect(read(file)).toBe(ORIGINAL);
       });
@@ -103,7 +104,7 @@ describe('a link flipped between the gate and the tool', () => {
     });
     fs.writeFileSync(path.join(other.root, '.env'), ORIGINAL);
     const result = await other.run('file_write', { path: 'd/.env', content: 'PWNED\n' });
-    expect(result.error).toMatchObject({ errorCode: 'changed_during_use' });
+    expect(failed(result).error).toMatchObject({ errorCode: 'changed_during_use' });
     expect(result.content).toContain('it now leads to the protected path .env, which the approval did not cover');
     expect(other.read('.env')).toBe(ORIGINAL);
   });

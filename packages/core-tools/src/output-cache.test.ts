@@ -23,8 +23,7 @@ function setup() {
   registerCoreTools(registry, { workspace: new WorkspacePolicy({ root }), ripgrep: false });
   const executor = new ToolExecutor({ registry, audit: new MemoryAuditSink(), workspace: root, cache: { dir: tempDir() } });
   let id = 0;
-  const call = (name: string, args: Record<string, unknown>) =>
-    executor.executeToolCall({ id: `c${++id}`, name, arguments: args }, { sessionId: 's1' }) as Promise<Record<string, unknown>>;
+  const call = (name: string, args: Record<string, unknown>) => executor.executeToolCall({ id: `c${++id}`, name, arguments: args }, { sessionId: 's1' });
   return { root, call };
 }
 

@@ -7,7 +7,7 @@ const LINE_BREAK = /[\n\r\u000b\u000c\u0085\u2028\u2029]/;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 describe(renderName, () => {
-  it.for([
+  it.for<[string, string]>([
     ['src/index.ts', 'src/index.ts'],
     ['naïve café/日本.md', 'naïve café/日本.md'],
     ['evil\nname.txt', '"evil\\nname.txt"'],

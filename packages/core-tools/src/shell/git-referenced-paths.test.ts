@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox, systemProgram } from '@toolwright/sandbox';
 import { runWithToolContext } from '@toolwright/tool';
+import { toolContext } from '../test-support/tool-context.js';
 import { ShellTool, type ShellResult } from '../tools/shell-exec.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import type { ShellConfig } from './shell-config.js';
@@ -38,7 +39,7 @@ function setUp(backend: 'host' | 'session', files: Record<string, string>, links
     shell: { backend, unjudged: true, timeoutMs: 20_000, killGraceMs: 200 } as ShellConfig,
   });
   const run = async (command: string): Promise<string> => {
-    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+    const context = toolContext({ toolName: 'shell_exec', sessionId: 's' });
     try {
       const result = (await runWithToolContext(context, () => tool.shellExec(command, 20))) as ShellResult;
       return `${result.stdout}\n${result.stderr}`;

@@ -43,7 +43,7 @@ describe('withEventLoopLag and stopwatch', () => {
   it.runIf(linux)('does not count the time a loaded machine leaves the ready thread waiting for a CPU', async () => {
     // The main thread and three busy processes share one CPU: each gets about a quarter of it.
     const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const cpu = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[36]; // the 39th field: the CPU it last ran on
+    const cpu = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[36]!; // the 39th field: the CPU it last ran on
     const mask = execFileSync('taskset', ['-p', String(process.pid)], { encoding: 'utf8' })
       .trim()
       .split(': ')

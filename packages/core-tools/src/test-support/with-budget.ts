@@ -1,6 +1,7 @@
 import { runWithToolContext } from '@toolwright/tool';
+import { toolContext } from './tool-context.js';
 
 /** Runs `fn` as a tool call whose executor grants `maxChars` of model-facing text. */
 export function withBudget<T>(maxChars: number, fn: () => T): T {
-  return runWithToolContext({ callId: 'test', toolName: 'test', signal: new AbortController().signal, progress: () => {}, outputBudget: { maxChars } }, fn);
+  return runWithToolContext(toolContext({ callId: 'test', toolName: 'test', outputBudget: { maxChars } }), fn);
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
+import { textPage } from '../test-support/text-page.js';
 import { FileEditTool, renderFileEdit } from './file-edit.js';
 import { withBudget } from '../test-support/with-budget.js';
 import { modelSize } from '../model-text/output-budget.js';
@@ -90,7 +91,7 @@ describe('file_edit', () => {
   });
 
   it('refuses to edit a file that changed since the model read it', async () => {
-    const { hash } = await read.fileRead('app.js');
+    const { hash } = textPage(await read.fileRead('app.js'));
     ws.write('app.js', `${SOURCE}// changed by someone else\n`);
     await expect(edit.fileEdit('app.js', '"Hello"', '"Hi"')).rejects.toThrow('changed since you last read it');
     await expect(edit.fileEdit('app.js', '"Hello"', '"Hi"', false, 'exact', hash)).rejects.toThrow('changed since you last read it');

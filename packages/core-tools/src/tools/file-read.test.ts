@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import { FileReadTool, renderFileRead } from './file-read.js';
+import { textPage } from '../test-support/text-page.js';
 import { withBudget } from '../test-support/with-budget.js';
 import { modelSize } from '../model-text/output-budget.js';
 import { isToolContent, type ToolContent } from '@toolwright/tool';
@@ -30,13 +31,13 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('file_read', () => {
   it('returns numbered lines and the file hash', async () => {
-    const result = await tool.fileRead('five.txt');
+    const result = textPage(await tool.fileRead('five.txt'));
     expect(result).toMatchObject({ content: '1\tone\n2\ttwo\n3\tthree\n4\tfour\n5\tfive', startLine: 1, endLine: 5, totalLines: 5, truncated: false });
     expect(result.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('pages with offset and limit and says how to continue', async () => {
-    const result = await tool.fileRead('five.txt', 2, 2);
+    const result = textPage(await tool.fileRead('five.txt', 2, 2));
     expect(result).toMatchObject({
       content: '2\ttwo\n3\tthree',
       startLine: 2,
@@ -47,13 +48,13 @@ describe('file_read', () => {
   });
 
   it('handles CRLF, empty files and offsets past the end', async () => {
-    expect((await tool.fileRead('crlf.txt')).content).toBe('1\ta\n2\tb');
+    expect(textPage(await tool.fileRead('crlf.txt')).content).toBe('1\ta\n2\tb');
     expect(await tool.fileRead('empty.txt')).toMatchObject({ content: '', totalLines: 0, endLine: 0, truncated: false });
     expect(await tool.fileRead('five.txt', 99)).toMatchObject({ content: '', truncated: false });
   });
 
   it('caps the text returned at the default budget outside an executor and tells the model where to continue', async () => {
-    const result = await tool.fileRead('big.txt');
+    const result = textPage(await tool.fileRead('big.txt'));
     expect(modelSize(renderFileRead(result))).toBeLessThanOrEqual(16 * 1024);
     expect(result.truncated).toBe(true);
     expect(result.next).toBe(`file_read with path "big.txt" and offset ${result.endLine + 1}`);
@@ -63,7 +64,7 @@ describe('file_read', () => {
     const seen: number[] = [];
     let offset = 1;
     for (;;) {
-      const page = await withBudget(budget, () => tool.fileRead('long.ts', offset));
+      const page = textPage(await withBudget(budget, () => tool.fileRead('long.ts', offset)));
       const text = renderFileRead(page);
       expect(modelSize(text)).toBeLessThanOrEqual(budget);
       const numbers = page.content.split('\n').map((line) => Number(line.slice(0, line.indexOf('\t'))));
@@ -112,7 +113,7 @@ describe('file_read', () => {
   });
 
   it('does not mistake a multi-byte character cut at the sniff boundary for binary', async () => {
-    expect((await tool.fileRead('emoji.txt')).totalLines).toBe(1);
+    expect(textPage(await tool.fileRead('emoji.txt')).totalLines).toBe(1);
   });
 
   it('reads the first lines of a 5 GiB file without reading the rest, leaving total and hash out', async () => {
@@ -124,7 +125,7 @@ describe('file_read', () => {
       truncated: true,
       next: 'file_read with path "huge.log" and offset 3',
     });
-    expect((await tool.fileRead('huge.log', 1000, 1)).content).toBe('1000\tentry      1000');
+    expect(textPage(await tool.fileRead('huge.log', 1000, 1)).content).toBe('1000\tentry      1000');
   });
 
   it('refuses paths outside the workspace and directories', async () => {

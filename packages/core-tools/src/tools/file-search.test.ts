@@ -120,7 +120,7 @@ describe.runIf(rg)('file_search: ripgrep and the built-in engine agree', () => {
   });
 
   it('agrees with include/exclude globs and literal mode', async () => {
-    const args = ['load', '.', true, 'insensitive', ['*.ts', '*.md'], ['src/deep/**']] as const;
+    const args: Parameters<FileSearchTool['fileSearch']> = ['load', '.', true, 'insensitive', ['*.ts', '*.md'], ['src/deep/**']];
     const a = await ripgrep.fileSearch(...args);
     const b = await builtin.fileSearch(...args);
     expect(a.matches).toEqual(b.matches);

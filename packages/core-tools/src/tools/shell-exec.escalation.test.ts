@@ -10,7 +10,9 @@ import { ToolRegistry } from '@toolwright/registry';
 import { runWithToolContext, type ToolCallContext } from '@toolwright/tool';
 import { CoreToolError } from '../core-tool-error.js';
 import { coreToolsRiskLevels, registerCoreTools } from '../core-tools.js';
+import { completed, failed } from '../test-support/call-results.js';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
+import { toolContext } from '../test-support/tool-context.js';
 import { testSandboxMode } from '../test-support/sandbox-mode.js';
 import type { CoreToolsEnvironment } from '../environment.js';
 import { ShellTool, type ShellResult } from './shell-exec.js';
@@ -27,7 +29,7 @@ function marker(): { command: string; ran: () => boolean } {
 }
 
 function context(extra: Partial<ToolCallContext> = {}): ToolCallContext {
-  return { callId: 'c', toolName: 'shell_exec', signal: new AbortController().signal, progress: () => {}, ...extra };
+  return toolContext({ toolName: 'shell_exec', ...extra });
 }
 
 const UNCONFIRMED = /needs a person to confirm this exact call, asked by an executor with the escalation gate .*the command was not run/;
@@ -78,7 +80,7 @@ describe('shell_exec with escalate, through an executor', () => {
   ])('without the risk hooks (no escalation gate) is refused by the tool under %s, and nothing runs', async ([, options]) => {
     const { command, ran } = marker();
     const result = await executor(options)(command);
-    expect(result.error).toMatchObject({ code: 'tool_failed', errorCode: 'escalation_unconfirmed', message: expect.stringMatching(UNCONFIRMED) });
+    expect(failed(result).error).toMatchObject({ code: 'tool_failed', errorCode: 'escalation_unconfirmed', message: expect.stringMatching(UNCONFIRMED) });
     expect(result.content).toMatch(UNCONFIRMED);
     expect(ran()).toBe(false);
   });
@@ -87,14 +89,14 @@ describe('shell_exec with escalate, through an executor', () => {
     const { command, ran } = marker();
     const result = await executor({ riskLevel: coreToolsRiskLevels(env), approve: async () => ({ kind: 'once', confirmEscalation: true }) })(command);
     expect(result.status).toBe('completed');
-    expect(result.output).toMatchObject({ exitCode: 0, ranIn: 'escalated' });
+    expect(completed(result).output).toMatchObject({ exitCode: 0, ranIn: 'escalated' });
     expect(ran()).toBe(true);
   });
 
   it('with the risk hooks, a blanket approval is refused by the executor before the tool is reached', async () => {
     const { command, ran } = marker();
     const result = await executor({ riskLevel: coreToolsRiskLevels(env), approve: approveAll })(command);
-    expect(result.error).toMatchObject({ code: 'escalation_unapproved', approval: 'blanket' });
+    expect(failed(result).error).toMatchObject({ code: 'escalation_unapproved', approval: 'blanket' });
     expect(ran()).toBe(false);
   });
 });

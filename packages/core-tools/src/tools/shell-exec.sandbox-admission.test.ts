@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '@toolwright/sandbox';
 import { runWithToolContext } from '@toolwright/tool';
+import { toolContext } from '../test-support/tool-context.js';
 import { ShellTool, type ShellJobStarted, type ShellResult } from './shell-exec.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import type { ShellConfig } from '../shell/shell-config.js';
@@ -26,7 +27,7 @@ describe.skipIf(!support.available)('sandboxed commands at once', () => {
       workspace: new WorkspacePolicy({ root }),
       shell: { backend: 'host', policy: { allow: ['sleep', 'echo'] }, timeoutMs: 20_000, limits: { memoryBytes } } as ShellConfig,
     });
-    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+    const context = toolContext({ toolName: 'shell_exec', sessionId: 's' });
     const call = <T>(body: () => Promise<T>) => runWithToolContext(context, body);
     try {
       const first = (await call(() => tool.shellExec('sleep 30', 30, true))) as ShellJobStarted;

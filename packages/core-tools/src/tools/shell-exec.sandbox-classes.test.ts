@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { controlGroupSupport, pauseCommands, probeSandbox } from '@toolwright/sandbox';
 import { runWithToolContext } from '@toolwright/tool';
+import { toolContext } from '../test-support/tool-context.js';
 import { ShellTool, type ShellJobStarted, type ShellResult } from './shell-exec.js';
 import { WorkspacePolicy, type WorkspaceConfig } from '../workspace/workspace-policy.js';
 import type { ShellConfig } from '../shell/shell-config.js';
@@ -34,7 +35,7 @@ function setUp(files: Record<string, string>, config: Partial<WorkspaceConfig> =
     shell: { backend: 'host', unjudged: true, timeoutMs: 20_000, ...shell } as ShellConfig,
   });
   const run = async (command: string, background = false): Promise<{ text: string; result?: ShellResult }> => {
-    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+    const context = toolContext({ toolName: 'shell_exec', sessionId: 's' });
     try {
       const result = (await runWithToolContext(context, () => tool.shellExec(command, 20, background))) as ShellResult;
       return { text: `${result.stdout}\n${result.stderr}`, result };
@@ -231,7 +232,7 @@ describe.skipIf(!support.available)('classes of escape the sandbox holds without
     fs.symlinkSync(real, link);
     const tool = new ShellTool({ workspace: new WorkspacePolicy({ root: link }), shell: { backend: 'host', unjudged: true } as ShellConfig });
     try {
-      const context = { callId: 'c', toolName: 'shell_exec', signal: new AbortController().signal, progress: () => {} };
+      const context = toolContext({ toolName: 'shell_exec' });
       const result = (await runWithToolContext(context, () => tool.shellExec(`cat ${link}/f.txt`))) as ShellResult;
       expect(result.stdout).toBe('through the link\n');
     } finally {
@@ -498,7 +499,7 @@ describe.skipIf(!support.available)('a workspace another tool set can rename', (
       workspace: new WorkspacePolicy({ root: path.join(outer.root, where) }),
       shell: { backend, unjudged: true, timeoutMs: 20_000 } as ShellConfig,
     });
-    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 'inner', signal: new AbortController().signal, progress: () => {} };
+    const context = toolContext({ toolName: 'shell_exec', sessionId: 'inner' });
     const runInner = (command: string) =>
       runWithToolContext(context, () => innerTool.shellExec(command, 20, false)).then(
         (result) => `${(result as ShellResult).stdout}\n${(result as ShellResult).stderr}`,
@@ -599,7 +600,7 @@ describe.skipIf(!support.available)('a command running beside another', () => {
       if (backend === 'host') await run(SWAPPER(`${up}tmp`, 15), true);
       else await run(`(${SWAPPER(`${up}tmp`, 15)} >/dev/null 2>&1 &); echo started`);
       const probe = `cat ${outside}/secret.txt 2>/dev/null; echo escaped > ${outside}/written.txt 2>/dev/null; echo probed`;
-      const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+      const context = toolContext({ toolName: 'shell_exec', sessionId: 's' });
       let seen = '';
       for (let i = 0; i < 250; i++) {
         if (backend === 'host') {

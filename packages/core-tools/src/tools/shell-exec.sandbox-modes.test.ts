@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '@toolwright/sandbox';
 import { runWithToolContext } from '@toolwright/tool';
+import { toolContext } from '../test-support/tool-context.js';
 import { ShellTool, type ShellResult } from './shell-exec.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import type { ShellConfig } from '../shell/shell-config.js';
@@ -28,7 +29,7 @@ function setUp(backend: 'host' | 'session') {
   fs.writeFileSync(path.join(root, 'ok.txt'), 'inside\n');
   const tool = new ShellTool({ workspace: new WorkspacePolicy({ root }), shell: { backend, unjudged: true, timeoutMs: 20_000 } as ShellConfig });
   const run = async (command: string): Promise<string> => {
-    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+    const context = toolContext({ toolName: 'shell_exec', sessionId: 's' });
     try {
       const result = (await runWithToolContext(context, () => tool.shellExec(command, 20))) as ShellResult;
       return `${result.stdout}\n${result.stderr}`;

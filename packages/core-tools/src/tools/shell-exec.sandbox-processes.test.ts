@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '@toolwright/sandbox';
 import { runWithToolContext } from '@toolwright/tool';
+import { toolContext } from '../test-support/tool-context.js';
 import { ShellTool, type ShellResult } from './shell-exec.js';
 import { WorkspacePolicy, type WorkspaceConfig } from '../workspace/workspace-policy.js';
 import type { ShellConfig } from '../shell/shell-config.js';
@@ -27,7 +28,7 @@ function setUp(config: Partial<WorkspaceConfig> = {}, shell: Partial<ShellConfig
     shell: { backend: 'host', unjudged: true, timeoutMs: 20_000, killGraceMs: 200, ...shell } as ShellConfig,
   });
   const run = async (command: string, background = false): Promise<string> => {
-    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+    const context = toolContext({ toolName: 'shell_exec', sessionId: 's' });
     try {
       const result = (await runWithToolContext(context, () => tool.shellExec(command, 20, background))) as ShellResult;
       return `${result.stdout ?? ''}\n${result.stderr ?? ''}`;
@@ -122,7 +123,7 @@ describe.skipIf(!support.available)('a covered file the host replaces while a sa
     fs.mkdirSync(path.join(root, 'secrets'));
     fs.writeFileSync(path.join(root, 'secrets', 'prod.key'), 'DENIED-v1\n');
     fs.writeFileSync(path.join(root, '.env'), 'TOKEN=original\n');
-    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+    const context = toolContext({ toolName: 'shell_exec', sessionId: 's' });
     try {
       const started = (await runWithToolContext(context, () => tool.shellExec(WATCHER, 30, true))) as { jobId: string };
       await new Promise((resolve) => setTimeout(resolve, 800));
@@ -145,7 +146,7 @@ describe.skipIf(!support.available)('a covered file the host replaces while a sa
     const { root, tool } = setUp({ deniedPaths: ['deep/secrets/*.key'] });
     fs.mkdirSync(path.join(root, 'deep', 'secrets'), { recursive: true });
     fs.writeFileSync(path.join(root, 'deep', 'secrets', 'prod.key'), 'DENIED-v1\n');
-    const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+    const context = toolContext({ toolName: 'shell_exec', sessionId: 's' });
     const watcher = 'for i in $(seq 400); do c=$(cat deep/secrets/prod.key 2>/dev/null); [ -n "$c" ] && echo "read: $c"; sleep 0.02; done; echo watcher-end';
     try {
       for (const replaced of ['deep/secrets', 'deep']) {
@@ -202,7 +203,7 @@ describe.skipIf(!support.available)('what a crash inside would make the host run
 
 /** One call of `shell_exec` on `tool` in session `s`, its result as the tool returns it. */
 function callIn(tool: ShellTool, command: string): Promise<ShellResult> {
-  const context = { callId: 'c', toolName: 'shell_exec', sessionId: 's', signal: new AbortController().signal, progress: () => {} };
+  const context = toolContext({ toolName: 'shell_exec', sessionId: 's' });
   return runWithToolContext(context, () => tool.shellExec(command, 20)) as Promise<ShellResult>;
 }
 

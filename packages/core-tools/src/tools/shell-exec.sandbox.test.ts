@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { probeSandbox } from '@toolwright/sandbox';
 import { runWithToolContext } from '@toolwright/tool';
+import { toolContext } from '../test-support/tool-context.js';
 import { ShellTool, type ShellResult } from './shell-exec.js';
 import { WorkspacePolicy } from '../workspace/workspace-policy.js';
 import type { ShellConfig } from '../shell/shell-config.js';
@@ -97,7 +98,7 @@ function unjudged(backend: 'host' | 'session'): ShellTool {
 }
 
 async function run(tool: ShellTool, command: string, sessionId = 's'): Promise<string> {
-  const context = { callId: 'c', toolName: 'shell_exec', sessionId, signal: new AbortController().signal, progress: () => {} };
+  const context = toolContext({ toolName: 'shell_exec', sessionId });
   try {
     const result = (await calls.track(runWithToolContext(context, () => tool.shellExec(command, 10)))) as ShellResult;
     return `${result.stdout}\n${result.stderr}`;
@@ -205,13 +206,7 @@ describe.skipIf(!support.available)('the kernel sandbox holds where the judge do
   it('the network is there only where the shell allows it and the call holds net.connect (or no grant was made)', async () => {
     const tool = new ShellTool({ workspace: new WorkspacePolicy({ root }), shell: { backend: 'host', network: true, unjudged: true } as ShellConfig });
     const interfaces = async (capabilities?: readonly string[]) => {
-      const context = {
-        callId: 'c',
-        toolName: 'shell_exec',
-        signal: new AbortController().signal,
-        progress: () => {},
-        ...(capabilities ? { capabilities } : {}),
-      };
+      const context = toolContext({ toolName: 'shell_exec', ...(capabilities ? { capabilities } : {}) });
       const result = (await runWithToolContext(context, () => tool.shellExec('cat /proc/net/dev'))) as ShellResult;
       return result.stdout.split('\n').slice(2).filter(Boolean).length;
     };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getToolDeclaration, runWithToolContext } from '@toolwright/tool';
+import { toolContext } from '../test-support/tool-context.js';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
 import { ShellTool, renderShellJob, renderShellResult, type ShellJobStarted, type ShellResult } from './shell-exec.js';
 import { withBudget } from '../test-support/with-budget.js';
@@ -145,9 +146,7 @@ describe('shell_exec (host backend)', () => {
   it('stops when the call is cancelled through its AbortSignal', async () => {
     const controller = new AbortController();
     const elapsed = stopwatch();
-    const pending = runWithToolContext({ callId: 'c', toolName: 'shell_exec', signal: controller.signal, progress: () => {} }, () =>
-      shell().shellExec('sleep 20'),
-    );
+    const pending = runWithToolContext(toolContext({ toolName: 'shell_exec', signal: controller.signal }), () => shell().shellExec('sleep 20'));
     setTimeout(() => controller.abort(), 100);
     await expect(pending).rejects.toThrow(/cancelled/);
     expect(elapsed()).toBeLessThan(5000);
@@ -194,18 +193,15 @@ describe('shell_exec (session backend)', () => {
       },
     });
   const inSession = (tool: ShellTool, command: string, sessionId = 's1', timeoutSeconds?: number) =>
-    runWithToolContext({ callId: 'c', toolName: 'shell_exec', sessionId, signal: new AbortController().signal, progress: () => {} }, () =>
-      tool.shellExec(command, timeoutSeconds),
-    ) as Promise<ShellResult>;
+    runWithToolContext(toolContext({ toolName: 'shell_exec', sessionId }), () => tool.shellExec(command, timeoutSeconds)) as Promise<ShellResult>;
 
   it('fits the output of a session command and its working directory into the output budget', async () => {
     ws.write('sub/long.txt', Array.from({ length: 5000 }, (_, i) => `row ${i}`).join('\n'));
     const tool = session();
     try {
       await inSession(tool, 'cd sub');
-      const result = (await runWithToolContext(
-        { callId: 'c', toolName: 'shell_exec', sessionId: 's1', signal: new AbortController().signal, progress: () => {}, outputBudget: { maxChars: 1_500 } },
-        () => tool.shellExec('cat long.txt'),
+      const result = (await runWithToolContext(toolContext({ toolName: 'shell_exec', sessionId: 's1', outputBudget: { maxChars: 1_500 } }), () =>
+        tool.shellExec('cat long.txt'),
       )) as ShellResult;
       const text = renderShellResult(result);
       expect(modelSize(text)).toBeLessThanOrEqual(1_500);

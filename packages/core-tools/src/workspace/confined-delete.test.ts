@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runWithToolContext } from '@toolwright/tool';
+import { toolContext } from '../test-support/tool-context.js';
 import { tempWorkspace } from '../test-support/temp-workspace.js';
 import { FileDeleteTool } from '../tools/file-delete.js';
 
@@ -38,7 +39,7 @@ describe('file_delete of a large tree', () => {
     }, 1);
     try {
       const signal = new AbortController().signal;
-      const context = { callId: 'c', toolName: 'file_delete', sessionId: 's', signal, progress: () => {} };
+      const context = toolContext({ toolName: 'file_delete', sessionId: 's', signal });
       const result = await runWithToolContext(context, () => new FileDeleteTool(ws.env).fileDelete('big', true));
       expect(result).toEqual({ path: 'big', kind: 'directory' });
     } finally {
@@ -51,7 +52,7 @@ describe('file_delete of a large tree', () => {
   it('stops when its call is cancelled, leaving what it had not removed', async () => {
     tree('cancelled', 20_000);
     const controller = new AbortController();
-    const context = { callId: 'c', toolName: 'file_delete', sessionId: 's', signal: controller.signal, progress: () => {} };
+    const context = toolContext({ toolName: 'file_delete', sessionId: 's', signal: controller.signal });
     const deleting = runWithToolContext(context, () => new FileDeleteTool(ws.env).fileDelete('cancelled', true));
     setImmediate(() => controller.abort(new Error('the call was cancelled')));
     await expect(deleting).rejects.toThrow('the call was cancelled');

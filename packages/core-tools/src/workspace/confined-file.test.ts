@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFlipping } from '../test-support/path-flipper.js';
+import { textPage } from '../test-support/text-page.js';
 import { FileWriteTool } from '../tools/file-write.js';
 import { openCheckedFile, readConfined, writeFileAtomic, writeFileAtomicByPath } from './confined-file.js';
 import { contentHash } from './content-hash.js';
@@ -43,7 +44,7 @@ describe(contentHash, () => {
   it('is the hash file_read reports and file_edit returns and checks', async () => {
     fs.writeFileSync(path.join(root, 'hashed.txt'), 'héllo\n');
     const env = { workspace: policy, readHashes: new Map<string, string>() };
-    expect((await new FileReadTool(env).fileRead('hashed.txt')).hash).toBe(contentHash('héllo\n'));
+    expect(textPage(await new FileReadTool(env).fileRead('hashed.txt')).hash).toBe(contentHash('héllo\n'));
     const edited = await new FileEditTool(env).fileEdit('hashed.txt', 'héllo', 'hi');
     expect(edited.hash).toBe(contentHash(Buffer.from('hi\n')));
   });
