@@ -116,7 +116,7 @@ describe("Toolwright's own configuration is protected from the file tools", () =
     return dir;
   }
 
-  it.for([
+  it.for<[string, string]>([
     ['the config file', 'toolwright.config.json'],
     ['the default policy file name', 'toolwright.policy.json'],
     ['the policy file the config names', 'conf/rules.json'],

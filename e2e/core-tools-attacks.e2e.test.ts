@@ -111,6 +111,7 @@ describe('path attacks', () => {
   it('a search from the root never follows links out', async () => {
     const result = await call('file_search', { pattern: 'SECRET' });
     expect(result.status).toBe('completed');
+    if (result.status !== 'completed') throw new Error(result.content);
     expect((result.output as { matches: unknown[] }).matches).toEqual([]);
   });
 

@@ -22,7 +22,7 @@ function workspace(policy?: object): string {
 const report = (stdout: string) => JSON.parse(stdout) as Record<string, any>;
 
 describe('the executor under hostile calls', () => {
-  it.for([
+  it.for<[string, string]>([
     ['{"path":"a.txt","offset":1e400}', '$.offset'],
     ['{"path":"a.txt","limit":12345678901234567890}', '$.limit'],
     ['{"path":"a.txt","offset":-1E999}', '$.offset'],

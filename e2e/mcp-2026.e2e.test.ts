@@ -222,7 +222,8 @@ describe('one server for both eras', () => {
 });
 
 describe("a tool's own questions (getToolContext().elicit)", () => {
-  const answers = (request: { params: { message: string } }) => (request.params.message.includes('name') ? { name: 'Ada' } : { colour: 'teal' });
+  const answers = (request: { params: { message: string } }): Record<string, string> =>
+    request.params.message.includes('name') ? { name: 'Ada' } : { colour: 'teal' };
 
   it.each(['stdio', 'http', 'http-sessions'] as const)(
     'over %s, a 2026-07-28 client is asked each question by an input_required result, the tool running again with the answers',

@@ -61,11 +61,12 @@ describe('toolwright serve --mcp http: who may call', () => {
   it('refuses the DNS-rebinding reproduction with 403 and writes nothing', async () => {
     const dir = workspace();
     const { port } = await serve(dir);
-    for (const headers of [
+    const rebinding: Record<string, string>[] = [
       { host: `evil.example.com:${port}`, origin: `http://evil.example.com:${port}` },
       { host: `evil.example.com:${port}` },
       { host: `127.0.0.1:${port}`, origin: 'https://evil.example.com' },
-    ]) {
+    ];
+    for (const headers of rebinding) {
       const answer = await post(port, { ...MCP, ...headers }, writePwned);
       expect(answer.status).toBe(403);
       expect(JSON.parse(answer.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { message: expect.stringMatching(/^Forbidden/) } });

@@ -13,7 +13,14 @@ fs.mkdirSync(path.join(root, 'conf'), { recursive: true });
 fs.symlinkSync(root, path.join(base, 'alias'));
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
-const settings = (overrides: Partial<CliSettings>): CliSettings => ({ workspace: { root }, coreTools: {}, executor: {}, tools: { core: true }, ...overrides });
+const settings = (overrides: Partial<CliSettings>): CliSettings => ({
+  workspace: { root },
+  workspaceFrom: 'flag',
+  coreTools: {},
+  executor: {},
+  tools: { core: true },
+  ...overrides,
+});
 
 describe(withOwnFilesProtected, () => {
   it('protects the config file, the policy file and the audit log where they lie in the workspace, however it is spelled', () => {

@@ -82,9 +82,9 @@ describe('importMcpTools', () => {
     const ok = await executor.executeToolCall({ id: 'c1', name: 'remote_echo', arguments: '{"text":"hi"}' });
     expect(ok).toMatchObject({ status: 'completed', output: { echoed: 'hi' } });
     const invalid = await executor.executeToolCall({ id: 'c2', name: 'remote_echo', arguments: '{"text":5}' });
-    expect(invalid.error?.code).toBe('invalid_arguments');
+    expect(invalid.status === 'error' && invalid.error.code).toBe('invalid_arguments');
     const denied = await executor.executeToolCall({ id: 'c3', name: 'remote_echo', arguments: '{"text":"my secret"}' });
-    expect(denied.error).toMatchObject({ code: 'policy_denied', reason: 'no secrets to remote servers' });
+    expect(denied.status === 'error' && denied.error).toMatchObject({ code: 'policy_denied', reason: 'no secrets to remote servers' });
     expect(audit.records.filter((r) => r.type === 'ToolCallCompleted')).toHaveLength(1);
     const trusted = await importMcpTools(client, new ToolRegistry(), { tier: (tool) => (tool.annotations?.readOnlyHint ? 'read-only' : 'side-effecting') });
     expect(trusted[0]!.declaration.metadata.tier).toBe('read-only');
@@ -131,7 +131,7 @@ describe('importMcpTools', () => {
       listTools: async () => ({ tools: [{ name: 'snap', inputSchema: { type: 'object', properties: {} } }] }),
       getServerVersion: () => ({ name: 'camera', version: '1.0.0' }),
       callTool: async () => answers.shift(),
-    } as unknown as Client;
+    } as unknown as ClientV2;
     const [snap] = await importMcpTools(client, new ToolRegistry());
     await expect(snap!.invoke({})).resolves.toBe('a photo:\n[image]');
     await expect(snap!.invoke({})).rejects.toThrow(/^\[audio\]\nthen the camera failed$/);

@@ -121,13 +121,14 @@ describe('serveHttp: Host and Origin (DNS rebinding)', () => {
   it("refuses a rebinding page's tools/call with 403 and runs nothing", async () => {
     const { server, calls } = await start();
     const port = server.port;
-    for (const headers of [
+    const rebinding: Record<string, string>[] = [
       { host: `evil.example.com:${port}`, origin: `http://evil.example.com:${port}` },
       { host: `evil.example.com:${port}` },
       { host: `127.0.0.1:${port}`, origin: `http://evil.example.com:${port}` },
       { host: `127.0.0.1:${port}`, origin: 'null' },
       { host: `localhost:${port + 1}` },
-    ]) {
+    ];
+    for (const headers of rebinding) {
       expectRefusal(await send(port, { headers: { ...MCP_HEADERS, ...headers }, body: callNote() }), 403);
     }
     expect(calls).toEqual([]);
@@ -135,7 +136,8 @@ describe('serveHttp: Host and Origin (DNS rebinding)', () => {
 
   it('serves loopback names with the right port, with or without a loopback Origin', async () => {
     const { server, calls } = await start();
-    for (const headers of [{ host: `127.0.0.1:${server.port}` }, { host: `localhost:${server.port}`, origin: 'http://localhost:5173' }]) {
+    const loopback: Record<string, string>[] = [{ host: `127.0.0.1:${server.port}` }, { host: `localhost:${server.port}`, origin: 'http://localhost:5173' }];
+    for (const headers of loopback) {
       const answer = await send(server.port, { headers: { ...MCP_HEADERS, ...headers }, body: callNote('ok') });
       expect(answer.status, answer.body).toBe(200);
     }

@@ -57,17 +57,17 @@ describe(fromFunction, () => {
   });
 
   it('gives a flattened tool an empty object when no argument is sent, so its defaults apply', async () => {
-    const tool = fromFunction(declare(['limit'], 'object'), async ({ limit = 10 }: { limit?: number }) => limit);
+    const tool = fromFunction(declare(['limit'], 'object'), (async ({ limit = 10 }: { limit?: number }) => limit) as (...args: unknown[]) => unknown);
     await expect(tool.invoke({})).resolves.toBe(10);
     await expect(tool.invoke({ limit: 3 })).resolves.toBe(3);
   });
 
   it("gives a flattened tool its own copy: changing it leaves the caller's arguments alone", async () => {
     const args = { tags: ['a'], url: 'u' };
-    const tool = fromFunction(declare(['url', 'tags'], 'object'), async (options: { url?: string }) => {
+    const tool = fromFunction(declare(['url', 'tags'], 'object'), (async (options: { url?: string }) => {
       options.url = 'changed';
       return options;
-    });
+    }) as (...args: unknown[]) => unknown);
     const result = await tool.invoke(args);
     expect(result).not.toBe(args);
     expect(args.url).toBe('u');
@@ -153,6 +153,9 @@ describe(renderedAs, () => {
   });
 
   it('refuses anything but a method', () => {
-    expect(() => renderedAs(String)(class {}, { kind: 'class' } as unknown as ClassMethodDecoratorContext)).toThrow('@renderedAs() decorates methods only.');
+    // Deliberately wrong: a class where a method belongs.
+    expect(() => renderedAs(String)(class {} as unknown as () => string, { kind: 'class' } as unknown as ClassMethodDecoratorContext)).toThrow(
+      '@renderedAs() decorates methods only.',
+    );
   });
 });

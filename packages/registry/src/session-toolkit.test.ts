@@ -33,9 +33,18 @@ class Counter {
 attachToolDeclaration(Counter.prototype.remember, declaration('remember', ['item']));
 attachToolDeclaration(Counter.prototype.recall, declaration('recall'));
 
+const nobodyToAsk = () => Promise.reject(new Error('a test calls the tool with nobody to ask: it must not ask'));
 const inSession = <T>(sessionId: string | undefined, fn: () => Promise<T>) =>
   runWithToolContext(
-    { callId: 'c', toolName: 't', signal: new AbortController().signal, progress: () => {}, ...(sessionId !== undefined ? { sessionId } : {}) },
+    {
+      callId: 'c',
+      toolName: 't',
+      signal: new AbortController().signal,
+      progress: () => {},
+      elicit: nobodyToAsk,
+      ask: nobodyToAsk,
+      ...(sessionId !== undefined ? { sessionId } : {}),
+    },
     fn,
   );
 

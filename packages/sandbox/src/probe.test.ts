@@ -29,7 +29,7 @@ describe(probeSandbox, () => {
 
   // Found by a ninth pass: a sandboxed command filled the disk, and the next Toolwright process's probe, which could
   // not write its files, fell back to no sandbox for good. Whatever a command can cause is a failure of the moment.
-  it.for([
+  it.for<[string, string]>([
     ['no room', 'echo "bwrap: Creating new namespace failed: No space left on device" >&2; exit 1'],
     ['no process left', 'echo "bwrap: clone: Resource temporarily unavailable" >&2; exit 1'],
     ['no descriptor left', 'echo "bwrap: Failed to open: Too many open files" >&2; exit 1'],
@@ -42,7 +42,7 @@ describe(probeSandbox, () => {
   // Found by a twelfth pass: on a full disk the probe's own command failed inside the sandbox with the shell's
   // "I/O error", which no list of shortages named, and the next process fell back to the judge alone. Only bubblewrap
   // saying the machine refuses a sandbox is lasting.
-  it.for([
+  it.for<[string, string]>([
     ['the probe command failing inside', 'echo "/bin/sh: 1: echo: echo: I/O error" >&2; exit 2'],
     ['a bubblewrap message no one listed', 'echo "bwrap: Can\'t find source path /tmp/x: No such file or directory" >&2; exit 1'],
     ['no output at all', 'exit 1'],

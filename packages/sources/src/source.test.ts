@@ -90,13 +90,13 @@ describe('a source tool', () => {
     fs.mkdirSync(path.join(dir, 'src'));
     fs.renameSync(path.join(dir, 'echo.sh'), path.join(dir, 'src', 'echo.sh'));
     const fn = subprocess<(a: string) => Promise<unknown>>()(['./echo.sh'], {}, declaration(['a']), '../src', anchorOf(path.join(dir, 'dist', 'tools.js')));
-    expect((fn as unknown as Record<symbol, SourceTool>)[SOURCE_TOOL].base).toBe(path.join(dir, 'src'));
+    expect((fn as unknown as Record<symbol, SourceTool>)[SOURCE_TOOL]!.base).toBe(path.join(dir, 'src'));
     await expect(fn('x')).resolves.toEqual({ a: 'x' });
   });
 
   it('takes a relative directory without an anchor as unknown, so a loader can set it', async () => {
     const fn = subprocess<(a: string) => Promise<unknown>>()(['./echo.sh'], {}, declaration(['a']), '../src');
-    expect((fn as unknown as Record<symbol, SourceTool>)[SOURCE_TOOL].base).toBeUndefined();
+    expect((fn as unknown as Record<symbol, SourceTool>)[SOURCE_TOOL]!.base).toBeUndefined();
   });
 
   it('refuses to run without a declaration, saying how to build one', async () => {

@@ -122,7 +122,8 @@ describe(init, () => {
   });
 
   it('writes nothing when package.json or tsconfig.json cannot be read', () => {
-    for (const files of [{ 'package.json': '{ "name": ' }, { 'tsconfig.json': '{ "compilerOptions": [] }' }]) {
+    const unreadable: Record<string, string>[] = [{ 'package.json': '{ "name": ' }, { 'tsconfig.json': '{ "compilerOptions": [] }' }];
+    for (const files of unreadable) {
       const dir = folder(files);
       expect(() => init({ dir })).toThrow(CliError);
       expect(Object.keys(snapshot(dir))).toEqual(Object.keys(files));

@@ -22,13 +22,13 @@ function registry(names: readonly string[]): ToolRegistry {
 const NAMES = ['file_read', 'file_write', 'file_delete', 'shell_exec', 'web_fetch', 'web_search'];
 
 describe(selectTools, () => {
-  it.for([
+  it.for<[Parameters<typeof selectTools>[1], string[]]>([
     [{}, NAMES],
     [{ include: ['file_*'] }, ['file_read', 'file_write', 'file_delete']],
     [{ exclude: ['web_*', 'file_delete'] }, ['file_read', 'file_write', 'shell_exec']],
     [{ include: ['file_*', 'web_{fetch,search}'], exclude: ['*_delete'] }, ['file_read', 'file_write', 'web_fetch', 'web_search']],
     [{ include: [] }, []],
-  ] as const)('keeps %j → %j', ([tools, kept]) => {
+  ])('keeps %j → %j', ([tools, kept]) => {
     const selected = registry(NAMES);
     selectTools(selected, tools);
     expect(selected.names().sort()).toEqual([...kept].sort());

@@ -5,10 +5,16 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import type { JsonSchema, ToolDeclaration } from '@toolwright/schema';
 import { decodeOpenAIStrictArguments, decodeOpenAIStrictCall, isMap, isOpaque, lowerForOpenAIStrict } from './openai-strict.js';
 import { toOpenAIChatTools, toOpenAIResponsesTools } from './openai.js';
-import { toAnthropicTools } from './anthropic.js';
+import { toAnthropicTools, type AnthropicTool, type AnthropicToolSearchTool } from './anthropic.js';
 import { anthropicStrictObstacle } from './anthropic-strict.js';
 import { lowerForGemini, toGeminiFunctionDeclarations } from './gemini.js';
 import { MCP_META_KEYS, structuredContentOf, toMcpTools } from './mcp.js';
+
+/** `tool`, which the test expects to be a declared tool's entry: when it is Anthropic's tool search (or missing), the test fails here. */
+function declaredTool(tool: AnthropicTool | AnthropicToolSearchTool | undefined): AnthropicTool {
+  if (tool === undefined || 'type' in tool) throw new Error(`expected a declared tool's entry, got ${JSON.stringify(tool)}`);
+  return tool;
+}
 
 /** Every valid transformer fixture: real declarations with samples the original schema accepts. */
 const FIXTURES = path.resolve(__dirname, '../../../transformer/fixtures');
@@ -375,8 +381,8 @@ describe('provider settings: strict, defer, examples, callers', () => {
       input_examples: readLines.metadata.examples,
       allowed_callers: ['direct', 'code_execution_20250825'],
     });
-    expect(conv!.allowed_callers).toEqual(['code_execution_20250825']);
-    expect(toAnthropicTools([convert], { codeExecution: 'code_execution_20260120' })[0]!.allowed_callers).toEqual(['code_execution_20260120']);
+    expect(declaredTool(conv).allowed_callers).toEqual(['code_execution_20250825']);
+    expect(declaredTool(toAnthropicTools([convert], { codeExecution: 'code_execution_20260120' })[0]).allowed_callers).toEqual(['code_execution_20260120']);
     expect(Object.keys(plain!).sort()).toEqual(['description', 'input_schema', 'name']);
   });
 
@@ -402,8 +408,8 @@ describe('provider settings: strict, defer, examples, callers', () => {
       parameters: { ...readLines.parameters, properties: { ...readLines.parameters.properties, limit: { type: 'integer', minimum: 1 } } },
     };
     const [lines, conv, plain, outside] = toAnthropicTools([readLines, convert, ping, bounded], { strict: true });
-    expect(lines!.strict).toBe(true);
-    expect(plain!.strict).toBe(true);
+    expect(declaredTool(lines).strict).toBe(true);
+    expect(declaredTool(plain).strict).toBe(true);
     expect(conv).not.toHaveProperty('strict'); // it says strict: false
     expect(outside).not.toHaveProperty('strict'); // minimum is outside the strict subset
     expect(anthropicStrictObstacle(bounded.parameters)).toBe('minimum at $.limit');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildWasmModules } from '../../../../../tools/wasm/build-modules.mjs';
-import { exported, importedMemory, moduleBytes } from '../test-support/module-bytes.js';
+import { exported, importedMemory, moduleBytes, type ModuleParts } from '../test-support/module-bytes.js';
 import { testModule } from '../test-support/wasm-request.js';
 import { ByteReader } from './byte-reader.js';
 import { MemoryCapError } from './memory-cap-error.js';
@@ -116,7 +116,7 @@ describe(prepareModule, () => {
     expect(() => prepareModule(moduleBytes({ imports: [importedMemory('env', 'memory', [0x00, 20])] }), 16)).toThrow(MemoryCapError);
   });
 
-  it.for([
+  it.for<[string, ModuleParts, RegExp]>([
     [
       'two defined memories',
       {
@@ -137,7 +137,7 @@ describe(prepareModule, () => {
       { imports: [importedMemory('env', 'a', [0x00, 1]), importedMemory('env', 'b', [0x00, 1])] },
       /2 memories \(2 imported, 0 defined\)/,
     ],
-  ] as const)('refuses a module with more than one memory, whatever this V8 supports: %s', ([, parts, message]) => {
+  ])('refuses a module with more than one memory, whatever this V8 supports: %s', ([, parts, message]) => {
     expect(() => prepareModule(moduleBytes(parts), 16)).toThrow(WasmFormatError);
     expect(() => prepareModule(moduleBytes(parts), 16)).toThrow(message);
   });
