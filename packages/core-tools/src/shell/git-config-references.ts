@@ -68,25 +68,32 @@ const hookTexts = new Map<string, { stamp: string; value: string | undefined }>(
  * from the top of the work tree (where git runs them). The configuration is read with the system's git
  * (none there: nothing is found).
  */
-export function gitConfigReferences(dotGit: string): GitConfigReference[] {
+export function gitConfigReferences(dotGit: string, mayRead: (file: string) => boolean = () => true): GitConfigReference[] {
   work = { dotGit, words: 0, userLookups: 0 };
-  const found = collectReferences(dotGit);
+  const found = collectReferences(dotGit, mayRead);
   if (found.length > CONFIG_WORK_BOUNDS.paths) throw overBound(`settings and hooks naming more than ${CONFIG_WORK_BOUNDS.paths} paths`);
   return found;
 }
 
-function collectReferences(dotGit: string): GitConfigReference[] {
+function collectReferences(dotGit: string, mayRead: (file: string) => boolean): GitConfigReference[] {
   const top = path.dirname(dotGit);
   const gitDir = repositoryOf(dotGit);
   if (gitDir === undefined) return [];
   const common = commonDirectoryOf(gitDir);
   const found: GitConfigReference[] = [];
   let hooks = path.join(common, 'hooks');
+  // Whether the hooks folder was named by the user's or the system's configuration (read wherever it is), or else by the
+  // repository's own (read only where `mayRead` allows).
+  let hooksFromUser = false;
   const read = new Set<string>();
-  const visit = (file: string, depth: number) => {
+  const visit = (file: string, depth: number, fromUser: boolean) => {
     const real = realOrSelf(file);
     if (real !== file) found.push({ path: real, kind: 'file', setting: `the configuration file ${file}, a link` });
     if (read.has(real)) return;
+    // What the repository's configuration includes from where a command may not look (outside the workspace, a denied
+    // path) is not read: its words would come back as the names of placeholders a command sees (an independent review
+    // read a private key's lines that way). The user's own configuration is read wherever it is.
+    if (!fromUser && !mayRead(real)) return;
     read.add(real);
     if (read.size > MAX_CONFIG_FILES)
       throw new CoreToolError(
@@ -99,22 +106,26 @@ function collectReferences(dotGit: string): GitConfigReference[] {
         const included = expand(value, path.dirname(file));
         if (included === undefined) continue;
         found.push({ path: included, kind: 'file', setting });
-        if (depth < MAX_INCLUDE_DEPTH) visit(included, depth + 1);
+        if (depth < MAX_INCLUDE_DEPTH) visit(included, depth + 1, fromUser);
       } else if (DIRECTORIES.test(key)) {
         const folder = expand(value, top);
         if (folder === undefined) continue;
         found.push({ path: folder, kind: 'directory', setting });
-        if (key === 'core.hookspath') hooks = folder;
+        if (key === 'core.hookspath') {
+          hooks = folder;
+          hooksFromUser = fromUser;
+        }
       } else if (runsProgram(key, value)) {
-        for (const program of programPaths(value, top)) found.push({ path: program, kind: 'file', setting });
+        for (const program of programPaths(value, top)) found.push({ ...program, setting });
       }
     }
   };
   // The user's and the system's configuration apply to every repository too (a twelfth pass: `~/.gitconfig` naming
   // `core.hooksPath = .githooks` had the user's next commit run a hook a command planted there).
-  for (const file of userConfigurationFiles()) visit(file, 0);
-  visit(path.join(common, 'config'), 0);
-  visit(path.join(gitDir, 'config.worktree'), 0);
+  for (const file of userConfigurationFiles()) visit(file, 0, true);
+  visit(path.join(common, 'config'), 0, false);
+  visit(path.join(gitDir, 'config.worktree'), 0, false);
+  const readable = (file: string) => hooksFromUser || mayRead(file);
   for (const target of linkedHooks(hooks)) found.push({ path: target, kind: 'file', setting: `a hook in ${hooks} that is a link` });
   // husky 9 points `core.hooksPath` at `.husky/_`, whose stubs run the hook of the same name in `.husky`.
   if (path.basename(hooks) === '_') found.push({ path: path.dirname(hooks), kind: 'directory', setting: `the folder of the hooks ${hooks} runs (husky)` });
@@ -124,9 +135,9 @@ function collectReferences(dotGit: string): GitConfigReference[] {
   // which the user's next commit ran). Not what a hook names inside `node_modules` before an install: a placeholder
   // there would fail every install, and what an install puts in `node_modules` is the install's to choose.
   for (const folder of path.basename(hooks) === '_' ? [hooks, path.dirname(hooks)] : [hooks])
-    for (const [hook, script] of hookScripts(folder))
+    for (const [hook, script] of hookScripts(folder, readable))
       for (const named of programPaths(withoutComments(script), top))
-        if (fs.existsSync(named) || isLink(named) || !inPackagesFolder(named)) found.push({ path: named, kind: 'file', setting: `the hook ${hook}` });
+        if (fs.existsSync(named.path) || isLink(named.path) || !inPackagesFolder(named.path)) found.push({ ...named, setting: `the hook ${hook}` });
   return found;
 }
 
@@ -174,13 +185,36 @@ function userConfigurationFiles(): string[] {
   return ['/etc/gitconfig', ...(global ? [global] : [path.join(xdg, 'git', 'config'), path.join(os.homedir(), '.gitconfig')])];
 }
 
-/** The hooks of a folder (plain files up to 64 KiB), each with its text (read again only when the file changed). */
-function hookScripts(folder: string): Array<readonly [string, string]> {
+/** Largest hook read for the scripts it runs; a larger one refuses the command (its scripts could not be found). */
+const MAX_HOOK_BYTES = 64 * 1024;
+
+/**
+ * The hooks of a folder, each with its text (read again only when the file changed): plain files, and what hooks that
+ * are links lead to (a hook kept in the work tree and linked from `.git/hooks` runs just the same), where `readable`
+ * allows. A hook larger than `MAX_HOOK_BYTES` refuses the command: unread, the scripts it runs would not be held (an
+ * independent review planted the script a 64 KiB hook ran on its last line).
+ */
+function hookScripts(folder: string, readable: (file: string) => boolean): Array<readonly [string, string]> {
   const scripts: Array<readonly [string, string]> = [];
   for (const entry of hooksIn(folder)) {
-    if (!entry.isFile() || entry.name.endsWith('.sample')) continue;
+    if ((!entry.isFile() && !entry.isSymbolicLink()) || entry.name.endsWith('.sample')) continue;
     const file = path.join(folder, entry.name);
-    const text = readByStatus(hookTexts, file, () => readPlainFile(file, 64 * 1024));
+    const real = realOrSelf(file);
+    if (!readable(real)) continue;
+    let size: number;
+    try {
+      const stat = fs.statSync(real);
+      if (!stat.isFile()) continue;
+      size = stat.size;
+    } catch {
+      continue; // a link that leads nowhere runs nothing
+    }
+    if (size > MAX_HOOK_BYTES)
+      throw new CoreToolError(
+        'sandbox_unavailable',
+        `Shell commands cannot run: the hook '${file}' of the repository at '${work.dotGit}' is larger than ${MAX_HOOK_BYTES / 1024} KiB, too large to check for the scripts it runs. Shorten it (have it run a script), or remove it.`,
+      );
+    const text = readByStatus(hookTexts, real, () => readPlainFile(real, MAX_HOOK_BYTES));
     if (text !== undefined) scripts.push([file, text]);
   }
   return scripts;
@@ -257,27 +291,36 @@ const INTERPRETERS = new Set([
   'ts-node',
 ]);
 
+/** Programs whose next word is the script they run, when it has a file's extension (`sh hook.sh`, `node check.mjs`). */
+const SCRIPT_FILE = /^[^/]+\.[A-Za-z0-9]{1,6}$/;
+/** Commands whose next word is a folder the rest of the line runs in (`cd scripts && ./x.sh`). */
+const CHANGES_FOLDER = new Set(['cd', 'pushd']);
+
 /**
- * The words of a command that are workspace paths: any word spelled as one (`./x`, `../x`, `/x`, `~/x`), the program
- * and the script an interpreter runs (`sh tools/fsmon.sh`: a twelfth pass had `core.fsmonitor` name a missing
- * `tools/fsmon.sh` a command then made) when spelled with a `/`, and any other word that names an entry where git
- * runs it. A word made at run time (`$VAR`, `%f`, a glob) or a URL is not followed.
+ * The words of a command (a setting that runs one, or a hook's text) that are workspace paths it may run or read: every
+ * word spelled with a `/` (`./x`, `../x`, `/x`, `~/x`, `scripts/x.sh`, wherever it stands — after `env`, `nice`,
+ * `timeout 9`, `if`, `!`, `A=1` or any other wrapper, as an argument a program runs in turn: telling which words a
+ * script runs is the shell's own parsing, and an independent review found a dozen spellings a reading by position
+ * missed), the folder `cd` goes to (what runs there is held with it), the script an interpreter runs when it has a
+ * file's extension (`sh hook.sh`), and any other word that names an entry where git runs it. Over-approximated on
+ * purpose: a word like `origin/main` is held too (a placeholder while commands run, if missing). A word made at run
+ * time (`$VAR`, `%f`, a glob), an option or a URL is not followed.
  */
-function programPaths(command: string, top: string): string[] {
-  const paths: string[] = [];
-  // Each command of a list or pipeline (`bin/check --all && ./lint.sh`, a hook's lines) starts with the program it runs.
+function programPaths(command: string, top: string): Array<{ path: string; kind: 'directory' | 'file' }> {
+  const paths: Array<{ path: string; kind: 'directory' | 'file' }> = [];
   for (const part of command.replace(/^\s*!/, '').split(COMMAND_BREAKS)) {
-    const words = part.split(WORD_BREAKS).filter((word) => word !== '' && !word.startsWith('-') && !word.includes('://') && !/[$%*?[\]{}\\]/.test(word));
+    const words = part.split(WORD_BREAKS).filter((word) => word !== '');
     work.words += words.length;
     if (work.words > CONFIG_WORK_BOUNDS.words) throw overBound(`settings that run programs and hooks of more than ${CONFIG_WORK_BOUNDS.words} words`);
     words.forEach((word, index) => {
-      if (word === '.' && index < words.length - 1) return; // `. ./script`: the next word is the script
-      if (word === '.' || word === '..') return;
-      const runs = index === 0 || INTERPRETERS.has(path.basename(words[index - 1]!));
-      const spelledAsPath = /^(?:\.{1,2}\/|\/|~\/)/.test(word) || (runs && word.includes('/'));
+      if (word === '.' || word === '..' || word.startsWith('-') || word.includes('://') || /[$%*?[\]{}\\]/.test(word)) return;
+      const previous = index > 0 ? path.basename(words[index - 1]!) : undefined;
+      const folder = previous !== undefined && CHANGES_FOLDER.has(previous);
+      const script = previous !== undefined && INTERPRETERS.has(previous) && SCRIPT_FILE.test(word);
       const resolved = expand(word, top);
       if (resolved === undefined) return;
-      if (spelledAsPath || fs.existsSync(resolved) || isLink(resolved)) paths.push(resolved);
+      if (word.includes('/') || folder || script || fs.existsSync(resolved) || isLink(resolved))
+        paths.push({ path: resolved, kind: folder ? 'directory' : 'file' });
     });
   }
   return paths;

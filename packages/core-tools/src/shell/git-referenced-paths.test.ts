@@ -23,7 +23,7 @@ afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 let made = 0;
 
 /** A fresh workspace with `files` (and `links`: name to target), and a judge-less shell on it. */
-function setUp(backend: 'host' | 'session', files: Record<string, string>, links: Record<string, string> = {}) {
+function setUp(backend: 'host' | 'session', files: Record<string, string>, links: Record<string, string> = {}, deniedPaths: string[] = []) {
   const root = path.join(base, `ws${++made}`);
   fs.mkdirSync(root);
   for (const [name, text] of Object.entries(files)) {
@@ -35,7 +35,7 @@ function setUp(backend: 'host' | 'session', files: Record<string, string>, links
     fs.symlinkSync(target, path.join(root, name));
   }
   const tool = new ShellTool({
-    workspace: new WorkspacePolicy({ root }),
+    workspace: new WorkspacePolicy({ root, ...(deniedPaths.length > 0 ? { deniedPaths } : {}) }),
     shell: { backend, unjudged: true, timeoutMs: 20_000, killGraceMs: 200 } as ShellConfig,
   });
   const run = async (command: string): Promise<string> => {
@@ -125,6 +125,33 @@ describe.skipIf(!support.available || !hasGit)("what the repository's configurat
       for (let i = 0; i < 100 && fs.existsSync(path.join(root, 'scripts')); i++) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(fs.existsSync(path.join(root, 'scripts'))).toBe(false);
       expect(fs.existsSync(path.join(root, 'lint.sh'))).toBe(false);
+    },
+  );
+
+  // An independent review read a private key outside the workspace, line by line: a nested repository a command made
+  // named that folder as its hooks, and the words of the "hooks" came back as placeholders in the workspace.
+  it.for(['host', 'session'] as const)(
+    'lets no repository a command makes have the host read outside the workspace or a denied path (%s backend)',
+    async (backend) => {
+      const outside = fs.mkdtempSync(path.join(base, 'outside-'));
+      fs.mkdirSync(path.join(outside, 'hooks'));
+      fs.writeFileSync(path.join(outside, 'hooks', 'id_key'), 'AAAA/OUTSIDE/LINE\n');
+      fs.writeFileSync(path.join(outside, 'more.gitconfig'), '[core]\n\tfsmonitor = ./CCCC/INCLUDED/x\n');
+      const { root, tool, run } = setUp(backend, { 'secrets/hooks/k': 'BBBB/DENIED/LINE\n', 'ok.txt': 'x' }, {}, ['secrets/**']);
+      try {
+        const config = (hooks: string) => `'[core]\\n\\thooksPath = ${hooks}\\n[include]\\n\\tpath = ${outside}/more.gitconfig\\n'`;
+        const made = await run(
+          `mkdir -p sub/.git sub2/.git && printf ${config(`${outside}/hooks`)} > sub/.git/config && printf ${config('../secrets/hooks')} > sub2/.git/config && echo made`,
+        );
+        expect(made).toContain('made');
+        const listed = await run('ls -R sub sub2; echo listed');
+        expect(listed).toContain('listed');
+        for (const word of ['AAAA', 'OUTSIDE', 'BBBB', 'DENIED', 'CCCC', 'INCLUDED']) expect(listed, word).not.toContain(word);
+        const onHost = fs.readdirSync(root, { recursive: true }).map(String);
+        expect(onHost.filter((entry) => /AAAA|BBBB|CCCC/.test(entry))).toEqual([]);
+      } finally {
+        tool.dispose();
+      }
     },
   );
 
@@ -232,7 +259,71 @@ describe.skipIf(!hasGit)('gitConfigReferences, what hooks and settings run', () 
         path.join(root, 'tools', 'fsmon.sh'),
       ]),
     );
-    expect(found).not.toContain(path.join(root, 'origin', 'main'));
+    // Over-approximated on purpose: any word with a `/` may be a script (`git log origin/main` too).
+    expect(found).toContain(path.join(root, 'origin', 'main'));
+  });
+
+  // An independent review: wrappers, assignments, keywords and `cd` hid the scripts a hook ran from a reading by
+  // position, and a hook kept in the work tree and linked from the hooks folder was not read at all.
+  it.for([
+    ['env FOO=1 scripts/x.sh', 'scripts/x.sh'],
+    ['FOO=1 scripts/x.sh', 'scripts/x.sh'],
+    ['if true; then scripts/x.sh; fi', 'scripts/x.sh'],
+    ['if ! scripts/x.sh; then exit 1; fi', 'scripts/x.sh'],
+    ['command scripts/x.sh', 'scripts/x.sh'],
+    ['timeout 20 scripts/x.sh', 'scripts/x.sh'],
+    ['nice -n 5 scripts/x.sh', 'scripts/x.sh'],
+    ['time scripts/x.sh', 'scripts/x.sh'],
+    ['(exec -a x scripts/x.sh)', 'scripts/x.sh'],
+    ['echo | xargs scripts/x.sh', 'scripts/x.sh'],
+    ['flock /tmp/l scripts/x.sh', 'scripts/x.sh'],
+    ['cd tools && ./x.sh', 'tools'],
+    ['sh -c "cd tools/sub && ./x.sh"', 'tools/sub'],
+    ['sh hook.sh', 'hook.sh'],
+    ['node check.mjs --fix', 'check.mjs'],
+  ] as const)('finds what `%s` runs, however it is wrapped', ([line, runs]) => {
+    const root = path.join(base, `refs${++made}`);
+    fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\n# not: ./commented-out.sh\n${line}\n`);
+    const found = gitConfigReferences(path.join(root, '.git')).map((reference) => reference.path);
+    expect(found).toContain(path.join(root, runs));
+    expect(found).not.toContain(path.join(root, 'commented-out.sh'));
+  });
+
+  it('reads a hook that is a link to a file of the work tree', () => {
+    const root = path.join(base, `refs${++made}`);
+    fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+    fs.mkdirSync(path.join(root, 'hooksrc'));
+    fs.writeFileSync(path.join(root, 'hooksrc', 'pre-commit'), './scripts/x.sh\n');
+    fs.symlinkSync('../../hooksrc/pre-commit', path.join(root, '.git', 'hooks', 'pre-commit'));
+    const found = gitConfigReferences(path.join(root, '.git')).map((reference) => reference.path);
+    expect(found).toEqual(expect.arrayContaining([path.join(root, 'hooksrc', 'pre-commit'), path.join(root, 'scripts', 'x.sh')]));
+  });
+
+  // An independent review: a command made a nested repository whose `core.hooksPath` (or `include.path`) named a
+  // folder outside the workspace; the host read the files there as hooks and made their words placeholders the command
+  // could list — a private key's lines came back as folder names.
+  it('reads nothing outside what `mayRead` allows for a repository a command may have made', () => {
+    const root = path.join(base, `refs${++made}`);
+    const outside = path.join(base, `outside${made}`);
+    fs.mkdirSync(path.join(outside, 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(outside, 'hooks', 'id_key'), 'AAAA/SECRET/LINE\n');
+    fs.writeFileSync(path.join(outside, 'more.gitconfig'), '[core]\n\tfsmonitor = ./LEAKED/x\n');
+    fs.mkdirSync(path.join(root, 'sub', '.git'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'sub', '.git', 'config'), `[core]\n\thooksPath = ${outside}/hooks\n[include]\n\tpath = ${outside}/more.gitconfig\n`);
+    const inside = (file: string) => file.startsWith(`${root}/`);
+    const found = gitConfigReferences(path.join(root, 'sub', '.git'), inside).map((reference) => reference.path);
+    expect(found.filter((file) => file.includes('SECRET') || file.includes('LEAKED'))).toEqual([]);
+    // Allowed to read (a repository the user made), the same configuration is read as git reads it.
+    const all = gitConfigReferences(path.join(root, 'sub', '.git')).map((reference) => reference.path);
+    expect(all).toEqual(expect.arrayContaining([path.join(root, 'sub', 'AAAA', 'SECRET', 'LINE'), path.join(root, 'sub', 'LEAKED', 'x')]));
+  });
+
+  it('refuses a hook too large to be read for the scripts it runs', () => {
+    const root = path.join(base, `refs${++made}`);
+    fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), `${'# padding\n'.repeat(7000)}./scripts/x.sh\n`);
+    expect(() => gitConfigReferences(path.join(root, '.git'))).toThrow(/the hook '.*pre-commit' of the repository at .* is larger than 64 KiB/);
   });
 
   it("reads the user's own configuration too", () => {
@@ -270,11 +361,13 @@ describe.skipIf(!support.available || !hasGit)('what a command leaves where the 
     },
     'file past the bound': (file: string) => (fs.writeFileSync(file, `${'#'.repeat(1024)}\n`.repeat(2048)), true),
   } as const;
+  // A hook past its bound refuses the command instead (a hook unread could run a script no one held; tested above).
+  const rolesOf = (kind: keyof typeof KINDS) => ROLES.filter((role) => !(kind === 'file past the bound' && role === 'hooks/pre-commit'));
   const cases = (['host', 'session'] as const).flatMap((backend) => Object.keys(KINDS).map((kind) => [backend, kind] as [typeof backend, keyof typeof KINDS]));
   it.for(cases)('never waits on it, or reads past a bound (%s backend, %s)', async ([backend, kind]) => {
     const { root, tool, run } = setUp(backend, {});
     try {
-      ROLES.forEach((role, index) => {
+      rolesOf(kind).forEach((role, index) => {
         const dotGit = path.join(root, `r${index}`, '.git');
         fs.mkdirSync(path.join(dotGit, 'hooks'), { recursive: true });
         if (role === 'included') fs.writeFileSync(path.join(dotGit, 'config'), '[include]\n\tpath = included\n');

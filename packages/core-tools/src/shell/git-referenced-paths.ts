@@ -15,12 +15,22 @@ import { LinksOnTheWay, lstatOrUndefined } from './links-on-the-way.js';
  * is a symbolic link, or has one on its way, refuses the command (a mount would keep what it leads to, not
  * the link), as a protected path does. `dotGits` are the `.git` entries the sandbox protects.
  */
-export function gitReferencedPaths(root: string, dotGits: readonly string[], covered: readonly string[]): { present: string[]; missing: PlaceholderRequest[] } {
+export function gitReferencedPaths(
+  root: string,
+  dotGits: readonly string[],
+  covered: readonly string[],
+  hidden: readonly string[] = [],
+): { present: string[]; missing: PlaceholderRequest[] } {
   const present = new Set<string>();
   const missing = new Map<string, PlaceholderRequest>();
   const onTheWay = new LinksOnTheWay(root);
   for (const dotGit of dotGits) {
-    for (const reference of gitConfigReferences(dotGit)) {
+    // What a configuration has read here (included files, hooks' texts) is never a hidden path's, and for a repository a
+    // command may have made (any but the root's, which is read-only in every sandbox) never outside the workspace:
+    // what is read comes back as placeholders a command sees (`gitConfigReferences`).
+    const userMade = dotGit === path.join(root, '.git');
+    const mayRead = (file: string) => !hidden.some((dir) => isWithin(dir, file)) && (userMade || isWithin(root, file));
+    for (const reference of gitConfigReferences(dotGit, mayRead)) {
       // Where git will open it: a spelling through a link outside the workspace (`/tmp/ws-link/hooks`) names the
       // workspace's folder all the same (a thirteenth pass ran a hook planted that way).
       const physical = physicalPath(reference.path, root);

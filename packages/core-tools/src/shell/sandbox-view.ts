@@ -124,7 +124,7 @@ export class SandboxView {
     // last holder removes it, which would take it from every sandbox that mounted it).
     // What the protected repositories' configuration has git read or run in the workspace (husky's hooks, an included file).
     const dotGits = [...present, ...known].filter((entry) => path.basename(entry) === '.git');
-    const referenced = gitReferencedPaths(root, dotGits, [...present, ...known, ...hidden]);
+    const referenced = gitReferencedPaths(root, dotGits, [...present, ...known, ...hidden], hidden);
     const requests = new Map([...missing, ...referenced.missing].map((request) => [request.path, request]));
     const held = holdPlaceholders([...requests.values()], [...present, ...known, ...referenced.present]);
     const readOnly = [...new Set([...present, ...referenced.present, ...held.placeholders, ...held.existing, ...known])];

@@ -23,8 +23,9 @@ export interface WorkspaceConfig {
   /**
    * Paths writable only with approval, gitignore-style (globs not supported): a name without `/`
    * (`.git`) is protected at any depth, an entry with one (`/build`, `config/keys`) only below its
-   * scope root. Default: `DEFAULT_PROTECTED_PATHS` (`.git`, `.toolwright`, `.env` and Toolwright's
-   * own `toolwright.config.json` and `toolwright.policy.json`, which decide what the next session may do).
+   * scope root. Default: `DEFAULT_PROTECTED_PATHS` (`.git`, `.toolwright`, `.env`, Toolwright's
+   * own `toolwright.config.json` and `toolwright.policy.json`, which decide what the next session may do,
+   * and the package managers' configuration: `.npmrc`, `.yarnrc`, `.yarnrc.yml`, `.pnpmfile.cjs`, `bunfig.toml`).
    */
   protectedPaths?: readonly string[];
   /**
@@ -56,10 +57,25 @@ export interface ResolvedPath {
 
 /**
  * Protected unless a workspace says otherwise: git's internals and hooks, Toolwright's state and audit
- * logs, secrets, and the files that configure Toolwright itself (a model that could rewrite them would
- * choose its own shell allowlist and policy for the next session).
+ * logs, secrets, the files that configure Toolwright itself (a model that could rewrite them would
+ * choose its own shell allowlist and policy for the next session), and the package managers' own
+ * configuration, which every command of theirs obeys on the host — `npx toolwright`, a hook's `npx
+ * lint-staged` — and which can have them run code of its choosing (`.npmrc`'s `node-options`,
+ * `.yarnrc.yml`'s `yarnPath`, a `.pnpmfile.cjs`, `bunfig.toml`'s `preload`; an independent review ran
+ * code in the host that way).
  */
-export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze(['.git', '.toolwright', '.env', 'toolwright.config.json', 'toolwright.policy.json']);
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
+  '.git',
+  '.toolwright',
+  '.env',
+  'toolwright.config.json',
+  'toolwright.policy.json',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnpmfile.cjs',
+  'bunfig.toml',
+]);
 const MAX_SEGMENT_BYTES = 255;
 
 /** Where an input lies before links are resolved: its scope, that scope's canonical root, the lexical path. */
