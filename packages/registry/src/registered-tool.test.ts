@@ -57,17 +57,17 @@ describe(fromFunction, () => {
   });
 
   it('gives a flattened tool an empty object when no argument is sent, so its defaults apply', async () => {
-    const tool = fromFunction(declare(['limit'], 'object'), (async ({ limit = 10 }: { limit?: number }) => limit) as (...args: unknown[]) => unknown);
+    const tool = fromFunction(declare(['limit'], 'object'), async ({ limit = 10 }: { limit?: number }) => limit);
     await expect(tool.invoke({})).resolves.toBe(10);
     await expect(tool.invoke({ limit: 3 })).resolves.toBe(3);
   });
 
   it("gives a flattened tool its own copy: changing it leaves the caller's arguments alone", async () => {
     const args = { tags: ['a'], url: 'u' };
-    const tool = fromFunction(declare(['url', 'tags'], 'object'), (async (options: { url?: string }) => {
+    const tool = fromFunction(declare(['url', 'tags'], 'object'), async (options: { url?: string }) => {
       options.url = 'changed';
       return options;
-    }) as (...args: unknown[]) => unknown);
+    });
     const result = await tool.invoke(args);
     expect(result).not.toBe(args);
     expect(args.url).toBe('u');
@@ -80,7 +80,7 @@ describe(fromFunction, () => {
         return this.prefix + options.url;
       },
     };
-    const tool = fromFunction(declare(['url'], 'object'), toolkit.scrape as (...args: unknown[]) => unknown, toolkit);
+    const tool = fromFunction(declare(['url'], 'object'), toolkit.scrape, toolkit);
     await expect(tool.invoke({ url: 'x' })).resolves.toBe('got x');
   });
 });

@@ -17,7 +17,8 @@ export interface RegisteredTool {
   renderForModel?(output: unknown): string;
 }
 
-type AnyFunction = (...args: unknown[]) => unknown;
+/** Any function, whatever its parameters' types (the declaration says what it is called with). */
+type Callable = (...args: never[]) => unknown;
 
 const MODEL_RENDERING = Symbol.for('toolwright.renderForModel');
 
@@ -59,7 +60,7 @@ export interface RenderedAsDecorator<O> {
 }
 
 /** Adapts a function (optionally bound to a toolkit instance) to the `RegisteredTool` shape. */
-export function fromFunction(declaration: ToolDeclaration, fn: AnyFunction, self?: object): RegisteredTool {
+export function fromFunction(declaration: ToolDeclaration, fn: Callable, self?: object): RegisteredTool {
   const order = declaration.parameterOrder;
   const asObject = declaration.argumentPassing === 'object';
   const render = (fn as { [MODEL_RENDERING]?: (output: unknown) => string })[MODEL_RENDERING];
@@ -70,7 +71,7 @@ export function fromFunction(declaration: ToolDeclaration, fn: AnyFunction, self
       const values = asObject ? [argumentObject(args, order)] : new Array<unknown>(order.length);
       if (!asObject) for (let i = 0; i < order.length; i++) values[i] = args[order[i]!];
       // A synchronous throw becomes a rejection with the same value, as from an async function.
-      return new Promise((resolve) => resolve(fn.apply(self, values)));
+      return new Promise((resolve) => resolve((fn as (...args: unknown[]) => unknown).apply(self, values)));
     },
   };
 }
@@ -90,7 +91,7 @@ function argumentObject(args: Readonly<Record<string, unknown>>, order: readonly
  * declaration is known up front, so listing and exporting never trigger the load. A failed load is
  * retried on the next call rather than cached.
  */
-export function lazyTool(declaration: ToolDeclaration, load: () => Promise<AnyFunction | { fn: AnyFunction; self?: object }>): RegisteredTool {
+export function lazyTool(declaration: ToolDeclaration, load: () => Promise<Callable | { fn: Callable; self?: object }>): RegisteredTool {
   let loading: Promise<RegisteredTool> | undefined;
   return {
     declaration,

@@ -16,7 +16,6 @@ export interface ToolFilter {
 
 export type RegistryChange = { type: 'added' | 'removed'; name: string };
 
-type AnyFunction = (...args: unknown[]) => unknown;
 /** Any function, whatever its parameters: what `register` accepts. */
 type Callable = (...args: never[]) => unknown;
 
@@ -35,7 +34,7 @@ export class ToolRegistry {
   /** Registers a function that carries a declaration (from the transformer or a generated module). */
   register(fn: Callable): RegisteredTool {
     const declaration = requireDeclaration(fn, fn.name || 'anonymous function');
-    return this.add(fromFunction(declaration, fn as AnyFunction));
+    return this.add(fromFunction(declaration, fn));
   }
 
   /** Registers every export of a module that is a tool function; returns them. Non-tools are skipped. */
