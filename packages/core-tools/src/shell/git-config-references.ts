@@ -136,7 +136,7 @@ function collectReferences(dotGit: string, mayRead: (file: string) => boolean): 
   // there would fail every install, and what an install puts in `node_modules` is the install's to choose.
   for (const folder of path.basename(hooks) === '_' ? [hooks, path.dirname(hooks)] : [hooks])
     for (const [hook, script] of hookScripts(folder, readable))
-      for (const named of programPaths(withoutComments(script), top))
+      for (const named of programPaths(withoutComments(script), top, path.dirname(hook)))
         if (fs.existsSync(named.path) || isLink(named.path) || !inPackagesFolder(named.path)) found.push({ ...named, setting: `the hook ${hook}` });
   return found;
 }
@@ -291,7 +291,7 @@ const INTERPRETERS = new Set([
   'ts-node',
 ]);
 
-/** Programs whose next word is the script they run, when it has a file's extension (`sh hook.sh`, `node check.mjs`). */
+/** A script's file name: an interpreter's missing argument spelled so is held (`sh hook.sh`, `node check.mjs`). */
 const SCRIPT_FILE = /^[^/]+\.[A-Za-z0-9]{1,6}$/;
 /** Commands whose next word is a folder the rest of the line runs in (`cd scripts && ./x.sh`). */
 const CHANGES_FOLDER = new Set(['cd', 'pushd']);
@@ -301,27 +301,44 @@ const CHANGES_FOLDER = new Set(['cd', 'pushd']);
  * word spelled with a `/` (`./x`, `../x`, `/x`, `~/x`, `scripts/x.sh`, wherever it stands — after `env`, `nice`,
  * `timeout 9`, `if`, `!`, `A=1` or any other wrapper, as an argument a program runs in turn: telling which words a
  * script runs is the shell's own parsing, and an independent review found a dozen spellings a reading by position
- * missed), the folder `cd` goes to (what runs there is held with it), the script an interpreter runs when it has a
- * file's extension (`sh hook.sh`), and any other word that names an entry where git runs it. Over-approximated on
- * purpose: a word like `origin/main` is held too (a placeholder while commands run, if missing). A word made at run
- * time (`$VAR`, `%f`, a glob), an option or a URL is not followed.
+ * missed); the folder `cd` goes to (what runs there is held with it); and the script an interpreter runs when it names
+ * an entry there or has a file's extension (`sh hook.sh`). A word without a `/` anywhere else runs nothing of the
+ * workspace: a program is found on PATH, not in the work tree (so `npm test` leaves the folder `test` alone). Words
+ * are read as the shell joins them: quotes removed (`./s"c/x.sh"` is `./sc/x.sh`), continued lines joined. `from`
+ * (a hook's folder) also resolves the relative words from there, as a hook that finds its scripts beside itself does
+ * (`"$(dirname "$0")/../../scripts/x.sh"`, a Node hook's `require("../../scripts/x")`). Over-approximated on purpose:
+ * a word like `origin/main` is held too (a placeholder while commands run, if missing). A word made at run time
+ * (`$VAR`, `%f`, a glob), an option or a URL is not followed.
  */
-function programPaths(command: string, top: string): Array<{ path: string; kind: 'directory' | 'file' }> {
+function programPaths(command: string, top: string, from?: string): Array<{ path: string; kind: 'directory' | 'file' }> {
   const paths: Array<{ path: string; kind: 'directory' | 'file' }> = [];
-  for (const part of command.replace(/^\s*!/, '').split(COMMAND_BREAKS)) {
+  const joined = command.replace(/^\s*!/, '').replace(/\\\n/g, '').replace(/["']/g, '');
+  // The folders earlier commands `cd` to: later relative words are taken from each of them too (`cd app && sh x/y.sh`).
+  const bases = new Set<string>();
+  for (const part of joined.split(COMMAND_BREAKS)) {
     const words = part.split(WORD_BREAKS).filter((word) => word !== '');
+    const moved: string[] = [];
     work.words += words.length;
     if (work.words > CONFIG_WORK_BOUNDS.words) throw overBound(`settings that run programs and hooks of more than ${CONFIG_WORK_BOUNDS.words} words`);
     words.forEach((word, index) => {
       if (word === '.' || word === '..' || word.startsWith('-') || word.includes('://') || /[$%*?[\]{}\\]/.test(word)) return;
       const previous = index > 0 ? path.basename(words[index - 1]!) : undefined;
       const folder = previous !== undefined && CHANGES_FOLDER.has(previous);
-      const script = previous !== undefined && INTERPRETERS.has(previous) && SCRIPT_FILE.test(word);
       const resolved = expand(word, top);
       if (resolved === undefined) return;
-      if (word.includes('/') || folder || script || fs.existsSync(resolved) || isLink(resolved))
-        paths.push({ path: resolved, kind: folder ? 'directory' : 'file' });
+      const kind = folder ? 'directory' : 'file';
+      // `$(dirname "$0")/../x` splits into `/../x`: relative, from the hook's folder.
+      const relative = word.startsWith('/.') ? word.slice(1) : word;
+      const elsewhere =
+        path.isAbsolute(relative) || relative.startsWith('~')
+          ? []
+          : [...bases, ...(from !== undefined && /^\.{1,2}\//.test(relative) ? [from] : [])].map((base) => path.resolve(base, relative));
+      if (folder) moved.push(resolved, ...elsewhere);
+      const script = previous !== undefined && (INTERPRETERS.has(previous) || previous === 'source');
+      if (word.includes('/') || folder || (script && (SCRIPT_FILE.test(word) || fs.existsSync(resolved) || isLink(resolved))))
+        for (const found of new Set([resolved, ...elsewhere])) paths.push({ path: found, kind });
     });
+    for (const dir of moved) bases.add(dir);
   }
   return paths;
 }

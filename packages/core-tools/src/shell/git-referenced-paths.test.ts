@@ -155,6 +155,32 @@ describe.skipIf(!support.available || !hasGit)("what the repository's configurat
     },
   );
 
+  // The third review: a workspace that is a folder of a larger repository, whose hook runs the workspace's script.
+  it.for(['host', 'session'] as const)('keeps what the repository the workspace lies in runs read-only (%s backend)', async (backend) => {
+    const parent = path.join(base, `parent${++made}`);
+    fs.mkdirSync(path.join(parent, '.git', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(parent, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\ncd app && sh scripts/pre-commit.sh\nsh app/scripts/lint.sh\n');
+    const root = path.join(parent, 'app');
+    fs.mkdirSync(path.join(root, 'scripts'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'scripts', 'pre-commit.sh'), 'echo ok\n');
+    const tool = new ShellTool({
+      workspace: new WorkspacePolicy({ root }),
+      shell: { backend, unjudged: true, timeoutMs: 20_000, killGraceMs: 200 } as ShellConfig,
+    });
+    try {
+      const context = toolContext({ toolName: 'shell_exec', sessionId: 's' });
+      const result = (await runWithToolContext(context, () =>
+        tool.shellExec('echo evil >> scripts/pre-commit.sh; echo evil > scripts/lint.sh; echo made > other.txt; echo done', 20),
+      )) as ShellResult;
+      expect(result.stdout).toContain('done');
+      expect(fs.readFileSync(path.join(root, 'scripts', 'pre-commit.sh'), 'utf8')).toBe('echo ok\n');
+      expect(fs.existsSync(path.join(root, 'scripts', 'lint.sh')) ? fs.readFileSync(path.join(root, 'scripts', 'lint.sh'), 'utf8') : '').toBe('');
+      expect(fs.readFileSync(path.join(root, 'other.txt'), 'utf8')).toBe('made\n');
+    } finally {
+      tool.dispose();
+    }
+  });
+
   it.for(['host', 'session'] as const)('keeps the files include.path and includeIf name read-only, and what they include (%s backend)', async (backend) => {
     const { tool, run, read } = setUp(backend, {
       '.git/config': '[include]\n\tpath = ../.gitconfig\n[includeIf "onbranch:feature/**"]\n\tpath = ../conf/branch.gitconfig\n',
@@ -288,6 +314,30 @@ describe.skipIf(!hasGit)('gitConfigReferences, what hooks and settings run', () 
     const found = gitConfigReferences(path.join(root, '.git')).map((reference) => reference.path);
     expect(found).toContain(path.join(root, runs));
     expect(found).not.toContain(path.join(root, 'commented-out.sh'));
+  });
+
+  // The third review: paths a hook finds beside itself, and words as the shell joins them.
+  it.for([
+    ['sh "$(dirname "$0")/../../sa/a.sh"', 'sa/a.sh'],
+    ['node -e \'require("../../sb/b")\'', 'sb/b'],
+    ['sh ./s"c/c.sh"', 'sc/c.sh'],
+    ['sh ./se/\\\ne.sh', 'se/e.sh'],
+  ] as const)("finds what `%s` runs, from the hook's folder or as the shell joins its words", ([line, runs]) => {
+    const root = path.join(base, `refs${++made}`);
+    fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\n${line}\n`);
+    expect(gitConfigReferences(path.join(root, '.git')).map((reference) => reference.path)).toContain(path.join(root, runs));
+  });
+
+  it('leaves alone the folders a hook names by a bare word a program reads (a program runs from PATH, not the work tree)', () => {
+    const root = path.join(base, `refs${++made}`);
+    fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
+    for (const dir of ['test', 'src', 'docs', 'scripts']) fs.mkdirSync(path.join(root, dir));
+    fs.writeFileSync(path.join(root, 'scripts', 'check.sh'), '');
+    fs.writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nnpm test\nnpx eslint src\ngit diff docs\nsh scripts/check.sh\n');
+    const found = gitConfigReferences(path.join(root, '.git')).map((reference) => reference.path);
+    for (const dir of ['test', 'src', 'docs']) expect(found, dir).not.toContain(path.join(root, dir));
+    expect(found).toContain(path.join(root, 'scripts', 'check.sh'));
   });
 
   it('reads a hook that is a link to a file of the work tree', () => {

@@ -26,9 +26,10 @@ export function gitReferencedPaths(
   const onTheWay = new LinksOnTheWay(root);
   for (const dotGit of dotGits) {
     // What a configuration has read here (included files, hooks' texts) is never a hidden path's, and for a repository a
-    // command may have made (any but the root's, which is read-only in every sandbox) never outside the workspace:
+    // command may have made (any below the root: the root's is read-only in every sandbox, and one the workspace lies
+    // in is outside it) never outside the workspace:
     // what is read comes back as placeholders a command sees (`gitConfigReferences`).
-    const userMade = dotGit === path.join(root, '.git');
+    const userMade = dotGit === path.join(root, '.git') || !isWithin(root, dotGit);
     const mayRead = (file: string) => !hidden.some((dir) => isWithin(dir, file)) && (userMade || isWithin(root, file));
     for (const reference of gitConfigReferences(dotGit, mayRead)) {
       // Where git will open it: a spelling through a link outside the workspace (`/tmp/ws-link/hooks`) names the
@@ -42,6 +43,9 @@ export function gitReferencedPaths(
       const entry = physical.path;
       if (!isWithin(root, entry) || covered.some((dir) => isWithin(dir, entry))) continue;
       const relative = path.relative(root, entry);
+      // The root as the folder a hook's `cd` goes to (a repository the workspace lies in, `cd app && npm test`) holds
+      // nothing of its own: what runs there is found by its own words. As the hooks or templates folder it is refused.
+      if (relative === '' && !/^(?:core\.hookspath|init\.templatedir) /.test(reference.setting)) continue;
       if (relative === '')
         throw new CoreToolError(
           'sandbox_unavailable',

@@ -123,7 +123,10 @@ export class SandboxView {
     // A protected path that another Toolwright process's placeholder stands for is held by this sandbox too (its
     // last holder removes it, which would take it from every sandbox that mounted it).
     // What the protected repositories' configuration has git read or run in the workspace (husky's hooks, an included file).
-    const dotGits = [...present, ...known].filter((entry) => path.basename(entry) === '.git');
+    // And the repository the workspace lies in, when it is a folder of a larger one: its hooks may run the workspace's
+    // scripts at the user's next commit there (an independent review).
+    const enclosing = enclosingRepository(root);
+    const dotGits = [...present, ...known, ...(enclosing ? [enclosing] : [])].filter((entry) => path.basename(entry) === '.git');
     const referenced = gitReferencedPaths(root, dotGits, [...present, ...known, ...hidden], hidden);
     const requests = new Map([...missing, ...referenced.missing].map((request) => [request.path, request]));
     const held = holdPlaceholders([...requests.values()], [...present, ...known, ...referenced.present]);
@@ -253,6 +256,15 @@ export class SandboxView {
  * The refusal for a protected path that is a symbolic link, or has one on its way (`link`): a mount holds what
  * a link leads to, not the link, which a command inside the sandbox could replace.
  */
+/** The `.git` of the repository a folder lies in above `root` (the nearest, as git finds it), if any. */
+function enclosingRepository(root: string): string | undefined {
+  for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
+    const dotGit = path.join(dir, '.git');
+    if (lstatOrUndefined(dotGit) !== undefined) return dotGit;
+    if (dir === path.dirname(dir)) return undefined;
+  }
+}
+
 function protectedLinkRefusal(root: string, entry: string, link: string): CoreToolError {
   const relative = path.relative(root, entry);
   return new CoreToolError(
