@@ -47,8 +47,11 @@ function overBound(what: string): CoreToolError {
 const INCLUDE = /^include(?:if\..+)?\.path$/;
 /** Folders git runs or copies programs from, relative to the top of the work tree. */
 const DIRECTORIES = /^(?:core\.hookspath|init\.templatedir)$/;
-/** Settings that run a program besides those `RUNS_PROGRAM` names (`alias.*` with `!` too). */
-const MORE_PROGRAMS = /^(?:core\.askpass|sendemail\.smtpserver)$/;
+/**
+ * Settings that run a program besides those `RUNS_PROGRAM` names (`alias.*` and `submodule.*.update` with `!` too):
+ * the third review found `imap.tunnel`, `instaweb.httpd` and `sendemail.<identity>.smtpServer` missing.
+ */
+const MORE_PROGRAMS = /^(?:core\.askpass|sendemail\.(?:.+\.)?smtpserver|imap\.tunnel|instaweb\.httpd)$/;
 /** Cuts a command into words (quotes, operators and `name=` assignments apart). */
 const WORD_BREAKS = /[\s;&|()<>'"`=]+/;
 
@@ -263,7 +266,7 @@ function commonDirectoryOf(gitDir: string): string {
 }
 
 function runsProgram(key: string, value: string): boolean {
-  if (key.startsWith('alias.')) return value.trimStart().startsWith('!');
+  if (key.startsWith('alias.') || /^submodule\..+\.update$/.test(key)) return value.trimStart().startsWith('!');
   return key !== 'core.worktree' && (RUNS_PROGRAM.test(key) || MORE_PROGRAMS.test(key));
 }
 

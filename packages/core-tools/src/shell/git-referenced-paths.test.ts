@@ -340,6 +340,19 @@ describe.skipIf(!hasGit)('gitConfigReferences, what hooks and settings run', () 
     expect(found).toContain(path.join(root, 'scripts', 'check.sh'));
   });
 
+  it.for([
+    ['submodule "sub"', 'update = !sh ../sd/sub-update.sh', 'sd/sub-update.sh'],
+    ['imap', 'tunnel = ./tools/tunnel.sh', 'tools/tunnel.sh'],
+    ['instaweb', 'httpd = ./tools/httpd', 'tools/httpd'],
+    ['sendemail "work"', 'smtpServer = ./tools/send.sh', 'tools/send.sh'],
+  ] as const)('finds the program [%s] %s runs', ([section, setting, runs]) => {
+    const root = path.join(base, `refs${++made}`);
+    fs.mkdirSync(path.join(root, '.git'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.git', 'config'), `[${section}]\n\t${setting}\n`);
+    const found = gitConfigReferences(path.join(root, '.git')).map((reference) => reference.path);
+    expect(found.some((file) => file === path.join(root, runs) || file === path.resolve(root, '..', runs) || file.endsWith(runs))).toBe(true);
+  });
+
   it('reads a hook that is a link to a file of the work tree', () => {
     const root = path.join(base, `refs${++made}`);
     fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
