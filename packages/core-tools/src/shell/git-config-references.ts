@@ -71,14 +71,18 @@ const hookTexts = new Map<string, { stamp: string; value: string | undefined }>(
  * from the top of the work tree (where git runs them). The configuration is read with the system's git
  * (none there: nothing is found).
  */
-export function gitConfigReferences(dotGit: string, mayRead: (file: string) => boolean = () => true): GitConfigReference[] {
+export function gitConfigReferences(
+  dotGit: string,
+  mayRead: (file: string) => boolean = () => true,
+  inWorkspace: (file: string) => boolean = () => false,
+): GitConfigReference[] {
   work = { dotGit, words: 0, userLookups: 0 };
-  const found = collectReferences(dotGit, mayRead);
+  const found = collectReferences(dotGit, mayRead, inWorkspace);
   if (found.length > CONFIG_WORK_BOUNDS.paths) throw overBound(`settings and hooks naming more than ${CONFIG_WORK_BOUNDS.paths} paths`);
   return found;
 }
 
-function collectReferences(dotGit: string, mayRead: (file: string) => boolean): GitConfigReference[] {
+function collectReferences(dotGit: string, mayRead: (file: string) => boolean, inWorkspace: (file: string) => boolean): GitConfigReference[] {
   const top = path.dirname(dotGit);
   const gitDir = repositoryOf(dotGit);
   if (gitDir === undefined) return [];
@@ -128,52 +132,34 @@ function collectReferences(dotGit: string, mayRead: (file: string) => boolean): 
   for (const file of userConfigurationFiles()) visit(file, 0, true);
   visit(path.join(common, 'config'), 0, false);
   visit(path.join(gitDir, 'config.worktree'), 0, false);
-  const readable = (file: string) => hooksFromUser || mayRead(file);
-  for (const target of linkedHooks(hooks)) found.push({ path: target, kind: 'file', setting: `a hook in ${hooks} that is a link` });
+  // A hooks folder the user's configuration names outside the workspace is the user's, read whatever it holds; one in
+  // the workspace (a relative `core.hooksPath` in a repository a command made) only as `mayRead` allows, hook by hook.
+  const userHooks = hooksFromUser && !inWorkspace(realOrSelf(hooks));
+  const readable = (file: string) => mayRead(file) || (userHooks && !inWorkspace(file));
+  // Not even listed where it may not be read (how many entries a folder holds says something of it).
+  const hooksReadable = readable(realOrSelf(hooks));
+  if (hooksReadable) for (const target of linkedHooks(hooks)) found.push({ path: target, kind: 'file', setting: `a hook in ${hooks} that is a link` });
   // husky 9 points `core.hooksPath` at `.husky/_`, whose stubs run the hook of the same name in `.husky`.
   if (path.basename(hooks) === '_') found.push({ path: path.dirname(hooks), kind: 'directory', setting: `the folder of the hooks ${hooks} runs (husky)` });
   // A hook that runs a script of the work tree (`exec sh ./scripts/pre-commit.sh`, as pre-commit and lefthook write
   // them) runs what that script says: the scripts its hooks name by path are read-only too — those there, and those
   // missing, held by a placeholder (an independent review had a command write the missing `scripts/pre-commit.sh`,
-  // which the user's next commit ran). Not what a hook names inside `node_modules` before an install: a placeholder
-  // there would fail every install, and what an install puts in `node_modules` is the install's to choose.
+  // which the user's next commit ran). Not what a hook names inside `node_modules`: held, it would fail every install
+  // (a placeholder, a read-only mount, a link refusing every command), and what an install puts there is the install's.
   for (const folder of path.basename(hooks) === '_' ? [hooks, path.dirname(hooks)] : [hooks])
-    for (const [hook, script] of hookScripts(folder, readable))
+    for (const [hook, script] of readable(realOrSelf(folder)) ? hookScripts(folder, readable) : [])
       for (const named of programPaths(withoutComments(script), top, path.dirname(hook)))
-        if (fs.existsSync(named.path) || isLink(named.path) || !inPackagesFolder(named.path)) found.push({ ...named, setting: `the hook ${hook}` });
+        if (!inPackagesFolder(named.path)) found.push({ ...named, setting: `the hook ${hook}` });
   return found;
 }
 
 /**
- * A shell script without its comments (`#!/bin/sh`, `# run ./x first`): from a `#` that starts a word outside quotes to
- * the end of its line, as the shell reads it, names nothing that runs.
+ * A shell script without its comment lines (`#!/bin/sh`, `# run ./x first`). Only whole lines: a comment after a
+ * command is read as words (held for nothing more than a placeholder), and telling a `#` in quotes or a here-document
+ * from a comment takes the shell's own parsing (the review had an apostrophe in a here-document hide a later line).
  */
 function withoutComments(script: string): string {
-  let kept = '';
-  let quote: string | undefined;
-  for (let i = 0; i < script.length; i++) {
-    const char = script[i]!;
-    if (quote !== undefined) {
-      if (char === '\\' && quote === '"') {
-        kept += script.slice(i, i + 2);
-        i++;
-        continue;
-      }
-      if (char === quote) quote = undefined;
-    } else if (char === '\\') {
-      kept += script.slice(i, i + 2);
-      i++;
-      continue;
-    } else if (char === "'" || char === '"') quote = char;
-    else if (char === '#' && (i === 0 || /[\s;&|()]/.test(script[i - 1]!))) {
-      const end = script.indexOf('\n', i);
-      if (end === -1) break;
-      i = end - 1;
-      continue;
-    }
-    kept += char;
-  }
-  return kept;
+  return script.replace(/^[ \t]*#.*$/gm, '');
 }
 
 /** Whether `named` lies in a `node_modules` folder (what package installs make). */
@@ -304,8 +290,9 @@ const CHANGES_FOLDER = new Set(['cd', 'pushd']);
  * word spelled with a `/` (`./x`, `../x`, `/x`, `~/x`, `scripts/x.sh`, wherever it stands — after `env`, `nice`,
  * `timeout 9`, `if`, `!`, `A=1` or any other wrapper, as an argument a program runs in turn: telling which words a
  * script runs is the shell's own parsing, and an independent review found a dozen spellings a reading by position
- * missed); the folder `cd` goes to (what runs there is held with it); and the script an interpreter runs when it names
- * an entry there or has a file's extension (`sh hook.sh`). A word without a `/` anywhere else runs nothing of the
+ * missed), taken from the top of the work tree and from each folder an earlier `cd` went to; and the script an
+ * interpreter runs (past its options) when it names an entry there or has a file's extension (`sh -e hook.sh`). A
+ * folder is not held: a program given one (`eslint src/`) runs nothing of its own there. A word without a `/` anywhere else runs nothing of the
  * workspace: a program is found on PATH, not in the work tree (so `npm test` leaves the folder `test` alone). Words
  * are read as the shell joins them: quotes removed (`./s"c/x.sh"` is `./sc/x.sh`), continued lines joined. `from`
  * (a hook's folder) also resolves the relative words from there, as a hook that finds its scripts beside itself does
@@ -313,8 +300,8 @@ const CHANGES_FOLDER = new Set(['cd', 'pushd']);
  * a word like `origin/main` is held too (a placeholder while commands run, if missing). A word made at run time
  * (`$VAR`, `%f`, a glob), an option or a URL is not followed.
  */
-function programPaths(command: string, top: string, from?: string): Array<{ path: string; kind: 'directory' | 'file' }> {
-  const paths: Array<{ path: string; kind: 'directory' | 'file' }> = [];
+function programPaths(command: string, top: string, from?: string): Array<{ path: string; kind: 'file' }> {
+  const paths: Array<{ path: string; kind: 'file' }> = [];
   const joined = command.replace(/^\s*!/, '').replace(/\\\n/g, '').replace(/["']/g, '');
   // The folders earlier commands `cd` to: later relative words are taken from each of them too (`cd app && sh x/y.sh`).
   const bases = new Set<string>();
@@ -325,25 +312,39 @@ function programPaths(command: string, top: string, from?: string): Array<{ path
     if (work.words > CONFIG_WORK_BOUNDS.words) throw overBound(`settings that run programs and hooks of more than ${CONFIG_WORK_BOUNDS.words} words`);
     words.forEach((word, index) => {
       if (word === '.' || word === '..' || word.startsWith('-') || word.includes('://') || /[$%*?[\]{}\\]/.test(word)) return;
-      const previous = index > 0 ? path.basename(words[index - 1]!) : undefined;
-      const folder = previous !== undefined && CHANGES_FOLDER.has(previous);
+      // The program before it, past its options and a `run` (`sh -e x.sh`, `deno run x.ts`).
+      const before = words.slice(0, index).filter((earlier) => !earlier.startsWith('-') && earlier !== 'run');
+      const previous = before.length > 0 ? path.basename(before.at(-1)!) : undefined;
       const resolved = expand(word, top);
       if (resolved === undefined) return;
-      const kind = folder ? 'directory' : 'file';
       // `$(dirname "$0")/../x` splits into `/../x`: relative, from the hook's folder.
       const relative = word.startsWith('/.') ? word.slice(1) : word;
       const elsewhere =
         path.isAbsolute(relative) || relative.startsWith('~')
           ? []
           : [...bases, ...(from !== undefined && /^\.{1,2}\//.test(relative) ? [from] : [])].map((base) => path.resolve(base, relative));
-      if (folder) moved.push(resolved, ...elsewhere);
+      // A `cd` target is where later words are taken from, not held itself (`cd frontend && npm test` would hold the
+      // whole project read-only); a folder a program is given (`eslint src/`) runs nothing of its own.
+      if (previous !== undefined && CHANGES_FOLDER.has(words[index - 1] ?? '')) {
+        moved.push(resolved, ...elsewhere);
+        return;
+      }
+      if (word.endsWith('/')) return;
       const script = previous !== undefined && (INTERPRETERS.has(previous) || previous === 'source');
-      if (word.includes('/') || folder || (script && (SCRIPT_FILE.test(word) || fs.existsSync(resolved) || isLink(resolved))))
-        for (const found of new Set([resolved, ...elsewhere])) paths.push({ path: found, kind });
+      if (word.includes('/') || (script && (SCRIPT_FILE.test(word) || fs.existsSync(resolved) || isLink(resolved))))
+        for (const found of new Set([resolved, ...elsewhere])) if (!isDirectory(found)) paths.push({ path: found, kind: 'file' });
     });
     for (const dir of moved) bases.add(dir);
   }
   return paths;
+}
+
+function isDirectory(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** What ends one command and starts the next: a new line, `;`, `&`, `&&`, `|`, `||`, a subshell's or substitution's bounds. */

@@ -303,10 +303,14 @@ describe.skipIf(!hasGit)('gitConfigReferences, what hooks and settings run', () 
     ['(exec -a x scripts/x.sh)', 'scripts/x.sh'],
     ['echo | xargs scripts/x.sh', 'scripts/x.sh'],
     ['flock /tmp/l scripts/x.sh', 'scripts/x.sh'],
-    ['cd tools && ./x.sh', 'tools'],
-    ['sh -c "cd tools/sub && ./x.sh"', 'tools/sub'],
+    ['cd tools && ./x.sh', 'tools/x.sh'],
+    ['sh -c "cd tools/sub && ./x.sh"', 'tools/sub/x.sh'],
     ['sh hook.sh', 'hook.sh'],
     ['node check.mjs --fix', 'check.mjs'],
+    ['sh -e lint.sh', 'lint.sh'],
+    ['python3 -u tidy.py', 'tidy.py'],
+    ['deno run gen.ts', 'gen.ts'],
+    ["cat <<MSG\nDon't commit secrets.\nMSG\necho 'step #1'; sh ./scripts/check.sh", 'scripts/check.sh'],
   ] as const)('finds what `%s` runs, however it is wrapped', ([line, runs]) => {
     const root = path.join(base, `refs${++made}`);
     fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
@@ -329,14 +333,17 @@ describe.skipIf(!hasGit)('gitConfigReferences, what hooks and settings run', () 
     expect(gitConfigReferences(path.join(root, '.git')).map((reference) => reference.path)).toContain(path.join(root, runs));
   });
 
-  it('leaves alone the folders a hook names by a bare word a program reads (a program runs from PATH, not the work tree)', () => {
+  it('leaves alone the folders a hook names (a program runs from PATH, not the work tree; a folder runs nothing of its own)', () => {
     const root = path.join(base, `refs${++made}`);
     fs.mkdirSync(path.join(root, '.git', 'hooks'), { recursive: true });
-    for (const dir of ['test', 'src', 'docs', 'scripts']) fs.mkdirSync(path.join(root, dir));
+    for (const dir of ['test', 'src', 'docs', 'scripts', 'tests', 'frontend']) fs.mkdirSync(path.join(root, dir));
     fs.writeFileSync(path.join(root, 'scripts', 'check.sh'), '');
-    fs.writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nnpm test\nnpx eslint src\ngit diff docs\nsh scripts/check.sh\n');
+    fs.writeFileSync(
+      path.join(root, '.git', 'hooks', 'pre-commit'),
+      '#!/bin/sh\nnpm test\nnpx eslint src\ngit diff docs\nblack --check src/ tests/ missing/\ncd frontend && npm test\nsh scripts/check.sh\n',
+    );
     const found = gitConfigReferences(path.join(root, '.git')).map((reference) => reference.path);
-    for (const dir of ['test', 'src', 'docs']) expect(found, dir).not.toContain(path.join(root, dir));
+    for (const dir of ['test', 'src', 'docs', 'tests', 'missing', 'frontend', 'frontend/test']) expect(found, dir).not.toContain(path.join(root, dir));
     expect(found).toContain(path.join(root, 'scripts', 'check.sh'));
   });
 
@@ -380,6 +387,30 @@ describe.skipIf(!hasGit)('gitConfigReferences, what hooks and settings run', () 
     // Allowed to read (a repository the user made), the same configuration is read as git reads it.
     const all = gitConfigReferences(path.join(root, 'sub', '.git')).map((reference) => reference.path);
     expect(all).toEqual(expect.arrayContaining([path.join(root, 'sub', 'AAAA', 'SECRET', 'LINE'), path.join(root, 'sub', 'LEAKED', 'x')]));
+  });
+
+  // The review: the user's own `core.hooksPath = .githooks` is relative, so in a repository a command made it is a
+  // folder the command controls — and its hooks were read wherever they led.
+  it("reads a repository's hooks the user's configuration places in the workspace only as `mayRead` allows", () => {
+    const root = path.join(base, `refs${++made}`);
+    const secret = path.join(base, `secret${made}.txt`);
+    fs.writeFileSync(secret, 'wJalr/SECRET/KEY\n');
+    fs.mkdirSync(path.join(root, 'sub', '.git'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'sub', '.git', 'config'), '');
+    fs.mkdirSync(path.join(root, 'sub', '.githooks'));
+    fs.symlinkSync(secret, path.join(root, 'sub', '.githooks', 'pre-commit'));
+    const global = path.join(root, 'global.gitconfig');
+    fs.writeFileSync(global, '[core]\n\thooksPath = .githooks\n');
+    const saved = process.env.GIT_CONFIG_GLOBAL;
+    process.env.GIT_CONFIG_GLOBAL = global;
+    try {
+      const inside = (file: string) => file.startsWith(`${root}/`);
+      const found = gitConfigReferences(path.join(root, 'sub', '.git'), inside, inside).map((reference) => reference.path);
+      expect(found.filter((file) => file.includes('SECRET'))).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+      else process.env.GIT_CONFIG_GLOBAL = saved;
+    }
   });
 
   it('refuses a hook too large to be read for the scripts it runs', () => {

@@ -31,7 +31,7 @@ export function gitReferencedPaths(
     // what is read comes back as placeholders a command sees (`gitConfigReferences`).
     const userMade = dotGit === path.join(root, '.git') || !isWithin(root, dotGit);
     const mayRead = (file: string) => !hidden.some((dir) => isWithin(dir, file)) && (userMade || isWithin(root, file));
-    for (const reference of gitConfigReferences(dotGit, mayRead)) {
+    for (const reference of gitConfigReferences(dotGit, mayRead, (file) => isWithin(root, file))) {
       // Where git will open it: a spelling through a link outside the workspace (`/tmp/ws-link/hooks`) names the
       // workspace's folder all the same (a thirteenth pass ran a hook planted that way).
       const physical = physicalPath(reference.path, root);

@@ -25,7 +25,8 @@ export interface WorkspaceConfig {
    * (`.git`) is protected at any depth, an entry with one (`/build`, `config/keys`) only below its
    * scope root. Default: `DEFAULT_PROTECTED_PATHS` (`.git`, `.toolwright`, `.env`, Toolwright's
    * own `toolwright.config.json` and `toolwright.policy.json`, which decide what the next session may do,
-   * and the package managers' configuration: `.npmrc`, `.yarnrc`, `.yarnrc.yml`, `.pnpmfile.cjs`, `bunfig.toml`).
+   * and the package managers' configuration at the root: `/.npmrc`, `/.yarnrc`, `/.yarnrc.yml`, `/.pnpmfile.cjs`,
+   * `/bunfig.toml`).
    */
   protectedPaths?: readonly string[];
   /**
@@ -70,11 +71,13 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = Object.freeze([
   '.env',
   'toolwright.config.json',
   'toolwright.policy.json',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.pnpmfile.cjs',
-  'bunfig.toml',
+  // At the root only: a package's own copy below (one in node_modules) is no project's, and held read-only there it
+  // would fail every `npm ci` (the review found `node_modules/@tsd/typescript/typescript/.yarnrc`).
+  '/.npmrc',
+  '/.yarnrc',
+  '/.yarnrc.yml',
+  '/.pnpmfile.cjs',
+  '/bunfig.toml',
 ]);
 const MAX_SEGMENT_BYTES = 255;
 
