@@ -4,6 +4,7 @@ import Module, { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
+import { enableCompileCache } from './compile-cache-folder.js';
 
 export type PreloadRoute = 'built-in' | 'already-loaded' | 'from-cache' | 'compiled' | 'disabled' | 'fallback';
 
@@ -22,11 +23,8 @@ export type PreloadRoute = 'built-in' | 'already-loaded' | 'from-cache' | 'compi
  */
 export function preloadTypeScript(options: { cacheDir?: string } = {}): PreloadRoute {
   if (process.env.TOOLWRIGHT_NO_CODE_CACHE === '1') return 'disabled';
-  const builtIn = (Module as { enableCompileCache?: () => unknown }).enableCompileCache;
-  if (typeof builtIn === 'function') {
-    builtIn();
-    return 'built-in';
-  }
+  // In the folder Toolwright's processes share, never TMPDIR's (`compileCacheFolder`); already on when started by `toolwright`.
+  if (typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function') return enableCompileCache() ? 'built-in' : 'disabled';
   const load = createRequire(__filename);
   let file: string;
   try {
