@@ -155,6 +155,27 @@ describe.skipIf(!support.available || !hasGit)("what the repository's configurat
     },
   );
 
+  // The third review: the user's `git status` in the root runs git in every submodule, which obeys that repository's
+  // configuration; a command made one where a submodule was not checked out, with a `core.fsmonitor` of its own.
+  it.for(['host', 'session'] as const)("lets no command make a repository where the root's .gitmodules has a submodule (%s backend)", async (backend) => {
+    const { root, tool, run } = setUp(backend, {
+      '.git/config': '[core]\n\trepositoryformatversion = 0\n',
+      '.gitmodules': '[submodule "lib"]\n\tpath = vendor/lib\n\turl = https://example.com/lib.git\n[submodule "x"]\n\tpath = "tools/x"\n',
+      'vendor/lib/.keep': '',
+    });
+    try {
+      const text = await run(
+        'mkdir -p vendor/lib/.git && printf "[core]\\n\\tfsmonitor = ./fsmon.sh\\n" > vendor/lib/.git/config; mkdir -p tools/x/.git && echo x > tools/x/.git/HEAD; echo made > ok.txt; echo done',
+      );
+      expect(text).toContain('done');
+      expect(fs.existsSync(path.join(root, 'vendor', 'lib', '.git', 'config'))).toBe(false);
+      expect(fs.existsSync(path.join(root, 'tools', 'x', '.git', 'HEAD'))).toBe(false);
+      expect(fs.readFileSync(path.join(root, 'ok.txt'), 'utf8')).toBe('made\n');
+    } finally {
+      tool.dispose();
+    }
+  });
+
   // The third review: a workspace that is a folder of a larger repository, whose hook runs the workspace's script.
   it.for(['host', 'session'] as const)('keeps what the repository the workspace lies in runs read-only (%s backend)', async (backend) => {
     const parent = path.join(base, `parent${++made}`);

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { isPlaceholder, type PlaceholderRequest } from '@toolwright/sandbox';
 import { CoreToolError } from '../core-tool-error.js';
 import { isWithin } from '../workspace/workspace-policy.js';
-import { gitConfigReferences } from './git-config-references.js';
+import { gitConfigReferences, type GitConfigReference } from './git-config-references.js';
+import { readPlainFile } from '../workspace/plain-file.js';
 import { LinksOnTheWay, lstatOrUndefined } from './links-on-the-way.js';
 
 /**
@@ -31,7 +32,9 @@ export function gitReferencedPaths(
     // what is read comes back as placeholders a command sees (`gitConfigReferences`).
     const userMade = dotGit === path.join(root, '.git') || !isWithin(root, dotGit);
     const mayRead = (file: string) => !hidden.some((dir) => isWithin(dir, file)) && (userMade || isWithin(root, file));
-    for (const reference of gitConfigReferences(dotGit, mayRead, (file) => isWithin(root, file))) {
+    const references = gitConfigReferences(dotGit, mayRead, (file) => isWithin(root, file));
+    if (dotGit === path.join(root, '.git')) references.push(...submoduleRepositories(root));
+    for (const reference of references) {
       // Where git will open it: a spelling through a link outside the workspace (`/tmp/ws-link/hooks`) names the
       // workspace's folder all the same (a thirteenth pass ran a hook planted that way).
       const physical = physicalPath(reference.path, root);
@@ -70,6 +73,28 @@ export function gitReferencedPaths(
     }
   }
   return { present: [...present], missing: [...missing.values()] };
+}
+
+/** Largest `.gitmodules` read for its submodules' paths. */
+const MAX_GITMODULES_BYTES = 256 * 1024;
+
+/**
+ * The `.git` of each submodule the root's `.gitmodules` names: the user's `git status` in the root runs git in every
+ * submodule's work tree, which obeys that repository's own configuration — so a command must not make one where a
+ * submodule is not checked out (the third review had a command `git init` an uninitialised submodule's folder with a
+ * `core.fsmonitor`, which the user's next `git status` ran). Held like any reference: read-only when there, a
+ * placeholder at its first missing folder when not.
+ */
+function submoduleRepositories(root: string): GitConfigReference[] {
+  const text = readPlainFile(path.join(root, '.gitmodules'), MAX_GITMODULES_BYTES);
+  if (text === undefined) return [];
+  const found: GitConfigReference[] = [];
+  for (const match of text.matchAll(/^\s*path\s*=\s*"?([^"\n]*?)"?\s*$/gm)) {
+    const relative = match[1]!;
+    if (relative === '' || path.isAbsolute(relative) || relative.split('/').includes('..')) continue;
+    found.push({ path: path.join(root, relative, '.git'), kind: 'directory', setting: `the submodule ${relative} in .gitmodules` });
+  }
+  return found;
 }
 
 /**
