@@ -18,9 +18,11 @@ export function readyWaitMs(pid: number = process.pid): number | undefined {
 }
 
 /**
- * Starts a stopwatch: the function returned gives the milliseconds since, less the time the main
- * threads of `pids` (this process by default) waited, ready, for a CPU meanwhile. A process that
- * has ended by the reading counts no wait of its own.
+ * Starts a stopwatch: the function returned gives the milliseconds since, less the longest time one
+ * of the main threads of `pids` (this process by default) waited, ready, for a CPU meanwhile — the
+ * longest, not the sum: their waits may overlap. A process that has ended by the reading counts no
+ * wait of its own. What it cannot tell from load: a process's own threads or children starving its
+ * main thread (a check that must catch that keeps a generous bound by the clock as well).
  */
 export function stopwatch(pids: readonly number[] = [process.pid]): () => number {
   const started = performance.now();
@@ -30,7 +32,7 @@ export function stopwatch(pids: readonly number[] = [process.pid]): () => number
     pids.forEach((pid, i) => {
       const before = waitedBefore[i];
       const now = before === undefined ? undefined : readyWaitMs(pid);
-      if (before !== undefined && now !== undefined) waited += now - before;
+      if (before !== undefined && now !== undefined) waited = Math.max(waited, now - before);
     });
     return performance.now() - started - waited;
   };

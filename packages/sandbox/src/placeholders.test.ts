@@ -75,7 +75,10 @@ function holderProcess(requests: { path: string; kind: 'directory' | 'file' }[],
         stdio: ['ignore', 'pipe', 'inherit'],
       })
     : spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const held = new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  const held = new Promise<void>((resolve, reject) => {
+    child.stdout!.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the holder process ended (${code}) before it held anything`)));
+  });
   const ended = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, how) => resolve(how)));
   return { child, held, ended };
 }
@@ -129,7 +132,8 @@ const canBind = (() => {
 describe('placeholders other processes hold by another spelling', () => {
   // Two hosts reaching one workspace by different paths (a bind mount: a workspace's path is canonical, links resolved)
   // hold one placeholder together.
-  it.runIf(canBind)('are kept while a process that reaches the folder by a bind mount holds them', async () => {
+  // Root only: in the namespace `unshare -r` makes, the process is root, and shares the records of root's processes.
+  it.runIf(canBind && process.getuid?.() === 0)('are kept while a process that reaches the folder by a bind mount holds them', async () => {
     const dir = fs.mkdtempSync(path.join(root, 'spelled-'));
     const bound = fs.mkdtempSync(path.join(root, 'bound-'));
     const other = holderProcess([{ path: path.join(bound, '.env'), kind: 'file' }], { from: dir, to: bound });
@@ -335,5 +339,19 @@ describe('placeholders inside placeholders', () => {
     const script = holdPlaceholders([{ path: path.join(dir, 'scripts', 'pre-commit.sh'), kind: 'file' }]);
     await Promise.all([folder.release(), script.release()]);
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('isPlaceholder', () => {
+  // The review: the CLI asks with `--workspace` as given, which may be a link to the folder.
+  it('answers for the folder a link on the way leads to', async () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(root, 'asked-')));
+    const link = path.join(root, `link-${path.basename(dir)}`);
+    fs.symlinkSync(dir, link);
+    const held = holdPlaceholders([{ path: path.join(dir, 'toolwright.config.json'), kind: 'file' }]);
+    expect(isPlaceholder(path.join(link, 'toolwright.config.json'))).toBe(true);
+    expect(isPlaceholder(path.join(dir, 'toolwright.config.json'))).toBe(true);
+    await held.release();
+    expect(isPlaceholder(path.join(link, 'toolwright.config.json'))).toBe(false);
   });
 });

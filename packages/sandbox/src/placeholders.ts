@@ -157,8 +157,16 @@ let letGoAtEnd = false;
  * Whether `path` is a placeholder (made by this process or another's, not removed yet, and still the empty file or
  * folder made): it exists, but stands for a missing path. Filled or replaced on the host, it is the user's.
  */
-export function isPlaceholder(path: string): boolean {
-  return isRecordedPlaceholder(path);
+export function isPlaceholder(target: string): boolean {
+  // A question, not an act: asked with a spelling through a link (`--workspace <a link>`), it is answered for the folder
+  // the link leads to (making and removing insist on the canonical path: `inPinnedFolder`).
+  let folder = path.dirname(target);
+  try {
+    folder = fs.realpathSync(folder);
+  } catch {
+    // missing: answered as spelled
+  }
+  return isRecordedPlaceholder(path.join(folder, path.basename(target)));
 }
 
 /** In the hosts' turn: the placeholders let go of are removed, each unless a launch or another process holds it again. */
