@@ -376,4 +376,38 @@ describe.skipIf(!support.available)('a control group per command (this host can 
     expect(controlGroupSupport().available).toBe(true);
     for (const dir of stale) expect(fs.existsSync(dir)).toBe(false);
   });
+
+  // A host that froze another's parent group and died in its turn leaves it frozen; if that other host died too, its
+  // commands stayed frozen for good, killed or not (a test machine held one for over an hour).
+  it.skipIf(!support.available || !support.controllers.includes('freezer'))(
+    "thaws and removes a dead host's frozen parent group with its commands",
+    async () => {
+      const first = makeCommandGroup({ processes: 8, memoryBytes: 64 * 1024 * 1024 })!;
+      const freezerBase = first.procsFiles
+        .map((file) => path.dirname(path.dirname(path.dirname(file))))
+        .find((base) => fs.existsSync(path.join(base, `toolwright-${process.pid}`, 'freezer.state')) || fs.existsSync(path.join(base, 'cgroup.freeze')));
+      first.remove();
+      expect(freezerBase).toBeDefined();
+      const stale = path.join(freezerBase!, 'toolwright-2147483646');
+      fs.mkdirSync(path.join(stale, 'c1'), { recursive: true });
+      const v2 = fs.existsSync(path.join(stale, 'cgroup.freeze'));
+      const joinFile = path.join(stale, 'c1', v2 ? 'cgroup.procs' : 'tasks');
+      const child = spawn('/bin/sh', ['-c', `echo 0 > ${joinFile} && exec sleep 600`], { stdio: 'ignore' });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      try {
+        while (fs.readFileSync(path.join(stale, 'c1', 'cgroup.procs'), 'utf8').trim() === '') await new Promise((resolve) => setTimeout(resolve, 10));
+        fs.writeFileSync(path.join(stale, v2 ? 'cgroup.freeze' : 'freezer.state'), v2 ? '1' : 'FROZEN');
+        forgetControlGroupSupport();
+        expect(controlGroupSupport().available).toBe(true);
+        // Killed and thawed: it dies at once (a sleep of 10 minutes otherwise), and a later look removes the group.
+        await Promise.race([exited, new Promise((_, reject) => setTimeout(() => reject(new Error('the frozen command never died')), 10_000))]);
+        forgetControlGroupSupport();
+        controlGroupSupport();
+        expect(fs.existsSync(stale)).toBe(false);
+      } finally {
+        if (fs.existsSync(stale)) fs.writeFileSync(path.join(stale, v2 ? 'cgroup.freeze' : 'freezer.state'), v2 ? '0' : 'THAWED');
+        child.kill('SIGKILL');
+      }
+    },
+  );
 });

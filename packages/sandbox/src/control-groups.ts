@@ -206,6 +206,12 @@ function sweepStale(base: string): void {
     if (!match || Number(match[1]) === process.pid || fs.existsSync(`/proc/${match[1]}`)) continue;
     const parent = path.join(base, name);
     removeChildren(parent);
+    // Its commands killed (while frozen), the parent is thawed: a host that froze another's parent and died in its turn
+    // leaves it frozen, and a frozen parent keeps its children frozen, killed or not — they would never die, nor their
+    // groups go (found on a test machine: a command of a dead host frozen for over an hour). Removed at a later sweep
+    // if its commands have not died yet.
+    setFrozen(freezerPart(parent), false);
+    removeChildren(parent);
     removeDirectory(parent);
   }
 }
