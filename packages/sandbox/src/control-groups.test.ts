@@ -318,8 +318,10 @@ describe.skipIf(!support.available)('a control group per command (this host can 
     },
   );
 
+  // Takes the hosts' turn twice: beside other test files' sandboxes each take may wait up to 30 s (the product's bound).
   it.skipIf(!support.available || !support.controllers.includes('freezer'))(
     'thaws, in its turn, parent groups a host that died in its turn left frozen',
+    { timeout: 150_000 },
     async () => {
       const group = makeCommandGroup({ processes: 16, memoryBytes: 64 * 1024 * 1024 })!;
       const counter = path.join(fs.mkdtempSync('/tmp/tw-left-frozen-'), 'count');

@@ -250,7 +250,8 @@ describe('resource limits given to the library', () => {
 });
 
 describe.skipIf(!support.available)('protected paths under overlapping calls, links, renames and other repository layouts', () => {
-  it('keeps a placeholder held while any command holds it, however calls overlap', async () => {
+  // Two launches, each taking the hosts' turn: beside other test files' sandboxes each may wait up to 30 s for it.
+  it('keeps a placeholder held while any command holds it, however calls overlap', { timeout: 150_000 }, async () => {
     const { root, tool, run } = setUp({ 'ok.txt': 'x' });
     try {
       await run('sleep 2', true);
