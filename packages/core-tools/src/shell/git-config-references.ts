@@ -7,6 +7,7 @@ import { CoreToolError } from '../core-tool-error.js';
 import { RUNS_PROGRAM } from './git-config-guard.js';
 import { readPlainFile } from '../workspace/plain-file.js';
 import { readNames } from '../workspace/walk.js';
+import { lstatOrUndefined } from './links-on-the-way.js';
 
 /** A path a repository's configuration has git read configuration from, or run. */
 export interface GitConfigReference {
@@ -332,19 +333,11 @@ function programPaths(command: string, top: string, from?: string): Array<{ path
       if (word.endsWith('/')) return;
       const script = previous !== undefined && (INTERPRETERS.has(previous) || previous === 'source');
       if (word.includes('/') || (script && (SCRIPT_FILE.test(word) || fs.existsSync(resolved) || isLink(resolved))))
-        for (const found of new Set([resolved, ...elsewhere])) if (!isDirectory(found)) paths.push({ path: found, kind: 'file' });
+        for (const found of new Set([resolved, ...elsewhere])) if (!lstatOrUndefined(found)?.isDirectory()) paths.push({ path: found, kind: 'file' });
     });
     for (const dir of moved) bases.add(dir);
   }
   return paths;
-}
-
-function isDirectory(file: string): boolean {
-  try {
-    return fs.lstatSync(file).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** What ends one command and starts the next: a new line, `;`, `&`, `&&`, `|`, `||`, a subshell's or substitution's bounds. */
