@@ -1,33 +1,38 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Deadlines } from './deadlines.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Deadlines', () => {
+  // On a fake clock: the order must follow the deadlines, not how late a loaded machine wakes the test.
   it('fires each pending deadline at its time, in order, and never a cancelled one', async () => {
-    const deadlines = new Deadlines();
-    const fired: string[] = [];
-    const started = performance.now();
-    const times: Record<string, number> = {};
-    const a = deadlines.add(40, () => {
-      fired.push('a');
-      times.a = performance.now() - started;
-    });
-    await sleep(10);
-    const b = deadlines.add(40, () => fired.push('b'));
-    const cAdded = performance.now();
-    deadlines.add(40, () => {
-      fired.push('c');
-      times.c = performance.now() - cAdded;
-    });
-    deadlines.add(15, () => fired.push('short'));
-    b.cancel();
-    await sleep(80);
-    expect(fired).toEqual(['short', 'a', 'c']);
-    expect(times.a).toBeGreaterThanOrEqual(39);
-    // Each fires its 40 ms after it was added (timers may wake up to a millisecond early on this clock).
-    expect(times.c).toBeGreaterThanOrEqual(39);
-    a.cancel(); // cancelling after firing is harmless
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const deadlines = new Deadlines();
+      const fired: [string, number][] = [];
+      const at = (name: string) => () => fired.push([name, performance.now()]);
+      const started = performance.now();
+      const a = deadlines.add(40, at('a'));
+      await vi.advanceTimersByTimeAsync(10);
+      const b = deadlines.add(40, at('b'));
+      deadlines.add(40, at('c'));
+      deadlines.add(15, at('short'));
+      b.cancel();
+      await vi.advanceTimersByTimeAsync(39);
+      expect(fired.map(([name]) => name)).toEqual(['short', 'a']);
+      await vi.advanceTimersByTimeAsync(1);
+      // Each fires 40 ms (or 15) after it was added, never before.
+      expect(fired.map(([name, time]) => [name, time - started])).toEqual([
+        ['short', 25],
+        ['a', 40],
+        ['c', 50],
+      ]);
+      a.cancel(); // cancelling after firing is harmless
+      await vi.advanceTimersByTimeAsync(100);
+      expect(fired).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps no backlog when calls settle before their deadlines', async () => {
