@@ -81,13 +81,15 @@ export function toolwrightVitePlugin(options: { include: RegExp }): Plugin {
       const file = id.split('?')[0]!;
       if (!file.endsWith('.ts') || file.endsWith('.d.ts') || !options.include.test(file)) return null;
       inputsKey ??= keyOfInputs(REPO);
-      const cached = path.join(CACHE, `${crypto.createHash('sha256').update(`${inputsKey}\0${file}\0${code}`).digest('hex')}.js`);
+      const cached = path.join(CACHE, crypto.createHash('sha256').update(`${inputsKey}\0${file}\0${code}`).digest('hex'));
       let output: string | undefined;
       try {
-        output = fs.readFileSync(cached, 'utf8');
+        // What the compiler emitted, or `-` for a file outside the program (test support the tsconfig leaves out).
+        const text = fs.readFileSync(cached, 'utf8');
+        output = text === '-' ? undefined : text.slice(1);
       } catch {
         output = compile(file, code);
-        if (output !== undefined) writeAtomically(cached, output);
+        writeAtomically(cached, output === undefined ? '-' : `+${output}`);
       }
       return output === undefined ? null : { code: output, map: null };
     },
