@@ -27,7 +27,8 @@ export function toolwrightVitePlugin(options: { include: RegExp }): Plugin {
     const configPath = ts.findConfigFile(path.dirname(file), ts.sys.fileExists);
     if (!configPath) throw new Error(`toolwright-vite-plugin: no tsconfig.json above ${file}`);
     const previous = programs.get(configPath);
-    if (previous && previous.getSourceFile(file)?.text === code) return previous;
+    // A file the program leaves out (test support outside the tsconfig's files) is not compiled by it: no rebuild.
+    if (previous && (previous.getSourceFile(file)?.text === code || !previous.getRootFileNames().includes(file))) return previous;
     const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
     const compilerOptions: ts.CompilerOptions = {
       ...parsed.options,
