@@ -17,6 +17,9 @@
 // - calls whose mode the filter cannot read (`openat2` takes it in a structure, io_uring submits opens from a
 //   queue): ENOSYS, which C libraries and runtimes answer by falling back to `openat`;
 // - `bpf`, `perf_event_open`, `userfaultfd` (kernel attack surface no command needs): EPERM;
+// - `fcntl(F_SETLEASE)`: EINVAL, as where leases are turned off (`/proc/sys/fs/leases-enable`). A lease on a workspace
+//   file (the command owns it, a read-only protected one too) made every open of it on the host wait out the
+//   kernel's lease-break time (45 s) for as long as the command lived, and told the command when the host opened it;
 // - a call through another architecture's table (32-bit `int 0x80`, x32) ends the process: its numbers differ.
 // Only x86-64 and arm64 are written out; elsewhere `seccompFilter` answers undefined and the sandbox runs without.
 
@@ -31,6 +34,9 @@ const retErrno = (errno: number) => 0x00050000 | errno;
 const EPERM = 1;
 const ENOSYS = 38;
 const EOPNOTSUPP = 95;
+const EINVAL = 22;
+/** fcntl's command that takes a lease. */
+const F_SETLEASE = 1024;
 
 /** Set-user-ID and set-group-ID. */
 const SET_ID = 0o6000;
@@ -45,6 +51,8 @@ interface Table {
   readonly unsupported: readonly number[];
   readonly unimplemented: readonly number[];
   readonly forbidden: readonly number[];
+  /** fcntl's number: its command (the second argument) may not take a lease. */
+  readonly fcntl: number;
   /** Numbers at or above this belong to another table (x32). */
   readonly foreignFrom?: number;
 }
@@ -71,6 +79,7 @@ const TABLES: Record<string, Table> = {
     unsupported: [188, 189, 190, 463], // setxattr, lsetxattr, fsetxattr, setxattrat
     unimplemented: [437, 425, 426, 427], // openat2, io_uring_setup, io_uring_enter, io_uring_register
     forbidden: [321, 298, 323], // bpf, perf_event_open, userfaultfd
+    fcntl: 72,
     foreignFrom: 0x40000000,
   },
   arm64: {
@@ -87,6 +96,7 @@ const TABLES: Record<string, Table> = {
     unsupported: [5, 6, 7, 463],
     unimplemented: [437, 425, 426, 427],
     forbidden: [280, 241, 282],
+    fcntl: 25,
   },
 };
 
@@ -116,6 +126,7 @@ export function seccompFilter(arch: string = process.arch): Buffer | undefined {
   for (const nr of table.unsupported) emit(JEQ_K, nr, at('unsupported'), 0);
   for (const nr of table.unimplemented) emit(JEQ_K, nr, at('unimplemented'), 0);
   for (const nr of table.forbidden) emit(JEQ_K, nr, at('eperm'), 0);
+  emit(JEQ_K, table.fcntl, at('fcntl'), 0);
   emit(RET_K, RET_ALLOW);
   // Jumps go forward only: each check ends in its own `allow`.
   table.modes.forEach((call, i) => {
@@ -129,8 +140,12 @@ export function seccompFilter(arch: string = process.arch): Buffer | undefined {
     emit(JEQ_K, SHARED_WRITE, 0, at('ignored'));
     emit(RET_K, RET_ALLOW);
   }
+  emit(LD_W_ABS, argLow(1), 0, 0, 'fcntl');
+  emit(JEQ_K, F_SETLEASE, at('einval'), 0);
+  emit(RET_K, RET_ALLOW);
   emit(RET_K, retErrno(0), 0, 0, 'ignored');
   emit(RET_K, retErrno(EPERM), 0, 0, 'eperm');
+  emit(RET_K, retErrno(EINVAL), 0, 0, 'einval');
   emit(RET_K, retErrno(EOPNOTSUPP), 0, 0, 'unsupported');
   emit(RET_K, retErrno(ENOSYS), 0, 0, 'unimplemented');
   emit(RET_K, RET_KILL_PROCESS, 0, 0, 'kill');

@@ -91,6 +91,38 @@ describe.skipIf(!filtered)('what a sandboxed command may make where it can write
     }
   });
 
+  // Found by a red-team pass: a lease on a workspace file (the command owns it; a read-only protected one too) made
+  // every open of it on the host wait out the kernel's lease-break time, 45 s, for as long as the command lived.
+  it.for(['host', 'session'] as const)('takes no lease on any workspace file, so no open on the host waits (%s backend)', async (backend) => {
+    const { root, tool, run } = setUp(backend);
+    fs.writeFileSync(path.join(root, '.env'), 'TOKEN=1\n');
+    const script = [
+      'import fcntl, os',
+      "for name, flags, kind in [('ok.txt', os.O_RDONLY, 0), ('ok.txt', os.O_RDWR, 1), ('.env', os.O_RDONLY, 0), ('new.txt', os.O_RDWR | os.O_CREAT, 1)]:",
+      '  fd = os.open(name, flags, 0o644)',
+      '  try:',
+      '    fcntl.fcntl(fd, 1024, kind)',
+      "    print('leased', name, kind)",
+      '  except OSError as error:',
+      "    print('refused', name, kind, error.errno)",
+      "  print('flags', fcntl.fcntl(fd, fcntl.F_GETFL) & 3 == flags & 3)",
+      '  fcntl.lockf(fd, fcntl.LOCK_SH if kind == 0 else fcntl.LOCK_EX)',
+      '  os.close(fd)',
+      "print('done')",
+    ].join('\n');
+    fs.writeFileSync(path.join(root, 'lease.py'), script);
+    try {
+      const output = await run('python3 lease.py');
+      expect(output).toContain('done');
+      expect(output).not.toContain('leased');
+      expect(output.match(/^refused .* 22$/gm)).toHaveLength(4);
+      // Other fcntl commands (flags, record locks) still work.
+      expect(output.match(/^flags True$/gm)).toHaveLength(4);
+    } finally {
+      tool.dispose();
+    }
+  });
+
   // Generated: modes with a set-ID or a group/others' write bit, spread over all 4,096, asked for by chmod (octal
   // and symbolic), mkdir -m, mkfifo -m, install -m and python's os.open/os.mkdir/os.chmod.
   it.for(['host', 'session'] as const)('refuses every generated loose mode, however it is asked for (%s backend)', async (backend) => {
