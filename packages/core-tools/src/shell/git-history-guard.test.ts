@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_FREE_OPTIONS } from './git-content-free-options.js';
 import { gitHistoryProblem } from './git-history-guard.js';
@@ -31,6 +32,40 @@ describe(gitHistoryProblem, () => {
     expect(gitHistoryProblem(git(...argv), ['secrets/**'])).toMatch(
       /is refused: git reads the repository's history, which may hold files a policy rule hides \(secrets\/\*\*\)/,
     );
+  });
+
+  // Found by a red-team pass: git takes `--` as the value of the option before it (`log --decorate-refs -- -p`,
+  // `ls-files -x -- -s`) and reads the words after it as options, which printed a hidden file's content.
+  it('judges the words after -- as options too, whatever option comes before it (property)', () => {
+    const subcommands = Object.entries(CONTENT_FREE_OPTIONS).filter(([, options]) => options !== 'any');
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...subcommands.map(([name]) => name)),
+        fc.constantFrom('--decorate-refs', '--decorate-refs-exclude', '-x', '--exclude', '--src-prefix', '-L', '--format', '--zz'),
+        fc.constantFrom('-p', '--patch', '-S', '-s', '--raw', '-G', '-U3', '--output=x', '--ext-diff', '--textconv'),
+        (subcommand, before, after) => {
+          const problem = gitHistoryProblem(git(subcommand, before, '--', after, '-1'), ['secrets/**']);
+          fc.pre(gitHistoryProblem(git(subcommand, after), ['secrets/**']) !== undefined);
+          expect(problem, `git ${subcommand} ${before} -- ${after}`).toBeDefined();
+        },
+      ),
+    );
+  });
+
+  it.for([
+    ['log', '--decorate-refs', '--', '-p', '-1'],
+    ['log', '--decorate-refs-exclude', '--', '-p'],
+    ['log', '--decorate-refs', '--', '-1', '--raw'],
+    ['ls-files', '-x', '--', '-s'],
+    ['ls-files', '--exclude-per-directory', '--', '-s'],
+    // A path that looks like an option is read as one too: which option takes the -- as its value is not known.
+    ['log', '--oneline', '--', '-p'],
+  ])('refuses git %j where a path is hidden: the -- is an option value and the option after it shows content', (argv) => {
+    expect(gitHistoryProblem(git(...argv), ['secrets/**'])).toBeDefined();
+  });
+
+  it('still runs git log -- with plain paths after it', () => {
+    expect(gitHistoryProblem(git('log', '--oneline', '--', 'src', 'README.md'), ['secrets/**'])).toBeUndefined();
   });
 
   it.for([['status'], ['status', '--short'], ['log', '--oneline', '-5'], ['log', '--stat'], ['branch', '-a'], ['ls-files'], ['rev-parse', 'HEAD']])(
@@ -111,7 +146,6 @@ describe(gitHistoryProblem, () => {
     ['log', '--format=%h %an %s%n%b', '--author=Bob', '--since=2.weeks'],
     ['log', '--grep', 'fix', '-i', '-E'],
     ['log', '--follow', '--stat', '--', 'src/app.ts'],
-    ['log', '--oneline', '--', '-p'],
     ['status', '-sb'],
     ['status', '--porcelain=v2', '-uno'],
     ['ls-files', '-co', '--exclude-standard'],

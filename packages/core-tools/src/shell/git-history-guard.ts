@@ -6,8 +6,8 @@ import { CONTENT_FREE_OPTIONS, isContentFree } from './git-content-free-options.
  * every version of every tracked file, and neither the judge's path checks nor the sandbox's empty
  * mounts reach inside it (`git show HEAD:secrets/key`, `git log -p`, `git log -S KEY`, `git diff`,
  * `git grep`, `git cat-file`). So with hidden paths git runs only subcommands that show no file
- * content, with options that show none and search none (`CONTENT_FREE_OPTIONS`; the words after
- * `--` are paths). Undefined when the line may run; else why not.
+ * content, with options that show none and search none (`CONTENT_FREE_OPTIONS`; after `--` too, where
+ * git may read them as options). Undefined when the line may run; else why not.
  * @example gitHistoryProblem([{ program: 'git', argv: ['git', 'log', '-S', 'KEY'], ... }], ['secrets/**'])
  */
 export function gitHistoryProblem(commands: readonly SimpleCommand[], hiddenPatterns: readonly string[]): string | undefined {
@@ -23,9 +23,9 @@ export function gitHistoryProblem(commands: readonly SimpleCommand[], hiddenPatt
     const options = subcommand === undefined || !Object.hasOwn(CONTENT_FREE_OPTIONS, subcommand) ? undefined : CONTENT_FREE_OPTIONS[subcommand]!;
     if (options === undefined) return `git ${subcommand ?? ''} is refused: ${why}`.replace('git  is', 'git is');
     if (options === 'any') continue;
-    const rest = args.slice(index + 1);
-    const end = rest.indexOf('--');
-    const refused = (end === -1 ? rest : rest.slice(0, end)).find((word) => /^-./.test(word) && !isContentFree(options, word));
+    // Every word that looks like an option, after `--` too: git takes `--` as the value of an option before it
+    // (`log --decorate-refs -- -p`, `ls-files -x -- -s`) and then reads the words after it as options.
+    const refused = args.slice(index + 1).find((word) => word !== '--' && /^-./.test(word) && !isContentFree(options, word));
     if (refused !== undefined) return `git ${subcommand} ${refused} is refused: ${why}`;
   }
   return undefined;

@@ -44,7 +44,9 @@ export function judgeCommand(argv: string[], policy: ShellPolicy, confine: PathC
     if (option) return { ok: false, reason: option };
     let operands = false;
     for (const arg of words.slice(1)) {
-      const refused = judgeArgument(arg, confine, operands);
+      // After `--` a word is an operand, unless the program took `--` as an option's value (`--src-prefix --
+      // --output=/x`): a word that looks like an option is judged both ways.
+      const refused = judgeArgument(arg, confine, operands) ?? (operands && arg.startsWith('-') ? judgeArgument(arg, confine, false) : undefined);
       if (refused) return { ok: false, reason: `the argument '${arg}' is refused: ${refused}` };
       if (arg === '--') operands = true;
     }

@@ -19,7 +19,7 @@ export const diff: ProgramSpec = {
     ...flags('--no-dereference', '-N --new-file', '--unidirectional-new-file', '--ignore-file-name-case', '--no-ignore-file-name-case'),
     ...flags('-i --ignore-case', '-E --ignore-tab-expansion', '-Z --ignore-trailing-space', '-b --ignore-space-change', '-w --ignore-all-space'),
     ...flags('-B --ignore-blank-lines', '-a --text', '--strip-trailing-cr', '-d --minimal', '--speed-large-files', '-v --version', '--help'),
-    ...valued('-C', '-U', '-W --width', '-F --show-function-line', '--label', '--tabsize', '-x --exclude', '-X --exclude-from'),
+    ...valued('-C', '-U', '-W --width', '-F --show-function-line', '-L --label', '--tabsize', '-x --exclude', '-X --exclude-from'),
     ...valued('-S --starting-file', '-I --ignore-matching-lines', '-D --ifdef', '--line-format', '--horizon-lines'),
     ...valued('--old-line-format', '--new-line-format', '--unchanged-line-format', '--old-group-format', '--new-group-format'),
     ...valued('--changed-group-format', '--unchanged-group-format', '--palette'),

@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PathConfinement } from '../command-verdict.js';
 import { judgeCommand } from '../judge-command.js';
 import { describeRefusal } from './describe-refusal.js';
-import { programSpec } from './index.js';
+import { PROGRAM_SPECS, programSpec } from './index.js';
+import { grammarFor } from './judge-options.js';
 import { copiedTrees, judgeOptions } from './judge-options.js';
 
 const ANY_PATH: PathConfinement = { root: '/workspace', check: () => undefined, checkTree: () => undefined };
@@ -22,6 +24,54 @@ describe(judgeOptions, () => {
     ['sort', '-k', '--', '-o', 'out', 'x'],
   ])('reads a -- that is an option value as the value, so the options after it are still judged: %j', (argv) => {
     expect(refusal(argv)).toBeDefined();
+  });
+
+  // Found by a red-team pass: `diff -L -- -r` (-L was missing from diff's grammar) ran a recursive diff. Any option
+  // the grammar does not know may take `--` as its value, after which the program reads the rest as options.
+  it('judges the options after a -- that follows an option the grammar does not know, for every program (property)', () => {
+    const cases = PROGRAM_SPECS.filter((spec) => spec.syntax === 'getopt' && spec.role !== 'wrapper').flatMap((spec) =>
+      (spec.options ?? []).filter((option) => option.refused && !option.unless).flatMap((option) => option.names.map((name) => ({ spec, name }))),
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...cases), fc.stringMatching(/^[a-z]{2,8}$/), fc.boolean(), ({ spec, name }, letters, long) => {
+        const grammar = grammarFor(spec, []);
+        const shortName = [...'abcdefghijkmnopqrstuvwxyzABCDEFGHIJKMNOPQRSTUVWXYZ'].find((c) => !grammar.byName.has(`-${c}`));
+        const unknown = long || shortName === undefined ? `--zz${letters}` : `-${shortName}`;
+        fc.pre(!grammar.longNames.some((known) => known.startsWith(unknown)));
+        const argv = [spec.name, unknown, '--', name, 'x'];
+        expect(refusal(argv), argv.join(' ')).toMatchObject({ program: spec.name });
+      }),
+    );
+  });
+
+  it.for([
+    ['diff', '-L', '--', '-r', 'a', 'b'],
+    ['diff', '--label', '--', '-r', 'a', 'b'],
+    ['ls', '--zzz', '--', '-L', 'src'],
+  ])('refuses %j: the -- is an option value, not the end of the options', (argv) => {
+    expect(refusal(argv)).toBeDefined();
+  });
+
+  // Found by a red-team pass: `git diff --no-index --src-prefix -- --output=/x a b` — git took `--` as the prefix and
+  // wrote to /x, while the judge checked `--output=/x` as a file name in the workspace.
+  it.for([
+    ['head', '--', '--x=/etc/passwd'],
+    ['cat', '-A', '--', '--output=/tmp/x'],
+    ['git', 'diff', '--no-index', '--src-prefix', '--', '--output=/tmp/x', 'a', 'b'],
+  ])('judges a word after -- that looks like an option both as a path and as an option with its value: %j', (argv) => {
+    const outside: PathConfinement = {
+      root: '/workspace',
+      check: (word) => (word.startsWith('/') && !word.startsWith('/workspace/') ? 'it is outside the workspace' : undefined),
+      checkTree: () => undefined,
+    };
+    expect(judgeCommand(argv, { allow: [argv[0]!] }, outside)).toMatchObject({ ok: false });
+  });
+
+  it.for([
+    ['diff', '-q', '--', '-r', 'a'],
+    ['ls', '-l', '--', '-L'],
+  ])('still reads %j after a known flag as the end of the options', (argv) => {
+    expect(refusal(argv)).toBeUndefined();
   });
 
   it.for([

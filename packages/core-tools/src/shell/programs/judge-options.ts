@@ -47,7 +47,8 @@ export function judgeOptions(program: string, spec: ProgramSpec | undefined, arg
 
 /** Whether one of `names` is given as an option (not as a value, not after `--`). */
 function given(names: readonly string[], read: ReadWords): boolean {
-  return read.options.some(({ index, option }) => index < read.end && option !== undefined && names.some((name) => option.names.includes(name)));
+  const end = read.maybeValue ?? read.end;
+  return read.options.some(({ index, option }) => index < end && option !== undefined && names.some((name) => option.names.includes(name)));
 }
 
 /**

@@ -63,11 +63,17 @@ export interface ReadWords {
   readonly operands: readonly number[];
   /** The first option word that is not one of the listed spellings (`listed` syntax). */
   readonly unlisted?: number;
+  /**
+   * A `--` read as the value of the unknown option before it, which may end the options instead: options are read on
+   * past it (so none is hidden), and only those before it count as surely given.
+   */
+  readonly maybeValue?: number;
 }
 
 /**
  * Reads `args` as the program does: which words are options (and which values they take), which
- * are operands, and where options end. Options the grammar does not know take no value.
+ * are operands, and where options end. Options the grammar does not know take no value, except that a `--` right
+ * after one is read as its possible value (`maybeValue`), not as the end of the options.
  * `stopAtOperand`: options end at the first operand (a builtin, or a wrapper before its command).
  */
 export function readWords(args: readonly string[], grammar: Grammar, stopAtOperand: boolean, numericOption = false, gluedValues = false): ReadWords {
@@ -77,7 +83,14 @@ export function readWords(args: readonly string[], grammar: Grammar, stopAtOpera
   const next = (): { value?: string } => (++i < args.length ? { value: args[i]! } : {});
   const operands: number[] = [];
   let unlisted: number | undefined;
-  const read = (end: number): ReadWords => ({ end, options, operands, ...(unlisted !== undefined ? { unlisted } : {}) });
+  let maybeValue: number | undefined;
+  const read = (end: number): ReadWords => ({
+    end,
+    options,
+    operands,
+    ...(unlisted !== undefined ? { unlisted } : {}),
+    ...(maybeValue !== undefined ? { maybeValue } : {}),
+  });
   for (; i < args.length; i++) {
     const word = args[i]!;
     if (grammar.syntax === 'words') {
@@ -87,6 +100,13 @@ export function readWords(args: readonly string[], grammar: Grammar, stopAtOpera
       continue;
     }
     if (word === '--') {
+      // After an option the grammar does not know, `--` may be that option's value (`diff -L -- -r`, `git log
+      // --decorate-refs -- -p`): the program then reads the words after it as options, so they are read as options.
+      const before = options.at(-1);
+      if (before && before.index === i - 1 && !before.option && before.value === undefined) {
+        maybeValue ??= i;
+        continue;
+      }
       for (let rest = i + 1; rest < args.length; rest++) operands.push(rest);
       return read(i);
     }
