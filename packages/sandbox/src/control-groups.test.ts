@@ -366,6 +366,42 @@ describe.skipIf(!support.available)('a control group per command (this host can 
     },
   );
 
+  // Found in a test run: a host killed in its turn left another's parent group frozen, and that host's command stayed
+  // frozen for minutes, since no host made a sandbox meanwhile.
+  it.skipIf(!support.available || !support.controllers.includes('freezer'))(
+    'thaws by itself, within seconds, its parent groups a host that died in its turn left frozen',
+    async () => {
+      const group = makeCommandGroup({ processes: 16, memoryBytes: 64 * 1024 * 1024 })!;
+      const counter = path.join(fs.mkdtempSync('/tmp/tw-left-frozen-'), 'count');
+      const launch = joinGroupCommand(group, '/bin/sh', ['-c', `i=0; while :; do i=$((i+1)); echo $i > ${counter}; sleep 0.02; done`]);
+      const child = spawn(launch.file, launch.args, { stdio: 'ignore' });
+      const count = counterReader(counter);
+      const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const parents = group.procsFiles.map((file) => path.dirname(path.dirname(file)));
+      const freeze = (frozen: boolean) => {
+        for (const dir of parents) {
+          const file = fs.existsSync(path.join(dir, 'cgroup.freeze')) ? 'cgroup.freeze' : 'freezer.state';
+          if (fs.existsSync(path.join(dir, file)))
+            fs.writeFileSync(path.join(dir, file), file === 'cgroup.freeze' ? (frozen ? '1' : '0') : frozen ? 'FROZEN' : 'THAWED');
+        }
+      };
+      try {
+        while (count() < 3) await settle(20);
+        // Frozen with the turn free, as a holder that died leaves them; nothing here pauses or makes a sandbox.
+        freeze(true);
+        await settle(200);
+        const stopped = count();
+        expect(await countPast(count, stopped)).toBeGreaterThan(stopped);
+      } finally {
+        freeze(false);
+        child.kill('SIGKILL');
+        await new Promise((resolve) => child.once('exit', resolve));
+        group.remove();
+        fs.rmSync(path.dirname(counter), { recursive: true, force: true });
+      }
+    },
+  );
+
   it('removes the groups of hosts that have died when it looks again', () => {
     const first = makeCommandGroup({ processes: 8, memoryBytes: 64 * 1024 * 1024 })!;
     const bases = first.procsFiles.map((file) => path.dirname(path.dirname(path.dirname(file))));

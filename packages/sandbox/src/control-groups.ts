@@ -287,7 +287,61 @@ export function makeCommandGroup(limits: GroupLimits): CommandGroup | undefined 
 
 function use(parts: GroupPart[], limits: GroupLimits): CommandGroup {
   live.add(parts);
+  watchLeftFrozen();
   return new CommandGroup(parts, limits);
+}
+
+/** How often a host with commands looks whether another host left its parent group frozen. */
+const LEFT_FROZEN_CHECK_MS = 2000;
+let leftFrozenWatch: NodeJS.Timeout | undefined;
+let thawing = false;
+
+/**
+ * Only the host whose turn it is freezes this host's parent group, and thaws it before giving the turn back; a host
+ * that died in its turn left it frozen, with this host's commands in it, until some host made a sandbox again (a test
+ * run saw a command stay frozen for minutes: nothing else was made). So while this host has commands it looks every
+ * 2 s, and finding its parent group frozen, takes the turn (waiting out a live holder, which thaws it itself) and
+ * thaws what is still frozen then.
+ */
+function watchLeftFrozen(): void {
+  if (leftFrozenWatch) return;
+  leftFrozenWatch = setInterval(() => {
+    if (live.size === 0) {
+      clearInterval(leftFrozenWatch);
+      leftFrozenWatch = undefined;
+      return;
+    }
+    if (thawing || !ownParents().some(freezeAsked)) return;
+    thawing = true;
+    takeTurn().then(
+      (giveBack) => {
+        for (const part of ownParents()) if (freezeAsked(part)) setFrozen(part, false);
+        giveBack();
+        thawing = false;
+      },
+      () => {
+        thawing = false; // a holder that kept the turn 30 s: looked at again next time
+      },
+    );
+  }, LEFT_FROZEN_CHECK_MS);
+  leftFrozenWatch.unref();
+}
+
+/** This host's parent groups in the freezer hierarchies: the ones other hosts freeze. */
+function ownParents(): GroupPart[] {
+  return locate()
+    .hierarchies.filter((hierarchy) => hierarchy.controllers.includes('freezer'))
+    .map((hierarchy) => freezerPart(path.join(hierarchy.base, `toolwright-${process.pid}`)));
+}
+
+/** Whether the group was asked to freeze (frozen, or on its way). */
+function freezeAsked(part: GroupPart): boolean {
+  try {
+    if (part.version === 2) return fs.readFileSync(path.join(part.dir, 'cgroup.freeze'), 'utf8').trim() === '1';
+    return fs.readFileSync(path.join(part.dir, 'freezer.state'), 'utf8').trim() !== 'THAWED';
+  } catch {
+    return false;
+  }
 }
 
 interface GroupPart {
