@@ -65,7 +65,9 @@ export function spellingsOf(spec: ProgramSpec, option: OptionSpec): Array<{ how:
     }
     if (isShort(name)) {
       out.push({ how: `${name} alone`, words: withValue(name), name });
-      if (option.value && (!listed || spec.gluedValues)) out.push({ how: `${name} with its value glued`, words: [`${name}${value}`], name });
+      // Where values come from the next word (tree), none is glued, and one follows the cluster wherever its letter is.
+      if (option.value && (!listed || spec.gluedValues) && !spec.valuesFromNextWord)
+        out.push({ how: `${name} with its value glued`, words: [`${name}${value}`], name });
       if (listed) continue;
       const flags = clusterFlags(spec)
         .filter((f) => f !== name.slice(1))
@@ -73,7 +75,11 @@ export function spellingsOf(spec: ProgramSpec, option: OptionSpec): Array<{ how:
       for (let at = 0; at <= flags.length && flags.length > 0; at++) {
         const letters = [...flags.slice(0, at), name.slice(1), ...flags.slice(at)].join('');
         const word = `-${letters}`;
-        out.push({ how: `${name} at position ${at + 1} of the cluster ${word}`, words: at === flags.length ? withValue(word) : [word], name });
+        out.push({
+          how: `${name} at position ${at + 1} of the cluster ${word}`,
+          words: at === flags.length || spec.valuesFromNextWord ? withValue(word) : [word],
+          name,
+        });
       }
       continue;
     }

@@ -67,6 +67,32 @@ describe(judgeOptions, () => {
     expect(judgeCommand(argv, { allow: [argv[0]!] }, outside)).toMatchObject({ ok: false });
   });
 
+  // Found by a red-team pass: tree's own parser takes a short option's value from the next word and reads on in the
+  // cluster, so `tree -Lo 1 out.txt` is `-L 1 -o out.txt` and wrote out.txt; read as getopt, `o` was -L's value.
+  it('reads every letter of a tree cluster as an option, values from the words after it (property)', () => {
+    const flagLetters = [...'adfxACDFJNQSXghinpqrstuvcU'];
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...flagLetters, 'L', 'P', 'I', 'H', 'T'), { maxLength: 5 }),
+        fc.array(fc.constantFrom(...flagLetters, 'L', 'P', 'I', 'H', 'T'), { maxLength: 5 }),
+        fc.constantFrom('o', 'R', 'l'),
+        (before, after, refused) => {
+          const values = [...before, ...after].filter((letter) => 'LPIHT'.includes(letter)).map(() => '1');
+          const argv = ['tree', `-${before.join('')}${refused}${after.join('')}`, ...values, ...(refused === 'o' ? ['out.txt'] : []), 'src'];
+          expect(refusal(argv), argv.join(' ')).toMatchObject({ program: 'tree', option: `-${refused}` });
+        },
+      ),
+    );
+  });
+
+  it.for([
+    ['tree', '-L', '2', 'src'],
+    ['tree', '-aL', '2'],
+    ['tree', '-LI', '2', '*.o', 'src'],
+  ])('still runs %j, whose values come from the words after the cluster', (argv) => {
+    expect(refusal(argv)).toBeUndefined();
+  });
+
   it.for([
     ['diff', '-q', '--', '-r', 'a'],
     ['ls', '-l', '--', '-L'],

@@ -7,7 +7,7 @@ export function grammarFor(spec: ProgramSpec | undefined, args: readonly string[
   const subcommand = args.find((arg) => !arg.startsWith('-'));
   const own = spec?.options ?? [];
   const sub = subcommand !== undefined ? (spec?.subcommands?.[subcommand] ?? []) : [];
-  return grammarOf(spec?.syntax ?? 'getopt', [...own, ...sub, ...ANY_PROGRAM_OPTIONS]);
+  return grammarOf(spec?.syntax ?? 'getopt', [...own, ...sub, ...ANY_PROGRAM_OPTIONS], spec?.valuesFromNextWord);
 }
 
 /** How `program` reads `args` (see `readWords`). */

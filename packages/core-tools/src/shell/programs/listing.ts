@@ -31,6 +31,7 @@ export const tree: ProgramSpec = {
   name: 'tree',
   role: 'reader',
   syntax: 'getopt',
+  valuesFromNextWord: true,
   defaultAllow: true,
   treeReader: { trees: 'always', cwd: true },
   options: [

@@ -129,6 +129,11 @@ export interface ProgramSpec {
   readonly leadingOperands?: number;
   /** `-N` (a dash and digits) is an option (nice's adjustment). */
   readonly numericOption?: true;
+  /**
+   * A short option's value is always the next word, and the cluster goes on after it (tree's own parser: `-Lo 1 out`
+   * is `-L 1 -o out`), where getopt would read the rest of the cluster as the value (`-Lo` is `-L o`).
+   */
+  readonly valuesFromNextWord?: true;
   /** Words of the form NAME=value, anywhere after it, are refused (env would set them). */
   readonly refusesAssignments?: true;
   /** For `listed` syntax: what to say about an option that is not listed. */

@@ -5,12 +5,14 @@ export interface Grammar {
   readonly syntax: OptionSyntax;
   readonly byName: ReadonlyMap<string, OptionSpec>;
   readonly longNames: readonly string[];
+  /** A short option's value is the next word and the cluster goes on (`ProgramSpec.valuesFromNextWord`). */
+  readonly valuesFromNextWord?: true;
 }
 
-export function grammarOf(syntax: OptionSyntax, options: readonly OptionSpec[]): Grammar {
+export function grammarOf(syntax: OptionSyntax, options: readonly OptionSpec[], valuesFromNextWord?: true): Grammar {
   const byName = new Map<string, OptionSpec>();
   for (const option of options) for (const name of option.names) if (!byName.has(name)) byName.set(name, option);
-  return { syntax, byName, longNames: [...byName.keys()].filter((name) => name.startsWith('--')) };
+  return { syntax, byName, longNames: [...byName.keys()].filter((name) => name.startsWith('--')), ...(valuesFromNextWord ? { valuesFromNextWord } : {}) };
 }
 
 /** An option a word spells, by the name the program gives it. */
@@ -23,7 +25,7 @@ export interface SpelledOption {
  * Every option `word` may spell, erring towards more: the word itself when it is a name; every long
  * option its name (before `=`) is a prefix of, even where the program would read an exact match
  * or call the prefix ambiguous; every letter of a short-option cluster up to the first that takes
- * a value (the rest is that value).
+ * a value (the rest is that value), or every letter where values come from the next word (tree).
  * @example `-laL` → `-l`, `-a`, `-L`; `--compress-prog=x` → `--compress-program`; `-tL` (cp) → `-t`
  */
 export function spelledOptions(word: string, grammar: Grammar): SpelledOption[] {
@@ -41,7 +43,7 @@ export function spelledOptions(word: string, grammar: Grammar): SpelledOption[] 
     const option = grammar.byName.get(`-${char}`);
     if (!option) continue;
     if (`-${char}` !== word) found.push({ option, name: `-${char}` });
-    if (option.value) break;
+    if (option.value && !grammar.valuesFromNextWord) break;
   }
   return found;
 }
@@ -147,6 +149,10 @@ export function readWords(args: readonly string[], grammar: Grammar, stopAtOpera
       const option = grammar.byName.get(name);
       if (!option?.value) {
         options.push({ index: i, name, ...(option ? { option } : {}) });
+        continue;
+      }
+      if (grammar.valuesFromNextWord) {
+        options.push({ index: i, name, option, ...(option.value === 'required' ? next() : {}) });
         continue;
       }
       const glued = cluster.slice(j + 1);
