@@ -93,6 +93,24 @@ describe(judgeOptions, () => {
     expect(refusal(argv)).toBeUndefined();
   });
 
+  // Found by a red-team pass: GNU date sets the clock from an operand that is not a +FORMAT, with no -s.
+  it.for([
+    ['date', '010100002030'],
+    ['date', '-u', '0101'],
+    ['date', '--', '0101'],
+    ['date', '-d', '@0', '0101'],
+    ['date', '+%F', '0101'],
+  ])('refuses %j: an operand that is not a +FORMAT sets the clock', (argv) => {
+    expect(refusal(argv)).toMatchObject({ program: 'date', class: 'sets-clock' });
+  });
+
+  it.for([['date'], ['date', '+%F'], ['date', '-u', '+%s'], ['date', '-d', '@0', '+%F'], ['date', '-d', 'next week'], ['date', '-Iseconds']])(
+    'still runs %j',
+    (argv) => {
+      expect(refusal(argv)).toBeUndefined();
+    },
+  );
+
   it.for([
     ['diff', '-q', '--', '-r', 'a'],
     ['ls', '-l', '--', '-L'],
