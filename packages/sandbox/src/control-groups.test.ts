@@ -46,6 +46,33 @@ async function countPast(count: () => number, from: number): Promise<number> {
   return count();
 }
 
+/**
+ * A command counting in a group of its own, and a way to freeze this process's parent groups as a host killed in its
+ * turn leaves another's; `stop()` thaws them, kills the command and removes its group.
+ */
+function countingInParentGroups(): { count: () => number; freezeParents: (frozen: boolean) => void; stop: () => Promise<void> } {
+  const group = makeCommandGroup({ processes: 16, memoryBytes: 64 * 1024 * 1024 })!;
+  const counter = path.join(fs.mkdtempSync('/tmp/tw-left-frozen-'), 'count');
+  const launch = joinGroupCommand(group, '/bin/sh', ['-c', `i=0; while :; do i=$((i+1)); echo $i > ${counter}; sleep 0.02; done`]);
+  const child = spawn(launch.file, launch.args, { stdio: 'ignore' });
+  const parents = group.procsFiles.map((file) => path.dirname(path.dirname(file)));
+  const freezeParents = (frozen: boolean) => {
+    for (const dir of parents) {
+      const file = fs.existsSync(path.join(dir, 'cgroup.freeze')) ? 'cgroup.freeze' : 'freezer.state';
+      if (fs.existsSync(path.join(dir, file)))
+        fs.writeFileSync(path.join(dir, file), file === 'cgroup.freeze' ? (frozen ? '1' : '0') : frozen ? 'FROZEN' : 'THAWED');
+    }
+  };
+  const stop = async () => {
+    freezeParents(false);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    group.remove();
+    fs.rmSync(path.dirname(counter), { recursive: true, force: true });
+  };
+  return { count: counterReader(counter), freezeParents, stop };
+}
+
 function counterReader(file: string): () => number {
   let last = 0;
   return () => {
@@ -323,21 +350,8 @@ describe.skipIf(!support.available)('a control group per command (this host can 
     'thaws, in its turn, parent groups a host that died in its turn left frozen',
     { timeout: 150_000 },
     async () => {
-      const group = makeCommandGroup({ processes: 16, memoryBytes: 64 * 1024 * 1024 })!;
-      const counter = path.join(fs.mkdtempSync('/tmp/tw-left-frozen-'), 'count');
-      const launch = joinGroupCommand(group, '/bin/sh', ['-c', `i=0; while :; do i=$((i+1)); echo $i > ${counter}; sleep 0.02; done`]);
-      const child = spawn(launch.file, launch.args, { stdio: 'ignore' });
-      const count = counterReader(counter);
+      const { count, freezeParents: freeze, stop } = countingInParentGroups();
       const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-      // This process's parent groups, frozen as a host killed in its turn leaves another's.
-      const parents = group.procsFiles.map((file) => path.dirname(path.dirname(file)));
-      const freeze = (frozen: boolean) => {
-        for (const dir of parents) {
-          const file = fs.existsSync(path.join(dir, 'cgroup.freeze')) ? 'cgroup.freeze' : 'freezer.state';
-          if (fs.existsSync(path.join(dir, file)))
-            fs.writeFileSync(path.join(dir, file), file === 'cgroup.freeze' ? (frozen ? '1' : '0') : frozen ? 'FROZEN' : 'THAWED');
-        }
-      };
       try {
         while (count() < 3) await settle(20);
         // In the hosts' turn, as the host that died held it: another host's pause (a test file running beside this
@@ -357,11 +371,7 @@ describe.skipIf(!support.available)('a control group per command (this host can 
         (await pauseRetrying())();
         expect(await countPast(count, stopped)).toBeGreaterThan(stopped);
       } finally {
-        freeze(false);
-        child.kill('SIGKILL');
-        await new Promise((resolve) => child.once('exit', resolve));
-        group.remove();
-        fs.rmSync(path.dirname(counter), { recursive: true, force: true });
+        await stop();
       }
     },
   );
@@ -371,20 +381,8 @@ describe.skipIf(!support.available)('a control group per command (this host can 
   it.skipIf(!support.available || !support.controllers.includes('freezer'))(
     'thaws by itself, within seconds, its parent groups a host that died in its turn left frozen',
     async () => {
-      const group = makeCommandGroup({ processes: 16, memoryBytes: 64 * 1024 * 1024 })!;
-      const counter = path.join(fs.mkdtempSync('/tmp/tw-left-frozen-'), 'count');
-      const launch = joinGroupCommand(group, '/bin/sh', ['-c', `i=0; while :; do i=$((i+1)); echo $i > ${counter}; sleep 0.02; done`]);
-      const child = spawn(launch.file, launch.args, { stdio: 'ignore' });
-      const count = counterReader(counter);
+      const { count, freezeParents: freeze, stop } = countingInParentGroups();
       const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-      const parents = group.procsFiles.map((file) => path.dirname(path.dirname(file)));
-      const freeze = (frozen: boolean) => {
-        for (const dir of parents) {
-          const file = fs.existsSync(path.join(dir, 'cgroup.freeze')) ? 'cgroup.freeze' : 'freezer.state';
-          if (fs.existsSync(path.join(dir, file)))
-            fs.writeFileSync(path.join(dir, file), file === 'cgroup.freeze' ? (frozen ? '1' : '0') : frozen ? 'FROZEN' : 'THAWED');
-        }
-      };
       try {
         while (count() < 3) await settle(20);
         // Frozen with the turn free, as a holder that died leaves them; nothing here pauses or makes a sandbox.
@@ -393,11 +391,7 @@ describe.skipIf(!support.available)('a control group per command (this host can 
         const stopped = count();
         expect(await countPast(count, stopped)).toBeGreaterThan(stopped);
       } finally {
-        freeze(false);
-        child.kill('SIGKILL');
-        await new Promise((resolve) => child.once('exit', resolve));
-        group.remove();
-        fs.rmSync(path.dirname(counter), { recursive: true, force: true });
+        await stop();
       }
     },
   );
