@@ -3,6 +3,14 @@ import { TREE_READERS, treeReadingCases } from '../test-support/tree-reading-cas
 import { treeReads } from './tree-reads.js';
 
 describe(treeReads, () => {
+  // Words after -- are operands, unless the -- was the value of an option the grammar does not know: kept whole.
+  it.for([
+    ['rg', ['--no-hidden', '--', 'KEY', '-secretdir']],
+    ['grep', ['-r', '--zz', '--', 'KEY', '-secretdir']],
+  ] as const)('keeps a dashed word after -- as a tree: %s %j', ([program, args]) => {
+    expect(treeReads(program, args).operands).toContain('-secretdir');
+  });
+
   it.for([
     ['grep', ['-r', 'KEY'], [], true],
     ['grep', ['-rn', 'KEY', '.'], ['.'], false],

@@ -43,9 +43,17 @@ export function treeReads(program: string, args: readonly string[]): TreeReads {
   return { ...NONE, operands: everyWord(args) };
 }
 
-/** Every word that may name a tree: operands, option values, and the values of `--option=value`. */
+/**
+ * Every word that may name a tree: operands, option values, and the values of `--option=value`; after the first `--`,
+ * dashed words whole as well (operands, unless the `--` was an option's value).
+ */
 function everyWord(args: readonly string[]): string[] {
-  return args.map((a) => (a.startsWith('-') ? a.slice(a.indexOf('=') + 1 || a.length) : a)).filter((a) => a !== '');
+  const end = args.indexOf('--');
+  return args
+    .flatMap((a, i) =>
+      !a.startsWith('-') ? [a] : end !== -1 && i > end ? [a, a.slice(a.indexOf('=') + 1 || a.length)] : [a.slice(a.indexOf('=') + 1 || a.length)],
+    )
+    .filter((a) => a !== '' && a !== '--');
 }
 
 /**

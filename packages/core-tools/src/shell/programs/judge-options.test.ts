@@ -5,7 +5,7 @@ import { judgeCommand } from '../judge-command.js';
 import { describeRefusal } from './describe-refusal.js';
 import { PROGRAM_SPECS, programSpec } from './index.js';
 import { grammarFor } from './judge-options.js';
-import { copiedTrees, judgeOptions } from './judge-options.js';
+import { copiedTrees, judgeOptions, readArguments } from './judge-options.js';
 
 const ANY_PATH: PathConfinement = { root: '/workspace', check: () => undefined, checkTree: () => undefined };
 const judge = (argv: string[]) => judgeCommand(argv, { allow: [argv[0]!] }, ANY_PATH);
@@ -83,6 +83,16 @@ describe(judgeOptions, () => {
         },
       ),
     );
+  });
+
+  it("gives every option of a tree cluster the cluster's own index, whatever values it takes from the words after it", () => {
+    const read = readArguments(programSpec('tree'), ['-LPa', '2', '*.c', 'src']);
+    expect(read.options.map(({ index, name, value }) => [index, name, value])).toEqual([
+      [0, '-L', '2'],
+      [0, '-P', '*.c'],
+      [0, '-a', undefined],
+    ]);
+    expect(read.operands).toEqual([3]);
   });
 
   it.for([
@@ -246,6 +256,8 @@ describe(copiedTrees, () => {
     ['evil', 'dest', '-r'],
     ['-r', '--', '-evil', 'dest'],
     ['--', '-r', 'evil', 'dest'],
+    // --path is cp's hidden alias of --parents, which the grammar does not know: it reads on past the --.
+    ['-r', '--path', '--', '-evil', 'dest'],
   ])('checks every source of a recursive copy, -- ones too: cp %j', (args) => {
     expect(copy(args)).toMatchObject({ ok: false, reason: expect.stringMatching(/^cp would copy '-?evil': it holds \.git$/) });
   });

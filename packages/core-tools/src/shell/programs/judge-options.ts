@@ -54,12 +54,15 @@ function given(names: readonly string[], read: ReadWords): boolean {
 /**
  * The sources a tree copier copies whole, or undefined when it copies no tree: a word anywhere
  * that may spell a `copiesTrees` option makes the copy recursive (so does `cp -- -r`: copying too
- * little is the danger), and every operand is a source, `--` ones included.
+ * little is the danger), and every operand is a source, and every word after the first `--`.
  */
 export function copiedTrees(spec: ProgramSpec | undefined, args: readonly string[]): string[] | undefined {
   if (spec?.role !== 'tree-copier') return undefined;
   const grammar = grammarFor(spec, args);
   if (!args.some((arg) => spelledOptions(arg, grammar).some(({ option }) => option.copiesTrees))) return undefined;
   const read = readArguments(spec, args, grammar);
-  return args.filter((arg, i) => !arg.startsWith('-') || (i > read.end && read.operands.includes(i)));
+  // After the first `--` every word may be a source, dashes and all: it ends the options, or is the value of an
+  // option the grammar does not know (`cp -r --f -- -dir out`: cp reads --f as --force, then -dir is a source).
+  const after = read.maybeValue ?? read.end;
+  return args.filter((arg, i) => !arg.startsWith('-') || i > after);
 }

@@ -144,19 +144,21 @@ export function readWords(args: readonly string[], grammar: Grammar, stopAtOpera
       continue;
     }
     const cluster = word.slice(1);
+    // The cluster's own index: taking a value from the next word moves `i` on.
+    const at = i;
     for (let j = 0; j < cluster.length; j++) {
       const name = `-${cluster[j]!}`;
       const option = grammar.byName.get(name);
       if (!option?.value) {
-        options.push({ index: i, name, ...(option ? { option } : {}) });
+        options.push({ index: at, name, ...(option ? { option } : {}) });
         continue;
       }
       if (grammar.valuesFromNextWord) {
-        options.push({ index: i, name, option, ...(option.value === 'required' ? next() : {}) });
+        options.push({ index: at, name, option, ...(option.value === 'required' ? next() : {}) });
         continue;
       }
       const glued = cluster.slice(j + 1);
-      options.push({ index: i, name, option, ...(glued !== '' ? { value: glued } : option.value === 'required' ? next() : {}) });
+      options.push({ index: at, name, option, ...(glued !== '' ? { value: glued } : option.value === 'required' ? next() : {}) });
       break;
     }
   }
