@@ -122,9 +122,16 @@ describe('runWasm network access (toolwright.http_get)', () => {
     const before = liveWorkerCount();
     const connections = endpoint.connections;
     const controller = new AbortController();
-    const call = code === 'cancelled' ? { ...local, signal: controller.signal } : { ...local, timeoutMs: 500 };
-    if (code === 'cancelled') setTimeout(() => controller.abort(), 300);
-    await expect(fetchWith(endpoint.url('/hang'), call)).rejects.toMatchObject({ code });
+    // Cancelled once the server holds the connection, and a timeout long enough to reach it: a CI run under load
+    // cancelled after a fixed 300 ms, before the worker had started and connected.
+    const call = code === 'cancelled' ? { ...local, signal: controller.signal } : { ...local, timeoutMs: 3_000 };
+    const settled = expect(fetchWith(endpoint.url('/hang'), call)).rejects.toMatchObject({ code });
+    if (code === 'cancelled') {
+      const until = performance.now() + 30_000;
+      while (endpoint.connections === connections && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+      controller.abort();
+    }
+    await settled;
     expect(endpoint.connections).toBe(connections + 1);
     await endpoint.allClosed();
     expect(liveWorkerCount()).toBeLessThanOrEqual(before);
