@@ -586,8 +586,7 @@ async function freezeOnce(): Promise<() => void> {
   const others = otherHostsGroups().map(freezerPart);
   // With the turn held nobody else freezes anything: a parent group found frozen was left so by a host that died
   // in its turn (found by an eighth pass: those hosts' commands, and the next ones, stayed frozen for good). Thawed.
-  const own = locate().hierarchies.filter((hierarchy) => hierarchy.controllers.includes('freezer'));
-  for (const part of [...others, ...own.map((hierarchy) => freezerPart(path.join(hierarchy.base, `toolwright-${process.pid}`)))]) setFrozen(part, false);
+  for (const part of [...others, ...ownParents()]) setFrozen(part, false);
   const parts = [...[...live].flat().filter((part) => part.controllers.includes('freezer')), ...others];
   if (parts.length === 0) return () => {};
   const frozen: GroupPart[] = [];

@@ -114,6 +114,20 @@ describe(judgeOptions, () => {
     expect(refusal(argv)).toMatchObject({ program: 'date', class: 'sets-clock' });
   });
 
+  it('refuses every generated time operand, before or after options and --, and runs every +FORMAT (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[0-9]{4,12}(\.[0-9]{2})?$/),
+        fc.constantFrom([], ['-u'], ['--'], ['-d', '@0'], ['-u', '--']),
+        fc.stringMatching(/^\+[%a-zA-Z :-]{0,8}$/),
+        (time, before, format) => {
+          expect(refusal(['date', ...before, time])).toMatchObject({ program: 'date', class: 'sets-clock' });
+          expect(refusal(['date', ...before.filter((word) => word !== '--'), format])).toBeUndefined();
+        },
+      ),
+    );
+  });
+
   it.for([['date'], ['date', '+%F'], ['date', '-u', '+%s'], ['date', '-d', '@0', '+%F'], ['date', '-d', 'next week'], ['date', '-Iseconds']])(
     'still runs %j',
     (argv) => {
