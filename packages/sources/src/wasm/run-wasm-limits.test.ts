@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildWasmModules } from '../../../../tools/wasm/build-modules.mjs';
 import { nameBytes } from './binary/byte-writer.js';
 import { runWasm } from './run-wasm.js';
-import { liveWorkerCount, MAX_WORKERS, stopIdleWorkers } from './test-support/live-workers.js';
+import { busyWorkerCount, liveWorkerCount, MAX_WORKERS, stopIdleWorkers, waitingCallCount } from './test-support/live-workers.js';
 import { exported, moduleBytes, type ModuleParts } from './test-support/module-bytes.js';
 import { testModule, wasmRequest } from './test-support/wasm-request.js';
 import { stopwatch } from '../../../../tools/vitest/ready-wait.mts';
@@ -93,10 +93,15 @@ describe('runWasm limits', () => {
       runWasm(wasmRequest(testModule('spin'), { signal: controller.signal, options: { fuel: Number.MAX_SAFE_INTEGER } })),
     );
     const waiting = new AbortController();
-    const queued = runWasm(wasmRequest(testModule('word-count'), { signal: waiting.signal }));
-    setTimeout(() => waiting.abort(), 100);
     try {
+      // Each call compiles its module before it asks for a worker: the queued call starts once every worker spins,
+      // and is cancelled once it is known to wait (not after a fixed delay, which a loaded machine outruns).
+      await vi.waitFor(() => expect(busyWorkerCount()).toBe(MAX_WORKERS), { timeout: 30_000, interval: 10 });
+      const queued = runWasm(wasmRequest(testModule('word-count'), { signal: waiting.signal }));
+      await vi.waitFor(() => expect(waitingCallCount()).toBe(1), { timeout: 30_000, interval: 5 });
+      waiting.abort();
       await expect(queued).rejects.toMatchObject({ code: 'cancelled' });
+      expect(waitingCallCount()).toBe(0);
     } finally {
       // Whatever happened, the spinning calls end here: left running, they would hold every worker for the next test.
       busy.forEach((controller) => controller.abort());

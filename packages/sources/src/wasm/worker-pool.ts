@@ -90,6 +90,16 @@ export function liveWorkerCount(): number {
   return live.size;
 }
 
+/** Workers running a call now (for tests that need every worker busy). */
+export function busyWorkerCount(): number {
+  return live.size - idle.length;
+}
+
+/** Calls waiting for a worker (for tests that act once a call is known to wait). */
+export function waitingCallCount(): number {
+  return waiting.length;
+}
+
 /** Stops the idle workers (for tests and benchmarks that measure a cold start). */
 export async function stopIdleWorkers(): Promise<void> {
   await Promise.all(idle.splice(0).map(stopWorker));

@@ -1,2 +1,2 @@
 // Test hooks of the worker pool (not part of the package's API).
-export { liveWorkerCount, MAX_WORKERS, stopIdleWorkers } from '../worker-pool.js';
+export { busyWorkerCount, liveWorkerCount, MAX_WORKERS, stopIdleWorkers, waitingCallCount } from '../worker-pool.js';
