@@ -20,6 +20,16 @@
 // - `fcntl(F_SETLEASE)`: EINVAL, as where leases are turned off (`/proc/sys/fs/leases-enable`). A lease on a workspace
 //   file (the command owns it, a read-only protected one too) made every open of it on the host wait out the
 //   kernel's lease-break time (45 s) for as long as the command lived, and told the command when the host opened it;
+// - the kernel's keyrings (`add_key`, `request_key`, `keyctl`): ENOSYS, as on a kernel built without them. They are
+//   not the sandbox's alone: a red-team pass wrote a key into the host's session keyring that outlived the call,
+//   filled the user's key quota for the whole machine, and with `request_key`'s callout made the kernel start
+//   `/sbin/request-key` on the host, as root and outside every namespace (with keyutils installed it resolves a
+//   name the command chose, over the host's network);
+// - POSIX message queues (`mq_open`): ENOSYS, as on a kernel built without them. Their bytes count against the
+//   user for the whole machine (RLIMIT_MSGQUEUE): nine queues left the host's `mq_open` failing while the command lived;
+// - sockets of any family but local, IP and netlink (`socket`, `socketpair`): EAFNOSUPPORT, as where the family is
+//   not built in. A network namespace holds IP, not every family: a vsock (AF_VSOCK) listener in a sandbox with no
+//   network was reachable from the hypervisor, and the rarer families are kernel attack surface no command needs;
 // - a call through another architecture's table (32-bit `int 0x80`, x32) ends the process: its numbers differ.
 // Only x86-64 and arm64 are written out; elsewhere `seccompFilter` answers undefined and the sandbox runs without.
 
@@ -35,8 +45,12 @@ const EPERM = 1;
 const ENOSYS = 38;
 const EOPNOTSUPP = 95;
 const EINVAL = 22;
+const EAFNOSUPPORT = 97;
 /** fcntl's command that takes a lease. */
 const F_SETLEASE = 1024;
+
+/** The socket families a command may open: AF_UNIX, AF_INET, AF_INET6, AF_NETLINK (addresses, routes, `getifaddrs`). */
+const SOCKET_FAMILIES = [1, 2, 10, 16];
 
 /** Set-user-ID and set-group-ID. */
 const SET_ID = 0o6000;
@@ -53,6 +67,8 @@ interface Table {
   readonly forbidden: readonly number[];
   /** fcntl's number: its command (the second argument) may not take a lease. */
   readonly fcntl: number;
+  /** `socket` and `socketpair`: their family (the first argument) must be one of `SOCKET_FAMILIES`. */
+  readonly sockets: readonly number[];
   /** Numbers at or above this belong to another table (x32). */
   readonly foreignFrom?: number;
 }
@@ -77,9 +93,11 @@ const TABLES: Record<string, Table> = {
     ],
     umask: 95,
     unsupported: [188, 189, 190, 463], // setxattr, lsetxattr, fsetxattr, setxattrat
-    unimplemented: [437, 425, 426, 427], // openat2, io_uring_setup, io_uring_enter, io_uring_register
+    // openat2, io_uring_setup, io_uring_enter, io_uring_register; add_key, request_key, keyctl; mq_open
+    unimplemented: [437, 425, 426, 427, 248, 249, 250, 240],
     forbidden: [321, 298, 323], // bpf, perf_event_open, userfaultfd
     fcntl: 72,
+    sockets: [41, 53], // socket, socketpair
     foreignFrom: 0x40000000,
   },
   arm64: {
@@ -94,9 +112,10 @@ const TABLES: Record<string, Table> = {
     ],
     umask: 166,
     unsupported: [5, 6, 7, 463],
-    unimplemented: [437, 425, 426, 427],
+    unimplemented: [437, 425, 426, 427, 217, 218, 219, 180],
     forbidden: [280, 241, 282],
     fcntl: 25,
+    sockets: [198, 199],
   },
 };
 
@@ -127,6 +146,7 @@ export function seccompFilter(arch: string = process.arch): Buffer | undefined {
   for (const nr of table.unimplemented) emit(JEQ_K, nr, at('unimplemented'), 0);
   for (const nr of table.forbidden) emit(JEQ_K, nr, at('eperm'), 0);
   emit(JEQ_K, table.fcntl, at('fcntl'), 0);
+  for (const nr of table.sockets) emit(JEQ_K, nr, at('socket'), 0);
   emit(RET_K, RET_ALLOW);
   // Jumps go forward only: each check ends in its own `allow`.
   table.modes.forEach((call, i) => {
@@ -143,6 +163,10 @@ export function seccompFilter(arch: string = process.arch): Buffer | undefined {
   emit(LD_W_ABS, argLow(1), 0, 0, 'fcntl');
   emit(JEQ_K, F_SETLEASE, at('einval'), 0);
   emit(RET_K, RET_ALLOW);
+  emit(LD_W_ABS, argLow(0), 0, 0, 'socket');
+  for (const family of SOCKET_FAMILIES) emit(JEQ_K, family, at('allow'), 0);
+  emit(RET_K, retErrno(EAFNOSUPPORT), 0, 0);
+  emit(RET_K, RET_ALLOW, 0, 0, 'allow');
   emit(RET_K, retErrno(0), 0, 0, 'ignored');
   emit(RET_K, retErrno(EPERM), 0, 0, 'eperm');
   emit(RET_K, retErrno(EINVAL), 0, 0, 'einval');
