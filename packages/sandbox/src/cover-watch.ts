@@ -11,9 +11,15 @@ import { isWithin } from './is-within.js';
  * writable — so such a sandbox must end. So must one whose folder on the way from `root` the host replaced
  * (`mv conf conf.old; mkdir conf`: the sandbox's `conf/prod.key` is then the new folder's, found by a fourteenth
  * pass). Watched through the kernel (inotify), a folder once however many covered names it holds; paths missing
- * when the watch starts are not watched.
+ * when the watch starts are not watched. A folder the kernel will not watch is looked at every `POLL_MS` instead:
+ * inotify's instances and watches are counted per user for the whole machine, and a command can use them up (a red-team
+ * pass held 127 instances from a background job) — failing closed then refused every later command, and said a path
+ * had been replaced.
  * @returns a function that stops the watch.
  */
+/** How often a folder without a kernel watch is looked at. */
+export const POLL_MS = 50;
+
 export function watchCovers(paths: readonly string[], onBroken: (covered: string) => void, root?: string): () => void {
   /** Folder → name → identity. */
   const byFolder = new Map<string, Map<string, string>>();
@@ -47,10 +53,20 @@ export function watchCovers(paths: readonly string[], onBroken: (covered: string
   // Events the kernel dropped (a full queue) are caught by a look at every covered path twice a second.
   const backstop = setInterval(() => byFolder.forEach((names, folder) => check(folder, names, null)), 500);
   backstop.unref();
+  /** Folders the kernel does not watch (no watch could be made, or it failed), looked at every `POLL_MS`. */
+  const unwatched = new Map<string, Map<string, string>>();
+  let poll: NodeJS.Timeout | undefined;
+  const lookInstead = (folder: string, names: Map<string, string>) => {
+    unwatched.set(folder, names);
+    if (poll) return;
+    poll = setInterval(() => unwatched.forEach((each, at) => check(at, each, null)), POLL_MS);
+    poll.unref();
+  };
   const stop = () => {
     if (stopped) return;
     stopped = true;
     clearInterval(backstop);
+    clearInterval(poll);
     for (const watcher of watchers) watcher.close();
   };
   for (const [folder, names] of byFolder) {
@@ -58,13 +74,14 @@ export function watchCovers(paths: readonly string[], onBroken: (covered: string
       const watcher = fs.watch(folder, { persistent: false }, (event, name) =>
         check(folder, names, typeof name === 'string' ? name : null, event === 'rename'),
       );
-      watcher.on('error', () => check(folder, names, null));
+      watcher.on('error', () => {
+        check(folder, names, null);
+        lookInstead(folder, names);
+      });
       watchers.push(watcher);
     } catch {
-      // No watch (the kernel's watches used up, or the folder went): fails closed, the sandbox is ended.
-      stop();
-      onBroken(path.join(folder, [...names.keys()][0]!));
-      return stop;
+      // No watch: the user's inotify instances or watches are used up (by a command, too), or the folder went.
+      lookInstead(folder, names);
     }
     // Replaced between the plan and the watch: checked once the watch stands.
     check(folder, names, null);
