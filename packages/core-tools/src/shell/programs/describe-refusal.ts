@@ -11,6 +11,7 @@ const OPTION_WORDING: Record<RefusalClass, (refusal: Refusal) => string> = {
   'reads-name-list': () => 'reads file names from a file, which cannot be judged; name the files in the command',
   'makes-names': () => 'makes backup files whose names were never judged',
   'sets-clock': () => 'sets the system clock',
+  'loose-mode': () => "gives a mode with a set-ID bit or the group's or others' write bit, which the sandbox refuses; leave it out or use a mode such as 755",
   'sets-variables': () => 'sets shell variables',
   'sets-environment': () => 'sets environment variables for the command, which is not allowed',
   'drops-environment': () => "removes the environment that keeps configuration neutral (git's overrides, the private HOME)",

@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PathConfinement } from '../command-verdict.js';
@@ -134,6 +138,65 @@ describe(judgeOptions, () => {
       expect(refusal(argv)).toBeUndefined();
     },
   );
+
+  // Found by a red-team pass: the judge let `mkdir -m 4777` through, which the sandbox's seccomp filter then refused.
+  it.for([
+    ['mkdir', '-m', '4777', 'd'],
+    ['mkdir', '-m4755', 'd'],
+    ['mkdir', '--mode=g+w,o+w', 'd'],
+    ['mkdir', '--mode', 'u+s', 'd'],
+    ['mkdir', '-pm', '777', 'a/b'],
+    ['mkdir', '-m', 'a=rwx', 'd'],
+    ['mkdir', '-m', 'g=u', 'd'],
+    ['mkdir', '-m', 'u+s,u=rwx', 'd'],
+    ['mkdir', '-m', '004777', 'd'],
+    ['mkdir', '-m', '755', '-m', '777', 'd'],
+  ])('refuses %j: a mode with a set-ID or group/others write bit', (argv) => {
+    expect(refusal(argv)).toMatchObject({ program: 'mkdir', class: 'loose-mode' });
+    expect(describeRefusal(refusal(argv)!)).toContain("set-ID bit or the group's or others' write bit");
+  });
+
+  it.for([
+    ['mkdir', '-m', '755', 'd'],
+    ['mkdir', '-m', '0700', 'd'],
+    ['mkdir', '-pm', 'u=rwx,go=rx', 'a/b'],
+    ['mkdir', '--mode=go-w', 'd'],
+    ['mkdir', '-m', 'go-w,u+t', 'd'],
+    ['mkdir', '-p', 'd'],
+  ])('still runs %j', (argv) => {
+    expect(refusal(argv)).toBeUndefined();
+  });
+
+  it('never lets through a symbolic mode that GNU mkdir gives a set-ID or group/others write bit, whatever the mask (generated, against mkdir)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-modes-'));
+    const clause = fc
+      .tuple(
+        fc.stringMatching(/^[ugoa]{0,2}$/),
+        fc.array(fc.tuple(fc.constantFrom('+', '-', '='), fc.oneof(fc.stringMatching(/^[rwxXst]{0,3}$/), fc.constantFrom('u', 'g', 'o'))), {
+          minLength: 1,
+          maxLength: 2,
+        }),
+      )
+      .map(([who, actions]) => who + actions.map(([op, perms]) => op + perms).join(''));
+    const modes = [...new Set(fc.sample(fc.array(clause, { minLength: 1, maxLength: 3 }), 250).map((clauses) => clauses.join(',')))];
+    try {
+      // One shell makes them all, under the sandbox's mask (go-w) and under none; the judge may refuse more than mkdir
+      // makes loose, never less.
+      fs.writeFileSync(path.join(dir, 'modes.txt'), `${modes.join('\n')}\n`);
+      const script =
+        'for mask in 022 0; do mkdir m$mask; (cd m$mask; umask $mask; i=0; while IFS= read -r m; do i=$((i+1)); mkdir -m "$m" $i 2>/dev/null; done < ../modes.txt); done; stat -c "%a %n" m*/*';
+      const made = spawnSync('bash', ['-c', script], { cwd: dir, encoding: 'utf8' }).stdout.trim().split('\n');
+      expect(made.length).toBeGreaterThan(modes.length / 2);
+      const missed = made
+        .map((line) => /^(\d+) m\d+\/(\d+)$/.exec(line)!)
+        .map(([, given, index]) => ({ given: parseInt(given!, 8), mode: modes[Number(index) - 1]! }))
+        .filter(({ given, mode }) => (given & 0o6022) !== 0 && refusal(['mkdir', '-m', mode, 'd'])?.class !== 'loose-mode')
+        .map(({ given, mode }) => `${mode} gave ${given.toString(8)}`);
+      expect(missed).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it.for([
     ['diff', '-q', '--', '-r', 'a'],

@@ -11,6 +11,7 @@ export const REFUSAL_CLASSES = [
   'reads-name-list',
   'makes-names',
   'sets-clock',
+  'loose-mode',
   'sets-variables',
   'sets-environment',
   'drops-environment',
