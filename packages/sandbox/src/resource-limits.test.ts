@@ -4,11 +4,13 @@ import { DEFAULT_LIMITS, limitsPrelude, limitsProblem, withoutCoreFiles } from '
 
 describe(limitsPrelude, () => {
   it('sets hard and soft limits together, in the units ulimit takes, and never above the host hard limit', () => {
-    expect(limitsPrelude(DEFAULT_LIMITS, undefined, {})).toBe('ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -c 0 || exit 126;');
-    expect(limitsPrelude(DEFAULT_LIMITS, 0, {})).toBe('ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 256 -c 0 || exit 126;');
-    expect(limitsPrelude(DEFAULT_LIMITS, 40, { nofile: 512, cpu: 60 })).toBe('ulimit -H -S -t 60 -d 4194304 -f 1048576 -n 512 -u 296 -c 0 || exit 126;');
+    expect(limitsPrelude(DEFAULT_LIMITS, undefined, {})).toBe('ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -i 1024 -c 0 || exit 126;');
+    expect(limitsPrelude(DEFAULT_LIMITS, 0, {})).toBe('ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -i 1024 -u 256 -c 0 || exit 126;');
+    expect(limitsPrelude(DEFAULT_LIMITS, 40, { nofile: 512, cpu: 60, sigpending: 200 })).toBe(
+      'ulimit -H -S -t 60 -d 4194304 -f 1048576 -n 512 -i 200 -u 296 -c 0 || exit 126;',
+    );
     // Started through `withoutCoreFiles`, the core size is 1 byte already (hard): the line leaves it.
-    expect(limitsPrelude(DEFAULT_LIMITS, undefined, {}, true)).toBe('ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 || exit 126;');
+    expect(limitsPrelude(DEFAULT_LIMITS, undefined, {}, true)).toBe('ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -i 1024 || exit 126;');
   });
 });
 

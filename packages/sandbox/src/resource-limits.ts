@@ -45,6 +45,9 @@ export function limitsProblem(limits: Partial<ResourceLimits>): string | undefin
   return undefined;
 }
 
+/** Signals a command's processes may have queued at once (RLIMIT_SIGPENDING): far more than any program keeps pending. */
+export const PENDING_SIGNALS = 1024;
+
 /**
  * The bash line that applies the limits, put first in a sandboxed script: bash's `ulimit` builtin is
  * setrlimit, and `-H -S` sets both values, so nothing inside can raise them. A limit the kernel
@@ -53,7 +56,11 @@ export function limitsProblem(limits: Partial<ResourceLimits>): string | undefin
  * command's own (undefined: no process limit, as for root).
  * No core files: where the command was started through `withoutCoreFiles` the core size is 1 byte already, else
  * the line sets 0 (`ulimit` counts in KiB, so it cannot ask for 1 byte).
- * @example ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -u 256 || exit 126;
+ * Pending signals (`-i`, RLIMIT_SIGPENDING) are `PENDING_SIGNALS` at most: the kernel counts queued signals per
+ * user for the whole machine, and a command that queued real-time signals to itself until the host's limit (96,364
+ * here) left every process of the user unable to make a timer while it lived (a red-team pass); the limit is checked
+ * against the count of the sandbox's own user namespace, so each command queues this many at most.
+ * @example ulimit -H -S -t 600 -d 4194304 -f 1048576 -n 1024 -i 1024 -u 256 || exit 126;
  */
 export function limitsPrelude(limits: ResourceLimits, runningProcesses: number | undefined, hard: HardLimits = hostHardLimits(), coreLimited = false): string {
   const kib = (bytes: number) => Math.max(1, Math.floor(bytes / 1024));
@@ -63,6 +70,7 @@ export function limitsPrelude(limits: ResourceLimits, runningProcesses: number |
     `-d ${kib(within(limits.memoryBytes, hard.data))}`,
     `-f ${kib(within(limits.fileSizeBytes, hard.fsize))}`,
     `-n ${within(limits.openFiles, hard.nofile)}`,
+    `-i ${within(PENDING_SIGNALS, hard.sigpending)}`,
     ...(runningProcesses !== undefined ? [`-u ${within(runningProcesses + limits.processes, hard.nproc)}`] : []),
   ].join(' ');
   return `ulimit -H -S ${flags}${coreLimited ? '' : ' -c 0'} || exit 126;`;
@@ -97,6 +105,7 @@ export interface HardLimits {
   fsize?: number;
   nofile?: number;
   nproc?: number;
+  sigpending?: number;
 }
 
 const LIMIT_ROWS: Record<string, keyof HardLimits> = {
@@ -106,6 +115,7 @@ const LIMIT_ROWS: Record<string, keyof HardLimits> = {
   'Max file size': 'fsize',
   'Max open files': 'nofile',
   'Max processes': 'nproc',
+  'Max pending signals': 'sigpending',
 };
 
 let hardLimits: HardLimits | undefined;

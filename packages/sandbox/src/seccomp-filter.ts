@@ -27,6 +27,9 @@
 //   name the command chose, over the host's network);
 // - POSIX message queues (`mq_open`): ENOSYS, as on a kernel built without them. Their bytes count against the
 //   user for the whole machine (RLIMIT_MSGQUEUE): nine queues left the host's `mq_open` failing while the command lived;
+// - `fanotify_init` and legacy AIO's `io_setup`: ENOSYS, as on a kernel built without them. fanotify groups count
+//   against the user for the whole machine (128) and AIO events against the machine (`fs.aio-max-nr`): a red-team pass
+//   used up both from one command, and every process of the machine then failed to make one while it lived;
 // - sockets of any family but local, IP and netlink (`socket`, `socketpair`): EAFNOSUPPORT, as where the family is
 //   not built in. A network namespace holds IP, not every family: a vsock (AF_VSOCK) listener in a sandbox with no
 //   network was reachable from the hypervisor, and the rarer families are kernel attack surface no command needs;
@@ -93,8 +96,8 @@ const TABLES: Record<string, Table> = {
     ],
     umask: 95,
     unsupported: [188, 189, 190, 463], // setxattr, lsetxattr, fsetxattr, setxattrat
-    // openat2, io_uring_setup, io_uring_enter, io_uring_register; add_key, request_key, keyctl; mq_open
-    unimplemented: [437, 425, 426, 427, 248, 249, 250, 240],
+    // openat2, io_uring_setup, io_uring_enter, io_uring_register; add_key, request_key, keyctl; mq_open; fanotify_init; io_setup
+    unimplemented: [437, 425, 426, 427, 248, 249, 250, 240, 300, 206],
     forbidden: [321, 298, 323], // bpf, perf_event_open, userfaultfd
     fcntl: 72,
     sockets: [41, 53], // socket, socketpair
@@ -112,7 +115,7 @@ const TABLES: Record<string, Table> = {
     ],
     umask: 166,
     unsupported: [5, 6, 7, 463],
-    unimplemented: [437, 425, 426, 427, 217, 218, 219, 180],
+    unimplemented: [437, 425, 426, 427, 217, 218, 219, 180, 262, 0],
     forbidden: [280, 241, 282],
     fcntl: 25,
     sockets: [198, 199],

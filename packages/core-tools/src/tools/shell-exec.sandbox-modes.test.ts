@@ -125,46 +125,62 @@ describe.skipIf(!filtered)('what a sandboxed command may make where it can write
 
   // Found by a red-team pass: kernel objects a network, mount or IPC namespace does not hold. The keyrings are the
   // user's for the whole machine (a key written into the host's session keyring outlived the call; `request_key`'s
-  // callout started /sbin/request-key on the host, as root); POSIX queues count against the user's limit for the whole
-  // machine; a vsock listener was reachable from the hypervisor with no network. Every socket family is tried.
-  it.for(['host', 'session'] as const)('reaches no keyring, message queue or socket family beyond local, IP and netlink (%s backend)', async (backend) => {
-    const { root, tool, run } = setUp(backend);
-    const script = [
-      'import ctypes, errno, os, platform, socket',
-      'libc = ctypes.CDLL(None, use_errno=True)',
-      "ADD_KEY, REQUEST_KEY, KEYCTL = {'x86_64': (248, 249, 250), 'aarch64': (217, 218, 219)}[platform.machine()]",
-      'def answer(result):',
-      "  return 'ok' if result >= 0 else errno.errorcode.get(ctypes.get_errno(), str(ctypes.get_errno()))",
-      'SESSION = ctypes.c_long(-3)',
-      "print('add_key', answer(libc.syscall(ADD_KEY, b'user', b'tw-planted', b'x', ctypes.c_size_t(1), SESSION)))",
-      "print('request_key', answer(libc.syscall(REQUEST_KEY, b'user', b'tw-probe', b'callout', SESSION)))",
-      "print('keyctl', answer(libc.syscall(KEYCTL, ctypes.c_long(0), SESSION, ctypes.c_long(0))))",
-      "print('mq_open', answer(libc.mq_open(b'/tw-queue', os.O_CREAT | os.O_RDWR, 0o600, None)))",
-      'for family in range(48):',
-      "  for call, make in (('socket', lambda: socket.socket(family, socket.SOCK_RAW if family in (16, 17) else socket.SOCK_STREAM)), ('socketpair', lambda: socket.socketpair(family))):",
-      '    try:',
-      '      for each in make() if call == "socketpair" else [make()]: each.close()',
-      "      print(call, family, 'ok')",
-      '    except OSError as error:',
-      '      print(call, family, errno.errorcode.get(error.errno, str(error.errno)))',
-      "print('done')",
-    ].join('\n');
-    fs.writeFileSync(path.join(root, 'kernel.py'), script);
-    try {
-      const output = await run('python3 kernel.py');
-      expect(output).toContain('done');
-      for (const call of ['add_key', 'request_key', 'keyctl', 'mq_open']) expect(output).toMatch(new RegExp(`^${call} ENOSYS$`, 'm'));
-      const answers = new Map([...output.matchAll(/^(socket|socketpair) (\d+) (\S+)$/gm)].map(([, call, family, answer]) => [`${call} ${family}`, answer]));
-      expect(answers.size).toBe(96);
-      // Local, IP and netlink sockets work; a local pair too.
-      for (const opened of ['socket 1', 'socket 2', 'socket 10', 'socket 16', 'socketpair 1']) expect(answers.get(opened), opened).toBe('ok');
-      // Every other family, as where it is not built in: packet and PF_KEY too, which the kernel would refuse with EPERM.
-      const other = [...answers].filter(([key]) => !/^socket (1|2|10|16)$|^socketpair (1|2|10|16)$/.test(key));
-      expect(other.filter(([, answer]) => answer !== 'EAFNOSUPPORT')).toEqual([]);
-    } finally {
-      tool.dispose();
-    }
-  });
+  // callout started /sbin/request-key on the host, as root); POSIX queues, fanotify groups and queued signals count
+  // against the user's limits for the whole machine, AIO events against the machine's; a vsock listener was reachable
+  // from the hypervisor with no network. Every socket family is tried.
+  it.for(['host', 'session'] as const)(
+    'reaches no keyring, message queue, fanotify or AIO context, no socket family beyond local, IP and netlink, and queues few signals (%s backend)',
+    async (backend) => {
+      const { root, tool, run } = setUp(backend);
+      const script = [
+        'import ctypes, errno, os, platform, signal, socket',
+        'libc = ctypes.CDLL(None, use_errno=True)',
+        "ADD_KEY, REQUEST_KEY, KEYCTL, FANOTIFY_INIT, IO_SETUP = {'x86_64': (248, 249, 250, 300, 206), 'aarch64': (217, 218, 219, 262, 0)}[platform.machine()]",
+        'def answer(result):',
+        "  return 'ok' if result >= 0 else errno.errorcode.get(ctypes.get_errno(), str(ctypes.get_errno()))",
+        'SESSION = ctypes.c_long(-3)',
+        "print('add_key', answer(libc.syscall(ADD_KEY, b'user', b'tw-planted', b'x', ctypes.c_size_t(1), SESSION)))",
+        "print('request_key', answer(libc.syscall(REQUEST_KEY, b'user', b'tw-probe', b'callout', SESSION)))",
+        "print('keyctl', answer(libc.syscall(KEYCTL, ctypes.c_long(0), SESSION, ctypes.c_long(0))))",
+        "print('mq_open', answer(libc.mq_open(b'/tw-queue', os.O_CREAT | os.O_RDWR, 0o600, None)))",
+        "print('fanotify_init', answer(libc.syscall(FANOTIFY_INIT, ctypes.c_uint(0x200), ctypes.c_uint(0))))",
+        'context = ctypes.c_ulong(0)',
+        "print('io_setup', answer(libc.syscall(IO_SETUP, ctypes.c_uint(1), ctypes.byref(context))))",
+        // Real-time signals queued to itself while blocked (sigqueue fails once the count is full): each counts against the user.
+        'signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGRTMIN])',
+        'queued = 0',
+        'while queued < 200000 and libc.sigqueue(os.getpid(), int(signal.SIGRTMIN), ctypes.c_void_p(0)) == 0:',
+        '  queued += 1',
+        "print('signals', queued, answer(-1))",
+        'for family in range(48):',
+        "  for call, make in (('socket', lambda: socket.socket(family, socket.SOCK_RAW if family in (16, 17) else socket.SOCK_STREAM)), ('socketpair', lambda: socket.socketpair(family))):",
+        '    try:',
+        '      for each in make() if call == "socketpair" else [make()]: each.close()',
+        "      print(call, family, 'ok')",
+        '    except OSError as error:',
+        '      print(call, family, errno.errorcode.get(error.errno, str(error.errno)))',
+        "print('done')",
+      ].join('\n');
+      fs.writeFileSync(path.join(root, 'kernel.py'), script);
+      try {
+        const output = await run('python3 kernel.py');
+        expect(output).toContain('done');
+        for (const call of ['add_key', 'request_key', 'keyctl', 'mq_open', 'fanotify_init', 'io_setup'])
+          expect(output).toMatch(new RegExp(`^${call} ENOSYS$`, 'm'));
+        // At most the sandbox's own limit of pending signals, not the user's for the whole machine.
+        expect(Number(/^signals (\d+) EAGAIN$/m.exec(output)?.[1])).toBeLessThanOrEqual(1024);
+        const answers = new Map([...output.matchAll(/^(socket|socketpair) (\d+) (\S+)$/gm)].map(([, call, family, answer]) => [`${call} ${family}`, answer]));
+        expect(answers.size).toBe(96);
+        // Local, IP and netlink sockets work; a local pair too.
+        for (const opened of ['socket 1', 'socket 2', 'socket 10', 'socket 16', 'socketpair 1']) expect(answers.get(opened), opened).toBe('ok');
+        // Every other family, as where it is not built in: packet and PF_KEY too, which the kernel would refuse with EPERM.
+        const other = [...answers].filter(([key]) => !/^socket (1|2|10|16)$|^socketpair (1|2|10|16)$/.test(key));
+        expect(other.filter(([, answer]) => answer !== 'EAFNOSUPPORT')).toEqual([]);
+      } finally {
+        tool.dispose();
+      }
+    },
+  );
 
   // Generated: modes with a set-ID or a group/others' write bit, spread over all 4,096, asked for by chmod (octal
   // and symbolic), mkdir -m, mkfifo -m, install -m and python's os.open/os.mkdir/os.chmod.
