@@ -14,20 +14,25 @@ export const stat: ProgramSpec = {
   usage: { operands: ['notes.txt'] },
 };
 
-/** file: `-f` reads the names to test from a file; `-C` writes a compiled magic file. */
+/**
+ * file: `-f` reads the names to test from a file; `-C` writes a compiled magic file; `-z`/`-Z` run a decompressor
+ * (gzip, zstd, lz4, ... found on PATH) on each compressed file, as ripgrep's `-z` does (a red-team pass).
+ */
 export const file: ProgramSpec = {
   name: 'file',
   role: 'reader',
   syntax: 'getopt',
   defaultAllow: true,
   options: [
-    ...flags('-0 --print0', '-v --version', '--help', '-z --uncompress', '-Z --uncompress-noreport', '-b --brief', '-c --checking-printout'),
+    ...flags('-0 --print0', '-v --version', '--help', '-b --brief', '-c --checking-printout'),
     ...flags('-i --mime', '--apple', '--extension', '--mime-type', '--mime-encoding', '-k --keep-going', '-l --list', '-h --no-dereference'),
     ...flags('-n --no-buffer', '-N --no-pad', '-p --preserve-date', '-r --raw', '-s --special-files', '-S --no-sandbox', '-d --debug'),
     ...valued('-m --magic-file', '-e --exclude', '--exclude-quiet', '-F --separator', '-P --parameter'),
     refuse('follows-links', '-L --dereference'),
     refuse('reads-name-list', '-f --files-from', { value: 'required' }),
     refuse('writes-files', '-C --compile'),
+    refuse('runs-programs', '-z --uncompress'),
+    refuse('runs-programs', '-Z --uncompress-noreport'),
   ],
   usage: { operands: ['notes.txt'] },
 };
