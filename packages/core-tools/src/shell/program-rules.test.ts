@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { allowedCases, refusedCases } from '../test-support/option-spellings.js';
+import { allowedCases, refusedCases, spellingsOf } from '../test-support/option-spellings.js';
 import type { PathConfinement } from './command-verdict.js';
 import { judgeCommand } from './judge-command.js';
-import { CONFIG_GUARDED, gitOrderProblem, NEVER, OPAQUE, READERS, WRAPPERS } from './program-rules.js';
+import { CONFIG_GUARDED, gitOrderProblem, linkOrderProblem, NEVER, OPAQUE, READERS, WRAPPERS } from './program-rules.js';
 import { ANY_PROGRAM_OPTIONS } from './programs/any-program.js';
 import { PROGRAM_SPECS, programSpec } from './programs/index.js';
 import type { RefusalClass } from './programs/program-spec.js';
@@ -92,6 +92,8 @@ describe('program specs', () => {
       'file -L --dereference: follows-links',
       'file -f --files-from: reads-name-list',
       'file -C --compile: writes-files',
+      'file -z --uncompress: runs-programs',
+      'file -Z --uncompress-noreport: runs-programs',
       'du -L --dereference: follows-links',
       'du --files0-from: reads-name-list',
       'tree -l --follow: follows-links',
@@ -213,5 +215,97 @@ describe(gitOrderProblem, () => {
 
   it('lets every reader run before git, and no other program', () => {
     for (const spec of PROGRAM_SPECS) expect(gitOrderProblem([spec.name, 'git']) === undefined, spec.name).toBe(READERS.has(spec.name));
+  });
+});
+
+describe(linkOrderProblem, () => {
+  const line = (...commands: string[][]) => commands.map((argv) => ({ argv, program: argv.find((word) => !['timeout', '5', 'env'].includes(word))! }));
+
+  it.for([
+    [
+      ['cp', '-P', 'node_modules/@s/pkg', 'L'],
+      ['cat', 'L/package.json'],
+    ],
+    [
+      ['cp', '-a', 'src', 'dst'],
+      ['ls', 'dst'],
+    ],
+    [['cp', '-rs', 'x', 'y'], ['cat']],
+    [
+      ['tail', '-F', 'L/x'],
+      ['cp', '-P', 'a', 'L'],
+    ],
+    [
+      ['timeout', '5', 'cp', '-rP', 'a', 'b'],
+      ['cat', 'x'],
+    ],
+    [
+      ['cp', '--no-dereference', 'a', 'L'],
+      ['touch', 'L'],
+    ],
+    [
+      ['cp', '--no-deref', 'a', 'L'],
+      ['touch', 'L'],
+    ],
+    [
+      ['cp', '-d', 'a', 'L'],
+      ['cd', 'L'],
+    ],
+    [
+      ['cp', '--recursive', 'a', 'L'],
+      ['grep', '-r', 'x', 'L'],
+    ],
+    [
+      ['mv', 'a', 'L'],
+      ['cat', 'L/x'],
+    ],
+    [
+      ['ln', '-s', '../..', 'L'],
+      ['cat', 'L/etc/passwd'],
+    ],
+    [
+      ['cp', '-P', 'a', 'L'],
+      ['cp', '-P', 'b', 'M'],
+    ],
+  ])('refuses %j beside another command that opens paths', (commands) => {
+    expect(linkOrderProblem(line(...commands))).toMatch(
+      /symbolic links, which '[a-z]+' in the same line would go through after the line was judged; run it in a call of its own$/,
+    );
+  });
+
+  it('names the option and the other program', () => {
+    expect(linkOrderProblem(line(['cp', '-P', 'node_modules/@s/pkg', 'L'], ['cat', 'L/package.json']))).toBe(
+      "cp -P copies or makes symbolic links, which 'cat' in the same line would go through after the line was judged; run it in a call of its own",
+    );
+  });
+
+  it('refuses every spelling of every option that copies or makes links, beside a command that opens paths', () => {
+    const cp = programSpec('cp')!;
+    const spellings = cp.options.filter((option) => option.makesLinks).flatMap((option) => spellingsOf(cp, option));
+    expect(spellings.length).toBeGreaterThan(20);
+    for (const { how, words } of spellings) expect(linkOrderProblem(line(['cp', ...words, 'a', 'b'], ['cat', 'b/x'])), how).toBeDefined();
+  });
+
+  it.for([
+    [['cp', '-P', 'a', 'L']],
+    [
+      ['cp', '-r', 'a', 'b'],
+      ['echo', 'done'],
+    ],
+    [
+      ['cp', 'a', 'b'],
+      ['cat', 'b'],
+    ],
+    [
+      ['cp', '-l', 'a', 'b'],
+      ['cat', 'b'],
+    ],
+    [
+      ['mkdir', '-p', 'x'],
+      ['touch', 'x/y'],
+    ],
+    [['cp', '-p', 'a', 'b'], ['ls']],
+  ])('lets %j run', (commands) => {
+    expect(linkOrderProblem(line(...commands))).toBeUndefined();
   });
 });

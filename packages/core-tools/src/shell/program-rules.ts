@@ -5,7 +5,8 @@
  */
 import { describeRefusal } from './programs/describe-refusal.js';
 import { PROGRAM_SPECS, programSpec } from './programs/index.js';
-import { copiedTrees, judgeOptions, readArguments } from './programs/judge-options.js';
+import { copiedTrees, grammarFor, judgeOptions, readArguments } from './programs/judge-options.js';
+import { spelledOptions } from './programs/read-options.js';
 import type { ProgramSpec } from './programs/program-spec.js';
 
 /** Programs refused whatever the allowlist says: they run arbitrary code or change who runs it. */
@@ -53,6 +54,51 @@ export function dangerousOption(program: string, args: readonly string[]): strin
 /** The sources `program` copies as whole trees with these arguments (each to be checked for protected paths), or undefined. */
 export function copiedTreeSources(program: string, args: readonly string[]): string[] | undefined {
   return copiedTrees(programSpec(program), args);
+}
+
+/** Programs that make or move symbolic links whatever their options, where a configuration allows them. */
+const LINK_MAKERS: ReadonlySet<string> = new Set(['ln', 'mv', 'tar', 'bsdtar', 'unzip', 'rsync', 'cpio', 'pax', '7z', '7za']);
+
+/** Programs that open no path their arguments name: they may share a line with anything. */
+const PATHLESS: ReadonlySet<string> = new Set(['echo', 'printf', 'true', 'false', 'sleep', 'seq', 'yes', 'pwd', 'basename', 'dirname']);
+
+/**
+ * Whether `program`, with the words after it, may copy symbolic links as links or make them (`cp -P`, `cp -r`,
+ * `ln -s`): undefined if not, else the option that makes it so (none for a program that always may).
+ */
+export function linkMaking(program: string, args: readonly string[]): { option?: string } | undefined {
+  if (LINK_MAKERS.has(program)) return {};
+  const spec = programSpec(program);
+  if (!spec?.options.some((option) => option.makesLinks)) return undefined;
+  // Every option each word may spell, as the refusal search reads them (values included): erring towards more.
+  const grammar = grammarFor(spec, args);
+  for (const word of args) {
+    const found = spelledOptions(word, grammar).find(({ option }) => option.makesLinks === true);
+    if (found) return { option: found.name };
+  }
+  return undefined;
+}
+
+/**
+ * Why a command line may not run a command that makes symbolic links beside others: every path of the line is judged
+ * against the files as they are before it runs, so a link made by one command (`cp -P node_modules/@s/pkg L`: a
+ * relative link copied to another folder points elsewhere, out of the workspace too) would be gone through unjudged
+ * by another (`&& cat L/package.json`, `cd L`, `touch L`; one running beside it, `tail -F L/x &`, too). Found by a
+ * red-team pass: with the sandbox off it read and wrote outside. Such a command runs in a call of its own (programs
+ * that open no path aside); the next call is judged with its links there, and follows them. Undefined when fine.
+ * `commands`: each command's program and its words from the start (wrappers included, as the analysis gives them).
+ */
+export function linkOrderProblem(commands: readonly { readonly program: string; readonly argv: readonly string[] }[]): string | undefined {
+  for (const maker of commands) {
+    // Read after every word naming the program: a wrapper's own words come before it.
+    const making = maker.argv
+      .map((word, index) => (word === maker.program || word.endsWith(`/${maker.program}`) ? linkMaking(maker.program, maker.argv.slice(index + 1)) : undefined))
+      .find((found) => found !== undefined);
+    if (making === undefined) continue;
+    const other = commands.find((command) => command !== maker && !PATHLESS.has(command.program));
+    if (other !== undefined) return describeRefusal({ program: maker.program, ...making, class: 'makes-links-beside', guarded: other.program });
+  }
+  return undefined;
 }
 
 /**

@@ -239,6 +239,50 @@ describe('.. after a symbolic link is read as the kernel reads it', () => {
   });
 });
 
+describe('a link one command makes is gone through only by a later call, judged with the link there', () => {
+  // Found by a red-team pass: every path of a line is judged against the files as they are before it runs, and a
+  // relative link copied as a link (cp -P, -d, -a, -r) points elsewhere from its new folder — here out of the
+  // workspace. With the sandbox off, a later command of the same line read and wrote through it.
+  let outside: string;
+  const setUp = () => {
+    outside = path.join(path.dirname(ws.root), `${path.basename(ws.root)}-outside`);
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'OUTSIDE-SECRET');
+    fs.mkdirSync(path.join(ws.root, 'd'));
+    // Inside, from d/: ../<name>-outside is a folder of the workspace; copied to the root it leads beside it.
+    fs.symlinkSync(`../${path.basename(outside)}`, path.join(ws.root, 'd/lnk'));
+  };
+  afterEach(() => fs.rmSync(outside, { recursive: true, force: true }));
+
+  it.for([
+    'cp -P d/lnk L && cat L/secret.txt',
+    'cp -d d/lnk L; cp notes.txt L/planted.txt',
+    'cp -r d/lnk M && cat M/secret.txt',
+    'cp -P d/lnk L && cd L && cat secret.txt',
+    'cat L/secret.txt | cp -P d/lnk L',
+    'cp -a d/lnk L | grep -r SECRET L',
+  ])('refuses %s', async (command) => {
+    setUp();
+    const result = await run(host(), command);
+    expect(result, command).toBeInstanceOf(Error);
+    expect(String(result)).toMatch(/symbolic links, which '[a-z]+' in the same line would go through/);
+    expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
+    expect(fs.existsSync(path.join(ws.root, 'L'))).toBe(false);
+  });
+
+  it('runs the copy alone, and judges the next call with the link there', async () => {
+    setUp();
+    expect(await run(host(), 'cp -P d/lnk L')).toMatchObject({ exitCode: 0 });
+    expect(fs.readlinkSync(path.join(ws.root, 'L'))).toBe(`../${path.basename(outside)}`);
+    for (const command of ['cat L/secret.txt', 'cp notes.txt L/planted.txt', 'touch L/x']) {
+      const result = await run(host(), command);
+      expect(result, command).toBeInstanceOf(Error);
+      expect(String(result), command).toMatch(/outside/);
+    }
+    expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
+  });
+});
+
 describe('variables a permitted assignment may not set', () => {
   it.for([
     'RIPGREP_CONFIG_PATH',

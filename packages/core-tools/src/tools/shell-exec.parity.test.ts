@@ -62,7 +62,9 @@ function pnpmLayout(): void {
 describe.each(['host', 'session'] as const)('shell_exec (%s): cd goes where the judge judged from', (backend) => {
   it('the review: a link whose target appears later cannot take cd out of the workspace', async () => {
     const tool = shell(backend);
-    expect(await run(tool, 'mkdir -p a && touch a/b && cp -s a/b L')).toMatchObject({ exitCode: 0 });
+    expect(await run(tool, 'mkdir -p a && touch a/b')).toMatchObject({ exitCode: 0 });
+    // A link is made in a call of its own (linkOrderProblem).
+    expect(await run(tool, 'cp -s a/b L')).toMatchObject({ exitCode: 0 });
     fs.rmSync(path.join(root, 'a/b')); // file_delete {"path":"a/b"}
     const result = await run(tool, 'mkdir a/b && cd L/../.. && pwd && cat outside/secret.txt && touch outside/PWNED');
     if (!(result instanceof Error)) {

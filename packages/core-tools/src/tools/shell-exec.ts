@@ -5,7 +5,7 @@ import { parseCommandLine } from '../shell/parse-command-line.js';
 import { analyzeCommand, type CommandVerdict } from '../shell/command-analysis.js';
 import { gitConfigGuard } from '../shell/git-config-guard.js';
 import { gitHistoryProblem } from '../shell/git-history-guard.js';
-import { gitOrderProblem } from '../shell/program-rules.js';
+import { gitOrderProblem, linkOrderProblem } from '../shell/program-rules.js';
 import { JobTable, type Job } from '../shell/jobs.js';
 import { RunningProcess, type ProcessOutcome } from '../shell/run-process.js';
 import { commandEnvironment, resolvedShellConfig, type RunningShellOptions, type ShellConfig } from '../shell/shell-config.js';
@@ -256,6 +256,8 @@ export class ShellTool {
     }
     // A reason may quote a file name a glob expanded to (`cat *`): shown with renderText, it adds no line.
     if (!verdict.ok) throw new CoreToolError('command_refused', `The command was refused: ${renderText(verdict.reason)}.`);
+    const linked = linkOrderProblem(verdict.commands);
+    if (linked) throw new CoreToolError('command_refused', `The command was refused: ${renderText(linked)}.`);
     if (verdict.commands.some((c) => c.program === 'git')) {
       const refused =
         gitHistoryProblem(verdict.commands, this.env.workspace.deniedPatterns) ??

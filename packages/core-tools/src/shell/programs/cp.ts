@@ -11,10 +11,14 @@ export const cp: ProgramSpec = {
   syntax: 'getopt',
   defaultAllow: true,
   options: [
-    { names: ['-a', '--archive'], copiesTrees: true },
-    { names: ['-R', '-r', '--recursive'], copiesTrees: true },
-    ...flags('--attributes-only', '--copy-contents', '-d', '-f --force', '-i --interactive', '-H', '-l --link', '-n --no-clobber'),
-    ...flags('-P --no-dereference', '-p', '--parents', '--remove-destination', '--strip-trailing-slashes', '-s --symbolic-link'),
+    // Copied as links (a relative one then points elsewhere from its new folder), or made: see `linkOrderProblem`.
+    { names: ['-a', '--archive'], copiesTrees: true, makesLinks: true },
+    { names: ['-R', '-r', '--recursive'], copiesTrees: true, makesLinks: true },
+    { names: ['-d'], makesLinks: true },
+    { names: ['-P', '--no-dereference'], makesLinks: true },
+    { names: ['-s', '--symbolic-link'], makesLinks: true },
+    ...flags('--attributes-only', '--copy-contents', '-f --force', '-i --interactive', '-H', '-l --link', '-n --no-clobber'),
+    ...flags('-p', '--parents', '--remove-destination', '--strip-trailing-slashes'),
     ...flags('-T --no-target-directory', '-u', '-v --verbose', '-x --one-file-system', '-Z', '--debug', '--keep-directory-symlink'),
     ...flags('--help', '--version'),
     ...valued('--no-preserve', '--sparse', '-t --target-directory'),

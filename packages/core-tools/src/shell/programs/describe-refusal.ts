@@ -23,6 +23,8 @@ const OPTION_WORDING: Record<RefusalClass, (refusal: Refusal) => string> = {
   never: () => 'is never allowed: it runs arbitrary code or changes privileges',
   'reruns-through-shell': () => 're-runs a command through a shell',
   'runs-before-config-check': () => 'runs before it in the same command line',
+  'makes-links-beside': ({ guarded }) =>
+    `copies or makes symbolic links, which ${guarded !== undefined ? `'${guarded}'` : 'another command'} in the same line would go through after the line was judged; run it in a call of its own`,
 };
 
 /** What a refused program is, with no option named. */
@@ -35,6 +37,8 @@ const PROGRAM_WORDING: Partial<Record<RefusalClass, (refusal: Refusal) => string
   'reruns-through-shell': ({ program }) => `${program} is not allowed: it re-runs a command through a shell`,
   'changes-repository': ({ program }) => `only listing forms of ${program} are allowed (git branch, git branch -a, git branch --list PATTERN)`,
   'not-printing': () => "only sed's printing form is allowed (sed -n '10,20p' file); use file_edit to change files",
+  'makes-links-beside': ({ program, guarded }) =>
+    `'${program}' makes or moves symbolic links, which ${guarded !== undefined ? `'${guarded}'` : 'another command'} in the same line would go through after the line was judged; run it in a call of its own`,
   'runs-before-config-check': ({ program, guarded = 'git' }) =>
     `'${program}' runs before ${guarded} in the same command line, and ${guarded}'s configuration is checked before the line runs; run ${guarded} in a call of its own`,
 };

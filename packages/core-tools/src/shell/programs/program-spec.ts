@@ -23,6 +23,7 @@ export const REFUSAL_CLASSES = [
   'never',
   'reruns-through-shell',
   'runs-before-config-check',
+  'makes-links-beside',
 ] as const;
 
 export type RefusalClass = (typeof REFUSAL_CLASSES)[number];
@@ -37,7 +38,7 @@ export interface Refusal {
   written?: string;
   /** What to do instead, for `unlisted-option` (the program's `plainUse`). */
   hint?: string;
-  /** For `runs-before-config-check`: the program whose configuration is checked (git). */
+  /** For `runs-before-config-check`: the program whose configuration is checked (git); for `makes-links-beside`: another program of the line. */
   guarded?: string;
 }
 
@@ -64,6 +65,8 @@ export interface OptionSpec {
   readonly unless?: readonly string[];
   /** For a tree copier: the option makes it copy whole trees (`cp -r`). */
   readonly copiesTrees?: true;
+  /** The option makes the program copy symbolic links as links, or make them (`cp -P`, `cp -r`, `cp -s`). */
+  readonly makesLinks?: true;
   /**
    * For a tree reader that reads trees only when told (`treeReader.trees: 'with-option'`): the
    * option makes it read them (`grep -r`); a string: only with that value, or an abbreviation of it
