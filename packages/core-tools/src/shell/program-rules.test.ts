@@ -27,7 +27,20 @@ const PREVIOUS_DEFAULT_ALLOW = [
 ];
 
 /** Every option that follows symbolic links, as `program option`: each needs generated tests. */
-const LINK_FOLLOWING = ['ls -L', 'grep -R', 'rg -L', 'find -L', 'diff -r', 'sed --follow-symlinks', 'stat -L', 'file -L', 'du -L', 'tree -l', 'cp -L'];
+const LINK_FOLLOWING = [
+  'ls -L',
+  'grep -R',
+  'rg -L',
+  'find -L',
+  'diff -r',
+  'sed --follow-symlinks',
+  'stat -L',
+  'file -L',
+  'du -L',
+  'tree -l',
+  'cp -L',
+  'cp --keep-directory-symlink',
+];
 
 describe('program specs', () => {
   it('give each program one spec', () => {
@@ -100,6 +113,7 @@ describe('program specs', () => {
       'tree -o --output: writes-files',
       'tree -R: writes-files',
       'cp -L --dereference: follows-links',
+      'cp --keep-directory-symlink: follows-links',
       'cp -b: makes-names',
       'cp --backup: makes-names',
       'cp -S --suffix: makes-names',
