@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { removeRecord, sweepOrphanedPlaceholders } from './hosts.js';
 import { entryOf, inPinnedFolder } from './pinned-folder.js';
 import { holdPlaceholders, isPlaceholder } from './placeholders.js';
@@ -48,8 +48,7 @@ describe(holdPlaceholders, () => {
         { path: impossible, kind: 'file' },
       ]),
     ).toThrow(`the missing protected path '${impossible}' could not be held read-only (its folder is missing, or was swapped for a link); try again`);
-    for (let i = 0; i < 50 && fs.existsSync(made); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(fs.existsSync(made)).toBe(false);
+    await vi.waitFor(() => expect(fs.existsSync(made)).toBe(false), { timeout: 30_000, interval: 20 });
   });
 
   it('leaves a placeholder that someone filled meanwhile', async () => {

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { probeSandbox, systemProgram } from '@toolwright/sandbox';
 import { runWithToolContext } from '@toolwright/tool';
 import { toolContext } from '../test-support/tool-context.js';
@@ -121,10 +121,15 @@ describe.skipIf(!support.available || !hasGit)("what the repository's configurat
       } finally {
         tool.dispose();
       }
-      // Let go of once the command ends: no placeholder is left behind.
-      for (let i = 0; i < 100 && fs.existsSync(path.join(root, 'scripts')); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(fs.existsSync(path.join(root, 'scripts'))).toBe(false);
-      expect(fs.existsSync(path.join(root, 'lint.sh'))).toBe(false);
+      // Let go of once the command ends: no placeholder is left behind (a session's shell ends first: seconds on a
+      // loaded machine, past the 5 s this waited once, in a CI run).
+      await vi.waitFor(
+        () => {
+          expect(fs.existsSync(path.join(root, 'scripts'))).toBe(false);
+          expect(fs.existsSync(path.join(root, 'lint.sh'))).toBe(false);
+        },
+        { timeout: 30_000, interval: 50 },
+      );
     },
   );
 
