@@ -18,7 +18,7 @@ import { isWithin } from './is-within.js';
  * @returns a function that stops the watch.
  */
 /** How often a folder without a kernel watch is looked at. */
-export const POLL_MS = 50;
+const POLL_MS = 50;
 
 export function watchCovers(paths: readonly string[], onBroken: (covered: string) => void, root?: string): () => void {
   /** Folder → name → identity. */

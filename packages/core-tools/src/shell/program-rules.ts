@@ -90,13 +90,14 @@ export function linkMaking(program: string, args: readonly string[]): { option?:
  */
 export function linkOrderProblem(commands: readonly { readonly program: string; readonly argv: readonly string[] }[]): string | undefined {
   for (const maker of commands) {
-    // Read after every word naming the program: a wrapper's own words come before it.
-    const making = maker.argv
-      .map((word, index) => (word === maker.program || word.endsWith(`/${maker.program}`) ? linkMaking(maker.program, maker.argv.slice(index + 1)) : undefined))
-      .find((found) => found !== undefined);
-    if (making === undefined) continue;
     const other = commands.find((command) => command !== maker && !PATHLESS.has(command.program));
-    if (other !== undefined) return describeRefusal({ program: maker.program, ...making, class: 'makes-links-beside', guarded: other.program });
+    if (other === undefined) continue;
+    // Read after every word naming the program: a wrapper's own words come before it.
+    for (const [index, word] of maker.argv.entries()) {
+      if (word !== maker.program && !word.endsWith(`/${maker.program}`)) continue;
+      const making = linkMaking(maker.program, maker.argv.slice(index + 1));
+      if (making) return describeRefusal({ program: maker.program, ...making, class: 'makes-links-beside', guarded: other.program });
+    }
   }
   return undefined;
 }

@@ -588,6 +588,43 @@ describe.skipIf(!support.available)('names that are not UTF-8', () => {
   });
 });
 
+describe.skipIf(!support.available)('links a command makes and goes through in the same line', () => {
+  // The judge refuses a line whose command copies or makes links beside others (linkOrderProblem): with it off, a
+  // relative link copied up a level leads out of the workspace, and every way of making it and of going through it
+  // must still reach nothing outside.
+  const MAKERS = ['cp -P d/lnk L', 'cp -d d/lnk L', 'cp -a d/lnk L', 'cp -r d/lnk L', 'mv d/lnk L', 'ln -s ../OUT L'];
+  const WALKERS = [
+    'cat L/secret.txt',
+    'cp notes.txt L/planted.txt',
+    'touch L/touched',
+    'mkdir L/made',
+    '(cd L && cat secret.txt)',
+    'grep -r SECRET L',
+    'echo x > L/redirected',
+  ];
+
+  it.for(['host', 'session'] as const)('reads and writes nothing outside, however the link is made and gone through (%s backend)', async (backend) => {
+    const outside = outsideWithSecret('linked-', 'LINKED-SECRET');
+    const { root, tool, run } = setUp({ 'notes.txt': 'n' }, {}, { backend });
+    const name = path.basename(outside);
+    const lines = MAKERS.flatMap((maker) =>
+      WALKERS.map(
+        (walker) =>
+          // A fresh link each time; from d/e it leads inside (../../<name>), from the root beside the workspace.
+          `rm -rf L d; mkdir -p d/e; ln -s ../../${name} d/e/lnk; ${maker.replace('OUT', name)} 2>/dev/null; ${walker} 2>/dev/null`,
+      ),
+    );
+    try {
+      const { text } = await run(`${lines.join('; ')}; echo checked`);
+      expect(text).toContain('checked');
+      expect(text).not.toContain('LINKED-SECRET');
+      expect(fs.readdirSync(outside)).toEqual(['secret.txt']);
+    } finally {
+      tool.dispose();
+    }
+  });
+});
+
 describe.skipIf(!support.available)('a command running beside another', () => {
   // A folder made after a job started is not pinned in the job's sandbox: it swaps it for a link while a later
   // call's sandbox is planned and mounted, so bubblewrap would mount the host directory the link leads to
