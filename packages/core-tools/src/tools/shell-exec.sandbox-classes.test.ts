@@ -605,7 +605,7 @@ describe.skipIf(!support.available)('links a command makes and goes through in t
 
   it.for(['host', 'session'] as const)('reads and writes nothing outside, however the link is made and gone through (%s backend)', async (backend) => {
     const outside = outsideWithSecret('linked-', 'LINKED-SECRET');
-    const { root, tool, run } = setUp({ 'notes.txt': 'n' }, {}, { backend });
+    const { tool, run } = setUp({ 'notes.txt': 'n' }, {}, { backend });
     const name = path.basename(outside);
     const lines = MAKERS.flatMap((maker) =>
       WALKERS.map(
