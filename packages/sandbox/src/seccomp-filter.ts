@@ -17,6 +17,12 @@
 // - calls whose mode the filter cannot read (`openat2` takes it in a structure, io_uring submits opens from a
 //   queue): ENOSYS, which C libraries and runtimes answer by falling back to `openat`;
 // - `bpf`, `perf_event_open`, `userfaultfd` (kernel attack surface no command needs): EPERM;
+// - hard links (`link`, `linkat`): EPERM, as on a file system that has none. A mount covers a name, not the file: a
+//   red-team pass hard-linked `.husky/pre-commit` to `notes.txt` while it was plain workspace content, the user then
+//   set `core.hooksPath` (the folder became protected, mounted read-only), and a later command wrote the hook through
+//   the other name, which git ran on the host; a link to a file a deny rule later hid (`cert.pem`, written in place by
+//   the user) read it. git, cargo and pnpm fall back to a rename or a copy; `ln` and `cp -l` say "Operation not
+//   permitted" (the judge refuses `cp -l` first). Links made outside the sandbox are the user's and stay;
 // - `fcntl(F_SETLEASE)`: EINVAL, as where leases are turned off (`/proc/sys/fs/leases-enable`). A lease on a workspace
 //   file (the command owns it, a read-only protected one too) made every open of it on the host wait out the
 //   kernel's lease-break time (45 s) for as long as the command lived, and told the command when the host opened it;
@@ -98,7 +104,7 @@ const TABLES: Record<string, Table> = {
     unsupported: [188, 189, 190, 463], // setxattr, lsetxattr, fsetxattr, setxattrat
     // openat2, io_uring_setup, io_uring_enter, io_uring_register; add_key, request_key, keyctl; mq_open; fanotify_init; io_setup
     unimplemented: [437, 425, 426, 427, 248, 249, 250, 240, 300, 206],
-    forbidden: [321, 298, 323], // bpf, perf_event_open, userfaultfd
+    forbidden: [321, 298, 323, 86, 265], // bpf, perf_event_open, userfaultfd, link, linkat
     fcntl: 72,
     sockets: [41, 53], // socket, socketpair
     foreignFrom: 0x40000000,
@@ -116,7 +122,7 @@ const TABLES: Record<string, Table> = {
     umask: 166,
     unsupported: [5, 6, 7, 463],
     unimplemented: [437, 425, 426, 427, 217, 218, 219, 180, 262, 0],
-    forbidden: [280, 241, 282],
+    forbidden: [280, 241, 282, 37], // bpf, perf_event_open, userfaultfd, linkat
     fcntl: 25,
     sockets: [198, 199],
   },

@@ -113,6 +113,7 @@ describe('program specs', () => {
       'tree -o --output: writes-files',
       'tree -R: writes-files',
       'cp -L --dereference: follows-links',
+      'cp -l --link: makes-hard-links',
       'cp --keep-directory-symlink: follows-links',
       'cp -b: makes-names',
       'cp --backup: makes-names',

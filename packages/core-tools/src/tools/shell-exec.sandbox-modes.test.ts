@@ -182,6 +182,41 @@ describe.skipIf(!filtered)('what a sandboxed command may make where it can write
     },
   );
 
+  // A mount covers a name, not the file: a hard link made while a file was plain workspace content stayed writable and
+  // readable by its other name once the file was protected (a git hook folder `core.hooksPath` names) or hidden (a deny
+  // rule), so the filter lets no command make one. Each way a program or a system call makes a link is tried.
+  it.for(['host', 'session'] as const)('makes no hard link, however it is asked for (%s backend)', async (backend) => {
+    const { root, tool, run } = setUp(backend);
+    const python = [
+      'import ctypes, os',
+      "for name, make in (('os.link', lambda: os.link('ok.txt', 'py-link')),",
+      "                   ('linkat', lambda: os.link('ok.txt', 'py-linkat', src_dir_fd=os.open('.', os.O_RDONLY), follow_symlinks=False)),",
+      "                   ('proc-fd', lambda: os.link(f'/proc/self/fd/{os.open(\"ok.txt\", os.O_RDONLY)}', 'py-fd', follow_symlinks=True))):",
+      '  try:',
+      '    make()',
+      "    print(name, 'linked')",
+      '  except OSError as error:',
+      '    print(name, os.strerror(error.errno))',
+      '# An unnamed file given a name by its descriptor (O_TMPFILE, then linkat with AT_EMPTY_PATH).',
+      'libc = ctypes.CDLL(None, use_errno=True)',
+      'fd = os.open(".", os.O_TMPFILE | os.O_WRONLY, 0o600)',
+      "result = libc.linkat(fd, b'', -100, b'tmpfile-named', 0x1000)",
+      "print('tmpfile', 'linked' if result == 0 else os.strerror(ctypes.get_errno()))",
+    ].join('\n');
+    fs.writeFileSync(path.join(root, 'links.py'), python);
+    try {
+      const output = await run('ln ok.txt ln-link; cp -l ok.txt cp-link; cp --link ok.txt cp-link2; link ok.txt link-link; python3 links.py; echo done');
+      expect(output).toContain('done');
+      for (const name of ['os.link', 'linkat', 'proc-fd', 'tmpfile']) expect(output).toMatch(new RegExp(`^${name} Operation not permitted$`, 'm'));
+      // Every file of the workspace has one name.
+      const linked = fs.readdirSync(root).filter((name) => fs.lstatSync(path.join(root, name)).isFile() && fs.lstatSync(path.join(root, name)).nlink > 1);
+      expect(linked).toEqual([]);
+      expect(fs.readdirSync(root).filter((name) => /link|named/.test(name) && name !== 'links.py')).toEqual([]);
+    } finally {
+      tool.dispose();
+    }
+  });
+
   // Generated: modes with a set-ID or a group/others' write bit, spread over all 4,096, asked for by chmod (octal
   // and symbolic), mkdir -m, mkfifo -m, install -m and python's os.open/os.mkdir/os.chmod.
   it.for(['host', 'session'] as const)('refuses every generated loose mode, however it is asked for (%s backend)', async (backend) => {

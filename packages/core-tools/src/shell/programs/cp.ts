@@ -4,7 +4,8 @@ import { flags, optional, refuse, valued, type ProgramSpec } from './program-spe
  * GNU cp copies whole trees with `-r`, `-R` and `-a` (each source is then checked for protected
  * paths). `-H` follows links named on the command line only, which the argument checks resolve; a
  * backup suffix makes names nobody wrote (`cp -b -S it a .g` renames `.g` to `.git`); `--keep-directory-symlink`
- * (coreutils 9.5 on) copies into a folder through a link already in the destination, which nothing judged.
+ * (coreutils 9.5 on) copies into a folder through a link already in the destination, which nothing judged; `-l`
+ * makes hard links, which the sandbox refuses (a second name for a file that may be protected or hidden later).
  */
 export const cp: ProgramSpec = {
   name: 'cp',
@@ -18,13 +19,14 @@ export const cp: ProgramSpec = {
     { names: ['-d'], makesLinks: true },
     { names: ['-P', '--no-dereference'], makesLinks: true },
     { names: ['-s', '--symbolic-link'], makesLinks: true },
-    ...flags('--attributes-only', '--copy-contents', '-f --force', '-i --interactive', '-H', '-l --link', '-n --no-clobber'),
+    ...flags('--attributes-only', '--copy-contents', '-f --force', '-i --interactive', '-H', '-n --no-clobber'),
     ...flags('-p', '--parents', '--remove-destination', '--strip-trailing-slashes'),
     ...flags('-T --no-target-directory', '-u', '-v --verbose', '-x --one-file-system', '-Z', '--debug'),
     ...flags('--help', '--version'),
     ...valued('--no-preserve', '--sparse', '-t --target-directory'),
     ...optional('--preserve', '--reflink', '--update', '--context'),
     refuse('follows-links', '-L --dereference'),
+    refuse('makes-hard-links', '-l --link'),
     refuse('follows-links', '--keep-directory-symlink'),
     refuse('makes-names', '-b'),
     refuse('makes-names', '--backup', { value: 'optional' }),

@@ -23,6 +23,8 @@ const OPTION_WORDING: Record<RefusalClass, (refusal: Refusal) => string> = {
   never: () => 'is never allowed: it runs arbitrary code or changes privileges',
   'reruns-through-shell': () => 're-runs a command through a shell',
   'runs-before-config-check': () => 'runs before it in the same command line',
+  'makes-hard-links': () =>
+    'makes hard links, which the sandbox refuses: a second name for a file stays writable and readable when the first is protected or hidden later; copy the file instead',
   'makes-links-beside': ({ guarded }) =>
     `copies or makes symbolic links, which ${guarded !== undefined ? `'${guarded}'` : 'another command'} in the same line would go through after the line was judged; run it in a call of its own`,
 };

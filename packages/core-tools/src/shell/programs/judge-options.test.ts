@@ -316,7 +316,7 @@ describe('judgeOptions: git', () => {
 });
 
 describe(copiedTrees, () => {
-  const refusesEvil: PathConfinement = { ...ANY_PATH, checkTree: (value) => (value.includes('evil') ? 'it holds .git' : undefined) };
+  const refusesEvil: PathConfinement = { ...ANY_PATH, checkTree: (value) => (value.includes('evi') ? 'it holds .git' : undefined) };
   const copy = (args: string[]) => judgeCommand(['cp', ...args], { allow: ['cp'] }, refusesEvil);
 
   it.for([
@@ -334,9 +334,13 @@ describe(copiedTrees, () => {
     ['-r', '--', '-evil', 'dest'],
     ['--', '-r', 'evil', 'dest'],
     // --path is cp's hidden alias of --parents, which the grammar does not know: it reads on past the --.
-    ['-r', '--path', '--', '-evil', 'dest'],
+    ['-r', '--path', '--', '-evi', 'dest'],
   ])('checks every source of a recursive copy, -- ones too: cp %j', (args) => {
-    expect(copy(args)).toMatchObject({ ok: false, reason: expect.stringMatching(/^cp would copy '-?evil': it holds \.git$/) });
+    expect(copy(args)).toMatchObject({ ok: false, reason: expect.stringMatching(/^cp would copy '-?evil?': it holds \.git$/) });
+  });
+
+  it('refuses a source past --path that reads as options when one of them is refused: cp -r --path -- -evil dest', () => {
+    expect(copy(['-r', '--path', '--', '-evil', 'dest'])).toMatchObject({ ok: false, reason: expect.stringMatching(/^cp -evil \(-l\) makes hard links/) });
   });
 
   it.for([

@@ -24,6 +24,7 @@ export const REFUSAL_CLASSES = [
   'reruns-through-shell',
   'runs-before-config-check',
   'makes-links-beside',
+  'makes-hard-links',
 ] as const;
 
 export type RefusalClass = (typeof REFUSAL_CLASSES)[number];
