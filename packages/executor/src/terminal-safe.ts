@@ -18,6 +18,20 @@ export function escapeTerminalControls(text: string): string {
   return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** What JSON text may hold raw that a terminal acts on: DEL, the C1 controls, the bidi controls, and U+2028/U+2029. */
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/**
+ * JSON text (`JSON.stringify`'s: its C0 controls already escaped) with every character above written as a `\uXXXX`
+ * escape: the same value to any JSON reader, and nothing a `cat` or `tail -f` of the file hands to a terminal
+ * reinterprets (a lone U+009B is CSI on many terminals). Outside strings JSON text is ASCII, so only strings change.
+ */
+export function escapeTerminalControlsInJson(json: string): string {
+  UNSAFE_IN_JSON.lastIndex = 0;
+  if (!UNSAFE_IN_JSON.test(json)) return json;
+  return json.replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Whether the text holds a character `escapeTerminalControls` would escape. */
 export function hasTerminalControls(text: string): boolean {
   UNSAFE.lastIndex = 0;

@@ -9,6 +9,7 @@ import { AuditLog } from './audit-log.js';
 import { AuditLogCorruptError, AuditLogLockedError, AuditWriteError } from './audit-errors.js';
 import { readAuditLog } from './read-audit-log.js';
 import { markInterrupted, planRecovery } from './recovery.js';
+import { escapeTerminalControlsInJson } from '../terminal-safe.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-audit-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -50,9 +51,26 @@ describe(AuditLog, () => {
       const record = JSON.parse(line) as Record<string, unknown>;
       const { seq, time, ...rest } = record;
       expect(seq).toBe(i + 1);
-      expect(line).toBe(JSON.stringify({ seq, time, type: 'ToolCallRequested', ...entries[i], args: JSON.parse(JSON.stringify(entries[i]!.value)) }));
+      expect(line).toBe(
+        escapeTerminalControlsInJson(
+          JSON.stringify({ seq, time, type: 'ToolCallRequested', ...entries[i], args: JSON.parse(JSON.stringify(entries[i]!.value)) }),
+        ),
+      );
       expect(rest.args).toEqual(JSON.parse(JSON.stringify(entries[i]!.value)));
     });
+  });
+
+  it('writes no character a terminal acts on raw: DEL, C1 and bidi controls, U+2028/U+2029 become escapes of the same value', async () => {
+    const file = fresh();
+    const log = await AuditLog.open(file, { durability: 'none' });
+    const hostile = `a\u009b2Jb\u007fc\u0085d\u202ee\u2066f\u2028g\u001b[31m`;
+    log.record({ type: 'ToolCallRequested', callId: hostile, tool: 't', args: new JsonText(JSON.stringify({ [hostile]: [hostile] })) });
+    await log.close();
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/);
+    const record = JSON.parse(text) as Record<string, unknown>;
+    expect(record.callId).toBe(hostile);
+    expect(record.args).toEqual({ [hostile]: [hostile] });
   });
 
   it('writes full batches at once, even for a producer that never yields to the event loop', async () => {

@@ -1,11 +1,14 @@
 import { JsonText, type AuditEntry } from '../ports.js';
 import { stringJson } from '../output/normalize-output.js';
+import { escapeTerminalControlsInJson } from '../terminal-safe.js';
 
 /**
  * Audit records as JSONL lines: `{"seq":N,"time":"…",<the entry's fields in order>}`, numbered from
  * `lastSeq`. Field by field: `JsonText` values are spliced in as they are, plain strings are quoted
  * without a trip through `JSON.stringify`, anything else is `JSON.stringify`'d — so a line equals
- * `JSON.stringify` of the record. The time text is made once per millisecond.
+ * `JSON.stringify` of the record, but for the characters a terminal acts on that JSON leaves raw (DEL, C1 and
+ * bidi controls, U+2028/U+2029), written as `\uXXXX` escapes: a `tail -f` of the log hands no terminal a control
+ * sequence a tool's arguments or output carried. The time text is made once per millisecond.
  */
 export class RecordLines {
   private lastMs = 0;
@@ -37,7 +40,7 @@ export class RecordLines {
       this.lastIso = new Date(now).toISOString();
     }
     this.seq++;
-    return `{"seq":${this.seq},"time":"${this.lastIso}"${fields}}\n`;
+    return `{"seq":${this.seq},"time":"${this.lastIso}"${escapeTerminalControlsInJson(fields)}}\n`;
   }
 }
 
