@@ -42,7 +42,16 @@ const SCAN_ENTRIES = 20_000;
  * Entries a search for the paths deny rules hide may look at (it enters only folders where a rule
  * may match): about 0.3 s. Past it the command is refused — the sandbox must hide them all.
  */
-const HIDDEN_SCAN_ENTRIES = 200_000;
+export const HIDDEN_SCAN_ENTRIES = 200_000;
+let hiddenScanEntries = HIDDEN_SCAN_ENTRIES;
+
+/**
+ * For tests: a lower bound for the search of hidden paths (undefined restores it), so that a test of what happens
+ * past it need not make 200,000 files first (a minute of a loaded CI machine's disk).
+ */
+export function hiddenScanEntriesForTests(entries: number | undefined): void {
+  hiddenScanEntries = entries ?? HIDDEN_SCAN_ENTRIES;
+}
 /** Protected names that stand for directories (the rest are files): what a missing one's placeholder is. */
 const DIRECTORY_NAMES = new Set(['.git', '.toolwright']);
 /** Names git looks for at the root besides `.git`: a valid `HEAD` (with `objects/` and `refs/`) makes the root a bare repository. */
@@ -165,11 +174,11 @@ export class SandboxView {
 
   /** Every path a deny rule hides (the scan enters only where a rule may match), or a refusal when they cannot all be found. */
   private hiddenPaths(root: string, record: (base: string) => NonNullable<WalkOptions['onDirectory']>): string[] {
-    const found = hiddenPathsUnder(this.workspace, root, HIDDEN_SCAN_ENTRIES, record(root));
+    const found = hiddenPathsUnder(this.workspace, root, hiddenScanEntries, record(root));
     if (!found.complete)
       throw new CoreToolError(
         'sandbox_unavailable',
-        `Shell commands cannot run: to hide every path the deny rules (${this.workspace.deniedPatterns.join(', ')}) name, the sandbox must search more of the workspace than ${HIDDEN_SCAN_ENTRIES} entries (or a part of it changed or could not be read). Remove what the workspace need not hold, or narrow the rules to the folders that hold such files (e.g. "secrets/**" rather than "**/*.key").`,
+        `Shell commands cannot run: to hide every path the deny rules (${this.workspace.deniedPatterns.join(', ')}) name, the sandbox must search more of the workspace than ${hiddenScanEntries} entries (or a part of it changed or could not be read). Remove what the workspace need not hold, or narrow the rules to the folders that hold such files (e.g. "secrets/**" rather than "**/*.key").`,
       );
     return found.paths.map((entry) => path.join(root, entry.path));
   }
