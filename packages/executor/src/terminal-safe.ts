@@ -6,6 +6,8 @@
  * text display in another order than it reads (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069).
  */
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** `\uXXXX` for one character: in text a visible escape, in a JSON string the same character. */
+const unicodeEscape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
  * The text with each unsafe character written as a visible `\uXXXX` escape, so a client shows
@@ -15,7 +17,7 @@ const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a
 export function escapeTerminalControls(text: string): string {
   UNSAFE.lastIndex = 0;
   if (!UNSAFE.test(text)) return text;
-  return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(UNSAFE, unicodeEscape);
 }
 
 /** What JSON text may hold raw that a terminal acts on: DEL, the C1 controls, the bidi controls, and U+2028/U+2029. */
@@ -29,7 +31,7 @@ const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u20
 export function escapeTerminalControlsInJson(json: string): string {
   UNSAFE_IN_JSON.lastIndex = 0;
   if (!UNSAFE_IN_JSON.test(json)) return json;
-  return json.replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(UNSAFE_IN_JSON, unicodeEscape);
 }
 
 /** Whether the text holds a character `escapeTerminalControls` would escape. */

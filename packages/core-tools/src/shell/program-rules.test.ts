@@ -27,6 +27,9 @@ const PREVIOUS_DEFAULT_ALLOW = [
 ];
 
 /** Every option that follows symbolic links, as `program option`: each needs generated tests. */
+/** The options that make hard links (the sandbox refuses `link`/`linkat`): a second name outlives a later protection. */
+const HARD_LINKING = ['cp -l'];
+
 const LINK_FOLLOWING = [
   'ls -L',
   'grep -R',
@@ -133,16 +136,21 @@ describe('program specs', () => {
     expect(ANY_PROGRAM_OPTIONS.map((o) => `${o.names.join(' ')}: ${o.refused}`)).toEqual(['--files0-from --files-from -files0-from: reads-name-list']);
   });
 
-  it('refuse the link-following options, each with generated tests in every spelling', () => {
+  // What the program really receives: every spelling of each option (clustered, abbreviated, joined to its value) is
+  // generated from the spec and must be refused, with the sandbox's reason (a link followed out, a second name made).
+  it.for([
+    ['follows-links', LINK_FOLLOWING],
+    ['makes-hard-links', HARD_LINKING],
+  ] as const)('refuse the %s options, each with generated tests in every spelling', ([refusal, expected]) => {
     const found = PROGRAM_SPECS.flatMap((spec) =>
-      [...spec.options, ...Object.values(spec.subcommands ?? {}).flat()].filter((o) => o.refused === 'follows-links').map((o) => `${spec.name} ${o.names[0]}`),
+      [...spec.options, ...Object.values(spec.subcommands ?? {}).flat()].filter((o) => o.refused === refusal).map((o) => `${spec.name} ${o.names[0]}`),
     );
-    expect(found.sort()).toEqual([...LINK_FOLLOWING].sort());
-    for (const rule of LINK_FOLLOWING) {
+    expect(found.sort()).toEqual([...expected].sort());
+    for (const rule of expected) {
       const [program, option] = rule.split(' ') as [string, string];
       const spec = programSpec(program)!;
       const names = spec.options.find((o) => o.names.includes(option))!.names;
-      const cases = refusedCases(spec).filter((c) => c.refusals.some((r) => r.class === 'follows-links' && names.includes(r.option!)));
+      const cases = refusedCases(spec).filter((c) => c.refusals.some((r) => r.class === refusal && names.includes(r.option!)));
       expect(cases.length, rule).toBeGreaterThanOrEqual(names.length);
       for (const c of cases) expect(judgeCommand(c.argv, { allow: [program] }, ANY_PATH).ok, c.argv.join(' ')).toBe(false);
     }

@@ -187,31 +187,52 @@ describe.skipIf(!filtered)('what a sandboxed command may make where it can write
   // rule), so the filter lets no command make one. Each way a program or a system call makes a link is tried.
   it.for(['host', 'session'] as const)('makes no hard link, however it is asked for (%s backend)', async (backend) => {
     const { root, tool, run } = setUp(backend);
+    // Every maker × every source (a file at the root, one in a sub-folder, an executable one a hook folder could name
+    // later) × a destination beside it and one in another folder.
+    fs.mkdirSync(path.join(root, 'sub'));
+    fs.writeFileSync(path.join(root, 'sub', 'deep.txt'), 'deep\n');
+    fs.writeFileSync(path.join(root, 'sub', 'hook'), '#!/bin/sh\n', { mode: 0o755 });
+    const sources = ['ok.txt', 'sub/deep.txt', 'sub/hook'];
     const python = [
-      'import ctypes, os',
-      "for name, make in (('os.link', lambda: os.link('ok.txt', 'py-link')),",
-      "                   ('linkat', lambda: os.link('ok.txt', 'py-linkat', src_dir_fd=os.open('.', os.O_RDONLY), follow_symlinks=False)),",
-      "                   ('proc-fd', lambda: os.link(f'/proc/self/fd/{os.open(\"ok.txt\", os.O_RDONLY)}', 'py-fd', follow_symlinks=True))):",
-      '  try:',
-      '    make()',
-      "    print(name, 'linked')",
-      '  except OSError as error:',
-      '    print(name, os.strerror(error.errno))',
-      '# An unnamed file given a name by its descriptor (O_TMPFILE, then linkat with AT_EMPTY_PATH).',
+      'import ctypes, os, sys',
       'libc = ctypes.CDLL(None, use_errno=True)',
-      'fd = os.open(".", os.O_TMPFILE | os.O_WRONLY, 0o600)',
-      "result = libc.linkat(fd, b'', -100, b'tmpfile-named', 0x1000)",
-      "print('tmpfile', 'linked' if result == 0 else os.strerror(ctypes.get_errno()))",
+      'def tmpfile(source, target):',
+      '  # An unnamed file given a name by its descriptor (O_TMPFILE, then linkat with AT_EMPTY_PATH).',
+      '  fd = os.open(os.path.dirname(target) or ".", os.O_TMPFILE | os.O_WRONLY, 0o600)',
+      "  if libc.linkat(fd, b'', -100, target.encode(), 0x1000) != 0: raise OSError(ctypes.get_errno(), 'linkat')",
+      'MAKERS = {',
+      "  'os.link': lambda source, target: os.link(source, target),",
+      "  'linkat': lambda source, target: os.link(source, target, src_dir_fd=os.open('.', os.O_RDONLY), follow_symlinks=False),",
+      "  'proc-fd': lambda source, target: os.link(f'/proc/self/fd/{os.open(source, os.O_RDONLY)}', target, follow_symlinks=True),",
+      "  'tmpfile': tmpfile,",
+      '}',
+      'for i, source in enumerate(sys.argv[1:]):',
+      '  for folder in (".", "sub"):',
+      '    for name, make in MAKERS.items():',
+      '      try:',
+      "        make(source, f'{folder}/py-{name}-{i}')",
+      "        print(name, 'linked')",
+      '      except OSError as error:',
+      '        print(name, os.strerror(error.errno))',
     ].join('\n');
     fs.writeFileSync(path.join(root, 'links.py'), python);
+    const programs = ['ln "$s"', 'ln -P "$s"', 'cp -l "$s"', 'cp --link "$s"', 'cp -al "$s"', 'link "$s"'];
     try {
-      const output = await run('ln ok.txt ln-link; cp -l ok.txt cp-link; cp --link ok.txt cp-link2; link ok.txt link-link; python3 links.py; echo done');
+      const output = await run(
+        [
+          `i=0; for s in ${sources.join(' ')}; do i=$((i+1)); for d in . sub; do`,
+          ...programs.map((program, j) => `  ${program} "$d/made-${j}-$i";`),
+          'done; done',
+          `python3 links.py ${sources.join(' ')}; echo done`,
+        ].join('\n'),
+      );
       expect(output).toContain('done');
       for (const name of ['os.link', 'linkat', 'proc-fd', 'tmpfile']) expect(output).toMatch(new RegExp(`^${name} Operation not permitted$`, 'm'));
-      // Every file of the workspace has one name.
-      const linked = fs.readdirSync(root).filter((name) => fs.lstatSync(path.join(root, name)).isFile() && fs.lstatSync(path.join(root, name)).nlink > 1);
-      expect(linked).toEqual([]);
-      expect(fs.readdirSync(root).filter((name) => /link|named/.test(name) && name !== 'links.py')).toEqual([]);
+      expect(output).not.toMatch(/ linked$/m);
+      // Every file of the workspace has one name, and no maker left a file behind.
+      const files = fs.readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((name) => fs.lstatSync(path.join(root, name)).isFile());
+      expect(files.filter((name) => fs.lstatSync(path.join(root, name)).nlink > 1)).toEqual([]);
+      expect(files.filter((name) => /made-|py-/.test(name))).toEqual([]);
     } finally {
       tool.dispose();
     }
