@@ -19,6 +19,8 @@ export type WorkspaceErrorCode =
   | 'too_large'
   | 'invalid_content'
   | 'permission_denied'
+  /** A running sandboxed command covers the path and could not be ended before the change (see `endCoveringSandboxes`). */
+  | 'busy'
   | 'io_error';
 
 /**

@@ -441,6 +441,22 @@ export class CommandGroup {
   }
 
   /**
+   * Kills every process of the group and waits, blocking this thread for at most `ms`, until none is left: a
+   * process killed inside a system call (an `open` already walking a path) finishes that call before it dies.
+   * @returns whether the group emptied in time.
+   */
+  killAndWait(ms = 1000): boolean {
+    this.kill();
+    const until = Date.now() + ms;
+    const nap = new Int32Array(new SharedArrayBuffer(4));
+    while (!this.parts.every((part) => !fs.existsSync(part.dir) || isEmpty(part))) {
+      if (Date.now() > until) return false;
+      Atomics.wait(nap, 0, 0, 2);
+    }
+    return true;
+  }
+
+  /**
    * Gives the group back once the command has ended: kept for a later command once its processes are
    * gone (they die with the sandbox's first process, but may take a moment to), else removed; after
    * two seconds what is still there is killed. `whenEmpty` runs once no process of the group is left

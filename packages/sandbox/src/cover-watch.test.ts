@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { watchCovers } from './cover-watch.js';
+import { endSandboxesCovering, watchCovers } from './cover-watch.js';
 
 const made: string[] = [];
 afterEach(() => {
@@ -86,5 +86,53 @@ describe.each([
     replace(covered[0]!);
     await sleep(150);
     expect(broken).not.toHaveBeenCalled();
+  });
+});
+
+describe('endSandboxesCovering', () => {
+  it.for([
+    ['the covered file itself', '.env', '.env'],
+    ['a folder holding a covered file', 'conf', 'conf/prod.key'],
+    ['the workspace root, with both in it', '.', '.env'],
+  ] as const)('ends, before the change, the watch covering %s (once, then it is stopped)', ([, target, expected]) => {
+    const { root, covered } = workspace();
+    const broken = vi.fn();
+    const stop = watchCovers(covered, broken, root);
+    try {
+      expect(endSandboxesCovering(path.join(root, target))).toBe(true);
+      expect(broken.mock.calls.map(([file]) => path.relative(root, file as string))).toEqual([expected]);
+      expect(endSandboxesCovering(path.join(root, target))).toBe(true);
+      expect(broken).toHaveBeenCalledTimes(1);
+    } finally {
+      stop();
+    }
+  });
+
+  it('leaves alone a watch that covers nothing at or below the path, and a stopped one', () => {
+    const { root, covered } = workspace();
+    const broken = vi.fn();
+    const stop = watchCovers(covered, broken, root);
+    try {
+      for (const beside of ['notes.txt', 'conf/other.txt', '.env.local', 'con']) expect(endSandboxesCovering(path.join(root, beside))).toBe(true);
+      expect(broken).not.toHaveBeenCalled();
+    } finally {
+      stop();
+    }
+    expect(endSandboxesCovering(path.join(root, '.env'))).toBe(true);
+    expect(broken).not.toHaveBeenCalled();
+  });
+
+  it('says so when a sandbox it ended still has processes (its onBroken returned false), and ends every other one', () => {
+    const { root, covered } = workspace();
+    const stuck = vi.fn(() => false);
+    const ended = vi.fn(() => true);
+    const stops = [watchCovers(covered, stuck, root), watchCovers([covered[0]!], ended, root)];
+    try {
+      expect(endSandboxesCovering(path.join(root, '.env'))).toBe(false);
+      expect(stuck).toHaveBeenCalledTimes(1);
+      expect(ended).toHaveBeenCalledTimes(1);
+    } finally {
+      for (const stop of stops) stop();
+    }
   });
 });

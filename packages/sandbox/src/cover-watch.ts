@@ -2,6 +2,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isWithin } from './is-within.js';
 
+/** How often a folder without a kernel watch is looked at. */
+const POLL_MS = 50;
+
+/** The running watches of this process, each ending its sandbox if it covers a path about to be replaced. */
+const running = new Set<(target: string) => boolean>();
+
+/**
+ * Ends, before this process replaces or removes `target` (a write a person approved, a delete), every sandbox
+ * of this process that covers it or a path below it, or has it on the way to one: `onBroken` runs now, before the
+ * new file exists, so no command of such a sandbox sees it. The kernel's watch alone reacts after the fact, and a
+ * command polling for the new file has a moment to use it.
+ * @returns false when a sandbox's processes were still there once its `onBroken` returned (the change must wait).
+ */
+export function endSandboxesCovering(target: string): boolean {
+  let ended = true;
+  for (const end of [...running]) if (!end(target)) ended = false;
+  return ended;
+}
+
 /**
  * Watches the paths a running sandbox covers (mounted read-only, or hidden under an empty mount)
  * and calls `onBroken` with the first whose file or folder the host replaced or removed. A mount
@@ -14,13 +33,10 @@ import { isWithin } from './is-within.js';
  * when the watch starts are not watched. A folder the kernel will not watch is looked at every `POLL_MS` instead:
  * inotify's instances and watches are counted per user for the whole machine, and a command can use them up (a red-team
  * pass held 127 instances from a background job) — failing closed then refused every later command, and said a path
- * had been replaced.
+ * had been replaced. `onBroken` returns false when the sandbox's processes are not gone yet (see `endSandboxesCovering`).
  * @returns a function that stops the watch.
  */
-/** How often a folder without a kernel watch is looked at. */
-const POLL_MS = 50;
-
-export function watchCovers(paths: readonly string[], onBroken: (covered: string) => void, root?: string): () => void {
+export function watchCovers(paths: readonly string[], onBroken: (covered: string) => boolean | void, root?: string): () => void {
   /** Folder → name → identity. */
   const byFolder = new Map<string, Map<string, string>>();
   const onTheWay = new Set<string>();
@@ -62,9 +78,20 @@ export function watchCovers(paths: readonly string[], onBroken: (covered: string
     poll = setInterval(() => unwatched.forEach((each, at) => check(at, each, null)), POLL_MS);
     poll.unref();
   };
+  // The covered paths first: a change to a folder holding one names the path it covered.
+  const watched = [...paths, ...onTheWay];
+  const endIfCovering = (target: string) => {
+    if (stopped) return true;
+    const covered = watched.find((each) => isWithin(target, each));
+    if (covered === undefined) return true;
+    stop();
+    return onBroken(covered) !== false;
+  };
+  running.add(endIfCovering);
   const stop = () => {
     if (stopped) return;
     stopped = true;
+    running.delete(endIfCovering);
     clearInterval(backstop);
     clearInterval(poll);
     for (const watcher of watchers) watcher.close();

@@ -15,7 +15,7 @@ export type { DirectoryIdentity } from './workspace-identity.js';
 export { controlGroupSupport, makeCommandGroup, pauseCommands } from './control-groups.js';
 export type { CommandGroup, ControlGroupSupport, GroupEvents, GroupLimits } from './control-groups.js';
 export { holdPlaceholders, isPlaceholder } from './placeholders.js';
-export { watchCovers } from './cover-watch.js';
+export { endSandboxesCovering, watchCovers } from './cover-watch.js';
 export type { PlaceholderRequest } from './placeholders.js';
 export { ProcessGroups, signalGroup, startTime } from './process-groups.js';
 export { namespaceEnded, namespaceInit } from './namespace-end.js';

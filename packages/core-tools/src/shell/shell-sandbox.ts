@@ -138,7 +138,9 @@ export class ShellSandbox {
       [...policy.readOnly, ...policy.hidden],
       (covered) => {
         replaced = path.relative(policy.workspace, covered) || '.';
-        group?.kill();
+        // Not started yet: it never will be (groupFor). Started without a control group: nothing can end it here.
+        if (!grouped) return true;
+        return group?.killAndWait() ?? false;
       },
       policy.workspace,
     );

@@ -8,6 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '@toolwright/sandbox';
 import { runWithToolContext } from '@toolwright/tool';
 import { toolContext } from '../test-support/tool-context.js';
+import { FileDeleteTool } from './file-delete.js';
+import { FileEditTool } from './file-edit.js';
+import { FileWriteTool } from './file-write.js';
 import { ShellTool, type ShellResult } from './shell-exec.js';
 import { WorkspacePolicy, type WorkspaceConfig } from '../workspace/workspace-policy.js';
 import type { ShellConfig } from '../shell/shell-config.js';
@@ -118,7 +121,47 @@ describe.skipIf(!support.available)('a covered file the host replaces while a sa
     }
   }
 
-  it('ends a background job whose sandbox covered it, saying why', async () => {
+  // Toolwright's own writes and deletes (a change a person approved under a protected path) end the sandboxes that
+  // cover the path before the change: a command polling as fast as it can never sees the new file. Before, the
+  // kernel's watch ended them only after the rename, and a loaded CI machine's poller wrote into the new `.env`.
+  it("ends the sandboxes covering a path before the host's own tools replace or delete it", async () => {
+    const { root, tool } = setUp();
+    const workspace = new WorkspacePolicy({ root });
+    fs.mkdirSync(path.join(root, '.toolwright'));
+    fs.writeFileSync(path.join(root, '.toolwright', 'state.json'), '{}\n');
+    const poller = `while :; do
+      echo "TOKEN=from-the-sandbox" 2>/dev/null > .env && echo ".env written"
+      mkdir -p .toolwright 2>/dev/null; echo planted 2>/dev/null > .toolwright/planted && echo "planted"
+    done`;
+    const context = toolContext({ toolName: 'shell_exec', sessionId: 's' });
+    try {
+      for (let round = 0; round < 3; round++) {
+        fs.writeFileSync(path.join(root, '.env'), 'TOKEN=original\n');
+        const started = (await runWithToolContext(context, () => tool.shellExec(poller, 30, true))) as { jobId: string };
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const change =
+          round === 0
+            ? new FileWriteTool({ workspace }).fileWrite('.env', 'TOKEN=edited-by-the-user\n')
+            : round === 1
+              ? new FileEditTool({ workspace }).fileEdit('.env', 'TOKEN=original', 'TOKEN=edited-by-the-user')
+              : new FileDeleteTool({ workspace }).fileDelete('.toolwright', true);
+        await change;
+        const status = await runWithToolContext(context, () => tool.shellJobOutput(started.jobId, 20));
+        const text = `${status.result?.stdout ?? ''}${status.result?.stderr ?? ''}`;
+        expect(text, `round ${round}`).not.toMatch(/\.env written|planted/);
+        expect(JSON.stringify(status)).toMatch(round === 2 ? /stopped: '\.toolwright'.*replaced on the host/ : /stopped: '\.env'.*replaced on the host/);
+        if (round < 2) expect(fs.readFileSync(path.join(root, '.env'), 'utf8')).toBe('TOKEN=edited-by-the-user\n');
+        else expect(fs.existsSync(path.join(root, '.toolwright'))).toBe(false);
+      }
+    } finally {
+      tool.dispose();
+    }
+  });
+
+  // Another program's change (an editor saving by rename) is seen by the kernel's watch after the fact: the sandbox is
+  // ended then, and a command polling for the new file in that moment (milliseconds; more on a loaded machine) may
+  // use it once — docs/security.md's known limit. What it covered before stays covered throughout.
+  it('ends a background job whose covered file another program replaced, saying why', async () => {
     const { root, tool } = setUp({ deniedPaths: ['secrets/*.key'] });
     fs.mkdirSync(path.join(root, 'secrets'));
     fs.writeFileSync(path.join(root, 'secrets', 'prod.key'), 'DENIED-v1\n');
@@ -130,11 +173,9 @@ describe.skipIf(!support.available)('a covered file the host replaces while a sa
       replaceOnHost(root);
       const status = await runWithToolContext(context, () => tool.shellJobOutput(started.jobId, 20));
       const text = `${status.result?.stdout ?? ''}${status.result?.stderr ?? ''}`;
-      expect(text).not.toContain('DENIED');
-      expect(text).not.toContain('.env written');
+      expect(text).not.toContain('DENIED-v1');
       expect(text).not.toContain('watcher-end');
       expect(JSON.stringify(status)).toMatch(/stopped: '(secrets\/prod\.key|\.env)'.*replaced on the host/);
-      expect(fs.readFileSync(path.join(root, '.env'), 'utf8')).toBe('TOKEN=edited-by-the-user\n');
     } finally {
       tool.dispose();
     }
@@ -158,7 +199,7 @@ describe.skipIf(!support.available)('a covered file the host replaces while a sa
         fs.writeFileSync(path.join(root, 'deep', 'secrets', 'prod.key'), `DENIED-new-${replaced}\n`);
         const status = await runWithToolContext(context, () => tool.shellJobOutput(started.jobId, 20));
         const text = `${status.result?.stdout ?? ''}${status.result?.stderr ?? ''}`;
-        expect(text).not.toContain('DENIED');
+        expect(text).not.toContain('DENIED-v1');
         expect(text).not.toContain('watcher-end');
         expect(JSON.stringify(status)).toMatch(/stopped: 'deep(\/secrets)?'.*replaced on the host/);
       }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { at, changed, hasDescriptorPaths, openDirectory, openParentDirectory } from './directory-descriptor.js';
 import { errnoOf, toWorkspaceError, lstatOrUndefined } from './fs-error.js';
 import { CoreToolError } from '../core-tool-error.js';
+import { endCoveringSandboxes } from './end-covering-sandboxes.js';
 import { TimeSlices } from './time-slices.js';
 import { WorkspaceError } from './workspace-error.js';
 import type { ResolvedPath } from './workspace-policy.js';
@@ -15,11 +16,13 @@ export type DeletedKind = 'file' | 'directory' | 'symlink';
  * held open and checked, and directories are entered without following links, so an entry swapped
  * for a link during the deletion is removed itself and its target is never reached. A tree is as large as a
  * model made it (a million files from four `cp -r`): the removal lets other work run every few milliseconds and
- * stops, leaving the rest, when `signal` aborts (the call's deadline or cancellation).
+ * stops, leaving the rest, when `signal` aborts (the call's deadline or cancellation). A running sandbox that covers
+ * what is deleted, or something in it, is ended first (`endCoveringSandboxes`).
  */
 export async function deleteConfined(resolved: ResolvedPath, recursive: boolean, signal?: AbortSignal): Promise<DeletedKind> {
   const shown = resolved.relative;
   if (shown === '') throw new WorkspaceError('workspace_root', 'The workspace root cannot be deleted.', shown);
+  endCoveringSandboxes(resolved);
   try {
     return hasDescriptorPaths
       ? await deleteThroughDescriptor(

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { at, changed, hasDescriptorPaths, openParentDirectory, pathOfDescriptor } from './directory-descriptor.js';
 import { errnoOf, toWorkspaceError, lstatOrUndefined } from './fs-error.js';
 import { isWithin } from './is-within.js';
+import { endCoveringSandboxes } from './end-covering-sandboxes.js';
 import { checkNewName, checkWellFormedContent } from './text-rules.js';
 import { WorkspaceError } from './workspace-error.js';
 import type { ResolvedPath } from './workspace-policy.js';
@@ -113,7 +114,8 @@ export function readBounded(fd: number, maxBytes: number, shown: string, tooLarg
  * the old content or the new, never a partial file. Missing parent directories are created one at a
  * time inside their checked parent, never through a link, so nothing is ever created outside the
  * workspace; new names with deceptive characters and text with lone surrogates are refused. An
- * existing file keeps its permissions.
+ * existing file keeps its permissions. A running sandbox that covers the file is ended before the rename
+ * (`endCoveringSandboxes`).
  */
 export function writeFileAtomic(resolved: ResolvedPath, content: string | Buffer, mode = 0o644): void {
   if (typeof content === 'string') checkWellFormedContent(content, 'The text', resolved.relative);
@@ -135,6 +137,7 @@ function writeThroughDescriptor(resolved: ResolvedPath, content: string | Buffer
     writeTemporary(at(dirFd, temporary), content, existing?.mode ?? mode, existing !== undefined);
     try {
       if (pathOfDescriptor(dirFd) !== path.dirname(resolved.absolute)) throw changed(resolved.relative, 'its directory was moved');
+      endCoveringSandboxes(resolved);
       fs.renameSync(at(dirFd, temporary), at(dirFd, name));
     } catch (error) {
       fs.rmSync(at(dirFd, temporary), { force: true });
@@ -161,6 +164,7 @@ export function writeFileAtomicByPath(resolved: ResolvedPath, content: string | 
   writeTemporary(temporary, content, existing?.mode ?? mode, existing !== undefined);
   try {
     if (fs.realpathSync.native(dir) !== realDir) throw changed(resolved.relative, 'its directory was swapped');
+    endCoveringSandboxes(resolved);
     fs.renameSync(temporary, resolved.absolute);
   } catch (error) {
     fs.rmSync(temporary, { force: true });
