@@ -50,11 +50,17 @@ async function countPast(count: () => number, from: number): Promise<number> {
  * A command counting in a group of its own, and a way to freeze this process's parent groups as a host killed in its
  * turn leaves another's; `stop()` thaws them, kills the command and removes its group.
  */
-function countingInParentGroups(): { count: () => number; freezeParents: (frozen: boolean) => void; stop: () => Promise<void> } {
+function countingInParentGroups(): {
+  group: CommandGroup;
+  count: () => number;
+  freezeParents: (frozen: boolean) => void;
+  stop: () => Promise<void>;
+} {
   const group = makeCommandGroup({ processes: 16, memoryBytes: 64 * 1024 * 1024 })!;
   const counter = path.join(fs.mkdtempSync('/tmp/tw-left-frozen-'), 'count');
   const launch = joinGroupCommand(group, '/bin/sh', ['-c', `i=0; while :; do i=$((i+1)); echo $i > ${counter}; sleep 0.02; done`]);
   const child = spawn(launch.file, launch.args, { stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   const parents = group.procsFiles.map((file) => path.dirname(path.dirname(file)));
   const freezeParents = (frozen: boolean) => {
     for (const dir of parents) {
@@ -66,11 +72,11 @@ function countingInParentGroups(): { count: () => number; freezeParents: (frozen
   const stop = async () => {
     freezeParents(false);
     child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await exited;
     group.remove();
     fs.rmSync(path.dirname(counter), { recursive: true, force: true });
   };
-  return { count: counterReader(counter), freezeParents, stop };
+  return { group, count: counterReader(counter), freezeParents, stop };
 }
 
 function counterReader(file: string): () => number {
@@ -257,6 +263,42 @@ describe.skipIf(!support.available)('a control group per command (this host can 
     expect(joined.stderr).toContain('could not join its control group');
     group.remove();
   });
+
+  it('kills a command that forks as fast as it can and waits until none of its processes is left (killAndWait)', async () => {
+    const group = makeCommandGroup({ processes: 64, memoryBytes: 64 * 1024 * 1024 })!;
+    const launch = joinGroupCommand(group, '/bin/sh', ['-c', 'while :; do /bin/true & /bin/true; done']);
+    const child = spawn(launch.file, launch.args, { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(fs.readFileSync(group.procsFiles[0]!, 'utf8').trim()).not.toBe('');
+      expect(group.killAndWait()).toBe(true);
+      for (const file of group.procsFiles) expect(fs.readFileSync(file, 'utf8').trim()).toBe('');
+    } finally {
+      child.kill('SIGKILL');
+      group.remove();
+    }
+  });
+
+  it.skipIf(!support.available || !support.controllers.includes('freezer'))(
+    'counts a command another host left paused as ended by killAndWait: it dies as it is thawed, running nothing more',
+    async () => {
+      const { group, count, freezeParents, stop } = countingInParentGroups();
+      try {
+        while (count() < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+        freezeParents(true);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const paused = count();
+        expect(group.killAndWait(3000)).toBe(true);
+        expect(fs.readFileSync(group.procsFiles[0]!, 'utf8').trim()).not.toBe('');
+        freezeParents(false);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(count()).toBe(paused);
+        for (const file of group.procsFiles) expect(fs.readFileSync(file, 'utf8').trim()).toBe('');
+      } finally {
+        await stop();
+      }
+    },
+  );
 
   it.skipIf(!support.available || !support.controllers.includes('freezer'))(
     'pauses running commands for as long as the pause is held, however long a sandbox takes to be made, and only then resumes them',

@@ -8,7 +8,7 @@ import type { ResolvedPath } from './workspace-policy.js';
  * something below it, is ended first, so none of its commands sees the new file as plain workspace content (a
  * protected file writable, a denied one readable). The kernel's watch on covered paths only reacts afterwards.
  * Refused as `busy` when such a sandbox cannot be ended (no control groups on this machine, or a process that would
- * not die within a second): the change waits until the command has ended.
+ * not die within five seconds): the change waits until the command has ended.
  */
 export function endCoveringSandboxes(resolved: ResolvedPath): void {
   if (endSandboxesCovering(resolved.absolute)) return;
