@@ -48,6 +48,9 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the CPUs: one file at a time on a 2-core machine, while most files wait
     // on the processes they start (the CLI, shells, sandboxes). One worker per CPU keeps both cores busy.
     maxWorkers: Math.max(2, os.availableParallelism()),
+    // Tests marked concurrent wait on the processes they start; a Toolwright process runs 5 sandboxed commands at once
+    // at most (sandbox admission), and a session shell ended by its test lets go of its place a moment later.
+    maxConcurrency: 3,
     setupFiles: ['./tools/vitest/property-limits.mts'],
     globalSetup: ['./tools/vitest/wasm-modules.mts'],
     reporters: ['default', new SlowestFilesReporter()],

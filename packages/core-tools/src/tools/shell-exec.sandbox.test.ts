@@ -124,7 +124,9 @@ const COLLECTED = [
   'cat /proc/self/root/../outside/secret.txt',
   'ls -la /proc/*/cwd/ 2>&1 | head; cat /proc/*/environ',
   'find / -name secret.txt -exec cat {} \\; 2>/dev/null',
-  'grep -r OUTSIDE-SECRET / 2>/dev/null | head',
+  // By content everywhere but the system folders the host lends read-only (whose every name `find` saw): reading all
+  // of /usr took the command to its deadline, ten seconds a backend.
+  'grep -r OUTSIDE-SECRET / --exclude-dir=proc --exclude-dir=sys --exclude-dir=usr 2>/dev/null | head',
   'cat /etc/shadow /etc/ssh/*key* /etc/sudoers',
   `touch ../PWNED; touch ${outside}/PWNED; touch link-out/PWNED; cp ok.txt slash/tmp/PWNED`,
   'touch ~/PWNED /root/PWNED /usr/local/bin/PWNED /usr/bin/PWNED /tmp/PWNED',
