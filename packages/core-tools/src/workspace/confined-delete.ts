@@ -17,12 +17,11 @@ export type DeletedKind = 'file' | 'directory' | 'symlink';
  * for a link during the deletion is removed itself and its target is never reached. A tree is as large as a
  * model made it (a million files from four `cp -r`): the removal lets other work run every few milliseconds and
  * stops, leaving the rest, when `signal` aborts (the call's deadline or cancellation). A running sandbox that covers
- * what is deleted, or something in it, is ended first (`endCoveringSandboxes`).
+ * what is deleted, or something in it, is ended just before the first removal (`endCoveringSandboxes`).
  */
 export async function deleteConfined(resolved: ResolvedPath, recursive: boolean, signal?: AbortSignal): Promise<DeletedKind> {
   const shown = resolved.relative;
   if (shown === '') throw new WorkspaceError('workspace_root', 'The workspace root cannot be deleted.', shown);
-  endCoveringSandboxes(resolved);
   try {
     return hasDescriptorPaths
       ? await deleteThroughDescriptor(
@@ -44,11 +43,16 @@ async function deleteThroughDescriptor(resolved: ResolvedPath, recursive: boolea
     const name = path.basename(resolved.absolute);
     const stat = lstatOrUndefined(at(parent, name));
     if (!stat) throw notFound(shown);
-    if (!stat.isDirectory()) return unlinkEntry(parent, name, checkDeletable(stat, shown));
+    if (!stat.isDirectory()) {
+      checkDeletable(stat, shown);
+      endCoveringSandboxes(resolved);
+      return unlinkEntry(parent, name, stat);
+    }
     const dir = openDirectory(at(parent, name), resolved.absolute, shown);
     if (dir === undefined) throw changed(shown, 'it disappeared');
     try {
       if (!recursive && fs.readdirSync(`/proc/self/fd/${dir}`).length > 0) throw notEmpty(shown);
+      endCoveringSandboxes(resolved);
       if (recursive) await removeContents(dir, resolved.absolute, shown, slices);
     } finally {
       fs.closeSync(dir);
@@ -98,10 +102,12 @@ function deleteByPath(resolved: ResolvedPath, recursive: boolean): DeletedKind {
   if (!stat) throw notFound(shown);
   if (!stat.isDirectory()) {
     checkDeletable(stat, shown);
+    endCoveringSandboxes(resolved);
     fs.unlinkSync(resolved.absolute);
     return stat.isSymbolicLink() ? 'symlink' : 'file';
   }
   if (!recursive && fs.readdirSync(resolved.absolute).length > 0) throw notEmpty(shown);
+  endCoveringSandboxes(resolved);
   fs.rmSync(resolved.absolute, { recursive: true, force: false });
   return 'directory';
 }
