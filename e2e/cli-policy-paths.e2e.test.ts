@@ -139,15 +139,17 @@ describe("Toolwright's own configuration is protected from the file tools", () =
     expect(fs.readFileSync(path.join(dir, 'toolwright.config.json'), 'utf8')).not.toContain('node');
   });
 
-  it('protects a policy file given by --policy and an audit log given by --audit', () => {
+  // The audit log's folder whole: its rotated files and its lock lie beside it (a review rewrote `<log>.1`).
+  it("protects a policy file given by --policy and an audit log given by --audit, with the log's folder", () => {
     const dir = workspace();
     fs.mkdirSync(path.join(dir, 'ops'));
     fs.writeFileSync(path.join(dir, 'ops', 'p.json'), JSON.stringify({ rules: [{ allow: 'file_*' }] }));
-    for (const file of ['ops/p.json', 'ops/audit.log']) {
+    for (const file of ['ops/p.json', 'ops/audit.log', 'ops/audit.log.1', 'ops/audit.log.lock', 'ops/other.json']) {
       const result = call(dir, 'file_write', { path: file, content: '{}' }, ['--policy', 'ops/p.json', '--audit', 'ops/audit.log']);
       expect(json(result.stdout).error?.code, file).toBe('protected_path_unapproved');
     }
-    expect(json(call(dir, 'file_write', { path: 'ops/other.json', content: '{}' }, ['--policy', 'ops/p.json', '--audit', 'ops/audit.log']).stdout).status).toBe(
+    expect(fs.readdirSync(path.join(dir, 'ops')).sort()).toEqual(['audit.log', 'p.json']);
+    expect(json(call(dir, 'file_write', { path: 'other.json', content: '{}' }, ['--policy', 'ops/p.json', '--audit', 'ops/audit.log']).stdout).status).toBe(
       'completed',
     );
   });

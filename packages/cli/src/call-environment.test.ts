@@ -40,6 +40,24 @@ describe(withOwnFilesProtected, () => {
     expect(workspace.resolve('sub/conf/tw.json').protected).toBe(false); // anchored at the root
   });
 
+  // Found by a review: only the log's own name was protected, and `file_write logs/a.jsonl.1` (or a command) rewrote the
+  // rotated history, or planted `logs/a.jsonl.lock`. The log's folder is protected whole, unless it is the root.
+  it("protects an audit log's folder whole — its rotated files, its lock, whatever else lies there", () => {
+    const workspace = new WorkspacePolicy(withOwnFilesProtected(settings({ audit: { path: path.join(root, 'logs', 'a.jsonl') } })));
+    for (const file of ['logs', 'logs/a.jsonl', 'logs/a.jsonl.1', 'logs/a.jsonl.7', 'logs/a.jsonl.lock', 'logs/a.jsonl.lock.break', 'logs/other.txt'])
+      expect(workspace.resolve(file).protected, file).toBe(true);
+    expect(workspace.resolve('logsx/a.jsonl.1').protected).toBe(false);
+    expect(workspace.resolve('sub/logs/a.jsonl.1').protected).toBe(false);
+  });
+
+  it('protects an audit log at the root by its name only (the root cannot be protected whole)', () => {
+    const config = withOwnFilesProtected(settings({ audit: { path: path.join(root, 'a.jsonl') } }));
+    const workspace = new WorkspacePolicy(config);
+    expect(workspace.resolve('a.jsonl').protected).toBe(true);
+    expect(workspace.resolve('notes.txt').protected).toBe(false);
+    expect(config.protectedPaths).toContain('/a.jsonl');
+  });
+
   it('leaves out files outside every scope, and keeps the configured protected paths', () => {
     const config = withOwnFilesProtected(settings({ workspace: { root, protectedPaths: ['/build'] }, configFile: path.join(base, 'toolwright.config.json') }));
     expect(config.protectedPaths).toEqual(['/build', 'toolwright.config.json', 'toolwright.policy.json']);

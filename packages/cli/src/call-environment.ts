@@ -209,23 +209,30 @@ export function coreToolHooks(env: CoreToolsEnvironment): Pick<ExecutorOptions, 
   return { riskLevel: coreToolsRiskLevels(env), pathResolvers: coreToolsPathResolvers(env) };
 }
 
-/** The workspace config with Toolwright's own files added to its protected paths (anchored where they lie). */
+/**
+ * The workspace config with Toolwright's own files added to its protected paths (anchored where they lie). An audit
+ * log's folder is protected whole, unless it is a scope's root: its rotated files (`<log>.1` …) and its lock
+ * (`<log>.lock`) lie beside it under names no list can hold in advance, and a command that could write them would
+ * rewrite the history or plant a lock (found by a review: only the log's own name was protected).
+ */
 export function withOwnFilesProtected(settings: CliSettings, hostCode: readonly string[] = []): WorkspaceConfig {
   const config = settings.workspace;
-  const files = [
-    settings.configFile,
-    settings.policy !== undefined && 'file' in settings.policy ? settings.policy.file : undefined,
-    typeof settings.audit === 'object' ? settings.audit.path : undefined,
-    ...hostCode,
-  ].filter((file): file is string => file !== undefined);
+  const files = [settings.configFile, settings.policy !== undefined && 'file' in settings.policy ? settings.policy.file : undefined, ...hostCode].filter(
+    (file): file is string => file !== undefined,
+  );
   const roots = [config.root, config.shared, config.public].filter((root): root is string => root !== undefined).map(realOrResolved);
-  const anchored = files.flatMap((file) => {
-    const real = path.join(realOrResolved(path.dirname(file)), path.basename(file));
-    return roots
+  const within = (real: string) =>
+    roots
       .map((root) => path.relative(root, real))
       .filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel))
       .map((rel) => `/${rel.split(path.sep).join('/')}`);
-  });
+  const realFile = (file: string) => path.join(realOrResolved(path.dirname(file)), path.basename(file));
+  const anchored = files.flatMap((file) => within(realFile(file)));
+  if (typeof settings.audit === 'object' && settings.audit.path !== undefined) {
+    const log = realFile(settings.audit.path);
+    const folder = within(path.dirname(log));
+    anchored.push(...(folder.length > 0 ? folder : within(log)));
+  }
   const base = config.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
   return { ...config, protectedPaths: [...new Set([...base, 'toolwright.config.json', 'toolwright.policy.json', ...anchored])] };
 }
