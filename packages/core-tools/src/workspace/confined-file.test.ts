@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchCovers } from '@toolwright/sandbox';
 import { startFlipping } from '../test-support/path-flipper.js';
 import { textPage } from '../test-support/text-page.js';
 import { FileWriteTool } from '../tools/file-write.js';
@@ -88,6 +89,33 @@ describe(writeFileAtomic, () => {
     fs.symlinkSync(outside, path.join(root, 'swapped'));
     expect(() => writeFileAtomic(resolved, 'x')).toThrow(expect.objectContaining({ code: 'changed_during_use' }));
     expect(fs.readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe('a write over a path a running sandbox covers', () => {
+  // Where a covering sandbox cannot be ended (no control groups; a process that will not die), the write waits.
+  it.for([
+    ['writeFileAtomic', writeFileAtomic],
+    ['writeFileAtomicByPath', writeFileAtomicByPath],
+  ] as const)('is refused as busy by %s when the sandbox cannot be ended, and changes nothing', ([, write]) => {
+    fs.writeFileSync(path.join(root, 'covered.env'), 'TOKEN=user\n');
+    const ended: string[] = [];
+    const stop = watchCovers(
+      [path.join(root, 'covered.env')],
+      (covered) => {
+        ended.push(covered);
+        return false;
+      },
+      root,
+    );
+    try {
+      expect(() => write(policy.resolve('covered.env'), 'TOKEN=new\n')).toThrow(expect.objectContaining({ code: 'busy' }));
+      expect(ended).toEqual([path.join(root, 'covered.env')]);
+      expect(fs.readFileSync(path.join(root, 'covered.env'), 'utf8')).toBe('TOKEN=user\n');
+      expect(fs.readdirSync(root).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      stop();
+    }
   });
 });
 
