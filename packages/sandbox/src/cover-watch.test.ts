@@ -131,8 +131,31 @@ describe('endSandboxesCovering', () => {
       expect(endSandboxesCovering(path.join(root, '.env'))).toBe(false);
       expect(stuck).toHaveBeenCalledTimes(1);
       expect(ended).toHaveBeenCalledTimes(1);
+      // Asked again at every later change, never let through, until its owner stops the watch (its last process gone).
+      expect(endSandboxesCovering(path.join(root, '.env'))).toBe(false);
+      expect(endSandboxesCovering(path.join(root, 'conf'))).toBe(false);
+      expect(stuck).toHaveBeenCalledTimes(3);
+      expect(ended).toHaveBeenCalledTimes(1);
+      stops[0]!();
+      expect(endSandboxesCovering(path.join(root, '.env'))).toBe(true);
+      expect(stuck).toHaveBeenCalledTimes(3);
     } finally {
       for (const stop of stops) stop();
     }
+  });
+
+  it('keeps asking a sandbox the kernel saw broken whose processes are not gone, before the next change goes ahead', async () => {
+    const { root, covered } = workspace();
+    const stuck = vi.fn(() => false);
+    const stop = watchCovers(covered, stuck, root);
+    try {
+      replace(covered[0]!);
+      await vi.waitFor(() => expect(stuck).toHaveBeenCalledTimes(1), { timeout: 5_000, interval: 10 });
+      expect(endSandboxesCovering(covered[1]!)).toBe(false);
+      expect(stuck).toHaveBeenCalledTimes(2);
+    } finally {
+      stop();
+    }
+    expect(endSandboxesCovering(covered[1]!)).toBe(true);
   });
 });

@@ -62,7 +62,7 @@ export function watchCovers(paths: readonly string[], onBroken: (covered: string
       const full = path.join(folder, covered);
       if (!(renamed && name === covered) && identityOf(full) === identity) continue;
       stop();
-      onBroken(full);
+      unended(onBroken(full));
       return;
     }
   };
@@ -81,17 +81,31 @@ export function watchCovers(paths: readonly string[], onBroken: (covered: string
   // The covered paths first: a change to a folder holding one names the path it covered.
   const watched = [...paths, ...onTheWay];
   const endIfCovering = (target: string) => {
-    if (stopped) return true;
     const covered = watched.find((each) => isWithin(target, each));
     if (covered === undefined) return true;
     stop();
-    return onBroken(covered) !== false;
+    return unended(onBroken(covered));
+  };
+  /**
+   * A sandbox whose processes were still there once `onBroken` returned (no control group to kill; one that would
+   * not die) stays among the running ones, so that every later change to what it covered asks again (and waits)
+   * instead of going ahead, until the sandbox's owner stops the watch as its last process ends.
+   */
+  let lingering = false;
+  const unended = (ended: boolean | void): boolean => {
+    if (ended !== false) return true;
+    if (!lingering) {
+      lingering = true;
+      running.add(endIfCovering);
+    }
+    return false;
   };
   running.add(endIfCovering);
   const stop = () => {
+    running.delete(endIfCovering);
+    lingering = false;
     if (stopped) return;
     stopped = true;
-    running.delete(endIfCovering);
     clearInterval(backstop);
     clearInterval(poll);
     for (const watcher of watchers) watcher.close();
