@@ -16,7 +16,10 @@ describe(loadProjectTools, () => {
     fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "cached", "private": true }');
     fs.writeFileSync(
       path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, types: [], rootDir: 'src' }, include: ['src'] }),
+      JSON.stringify({
+        compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, types: [], skipLibCheck: true, rootDir: 'src' },
+        include: ['src'],
+      }),
     );
     fs.mkdirSync(path.join(dir, 'src', 'deep'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'src', 'deep', 'add.ts'), TOOL('add'));
@@ -51,7 +54,10 @@ describe(loadProjectTools, () => {
       fs.writeFileSync(path.join(project, 'package.json'), '{ "name": "declared", "private": true }');
       fs.writeFileSync(
         path.join(project, 'tsconfig.json'),
-        JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, types: [], rootDir: 'src' }, include: ['src'] }),
+        JSON.stringify({
+          compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, types: [], skipLibCheck: true, rootDir: 'src' },
+          include: ['src'],
+        }),
       );
       fs.mkdirSync(path.join(project, 'src'));
       // The store's own key (Symbol.for): what @toolwright/schema's attachToolDeclaration does, without resolving it.

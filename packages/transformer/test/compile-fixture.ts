@@ -27,6 +27,20 @@ export function compileFixture(dir: string, options: ts.CompilerOptions = FIXTUR
 }
 
 /**
+ * The compiler's errors in a fixture's own files (and the program's options and globals), as an editor shows them
+ * for the fixture: the packages' sources it imports are checked by their own build, not again for every fixture.
+ */
+export function fixtureTypeErrors(program: ts.Program, dir: string): string[] {
+  const own = `${path.resolve(dir)}${path.sep}`;
+  const files = program.getSourceFiles().filter((file) => path.resolve(file.fileName).startsWith(own));
+  return [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...files.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]),
+  ].map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+}
+
+/**
  * The files every fixture reads (the default library, `@types/node`, the packages' sources) parsed once per
  * test file, as an editor's document registry keeps them between programs: a parsed and bound file depends on
  * nothing outside itself. A fixture's own files are read afresh.

@@ -2,10 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostics } from '../src/index.js';
-import { compileFixture } from './compile-fixture.js';
+import { compileFixture, fixtureTypeErrors } from './compile-fixture.js';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 const ERROR_AREA = '_error_';
@@ -41,7 +40,7 @@ describe('valid fixtures', () => {
 
   it.for(validCases)('$name', async ({ dir }) => {
     const { program, analysis } = compileFixture(dir);
-    const typeErrors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    const typeErrors = fixtureTypeErrors(program, dir);
     expect(typeErrors, 'valid fixtures type-check').toEqual([]);
     const diagnostics = formatDiagnostics(analysis.diagnostics, { fileName: (f) => path.relative(dir, f).replace(/\\/g, '/') });
     const pinnedWarnings = path.join(dir, 'expected.diagnostics.txt');
