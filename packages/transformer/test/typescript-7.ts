@@ -36,7 +36,12 @@ export function fixtureTsconfig(dir: string): string {
   return writeTsconfig(path.join(folder, 'tsconfig.json'), [path.join(dir, 'input.ts')]);
 }
 
-/** Writes a tsconfig at `file` for `files` with the fixtures' options (types from the repository's @types), and returns its path. */
+/**
+ * Writes a tsconfig at `file` for `files` with the fixtures' options (types from the repository's @types), and returns its
+ * path. `@toolwright/*` resolve as in a user's project, to the packages' built declarations (`npm run build` first): the
+ * compiler then counts them as an external library, and the analysis never asks for their syntax trees — with the
+ * sources (the `@toolwright/source` condition) every fixture's project sent the tool and schema packages' trees anew.
+ */
 export function writeTsconfig(file: string, files: readonly string[]): string {
   fs.writeFileSync(
     file,
@@ -45,7 +50,6 @@ export function writeTsconfig(file: string, files: readonly string[]): string {
         target: 'es2022',
         module: 'nodenext',
         moduleResolution: 'nodenext',
-        customConditions: ['@toolwright/source'],
         strict: true,
         noEmit: true,
         skipLibCheck: true,
