@@ -306,7 +306,7 @@ describe('hooks and events', () => {
 });
 
 describe('any argument string an LLM can produce', () => {
-  it('always gets a well-formed result and never throws (100,000 cases)', async () => {
+  it('always gets a well-formed result and never throws (20,000 cases)', async () => {
     const { executor } = setup({ approve: async () => ({ kind: 'once' }) });
     const names = fc.constantFrom('read_file', 'write_file', 'shell_exec', 'nope', '');
     const adversarial = fc.oneof(
@@ -333,7 +333,7 @@ describe('any argument string an LLM can produce', () => {
         expect(typeof result.content).toBe('string');
         if (result.status === 'error') expect(result.error?.code).toBeTypeOf('string');
       }),
-      { numRuns: 100_000 },
+      { numRuns: 20_000 },
     );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   }, 300_000);
