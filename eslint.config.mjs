@@ -21,6 +21,8 @@ export default tseslint.config(
       'examples/**/generated/**',
       // Projects the benchmarks generate (git-ignored).
       'tools/bench/.work/**',
+      // Folders the tests make and remove while they run (git-ignored): `npm test` lints beside vitest.
+      '**/.tmp-*/',
     ],
   },
   js.configs.recommended,

@@ -3,54 +3,106 @@
 // format, the tests' type check, the type tests — side by side, as many at once as the machine has CPUs: each is
 // one program that uses a core and a half at most, and one after another they left a core idle for two minutes.
 // Each check's output is printed whole when it ends (never interleaved), then a line per check with its time;
-// the exit code is 1 if any check failed. Usage: node tools/scripts/run-checks.mjs <npm script>...
+// the exit code is 1 if any check failed.
+//
+//   node tools/scripts/run-checks.mjs [<npm script>...]             the checks (all of them when none is named)
+//   node tools/scripts/run-checks.mjs --beside-vitest [<script>...]   `vitest run` too, started first, its output live
+//
+// Beside vitest (what `npm test` runs), the checks run at a lower priority (nice 10): vitest's workers leave a
+// sixth of the CPUs idle while their tests wait on processes, timers and sandboxes, and the checks take that time
+// instead of a turn of their own before vitest; the tests, some of which wait for deadlines, keep the CPU first.
+// A check's output comes after vitest's (a line says when each ends); the exit code is 1 if vitest or a check failed.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 
+const CHECKS = ['lint', 'test:types', 'typecheck:tests', 'check:exports', 'check:cycles', 'check:boundaries'];
+const CHECK_PRIORITY = 10;
+
 const root = path.resolve(import.meta.dirname, '../..');
-const scripts = process.argv.slice(2);
-if (scripts.length === 0) {
-  console.error('usage: node tools/scripts/run-checks.mjs <npm script>...');
+const args = process.argv.slice(2);
+const besideVitest = args[0] === '--beside-vitest';
+const named = besideVitest ? args.slice(1) : args;
+const unknown = named.filter((arg) => arg.startsWith('-'));
+if (unknown.length > 0) {
+  console.error(`run-checks: unknown option ${unknown[0]}; usage: node tools/scripts/run-checks.mjs [--beside-vitest] [<npm script>...]`);
   process.exit(2);
 }
+const scripts = named.length > 0 ? named : CHECKS;
 const npm = process.env.npm_execpath;
 
-/** Runs one npm script, its output kept until it ends. */
-function runScript(script) {
+/** Starts a program with its output kept until it ends; resolves with its exit code, output and time. */
+function runKept(label, command, commandArgs, { priority } = {}) {
   const started = Date.now();
-  // Under `npm test`, npm_execpath is npm's own CLI: started with this Node, no shell and no second lookup of npm.
-  const [command, args] = npm && npm.endsWith('.js') ? [process.execPath, [npm, 'run', '--silent', script]] : ['npm', ['run', '--silent', script]];
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const child = spawn(command, commandArgs, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    // Set before the program has started anything of its own (Node takes tens of milliseconds to boot), so the
+    // processes it starts inherit it.
+    if (priority !== undefined && child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, priority);
+      } catch {
+        // Not permitted here: the check runs at the usual priority.
+      }
+    }
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
-    child.on('error', (error) => resolve({ script, code: 1, output: Buffer.from(`${error.message}\n`), seconds: 0 }));
+    child.on('error', (error) => resolve({ label, code: 1, output: Buffer.from(`${error.message}\n`), seconds: 0 }));
     child.on('close', (code, signal) =>
-      resolve({ script, code: code ?? (signal ? 128 : 1), output: Buffer.concat(output), seconds: (Date.now() - started) / 1000 }),
+      resolve({ label, code: code ?? (signal ? 128 : 1), output: Buffer.concat(output), seconds: (Date.now() - started) / 1000 }),
     );
   });
 }
 
+/** Runs one npm script, its output kept until it ends. */
+function runScript(script, options) {
+  // Under `npm test`, npm_execpath is npm's own CLI: started with this Node, no shell and no second lookup of npm.
+  const [command, commandArgs] = npm && npm.endsWith('.js') ? [process.execPath, [npm, 'run', '--silent', script]] : ['npm', ['run', '--silent', script]];
+  return runKept(script, command, commandArgs, options);
+}
+
+/** `vitest run`, its output live (it prints as files end). */
+function runVitest() {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], { cwd: root, stdio: 'inherit', env: process.env });
+    child.on('error', (error) => resolve({ label: 'vitest', code: 1, error: error.message, seconds: 0 }));
+    child.on('close', (code, signal) => resolve({ label: 'vitest', code: code ?? (signal ? 128 : 1), seconds: (Date.now() - started) / 1000 }));
+  });
+}
+
+function printResult(result) {
+  process.stdout.write(`\n── ${result.label} (${result.code === 0 ? 'passed' : `FAILED, exit code ${result.code}`}, ${result.seconds.toFixed(1)} s)\n`);
+  process.stdout.write(result.output);
+}
+
+const vitest = besideVitest ? runVitest() : undefined;
 const slots = Math.max(1, Math.min(scripts.length, os.availableParallelism()));
 const queue = [...scripts];
 const results = [];
-await Promise.all(
+const checks = Promise.all(
   Array.from({ length: slots }, async () => {
     for (let script = queue.shift(); script !== undefined; script = queue.shift()) {
-      const result = await runScript(script);
-      process.stdout.write(`\n── ${script} (${result.code === 0 ? 'passed' : `FAILED, exit code ${result.code}`}, ${result.seconds.toFixed(1)} s)\n`);
-      process.stdout.write(result.output);
+      const result = await runScript(script, besideVitest ? { priority: CHECK_PRIORITY } : {});
       results.push(result);
+      if (besideVitest)
+        process.stdout.write(
+          `\n── check ${script}: ${result.code === 0 ? 'passed' : 'FAILED (its output follows vitest’s)'} in ${result.seconds.toFixed(1)} s\n`,
+        );
+      else printResult(result);
     }
   }),
 );
+const [vitestResult] = await Promise.all([vitest, checks]);
+if (besideVitest) for (const script of scripts) printResult(results.find((r) => r.label === script));
 
-const failed = results.filter((result) => result.code !== 0);
-console.log(`\nchecks: ${scripts.map((s) => `${s} ${results.find((r) => r.script === s).seconds.toFixed(1)} s`).join(', ')}`);
+const failed = results.filter((result) => result.code !== 0).map((result) => result.label);
+if (vitestResult && vitestResult.code !== 0) failed.unshift(`vitest${vitestResult.error ? ` (${vitestResult.error})` : ''}`);
+console.log(`\nchecks: ${scripts.map((s) => `${s} ${results.find((r) => r.label === s).seconds.toFixed(1)} s`).join(', ')}`);
+if (vitestResult) console.log(`vitest: ${vitestResult.code === 0 ? 'passed' : 'FAILED'} in ${vitestResult.seconds.toFixed(1)} s`);
 if (failed.length > 0) {
-  console.error(`checks failed: ${failed.map((r) => r.script).join(', ')}`);
+  console.error(`failed: ${failed.join(', ')}`);
   process.exit(1);
 }
-console.log(`checks: all ${scripts.length} passed`);
+console.log(`checks: all ${scripts.length} passed${vitestResult ? ', and vitest' : ''}`);
