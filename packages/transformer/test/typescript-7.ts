@@ -53,7 +53,7 @@ export function writeTsconfig(file: string, files: readonly string[]): string {
         strict: true,
         noEmit: true,
         skipLibCheck: true,
-        types: ['node'],
+        types: [],
         typeRoots: [path.join(REPOSITORY, 'node_modules/@types')],
       },
       files,
