@@ -22,7 +22,16 @@ function project(label: string, files: Record<string, string>): string {
 }
 
 const TSCONFIG = JSON.stringify({
-  compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, skipLibCheck: true, types: ['node'], rootDir: 'src' },
+  compilerOptions: {
+    target: 'es2022',
+    lib: ['es2022'],
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    strict: true,
+    skipLibCheck: true,
+    types: ['node'],
+    rootDir: 'src',
+  },
   include: ['src'],
 });
 

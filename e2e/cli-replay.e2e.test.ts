@@ -50,6 +50,7 @@ beforeAll(() => {
   fs.writeFileSync(path.join(dir, 'src', 'tools.ts'), TOOLS);
   const compilerOptions = {
     target: 'es2022',
+    lib: ['es2022'],
     module: 'nodenext',
     moduleResolution: 'nodenext',
     strict: true,

@@ -16,6 +16,7 @@ const ALONGSIDE = ['typescript@7.0.2', '@modelcontextprotocol/sdk@1.32.2'];
 const TSCONFIG = {
   compilerOptions: {
     target: 'es2022',
+    lib: ['es2022'],
     module: 'nodenext',
     moduleResolution: 'nodenext',
     strict: true,

@@ -18,6 +18,7 @@ const ALONGSIDE = ['typescript@6.0.3', '@modelcontextprotocol/sdk@1.32.2', 'ai@7
 const TSCONFIG = {
   compilerOptions: {
     target: 'es2022',
+    lib: ['es2022'],
     module: 'nodenext',
     moduleResolution: 'nodenext',
     strict: true,
