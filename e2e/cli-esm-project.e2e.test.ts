@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PROJECT_OPTIONS } from './support/project-options.js';
 import { toolwright } from './support/run.js';
 
 const temporary: string[] = [];
@@ -22,16 +23,7 @@ function project(label: string, files: Record<string, string>): string {
 }
 
 const TSCONFIG = JSON.stringify({
-  compilerOptions: {
-    target: 'es2022',
-    lib: ['es2022'],
-    module: 'nodenext',
-    moduleResolution: 'nodenext',
-    strict: true,
-    skipLibCheck: true,
-    types: ['node'],
-    rootDir: 'src',
-  },
+  compilerOptions: { ...PROJECT_OPTIONS, types: ['node'] },
   include: ['src'],
 });
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, run, toolwright } from './support/run.js';
+import { PROJECT_OPTIONS } from './support/project-options.js';
 
 const TOOLS = `/**
  * Adds two numbers.
@@ -48,17 +49,7 @@ beforeAll(() => {
   fs.writeFileSync(path.join(dir, 'package.json'), '{ "private": true }\n');
   fs.writeFileSync(path.join(dir, 'notes.txt'), 'first\nsecond\n');
   fs.writeFileSync(path.join(dir, 'src', 'tools.ts'), TOOLS);
-  const compilerOptions = {
-    target: 'es2022',
-    lib: ['es2022'],
-    module: 'nodenext',
-    moduleResolution: 'nodenext',
-    strict: true,
-    skipLibCheck: true,
-    types: [],
-    rootDir: 'src',
-    outDir: 'dist',
-  };
+  const compilerOptions = { ...PROJECT_OPTIONS, types: [], outDir: 'dist' };
   fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['src'] }));
   fs.writeFileSync(
     path.join(dir, 'tsconfig.test.json'),

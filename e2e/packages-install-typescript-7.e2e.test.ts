@@ -9,22 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packPackages } from '../tools/release/pack-packages.mjs';
 import { BROKEN, GREET, npm, RUN_MCP, runExecutorScript } from './support/packed-project.js';
 import { run, type RunResult } from './support/run.js';
+import { PROJECT_OPTIONS } from './support/project-options.js';
 
 // Exact pins, as tools/typescript-7 tests them.
 const ALONGSIDE = ['typescript@7.0.2', '@modelcontextprotocol/sdk@1.32.2'];
 
 const TSCONFIG = {
-  compilerOptions: {
-    target: 'es2022',
-    lib: ['es2022'],
-    module: 'nodenext',
-    moduleResolution: 'nodenext',
-    strict: true,
-    skipLibCheck: true,
-    types: [],
-    rootDir: 'src',
-    outDir: 'dist',
-  },
+  compilerOptions: { ...PROJECT_OPTIONS, types: [], outDir: 'dist' },
   include: ['src'],
 };
 

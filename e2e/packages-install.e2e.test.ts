@@ -11,20 +11,15 @@ import { packPackages } from '../tools/release/pack-packages.mjs';
 import { BROKEN, GREET, npm, RUN_MCP, runExecutorScript } from './support/packed-project.js';
 import { REPO, run, type RunResult } from './support/run.js';
 import { TsServerClient } from './support/tsserver-client.js';
+import { PROJECT_OPTIONS } from './support/project-options.js';
 
 // Exact pins: the versions the monorepo itself is tested with (root package.json).
 const ALONGSIDE = ['typescript@6.0.3', '@modelcontextprotocol/sdk@1.32.2', 'ai@7.0.173', '@openai/agents@0.20.0'];
 
 const TSCONFIG = {
   compilerOptions: {
-    target: 'es2022',
-    lib: ['es2022'],
-    module: 'nodenext',
-    moduleResolution: 'nodenext',
-    strict: true,
-    skipLibCheck: true,
+    ...PROJECT_OPTIONS,
     types: [],
-    rootDir: 'src',
     outDir: 'dist',
     declaration: true,
     plugins: [
