@@ -43,6 +43,9 @@ export function fixtureTsconfig(dir: string): string {
  * sources (the `@toolwright/source` condition) every fixture's project sent the tool and schema packages' trees anew.
  */
 export function writeTsconfig(file: string, files: readonly string[]): string {
+  const missing = ['tool', 'schema', 'sources'].filter((name) => !fs.existsSync(path.join(REPOSITORY, 'packages', name, 'dist', 'index.d.ts')));
+  if (missing.length > 0)
+    throw new Error(`TypeScript 7's test projects read the packages' built declarations, and ${missing.join(', ')} has none: run npm run build first`);
   fs.writeFileSync(
     file,
     JSON.stringify({
