@@ -20,7 +20,14 @@ for (const dir of fs.readdirSync(path.join(root, 'packages')).sort()) {
 const total = counts.reduce((sum, [, count]) => sum + count, 0);
 
 // tsd asks for a typings file; in one program across packages it is only checked to exist (no rule reads it here).
-const diagnostics = await tsd({ cwd, typingsFile: '../../packages/tool/dist/index.d.ts', testFiles: ['../../packages/*/test-d/*.test-d.ts'] });
+let diagnostics;
+try {
+  diagnostics = await tsd({ cwd, typingsFile: '../../packages/tool/dist/index.d.ts', testFiles: ['../../packages/*/test-d/*.test-d.ts'] });
+} catch (error) {
+  // tsd's own refusals (no test files, no built declarations: run `npm run build` first), said in one line.
+  console.error(`tsd: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
 if (diagnostics.length > 0) console.log(formatter(diagnostics, false));
 console.log(`tsd: ${counts.map(([dir, count]) => `${dir} ${count}`).join(', ')}`);

@@ -45,7 +45,7 @@ export function fixtureTypeErrors(program: ts.Program, dir: string): string[] {
 }
 
 /**
- * The files every fixture reads (the default library, `@types/node`, the packages' sources) parsed once per
+ * The files fixtures share (the default library, the packages' sources, `@types/node` where one references it) parsed once per
  * test file, as an editor's document registry keeps them between programs: a parsed and bound file depends on
  * nothing outside itself. A fixture's own files are read afresh.
  */
