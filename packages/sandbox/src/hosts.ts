@@ -68,13 +68,16 @@ export function otherHostsGroups(): string[] {
 }
 
 /**
- * Where the holders of the placeholder at `target` are recorded: by its folder's device and inode and its name,
- * so hosts that reach the workspace by different paths (a bind mount) record the same placeholder together.
+ * Where the holders of the placeholder at `target` are recorded: by its folder's identity (device, inode, birth time)
+ * and its name, so hosts that reach the workspace by different paths (a bind mount) record the same placeholder
+ * together. The birth time tells a folder from a removed one whose inode number it was given (ext4 gives it to the
+ * next folder made): a host still holding placeholders in the removed folder must not count as a holder of the new
+ * folder's (a CI run kept a `.git` and a `.env` so).
  */
 function holdsOf(target: string): string {
   // Gone, or reached through a link (swapped by a command): by its spelling, which no placeholder is recorded under.
   const stat = inPinnedFolder(path.dirname(target), (folder) => fs.fstatSync(folder, { bigint: true }));
-  const folder = stat ? `${stat.dev}:${stat.ino}` : path.dirname(target);
+  const folder = stat ? identityOf(stat) : path.dirname(target);
   const key = `${folder}/${path.basename(target)}`;
   return path.join(sharedSubdirectory('holds'), crypto.createHash('sha256').update(key).digest('hex').slice(0, 32));
 }

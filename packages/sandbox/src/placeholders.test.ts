@@ -188,6 +188,32 @@ describe('placeholders let go of just before the process ends', () => {
     await ended;
     expect(fs.readdirSync(dir)).toEqual([]);
   });
+
+  // A folder removed while a host still held placeholders in it gives its inode number to the next folder made (ext4
+  // does so at once): a CI run kept a later folder's `.git` and `.env` for ever, their holders taken to be the first
+  // host's. Holders are recorded by the folder's inode and birth time.
+  it("are removed though an earlier folder with the same inode number still has a live host's placeholders", async () => {
+    const earlier = fs.mkdtempSync(path.join(root, 'reused-'));
+    const inode = fs.statSync(earlier).ino;
+    const stillHeld = holdPlaceholders([
+      { path: path.join(earlier, '.git'), kind: 'directory' },
+      { path: path.join(earlier, '.env'), kind: 'file' },
+    ]);
+    fs.rmSync(earlier, { recursive: true });
+    let dir = fs.mkdtempSync(path.join(root, 'reused-'));
+    for (let tries = 0; fs.statSync(dir).ino !== inode && tries < 20; tries++) dir = fs.mkdtempSync(path.join(root, 'reused-'));
+    expect(fs.statSync(dir).ino, 'the file system gave no folder the removed one’s inode number').toBe(inode);
+    const requests = [
+      { path: path.join(dir, '.git'), kind: 'directory' },
+      { path: path.join(dir, '.env'), kind: 'file' },
+    ];
+    const module = JSON.stringify(path.join(import.meta.dirname, '..', 'dist', 'placeholders.js'));
+    const script = `const held = require(${module}).holdPlaceholders(${JSON.stringify(requests)}); void held.release(); process.exit(0);`;
+    const ended = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(ended.status, ended.stderr).toBe(0);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    await stillHeld.release();
+  });
 });
 
 describe('records of placeholders left behind', () => {

@@ -40,6 +40,8 @@ interface Reader {
   pending: Check[];
   received: Buffer;
   timer: NodeJS.Timeout | undefined;
+  /** When the line now being read is due (`performance.now()`): an answer that comes later is not taken either. */
+  deadline: number;
   /** Given up on (it took too long, or answered out of turn): nothing more it writes is read. */
   done: boolean;
 }
@@ -82,7 +84,7 @@ function startReader(): Reader {
     env: {},
     detached: true,
   });
-  const started: Reader = { child, pending: [], received: Buffer.alloc(0), timer: undefined, done: false };
+  const started: Reader = { child, pending: [], received: Buffer.alloc(0), timer: undefined, deadline: Infinity, done: false };
   child.stdout.on('data', (chunk: Buffer) => {
     if (started.done) return;
     started.received = Buffer.concat([started.received, chunk]);
@@ -94,6 +96,9 @@ function startReader(): Reader {
         giveUp(started);
         return;
       }
+      // Late, though its timer has not run yet (this process was busy, or not given the CPU): too late all the same,
+      // whichever of the two the event loop comes to first.
+      if (performance.now() > started.deadline) return tookTooLong(started);
       started.pending.shift();
       line.resolve(answer.status === 0 ? undefined : describe(answer.status, answer.message, line.command.includes('\n')));
       arm(started);
@@ -123,12 +128,14 @@ function startReader(): Reader {
 function arm(current: Reader): void {
   const first = current.pending[0];
   if (!first) return idle(current);
-  current.timer = setTimeout(() => {
-    // The line is answered so; the reader and the bash reading it are ended, the lines after it go to another.
-    current.pending.shift();
-    first.resolve('bash took too long to read it');
-    giveUp(current);
-  }, timeoutMs);
+  current.deadline = performance.now() + timeoutMs;
+  current.timer = setTimeout(() => tookTooLong(current), timeoutMs);
+}
+
+/** The line now being read is answered so; the reader and the bash reading it are ended, the lines after it go to another. */
+function tookTooLong(current: Reader): void {
+  current.pending.shift()?.resolve('bash took too long to read it');
+  giveUp(current);
 }
 
 /** Nothing more the reader writes is read; it is ended (its process group), and its lines are sent to another. */
