@@ -28,12 +28,12 @@ export function typeScript7(dir: string): Promise<TypeScript7> {
 }
 
 /**
- * A tsconfig (in a temporary folder) for one fixture's `input.ts`, with the options of
- * `FIXTURE_OPTIONS`: TypeScript 7 opens projects by their config file.
+ * A tsconfig (in a temporary folder) for fixtures' files, with the options of `FIXTURE_OPTIONS`: TypeScript 7 opens
+ * projects by their config file.
  */
-export function fixtureTsconfig(dir: string): string {
+export function fixturesTsconfig(files: readonly string[]): string {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-ts7-fixture-'));
-  return writeTsconfig(path.join(folder, 'tsconfig.json'), [path.join(dir, 'input.ts')]);
+  return writeTsconfig(path.join(folder, 'tsconfig.json'), files);
 }
 
 /**

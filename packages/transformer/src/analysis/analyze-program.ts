@@ -49,6 +49,12 @@ export interface AnalyzeOptions {
    * `Record<string, unknown>`): the `anyJson` warning (TW1104) becomes an error.
    */
   strictJson?: boolean;
+  /**
+   * Only these files' tools are analysed (by file name), and wire names need be unique among them alone; the rest of
+   * the program is read only for the types those tools use. Default: every file of the program. One program can so
+   * answer for many small projects that share its libraries (a test's fixtures, one file of a large project at a time).
+   */
+  files?: readonly string[];
 }
 
 /** One analysis per program and setting (the program and source transformers share it). */
@@ -60,7 +66,8 @@ const cache = new WeakMap<ts.Program, Map<string, ProgramAnalysis>>();
  * Never throws for user code: an unexpected failure on one tool becomes a TW1015 diagnostic.
  */
 export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}): ProgramAnalysis {
-  const setting = options.strictJson ? 'strictJson' : 'default';
+  // One analysis per setting: what was asked of it decides its result.
+  const setting = JSON.stringify([Boolean(options.strictJson), options.rootDir ?? null, options.files ?? null]);
   const cached = cache.get(program)?.get(setting);
   if (cached) return cached;
   const checker = program.getTypeChecker();
@@ -87,7 +94,8 @@ export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}
   // all their tools' signatures before the first is read (`readAhead`); then each file's tools are analysed.
   const files = new Map<string, FileAnalysis | undefined>(); // in the program's order; undefined until analysed
   const fresh: ts.SourceFile[] = [];
-  for (const sourceFile of program.getSourceFiles()) {
+  const only = options.files && new Set(options.files.map((file) => file.replace(/\\/g, '/')));
+  for (const sourceFile of only ? program.getSourceFiles().filter((file) => only.has(file.fileName)) : program.getSourceFiles()) {
     if (sourceFile.isDeclarationFile || program.isSourceFileFromExternalLibrary(sourceFile) || isGeneratedModule(sourceFile.text)) continue;
     const reusable = !globalsChanged && options.previous?.files.get(sourceFile.fileName);
     if (reusable && reusable.dependencies.every((dep) => program.getSourceFile(dep.fileName) === dep)) files.set(sourceFile.fileName, reusable);
