@@ -1,34 +1,43 @@
 #!/usr/bin/env node
-// Runs the static checks `npm test` needs after the build — module boundaries, import cycles, exports, lint and
-// format, the tests' type check, the type tests — side by side, as many at once as the machine has CPUs: each is
-// one program that uses a core and a half at most, and one after another they left a core idle for two minutes.
-// Each check's output is printed whole when it ends (never interleaved), then a line per check with its time;
-// the exit code is 1 if any check failed.
+// Runs the static checks — module boundaries, import cycles, exports, lint and format, the tests' type check, the type
+// tests — side by side, as many at once as the machine has CPUs: each is one program that uses a core and a half at
+// most, and one after another they left a core idle for two minutes. Each check's output is printed whole when it ends
+// (never interleaved), then a line per check with its time; the exit code is 1 if any check failed.
 //
-//   node tools/scripts/run-checks.mjs [<npm script>...]             the checks (all of them when none is named)
-//   node tools/scripts/run-checks.mjs --beside-vitest [<script>...]   `vitest run` too, started first, its output live
+//   node tools/scripts/run-checks.mjs [<npm script>...]                      the checks (all of them when none is named)
+//   node tools/scripts/run-checks.mjs --build --beside-vitest [<script>...]  what `npm test` runs (below)
 //
-// Beside vitest (what `npm test` runs), the checks run at a lower priority (nice 10): vitest's workers leave a
-// sixth of the CPUs idle while their tests wait on processes, timers and sandboxes, and the checks take that time
-// instead of a turn of their own before vitest; the tests, some of which wait for deadlines, keep the CPU first.
-// A check's output comes after vitest's (a line says when each ends); the exit code is 1 if vitest or a check failed.
+// --beside-vitest: `vitest run` too, its output live, and the checks at a lower priority (nice 10): vitest's workers
+// leave a sixth of the CPUs idle while their tests wait on processes, timers and sandboxes, and the checks take that
+// time instead of a turn of their own before vitest; the tests, some of which wait for deadlines, keep the CPU first.
+// A check's output comes after vitest's (a line says when each ends).
+// --build: `npm run build` and the TypeScript 7 installs (`npm run typescript-7`) first, vitest only once both have
+// passed; the checks that read no built declarations start beside the build at the lower priority (the build leaves a
+// third of 2 CPUs idle), those that do (NEEDS_BUILD) after it. A build that fails ends the run: its output is printed,
+// vitest and the checks that need it do not run, and the exit code is 1.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 
 const CHECKS = ['lint', 'test:types', 'typecheck:tests', 'check:exports', 'check:cycles', 'check:boundaries'];
+/** The checks that read the packages' built declarations (`dist/`): tsd's tests of the published types, the `@internal` check. */
+const NEEDS_BUILD = new Set(['test:types', 'check:exports']);
+/** What `--build` runs first, one beside the other: the packages' build, and the TypeScript 7 lines the front end is tested on. */
+const PREPARE = ['build', 'typescript-7'];
 const CHECK_PRIORITY = 10;
 
 const root = path.resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
-const besideVitest = args[0] === '--beside-vitest';
-const named = besideVitest ? args.slice(1) : args;
+const withBuild = args.includes('--build');
+const besideVitest = args.includes('--beside-vitest');
+const named = args.filter((arg) => arg !== '--build' && arg !== '--beside-vitest');
 const unknown = named.filter((arg) => arg.startsWith('-'));
 if (unknown.length > 0) {
-  console.error(`run-checks: unknown option ${unknown[0]}; usage: node tools/scripts/run-checks.mjs [--beside-vitest] [<npm script>...]`);
+  console.error(`run-checks: unknown option ${unknown[0]}; usage: node tools/scripts/run-checks.mjs [--build] [--beside-vitest] [<npm script>...]`);
   process.exit(2);
 }
-const scripts = named.length > 0 ? named : CHECKS;
+// The checks that need no build first, so that they are the ones running beside it.
+const scripts = (named.length > 0 ? named : CHECKS).toSorted((a, b) => Number(withBuild && NEEDS_BUILD.has(a)) - Number(withBuild && NEEDS_BUILD.has(b)));
 const npm = process.env.npm_execpath;
 
 /** Starts a program with its output kept until it ends; resolves with its exit code, output and time. */
@@ -77,32 +86,52 @@ function printResult(result) {
   process.stdout.write(result.output);
 }
 
-const vitest = besideVitest ? runVitest() : undefined;
+const lowered = besideVitest || withBuild ? { priority: CHECK_PRIORITY } : {};
+const prepared = withBuild ? prepare() : Promise.resolve({ ok: true, results: [] });
+const vitest = besideVitest ? prepared.then(({ ok }) => (ok ? runVitest() : undefined)) : undefined;
 const slots = Math.max(1, Math.min(scripts.length, os.availableParallelism()));
 const queue = [...scripts];
 const results = [];
 const checks = Promise.all(
   Array.from({ length: slots }, async () => {
     for (let script = queue.shift(); script !== undefined; script = queue.shift()) {
-      const result = await runScript(script, besideVitest ? { priority: CHECK_PRIORITY } : {});
+      if (withBuild && NEEDS_BUILD.has(script) && !(await prepared).ok) {
+        results.push({ label: script, code: 1, output: Buffer.from('not run: the build failed\n'), seconds: 0 });
+        continue;
+      }
+      const result = await runScript(script, lowered);
       results.push(result);
-      if (besideVitest)
+      if (besideVitest || withBuild)
         process.stdout.write(
-          `\n── check ${script}: ${result.code === 0 ? 'passed' : 'FAILED (its output follows vitest’s)'} in ${result.seconds.toFixed(1)} s\n`,
+          `\n── check ${script}: ${result.code === 0 ? 'passed' : 'FAILED (its output follows at the end)'} in ${result.seconds.toFixed(1)} s\n`,
         );
       else printResult(result);
     }
   }),
 );
-const [vitestResult] = await Promise.all([vitest, checks]);
-if (besideVitest) for (const script of scripts) printResult(results.find((r) => r.label === script));
+const [vitestResult, , preparation] = await Promise.all([vitest, checks, prepared]);
+if (besideVitest || withBuild) for (const script of scripts) printResult(results.find((r) => r.label === script));
 
-const failed = results.filter((result) => result.code !== 0).map((result) => result.label);
+const failed = [...preparation.results, ...results].filter((result) => result.code !== 0).map((result) => result.label);
 if (vitestResult && vitestResult.code !== 0) failed.unshift(`vitest${vitestResult.error ? ` (${vitestResult.error})` : ''}`);
-console.log(`\nchecks: ${scripts.map((s) => `${s} ${results.find((r) => r.label === s).seconds.toFixed(1)} s`).join(', ')}`);
+if (besideVitest && !vitestResult) failed.push('vitest (not run: the build failed)');
+const timed = [...preparation.results, ...scripts.map((script) => results.find((r) => r.label === script))];
+console.log(`\nchecks: ${timed.map((r) => `${r.label} ${r.seconds.toFixed(1)} s`).join(', ')}`);
 if (vitestResult) console.log(`vitest: ${vitestResult.code === 0 ? 'passed' : 'FAILED'} in ${vitestResult.seconds.toFixed(1)} s`);
 if (failed.length > 0) {
   console.error(`failed: ${failed.join(', ')}`);
   process.exit(1);
 }
 console.log(`checks: all ${scripts.length} passed${vitestResult ? ', and vitest' : ''}`);
+
+/** The build and the TypeScript 7 installs, side by side at the usual priority; each one's output printed when it ends. */
+async function prepare() {
+  const done = await Promise.all(
+    PREPARE.map(async (script) => {
+      const result = await runScript(script);
+      printResult(result);
+      return result;
+    }),
+  );
+  return { ok: done.every((result) => result.code === 0), results: done };
+}
