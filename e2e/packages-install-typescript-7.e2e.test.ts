@@ -30,8 +30,11 @@ beforeAll(() => {
   fs.mkdirSync(path.join(project, 'src'), { recursive: true });
   // CommonJS output, so the compiled tools load with require().
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer-ts7', version: '1.0.0', private: true }, null, 2));
-  // Every package but the language-service plugin: TypeScript 7's language server loads no plugins (its peer stays 6).
-  const tarballs = packed.filter((p) => p.name !== '@toolwright/language-service').map((p) => p.tarball);
+  // Every package that meets TypeScript: not the language-service plugin (TypeScript 7's language server loads no
+  // plugins; its peer stays 6), nor the AI SDK and OpenAI Agents adapters, which peer no TypeScript and bring those
+  // SDKs (80 MB, a fifth of the install's time; packages-install.e2e.test.ts installs and runs them).
+  const leftOut = new Set(['@toolwright/language-service', '@toolwright/ai-sdk', '@toolwright/openai-agents']);
+  const tarballs = packed.filter((p) => !leftOut.has(p.name)).map((p) => p.tarball);
   install = npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', ...tarballs, ...ALONGSIDE], project);
   fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
   fs.writeFileSync(path.join(project, 'src', 'greet.ts'), GREET);
