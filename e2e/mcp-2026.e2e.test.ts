@@ -50,6 +50,22 @@ async function connect(transport: Transport, dir: string, mode: Negotiation, opt
   return client;
 }
 
+/**
+ * One workspace, and one server per HTTP transport, for the tests that read no audit log: their clients connect to it
+ * (a server serves clients of both eras, each as it asks) instead of a server of their own; a stdio client starts its own.
+ */
+let sharedDir: string | undefined;
+const sharedUrls = new Map<Transport, Promise<string>>();
+async function connectShared(transport: Transport, mode: Negotiation, options: Omit<ClientOptions, 'versionNegotiation'> = {}): Promise<Client> {
+  const dir = (sharedDir ??= workspace());
+  if (transport === 'stdio') return connect(transport, dir, mode, options);
+  let url = sharedUrls.get(transport);
+  if (!url) sharedUrls.set(transport, (url = startHttp(dir, transport === 'http-sessions' ? ['--sessions'] : [])));
+  const client = new Client({ name: 'e2e-v2', version: '1.0.0' }, { ...options, versionNegotiation: { mode } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(await url)));
+  return client;
+}
+
 /** Every record of the serve processes' audit logs (a stdio client may start a short-lived second one to probe the era). */
 function auditRecords(dir: string): { type: string; callId: string; code?: string; tool?: string }[] {
   return fs
@@ -90,7 +106,7 @@ describe.each(['stdio', 'http', 'http-sessions'] as const)('a 2026-07-28 client 
   });
 
   it("streams the tool's progress and turns the client's cancellation into the call's AbortSignal", async () => {
-    const client = await connect(transport, workspace(), { pin: MODERN });
+    const client = await connectShared(transport, { pin: MODERN });
     try {
       const seen: number[] = [];
       const counted = await client.callTool({ name: 'countdown', arguments: { from: 4 } }, { onprogress: (p) => seen.push(p.progress) });
@@ -209,7 +225,7 @@ describe('one server for both eras', () => {
       ['legacy', 'legacy'],
       ['auto', 'modern'],
     ] as const) {
-      const client = await connect(transport, workspace(), mode);
+      const client = await connectShared(transport, mode);
       try {
         expect(client.getProtocolEra()).toBe(era);
         expect((await client.listTools()).tools.map((t) => t.name)).toContain('file_read');
@@ -228,7 +244,7 @@ describe("a tool's own questions (getToolContext().elicit)", () => {
   it.each(['stdio', 'http', 'http-sessions'] as const)(
     'over %s, a 2026-07-28 client is asked each question by an input_required result, the tool running again with the answers',
     async (transport) => {
-      const client = await connect(transport, workspace(), { pin: MODERN }, { capabilities: { elicitation: { form: {} } } });
+      const client = await connectShared(transport, { pin: MODERN }, { capabilities: { elicitation: { form: {} } } });
       const asked: string[] = [];
       client.setRequestHandler('elicitation/create', async (request) => {
         asked.push(request.params.message);
@@ -241,7 +257,7 @@ describe("a tool's own questions (getToolContext().elicit)", () => {
       } finally {
         await client.close();
       }
-      const plain = await connect(transport, workspace(), { pin: MODERN });
+      const plain = await connectShared(transport, { pin: MODERN });
       try {
         expect(text(await plain.callTool({ name: 'introduce', arguments: {} }))).toContain('not introduced: the MCP client cannot ask its user');
       } finally {
@@ -251,7 +267,7 @@ describe("a tool's own questions (getToolContext().elicit)", () => {
   );
 
   it.each(['stdio', 'http-sessions'] as const)('over %s, a 2025-11-25 client is asked by elicitation, mid-call', async (transport) => {
-    const client = await connect(transport, workspace(), 'legacy', { capabilities: { elicitation: { form: {} } } });
+    const client = await connectShared(transport, 'legacy', { capabilities: { elicitation: { form: {} } } });
     let declined = false;
     client.setRequestHandler('elicitation/create', async (request) =>
       declined && !request.params.message.includes('name') ? { action: 'decline' } : { action: 'accept', content: answers(request) },
@@ -266,7 +282,7 @@ describe("a tool's own questions (getToolContext().elicit)", () => {
   });
 
   it('over stateless HTTP, a 2025-11-25 client cannot be asked: the tool hears why', async () => {
-    const client = await connect('http', workspace(), 'legacy', { capabilities: { elicitation: { form: {} } } });
+    const client = await connectShared('http', 'legacy', { capabilities: { elicitation: { form: {} } } });
     try {
       expect(text(await client.callTool({ name: 'introduce', arguments: {} }))).toContain('not introduced: this server runs stateless over HTTP');
     } finally {
@@ -358,7 +374,7 @@ describe('a tool that returns content blocks', () => {
     ['http', { pin: MODERN }],
     ['http', 'legacy'],
   ] as const)('reaches a client over %s (%j) as those blocks, with no output schema', async (transport, mode) => {
-    const client = await connect(transport, workspace(), mode);
+    const client = await connectShared(transport, mode);
     try {
       const listed = (await client.listTools()).tools.find((t) => t.name === 'snapshot')!;
       expect(listed.outputSchema).toBeUndefined();

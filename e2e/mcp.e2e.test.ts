@@ -58,9 +58,22 @@ async function connect(
   return client;
 }
 
+/** For the tests that read no audit log: one workspace, and one server per HTTP transport their clients connect to. */
+let sharedDir: string | undefined;
+const sharedUrls = new Map<'http' | 'http-sessions', Promise<string>>();
+async function connectShared(transport: 'stdio' | 'http' | 'http-sessions'): Promise<Client> {
+  const dir = (sharedDir ??= workspace());
+  if (transport === 'stdio') return stdioClient(dir);
+  let url = sharedUrls.get(transport);
+  if (!url) sharedUrls.set(transport, (url = startHttp(dir, ['-p', PROJECT, ...(transport === 'http-sessions' ? ['--sessions'] : [])]).then((s) => s.url)));
+  const client = new Client({ name: 'e2e-http', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(await url)));
+  return client;
+}
+
 describe.each(['stdio', 'http', 'http-sessions'] as const)('MCP over %s', (transport) => {
   it("lists the core tools and the project's tools with annotations and schemas", async () => {
-    const client = await connect(transport, workspace());
+    const client = await connectShared(transport);
     try {
       const { tools } = await client.listTools();
       const read = tools.find((t) => t.name === 'file_read')!;
@@ -105,7 +118,7 @@ describe.each(['stdio', 'http', 'http-sessions'] as const)('MCP over %s', (trans
   });
 
   it('streams tool progress as progress notifications', async () => {
-    const client = await connect(transport, workspace());
+    const client = await connectShared(transport);
     try {
       const seen: number[] = [];
       const result = (await client.callTool({ name: 'countdown', arguments: { from: 4 } }, undefined, {
