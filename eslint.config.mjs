@@ -1,5 +1,5 @@
-// Lint: typescript-eslint's type-checked rules on the packages' sources (the files each package's
-// tsconfig compiles), its syntactic rules on tests, e2e and scripts. Formatting is Prettier's
+// Lint: typescript-eslint's type-checked rules on the packages' sources (read in one program, tsconfig.lint.json),
+// its syntactic rules on tests, e2e and scripts. Formatting is Prettier's
 // (`npm run format`), so no stylistic rules here.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -31,7 +31,7 @@ export default tseslint.config(
     files: SOURCES,
     ignores: TESTS,
     extends: [...tseslint.configs.recommendedTypeChecked],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parserOptions: { project: './tsconfig.lint.json', tsconfigRootDir: import.meta.dirname } },
     rules: {
       // Tools and hooks are user code returning anything; the executor treats their results as `unknown`.
       '@typescript-eslint/no-redundant-type-constituents': 'off',
