@@ -19,7 +19,8 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 
-const CHECKS = ['lint', 'test:types', 'typecheck:tests', 'check:exports', 'check:cycles', 'check:boundaries'];
+// The longest first: the last to end decides when `npm test` ends.
+const CHECKS = ['lint', 'format:check', 'typecheck:tests', 'test:types', 'check:exports', 'check:cycles', 'check:boundaries'];
 /** The checks that read the packages' built declarations (`dist/`): tsd's tests of the published types, the `@internal` check. */
 const NEEDS_BUILD = new Set(['test:types', 'check:exports']);
 /** What `--build` runs first, one beside the other: the packages' build, and the TypeScript 7 lines the front end is tested on. */
@@ -89,7 +90,9 @@ function printResult(result) {
 const lowered = besideVitest || withBuild ? { priority: CHECK_PRIORITY } : {};
 const prepared = withBuild ? prepare() : Promise.resolve({ ok: true, results: [] });
 const vitest = besideVitest ? prepared.then(({ ok }) => (ok ? runVitest() : undefined)) : undefined;
-const slots = Math.max(1, Math.min(scripts.length, os.availableParallelism()));
+// Beside vitest, one more than the CPUs: at the lower priority the checks take only what vitest leaves, and while its
+// workers wait (on processes, timers, sandboxes) a single check left a CPU idle.
+const slots = Math.max(1, Math.min(scripts.length, os.availableParallelism() + (besideVitest ? 1 : 0)));
 const queue = [...scripts];
 const results = [];
 const checks = Promise.all(
