@@ -25,9 +25,45 @@ export const FIXTURE_OPTIONS: ts.CompilerOptions = {
  */
 export function compileFixture(dir: string, options: ts.CompilerOptions = FIXTURE_OPTIONS): { program: ts.Program; analysis: ProgramAnalysis } {
   const program = ts.createProgram({ rootNames: [path.join(dir, 'input.ts')], options, host: sharingHost(options, dir) });
+  return { program, analysis: analyzeProgram(program, { ...fixtureAnalyzeOptions(dir), rootDir: dir }) };
+}
+
+/**
+ * Compiles the fixtures in `dirs` together, in one program made at the first call — the libraries and the packages'
+ * sources read, bound and checked once, not once a fixture (a fixture's own program spent most of its time on them) —
+ * and analyses each fixture's own files alone (`AnalyzeOptions.files`: its wire names unique among its own tools), as its
+ * own program would. A fixture that references a library (`/// <reference types="node" />`) is compiled on its own, so
+ * that the library's globals reach no other fixture; so is one not in `dirs`.
+ */
+export function fixtureCompiler(
+  dirs: readonly string[],
+  options: ts.CompilerOptions = FIXTURE_OPTIONS,
+): (dir: string) => { program: ts.Program; analysis: ProgramAnalysis } {
+  const together = dirs.filter((dir) => !/^\/\/\/\s*<reference\s/m.test(fs.readFileSync(path.join(dir, 'input.ts'), 'utf8')));
+  let program: ts.Program | undefined;
+  return (dir) => {
+    if (!together.includes(dir)) return compileFixture(dir, options);
+    program ??= ts.createProgram({ rootNames: together.map((d) => path.join(d, 'input.ts')), options, host: sharingHost(options, commonFolder(together)) });
+    const own = `${path.resolve(dir)}${path.sep}`;
+    const files = program
+      .getSourceFiles()
+      .filter((file) => path.resolve(file.fileName).startsWith(own))
+      .map((file) => file.fileName);
+    return { program, analysis: analyzeProgram(program, { ...fixtureAnalyzeOptions(dir), rootDir: dir, files }) };
+  };
+}
+
+/** The folder holding every one of `dirs`. */
+function commonFolder(dirs: readonly string[]): string {
+  let folder = path.resolve(dirs[0] ?? '.');
+  while (!dirs.every((dir) => `${path.resolve(dir)}${path.sep}`.startsWith(`${folder}${path.sep}`))) folder = path.dirname(folder);
+  return folder;
+}
+
+/** A fixture's analysis options: those of its `options.json` (e.g. `{ "strictJson": true }`), else none. */
+function fixtureAnalyzeOptions(dir: string): Omit<AnalyzeOptions, 'rootDir' | 'previous' | 'files'> {
   const optionsFile = path.join(dir, 'options.json');
-  const analyzeOptions = fs.existsSync(optionsFile) ? (JSON.parse(fs.readFileSync(optionsFile, 'utf8')) as Omit<AnalyzeOptions, 'rootDir' | 'previous'>) : {};
-  return { program, analysis: analyzeProgram(program, { ...analyzeOptions, rootDir: dir }) };
+  return fs.existsSync(optionsFile) ? (JSON.parse(fs.readFileSync(optionsFile, 'utf8')) as Omit<AnalyzeOptions, 'rootDir' | 'previous' | 'files'>) : {};
 }
 
 /**

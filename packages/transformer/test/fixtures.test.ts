@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostics } from '../src/index.js';
-import { compileFixture, fixtureTypeErrors } from './compile-fixture.js';
+import { fixtureCompiler, fixtureTypeErrors } from './compile-fixture.js';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 const ERROR_AREA = '_error_';
@@ -32,6 +32,9 @@ const ajv = new Ajv2020({ strict: true, strictTuples: false, allowUnionTypes: tr
 
 const validCases = cases();
 const errorCases = cases(ERROR_AREA);
+// Each kind compiled in one program, each fixture analysed and type-checked in its own files (`fixtureCompiler`).
+const compileValid = fixtureCompiler(validCases.map((c) => c.dir));
+const compileError = fixtureCompiler(errorCases.map((c) => c.dir));
 
 describe('valid fixtures', () => {
   it('has at least 120 valid cases', () => {
@@ -39,7 +42,7 @@ describe('valid fixtures', () => {
   });
 
   it.for(validCases)('$name', async ({ dir }) => {
-    const { program, analysis } = compileFixture(dir);
+    const { program, analysis } = compileValid(dir);
     const typeErrors = fixtureTypeErrors(program, dir);
     expect(typeErrors, 'valid fixtures type-check').toEqual([]);
     const diagnostics = formatDiagnostics(analysis.diagnostics, { fileName: (f) => path.relative(dir, f).replace(/\\/g, '/') });
@@ -85,7 +88,7 @@ describe('compile-fail fixtures', () => {
   });
 
   it.for(errorCases)('$name', async ({ dir }) => {
-    const { analysis } = compileFixture(dir);
+    const { analysis } = compileError(dir);
     expect(analysis.diagnostics.some((d) => d.category === 'error')).toBe(true);
     const text = formatDiagnostics(analysis.diagnostics, { fileName: (f) => path.relative(dir, f).replace(/\\/g, '/') });
     await expect(`${text}\n`).toMatchFileSnapshot(path.join(dir, 'expected.diagnostics.txt'));

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatDiagnostics, type Compiler7, type OpenProject7, type ProgramAnalysis } from '../src/index.js';
 import { analyzeTypeScript7 } from '../src/analysis/analyze-typescript-7.js';
-import { compileFixture } from './compile-fixture.js';
+import { fixtureCompiler } from './compile-fixture.js';
 import { fixturesTsconfig, typeScript7, typeScript7Installs } from './typescript-7.js';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
@@ -53,8 +53,9 @@ function sixOutcome(dir: string): string {
   return text;
 }
 
+const compileError = fixtureCompiler(fixtures.filter((fixture) => path.basename(path.dirname(fixture.dir)) === '_error_').map((fixture) => fixture.dir));
 function compiledOutcome(dir: string) {
-  return outcome(compileFixture(dir).analysis, dir);
+  return outcome(compileError(dir).analysis, dir);
 }
 
 function pinnedOutcome(dir: string) {
