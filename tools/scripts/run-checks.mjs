@@ -7,9 +7,11 @@
 //   node tools/scripts/run-checks.mjs [<npm script>...]                      the checks (all of them when none is named)
 //   node tools/scripts/run-checks.mjs --build --beside-vitest [<script>...]  what `npm test` runs (below)
 //
-// --beside-vitest: `vitest run` too, its output live, and the checks at a lower priority (nice 10): vitest's workers
+// --beside-vitest: `vitest run` too, its output live, and the checks at the lowest priority (nice 19): vitest's workers
 // leave a sixth of the CPUs idle while their tests wait on processes, timers and sandboxes, and the checks take that
 // time instead of a turn of their own before vitest; the tests, some of which wait for deadlines, keep the CPU first.
+// At nice 10 the checks still took a tenth of a CPU each while vitest was busy: a fresh clone's vitest ran 623 s
+// beside them (3 at a time), ~100 s more than alone, and the checks ended 100 s before it.
 // A check's output comes after vitest's (a line says when each ends).
 // --build: `npm run build` and the TypeScript 7 installs (`npm run typescript-7`) first, vitest only once both have
 // passed; the checks that read no built declarations start beside the build at the lower priority (the build leaves a
@@ -25,7 +27,7 @@ const CHECKS = ['lint', 'format:check', 'typecheck:tests', 'test:types', 'check:
 const NEEDS_BUILD = new Set(['test:types', 'check:exports']);
 /** What `--build` runs first, one beside the other: the packages' build, and the TypeScript 7 lines the front end is tested on. */
 const PREPARE = ['build', 'typescript-7'];
-const CHECK_PRIORITY = 10;
+const CHECK_PRIORITY = 19;
 
 const root = path.resolve(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
