@@ -39,4 +39,9 @@ describe(analyzeProgram, () => {
     expect(alone(first)).toBe(alone(first)); // one analysis per program and setting
     expect(analyzeProgram(program, { rootDir: dir, files: [] }).tools).toEqual([]);
   });
+
+  it('analyses a program once for the build and its source transformer, which names no rootDir', () => {
+    const built = ts.createProgram([first], FIXTURE_OPTIONS);
+    expect(analyzeProgram(built, {})).toBe(analyzeProgram(built, { rootDir: dir }));
+  });
 });

@@ -66,8 +66,9 @@ const cache = new WeakMap<ts.Program, Map<string, ProgramAnalysis>>();
  * Never throws for user code: an unexpected failure on one tool becomes a TW1015 diagnostic.
  */
 export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}): ProgramAnalysis {
-  // One analysis per setting: what was asked of it decides its result.
-  const setting = JSON.stringify([Boolean(options.strictJson), options.rootDir ?? null, options.files ?? null]);
+  // One analysis per setting and set of files. Not per rootDir: the source transformer, which names none, takes the
+  // analysis the program transformer or `toolwright build` made with theirs (keyed by it, a build analysed twice).
+  const setting = JSON.stringify([Boolean(options.strictJson), options.files ?? null]);
   const cached = cache.get(program)?.get(setting);
   if (cached) return cached;
   const checker = program.getTypeChecker();
