@@ -20,8 +20,9 @@ export async function main(
       io.out(USAGE);
       return command === undefined ? 2 : 0;
     }
-    const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-    if (!run) throw new CliError(`Unknown command '${command}'.\n\n${USAGE}`, 2);
+    const name = command === '--version' || command === '-v' ? 'version' : command;
+    const run = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!run) throw new CliError(`Unknown command '${command}'.${await didYouMean(command)}\n\n${USAGE}`, 2);
     return await run(rest, io);
   } catch (error) {
     if (error instanceof CliError) {
@@ -30,4 +31,11 @@ export async function main(
     }
     throw error;
   }
+}
+
+/** ` Did you mean 'build'?` for a command name one or two edits from a real one (the executor loaded only then). */
+async function didYouMean(command: string): Promise<string> {
+  const { nearestNames } = await import('@toolwright/executor');
+  const near = nearestNames(command.replace(/^-+/, ''), [...Object.keys(COMMANDS), 'help'], 1);
+  return near.length > 0 ? ` Did you mean '${near[0]}'?` : '';
 }

@@ -110,6 +110,7 @@ Commands:
           --workspace <dir>          the workspace to check (default: .)
           --config <file>            the config file to read
   help [command]  Show this text, or a command's help (also: toolwright <command> --help).
+  version         Print Toolwright's version (also: --version, -v).
 
 Configuration: call, replay --run, serve, list, policy and doctor read toolwright.config.json (--config <file>, else the
   one in the current directory, else in --workspace); flags override it. See docs/configuration.md.

@@ -1,4 +1,6 @@
 import { runCommand, type CliIo } from '../cli-command.js';
+import { CliError } from '../cli-error.js';
+import { cliVersion } from '../version.js';
 import { buildCommand } from './build-command.js';
 import { callCommand } from './call-command.js';
 import { doctorCommand } from './doctor-command.js';
@@ -24,4 +26,9 @@ export const COMMANDS: Readonly<Record<string, (args: readonly string[], io: Cli
   policy: runPolicy,
   serve: (args, io) => runCommand(serveCommand, args, io),
   doctor: (args, io) => runCommand(doctorCommand, args, io),
+  version: async (args, io) => {
+    if (args.length > 0) throw new CliError(`toolwright version takes no arguments (got '${args[0]}').`, 2);
+    io.out(`toolwright ${cliVersion()}\n`);
+    return 0;
+  },
 };

@@ -82,7 +82,16 @@ export function analyzeProgram(program: ts.Program, options: AnalyzeOptions = {}
     (compilerOptions.configFilePath ? path.dirname(compilerOptions.configFilePath) : program.getCurrentDirectory());
   const isLibFile = (file: ts.SourceFile) => program.isSourceFileDefaultLibrary(file);
   const rootPrefix = `${rootDir.replace(/\\/g, '/').replace(/\/$/, '')}/`;
-  const isProjectFile = (file: ts.SourceFile) => !program.isSourceFileFromExternalLibrary(file) && file.fileName.replace(/\\/g, '/').startsWith(rootPrefix);
+  // Asked at every named type of every signature: answered once per file.
+  const projectFiles = new Map<ts.SourceFile, boolean>();
+  const isProjectFile = (file: ts.SourceFile) => {
+    let answer = projectFiles.get(file);
+    if (answer === undefined) {
+      answer = !program.isSourceFileFromExternalLibrary(file) && file.fileName.replace(/\\/g, '/').startsWith(rootPrefix);
+      projectFiles.set(file, answer);
+    }
+    return answer;
+  };
   const imports = new ImportGraph(program, checker);
   const globalsChanged = options.previous
     ? globalScriptsChanged(program, options.previous) || options.previous.strictJson !== Boolean(options.strictJson)

@@ -1,6 +1,6 @@
 import type { ts } from '../front-end/typescript.js';
 import type { JsonSchema } from '@toolwright/schema';
-import { POSITION_ROLES, type DiagnosticKey } from '../diagnostics.js';
+import { POSITION_ROLES, type DiagnosticArgs, type DiagnosticKey } from '../diagnostics.js';
 import type { Reporter } from '../reporter.js';
 import type { DocInfo, JsDocReader } from '../jsdoc-reader.js';
 import { anyJsonMapper, objectKeywordMapper } from './any-json-mappers.js';
@@ -13,7 +13,7 @@ import { literalMapper } from './literal-mapper.js';
 import { dateMapper, noJsonObjectMapper, objectMapper } from './object-mappers.js';
 import { taggedIntersectionMapper } from './tagged-intersection-mapper.js';
 import { templateLiteralMapper } from './template-literal-mapper.js';
-import type { MapContext, TypeMapper, TypePosition } from './type-mapper.js';
+import type { MapContext, TypeMapper, TypePosition, UnsupportedReason } from './type-mapper.js';
 import { hasDocs, namedTypeDocs, resolveSyntax } from './type-syntax.js';
 import { unionMapper } from './union-mapper.js';
 
@@ -61,30 +61,59 @@ export interface RootMapOptions {
 
 /** The context of one position: what mappers use to map children and report problems. */
 export function createMapContext(position: TypePosition, root: RootMapOptions, depth = 0): MapContext {
-  const ctx: MapContext = {
-    checker: root.checker,
-    docs: root.docs,
-    definitions: root.definitions,
-    isLibFile: root.isLibFile,
-    isProjectFile: root.isProjectFile,
-    position,
-    report: (key: DiagnosticKey, args, node) => root.reporter.report(key, args, node ?? position.node),
-    mapType: (child, childPosition) => mapTypeAt(child, childPosition ?? position, root, depth + 1),
-    cached: (type, build) => (root.cache ? root.cache.get(type, build, { reports: () => root.reporter.reports, definitions: root.definitions }) : build()),
-    subject: (type) => ({ role: POSITION_ROLES[position.role], path: position.path, type: root.checker.typeToString(type) }),
-    unsupported: (unsupportedType, reason, args = {}) => {
-      root.reporter.report(`unsupportedType.${reason}`, { ...args, ...ctx.subject(unsupportedType) }, position.node);
-      return {};
-    },
-  };
-  return ctx;
+  return new PositionContext(position, root, depth);
+}
+
+/**
+ * A `MapContext` made at every position of every signature (thousands per program): its methods live on the
+ * prototype, so making one allocates a single object.
+ */
+class PositionContext implements MapContext {
+  readonly checker: ts.TypeChecker;
+  readonly docs: JsDocReader;
+  readonly definitions: DefinitionRegistry;
+  readonly isLibFile: (file: ts.SourceFile) => boolean;
+  readonly isProjectFile: (file: ts.SourceFile) => boolean;
+
+  constructor(
+    readonly position: TypePosition,
+    private readonly root: RootMapOptions,
+    private readonly depth: number,
+  ) {
+    this.checker = root.checker;
+    this.docs = root.docs;
+    this.definitions = root.definitions;
+    this.isLibFile = root.isLibFile;
+    this.isProjectFile = root.isProjectFile;
+  }
+
+  report(key: DiagnosticKey, args: DiagnosticArgs, node?: ts.Node): void {
+    this.root.reporter.report(key, args, node ?? this.position.node);
+  }
+
+  mapType(child: ts.Type, childPosition?: TypePosition): JsonSchema {
+    return mapTypeAt(child, childPosition ?? this.position, this.root, this.depth + 1);
+  }
+
+  cached(type: ts.Type, build: () => JsonSchema): JsonSchema {
+    const { root } = this;
+    return root.cache ? root.cache.get(type, build, { reports: () => root.reporter.reports, definitions: root.definitions }) : build();
+  }
+
+  subject(type: ts.Type): DiagnosticArgs {
+    return { role: POSITION_ROLES[this.position.role], path: this.position.path, type: this.checker.typeToString(type) };
+  }
+
+  unsupported(type: ts.Type, reason: UnsupportedReason, args: DiagnosticArgs = {}): JsonSchema {
+    this.root.reporter.report(`unsupportedType.${reason}`, { ...args, ...this.subject(type) }, this.position.node);
+    return {};
+  }
 }
 
 /** Maps a type at a position of a signature to its JSON Schema, reporting what cannot be mapped. */
 export function mapTypeAt(type: ts.Type, position: TypePosition, root: RootMapOptions, depth = 0): JsonSchema {
   const syntax = resolveSyntax(position.typeNode, type, root);
-  const { typeNode: _ignored, ...rest } = position;
-  const ctx = createMapContext(syntax.node ? { ...rest, typeNode: syntax.node } : rest, root, depth);
+  const ctx = new PositionContext(syntax.node === position.typeNode ? position : withTypeNode(position, syntax.node), root, depth);
   if (depth > MAX_DEPTH) return ctx.unsupported(type, 'tooDeep', { depth: MAX_DEPTH });
   const mapper = mapperAt(type, ctx, root.cache);
   if (!mapper) return ctx.unsupported(type, 'notData');
@@ -105,6 +134,12 @@ export function mapTypeAt(type: ts.Type, position: TypePosition, root: RootMapOp
   return schema;
 }
 
+/** The position with the syntax that denotes its type there (none when the written node does not). */
+function withTypeNode(position: TypePosition, typeNode: ts.TypeNode | undefined): TypePosition {
+  const { typeNode: _written, ...rest } = position;
+  return typeNode ? { ...rest, typeNode } : rest;
+}
+
 /** The mappers whose choice depends on the position, with their place in `TYPE_MAPPERS`. */
 const POSITION_READERS = TYPE_MAPPERS.flatMap((mapper, rank) => (mapper.readsPosition ? [{ mapper, rank }] : []));
 
@@ -114,10 +149,13 @@ const POSITION_READERS = TYPE_MAPPERS.flatMap((mapper, rank) => (mapper.readsPos
  * that choice is asked with the position, and takes the type if it supports it there.
  */
 function mapperAt(type: ts.Type, ctx: MapContext, cache: SchemaCache | undefined): TypeMapper | undefined {
-  const byType = cache ? cache.mapperOf(type, () => mapperByType(type, ctx)) : mapperByType(type, ctx);
-  const rank = byType ? TYPE_MAPPERS.indexOf(byType) : TYPE_MAPPERS.length;
-  return POSITION_READERS.find((reader) => reader.rank < rank && reader.mapper.supports(type, ctx))?.mapper ?? byType;
+  const byType = cache ? cache.mapperOf(type, mapperByType, ctx) : mapperByType(type, ctx);
+  const rank = byType ? RANKS.get(byType)! : TYPE_MAPPERS.length;
+  for (const reader of POSITION_READERS) if (reader.rank < rank && reader.mapper.supports(type, ctx)) return reader.mapper;
+  return byType;
 }
+
+const RANKS = new Map(TYPE_MAPPERS.map((mapper, rank) => [mapper, rank]));
 
 function mapperByType(type: ts.Type, ctx: MapContext): TypeMapper | undefined {
   return TYPE_MAPPERS.find((candidate) => (candidate.readsPosition ? candidate.supportsType(type) : candidate.supports(type, ctx)));
