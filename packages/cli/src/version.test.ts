@@ -1,49 +1,33 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from './cli.js';
-
-async function cli(argv: string[]) {
-  let out = '';
-  let err = '';
-  const status = await main(argv, {
-    out: (s) => {
-      out += s;
-      return true;
-    },
-    err: (s) => {
-      err += s;
-      return true;
-    },
-  });
-  return { status, out, err };
-}
+import { runCli } from './test-support/run-cli.js';
 
 const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
 
 describe('toolwright --version', () => {
   it.each([['--version'], ['-v'], ['version']])('%s prints the package version and exits 0', async (flag) => {
-    expect(await cli([flag])).toEqual({ status: 0, out: `toolwright ${version}\n`, err: '' });
+    expect(await runCli([flag])).toEqual({ status: 0, out: `toolwright ${version}\n`, err: '' });
   });
 
   it('takes no arguments', async () => {
-    expect(await cli(['version', 'now'])).toMatchObject({ status: 2, err: "toolwright version takes no arguments (got 'now').\n" });
+    expect(await runCli(['version', 'now'])).toMatchObject({ status: 2, err: "toolwright version takes no arguments (got 'now').\n" });
   });
 
   it('is listed in the usage text', async () => {
-    expect((await cli(['help'])).out).toMatch(/^ {2}version +Print Toolwright's version/m);
+    expect((await runCli(['help'])).out).toMatch(/^ {2}version +Print Toolwright's version/m);
   });
 });
 
 describe('an unknown command', () => {
   it('names the command it is close to', async () => {
-    const result = await cli(['biuld', '-p', 'tsconfig.json']);
+    const result = await runCli(['biuld', '-p', 'tsconfig.json']);
     expect(result.status).toBe(2);
     expect(result.err).toMatch(/^Unknown command 'biuld'\. Did you mean 'build'\?\n/);
   });
 
   it('suggests nothing when no command is close, and still prints the usage', async () => {
-    const result = await cli(['frobnicate']);
+    const result = await runCli(['frobnicate']);
     expect(result.status).toBe(2);
     expect(result.err).toMatch(/^Unknown command 'frobnicate'\.\n\nUsage: toolwright <command>/);
   });

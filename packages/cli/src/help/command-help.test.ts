@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { main } from '../cli.js';
+import { runCli } from '../test-support/run-cli.js';
 import { commandHelp, commandHelpRequest } from './command-help.js';
 
 const COMMANDS = ['init', 'emit', 'build', 'list', 'call', 'serve', 'policy', 'doctor', 'help'] as const;
-
-async function cli(argv: string[]) {
-  let out = '';
-  let err = '';
-  const status = await main(argv, {
-    out: (s) => {
-      out += s;
-      return true;
-    },
-    err: (s) => {
-      err += s;
-      return true;
-    },
-  });
-  return { status, out, err };
-}
 
 const USAGE = `Usage: tool <command>
 
@@ -76,20 +60,20 @@ describe(commandHelpRequest, () => {
 
 describe('toolwright <command> --help', () => {
   it.for(COMMANDS)("%s --help prints that command's help and exits 0", async (command) => {
-    const result = await cli([command, '--help']);
+    const result = await runCli([command, '--help']);
     expect(result).toMatchObject({ status: 0, err: '' });
     expect(result.out).toMatch(new RegExp(`^Usage: toolwright ${command}\\b`));
-    expect(await cli(['help', command])).toEqual(result);
-    expect(await cli([command, '-h'])).toEqual(result);
+    expect(await runCli(['help', command])).toEqual(result);
+    expect(await runCli([command, '-h'])).toEqual(result);
   });
 
   it('serve --help does not need --mcp', async () => {
-    const result = await cli(['serve', '--help']);
+    const result = await runCli(['serve', '--help']);
     expect(result.out).toContain('--mcp stdio | --mcp http');
     expect(result.out).toContain('--allow-origin <o>');
   });
 
   it('help of an unknown command is a usage error', async () => {
-    expect(await cli(['help', 'frobnicate'])).toMatchObject({ status: 2, err: expect.stringContaining("Unknown command 'frobnicate'") });
+    expect(await runCli(['help', 'frobnicate'])).toMatchObject({ status: 2, err: expect.stringContaining("Unknown command 'frobnicate'") });
   });
 });
