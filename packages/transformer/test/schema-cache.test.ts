@@ -155,8 +155,8 @@ describe(SchemaCache, () => {
       asked++;
       return undefined;
     };
-    expect(cache.mapperOf(type, choose, undefined)).toBeUndefined();
-    expect(cache.mapperOf(type, choose, undefined)).toBeUndefined();
+    expect(cache.mapperOf(type, choose)).toBeUndefined();
+    expect(cache.mapperOf(type, choose)).toBeUndefined();
     expect(asked).toBe(1);
   });
 });

@@ -149,13 +149,10 @@ const POSITION_READERS = TYPE_MAPPERS.flatMap((mapper, rank) => (mapper.readsPos
  * that choice is asked with the position, and takes the type if it supports it there.
  */
 function mapperAt(type: ts.Type, ctx: MapContext, cache: SchemaCache | undefined): TypeMapper | undefined {
-  const byType = cache ? cache.mapperOf(type, mapperByType, ctx) : mapperByType(type, ctx);
-  const rank = byType ? RANKS.get(byType)! : TYPE_MAPPERS.length;
-  for (const reader of POSITION_READERS) if (reader.rank < rank && reader.mapper.supports(type, ctx)) return reader.mapper;
-  return byType;
+  const byType = cache ? cache.mapperOf(type, () => mapperByType(type, ctx)) : mapperByType(type, ctx);
+  const rank = byType ? TYPE_MAPPERS.indexOf(byType) : TYPE_MAPPERS.length;
+  return POSITION_READERS.find((reader) => reader.rank < rank && reader.mapper.supports(type, ctx))?.mapper ?? byType;
 }
-
-const RANKS = new Map(TYPE_MAPPERS.map((mapper, rank) => [mapper, rank]));
 
 function mapperByType(type: ts.Type, ctx: MapContext): TypeMapper | undefined {
   return TYPE_MAPPERS.find((candidate) => (candidate.readsPosition ? candidate.supportsType(type) : candidate.supports(type, ctx)));

@@ -51,10 +51,10 @@ export class SchemaCache {
     return result;
   }
 
-  /** The mapper `choose` picks for `type` (given `context`), asked once per program. */
-  mapperOf<C>(type: ts.Type, choose: (type: ts.Type, context: C) => TypeMapper | undefined, context: C): TypeMapper | undefined {
+  /** The mapper `choose` picks for `type`, asked once per program. */
+  mapperOf(type: ts.Type, choose: () => TypeMapper | undefined): TypeMapper | undefined {
     let mapper = this.mappers.get(type);
-    if (mapper === undefined) this.mappers.set(type, (mapper = choose(type, context) ?? null));
+    if (mapper === undefined) this.mappers.set(type, (mapper = choose() ?? null));
     return mapper ?? undefined;
   }
 
